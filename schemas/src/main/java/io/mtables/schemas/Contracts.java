@@ -1,0 +1,27 @@
+package io.mtables.schemas;
+
+import io.mtables.schemas.ddl.DdlCommand;
+import io.mtables.schemas.ddl.StatementResult;
+import java.util.List;
+import java.util.Optional;
+
+/** Every contract of the system, by event type. */
+public final class Contracts {
+
+  /** A statement submitted on {@link Topics#DDL_COMMANDS}. */
+  public static final Contract<DdlCommand> DDL_COMMAND_V1 =
+      new Contract<>("DdlCommand", 1, DdlCommand.class);
+
+  /** The outcome of one statement, on {@link Topics#DDL_RESULTS}. */
+  public static final Contract<StatementResult> STATEMENT_RESULT_V1 =
+      new Contract<>("StatementResult", 1, StatementResult.class);
+
+  public static final List<Contract<?>> ALL = List.of(DDL_COMMAND_V1, STATEMENT_RESULT_V1);
+
+  private Contracts() {}
+
+  /** The contract whose CloudEvents type is {@code type}, if we define one. */
+  public static Optional<Contract<?>> byType(String type) {
+    return ALL.stream().filter(contract -> contract.type().equals(type)).findFirst();
+  }
+}

@@ -1,0 +1,27 @@
+package io.mtables.schemas;
+
+/**
+ * Kafka header names of the event envelope: CloudEvents 1.0 in binary mode (the payload is the
+ * record value, the attributes are {@code ce_*} headers), as the CloudEvents Kafka binding names
+ * them.
+ */
+public final class EventHeaders {
+
+  public static final String SPEC_VERSION = "ce_specversion";
+  public static final String ID = "ce_id";
+  public static final String SOURCE = "ce_source";
+  /** {@code io.mtables.mt.<EventName>.v<N>}: which contract the payload follows. */
+  public static final String TYPE = "ce_type";
+  /** The table identifier, the same as the record key. */
+  public static final String SUBJECT = "ce_subject";
+  public static final String TIME = "ce_time";
+  public static final String CONTENT_TYPE = "content-type";
+
+  /** The CloudEvents version we write. */
+  public static final String SPEC_VERSION_1_0 = "1.0";
+
+  /** The prefix of every event type we define. */
+  public static final String TYPE_PREFIX = "io.mtables.mt.";
+
+  private EventHeaders() {}
+}

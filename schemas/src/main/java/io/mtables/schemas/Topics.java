@@ -1,0 +1,55 @@
+package io.mtables.schemas;
+
+import java.util.List;
+
+/**
+ * The Kafka topics of the system: their names are public contracts (docs/topics.md).
+ *
+ * <p>Every record on a table topic is keyed by the table identifier, so each table's history is
+ * ordered within one partition.
+ */
+public final class Topics {
+
+  /** DDL statements submitted through Kafka (GitOps, CI pipelines); consumed by ddl-service. */
+  public static final String DDL_COMMANDS = "mt.ddl.commands";
+
+  /** One result per DDL command, keyed by the command's request id; produced by ddl-service. */
+  public static final String DDL_RESULTS = "mt.ddl.results";
+
+  /** Versioned table definitions (compacted); produced by ddl-service. */
+  public static final String TABLE_DEFINITIONS = "mt.table.definitions";
+
+  /** Refresh plans, one per definition version (compacted); produced by planner-service. */
+  public static final String REFRESH_PLANS = "mt.refresh.plans";
+
+  /** Refresh ticks of FULL tables; produced by refresh-scheduler-service. */
+  public static final String REFRESH_TICKS = "mt.refresh.ticks";
+
+  /** Suspend, resume, manual refresh and drop commands; produced by ddl-service. */
+  public static final String LIFECYCLE_COMMANDS = "mt.lifecycle.commands";
+
+  /** Job and refresh events; produced by job-manager-service, consumed by anyone downstream. */
+  public static final String REFRESH_EVENTS = "mt.refresh.events";
+
+  /** Records a service could not read, with the reason in headers; for operators to inspect. */
+  public static final String DEAD_LETTERS = "mt.dead-letters";
+
+  /** Every topic with its retention policy, so that any service can create what is missing. */
+  public static final List<TopicSpec> ALL =
+      List.of(
+          new TopicSpec(DDL_COMMANDS, TopicSpec.Retention.DELETE),
+          new TopicSpec(DDL_RESULTS, TopicSpec.Retention.DELETE),
+          new TopicSpec(TABLE_DEFINITIONS, TopicSpec.Retention.COMPACT),
+          new TopicSpec(REFRESH_PLANS, TopicSpec.Retention.COMPACT),
+          new TopicSpec(REFRESH_TICKS, TopicSpec.Retention.DELETE),
+          new TopicSpec(LIFECYCLE_COMMANDS, TopicSpec.Retention.DELETE),
+          new TopicSpec(REFRESH_EVENTS, TopicSpec.Retention.DELETE),
+          new TopicSpec(DEAD_LETTERS, TopicSpec.Retention.DELETE));
+
+  private Topics() {}
+
+  /** Whether {@code name} is one of the topics above. */
+  public static boolean isKnown(String name) {
+    return ALL.stream().anyMatch(spec -> spec.name().equals(name));
+  }
+}
