@@ -1,5 +1,7 @@
 package io.mtables.schemas;
 
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.ddl.DdlCommand;
 import io.mtables.schemas.ddl.StatementResult;
 import java.util.List;
@@ -16,7 +18,16 @@ public final class Contracts {
   public static final Contract<StatementResult> STATEMENT_RESULT_V1 =
       new Contract<>("StatementResult", 1, StatementResult.class);
 
-  public static final List<Contract<?>> ALL = List.of(DDL_COMMAND_V1, STATEMENT_RESULT_V1);
+  /** A version of a table, on {@link Topics#TABLE_DEFINITIONS}. */
+  public static final Contract<TableDefinition> TABLE_DEFINED_V1 =
+      new Contract<>("TableDefined", 1, TableDefinition.class);
+
+  /** A dropped table, on {@link Topics#TABLE_DEFINITIONS}. */
+  public static final Contract<TableDropped> TABLE_DROPPED_V1 =
+      new Contract<>("TableDropped", 1, TableDropped.class);
+
+  public static final List<Contract<?>> ALL =
+      List.of(DDL_COMMAND_V1, STATEMENT_RESULT_V1, TABLE_DEFINED_V1, TABLE_DROPPED_V1);
 
   private Contracts() {}
 

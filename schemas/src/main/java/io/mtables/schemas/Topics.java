@@ -13,7 +13,10 @@ public final class Topics {
   /** DDL statements submitted through Kafka (GitOps, CI pipelines); consumed by ddl-service. */
   public static final String DDL_COMMANDS = "mt.ddl.commands";
 
-  /** One result per DDL command, keyed by the command's request id; produced by ddl-service. */
+  /**
+   * One result per DDL statement, keyed by its request id (compacted: it is also the record of
+   * which request ids were applied); produced by ddl-service.
+   */
   public static final String DDL_RESULTS = "mt.ddl.results";
 
   /** Versioned table definitions (compacted); produced by ddl-service. */
@@ -38,7 +41,7 @@ public final class Topics {
   public static final List<TopicSpec> ALL =
       List.of(
           new TopicSpec(DDL_COMMANDS, TopicSpec.Retention.DELETE),
-          new TopicSpec(DDL_RESULTS, TopicSpec.Retention.DELETE),
+          new TopicSpec(DDL_RESULTS, TopicSpec.Retention.COMPACT),
           new TopicSpec(TABLE_DEFINITIONS, TopicSpec.Retention.COMPACT),
           new TopicSpec(REFRESH_PLANS, TopicSpec.Retention.COMPACT),
           new TopicSpec(REFRESH_TICKS, TopicSpec.Retention.DELETE),

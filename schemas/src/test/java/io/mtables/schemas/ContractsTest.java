@@ -59,7 +59,8 @@ class ContractsTest {
   @Test
   void aRecordThatBreaksItsContractIsNotWritten() {
     StatementResult broken =
-        new StatementResult("r", StatementResult.Status.FAILED, "no error given", null, Instant.EPOCH);
+        new StatementResult(
+            "r", StatementResult.Status.FAILED, "no error given", null, null, null, null, Instant.EPOCH);
 
     assertThatThrownBy(() -> codec.encode(Contracts.STATEMENT_RESULT_V1, broken))
         .isInstanceOf(ContractViolationException.class);

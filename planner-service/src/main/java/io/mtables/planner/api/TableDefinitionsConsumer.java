@@ -3,6 +3,7 @@ package io.mtables.planner.api;
 import io.mtables.messaging.EventReader;
 import io.mtables.messaging.IncomingEvent;
 import io.mtables.schemas.Contract;
+import io.mtables.schemas.Contracts;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -18,8 +19,9 @@ public class TableDefinitionsConsumer {
 
   private static final Logger LOG = Logger.getLogger(TableDefinitionsConsumer.class);
 
-  /** The definition contracts this service reads; the definition events come with ddl-service's dialect. */
-  static final List<Contract<?>> DEFINITIONS = List.of();
+  /** The definition contracts this service reads. Plans are made from them with the planner issue. */
+  static final List<Contract<?>> DEFINITIONS =
+      List.of(Contracts.TABLE_DEFINED_V1, Contracts.TABLE_DROPPED_V1);
 
   private final EventReader reader;
 

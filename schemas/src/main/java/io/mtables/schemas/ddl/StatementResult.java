@@ -2,29 +2,61 @@ package io.mtables.schemas.ddl;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The outcome of one statement.
  *
  * @param requestId the command's request id (or, when it had none, the topic position of the
  *     command, as {@code topic-partition@offset})
- * @param status SUCCEEDED or FAILED
+ * @param status PENDING while it runs, then SUCCEEDED or FAILED
  * @param message one sentence for a human
- * @param error why it failed; absent when it succeeded
+ * @param table the table the statement changed or read, when it names one
+ * @param columns for a query: the result columns
+ * @param rows for a query: the rows, one list of values per row
+ * @param error why it failed; absent unless it failed
  * @param processedAt when ddl-service decided
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StatementResult(
-    String requestId, Status status, String message, StatementError error, Instant processedAt) {
+    String requestId,
+    Status status,
+    String message,
+    String table,
+    List<ResultColumn> columns,
+    List<List<Object>> rows,
+    StatementError error,
+    Instant processedAt) {
 
-  /** Whether the statement was applied. */
+  /** Where the statement is. */
   public enum Status {
+    PENDING,
     SUCCEEDED,
     FAILED
   }
 
+  /**
+   * A column of a query result.
+   *
+   * @param name the column name
+   * @param type its SQL type
+   */
+  public record ResultColumn(String name, String type) {}
+
   /** A failed result. */
   public static StatementResult failed(String requestId, StatementError error, Instant at) {
-    return new StatementResult(requestId, Status.FAILED, error.message(), error, at);
+    return new StatementResult(requestId, Status.FAILED, error.message(), null, null, null, error, at);
+  }
+
+  /** A change that was applied to {@code table}. */
+  public static StatementResult succeeded(String requestId, String message, String table, Instant at) {
+    return new StatementResult(requestId, Status.SUCCEEDED, message, table, null, null, null, at);
+  }
+
+  /** The rows of a query. */
+  public static StatementResult rows(
+      String requestId, List<ResultColumn> columns, List<List<Object>> rows, Instant at) {
+    return new StatementResult(
+        requestId, Status.SUCCEEDED, rows.size() + " row(s)", null, columns, rows, null, at);
   }
 }

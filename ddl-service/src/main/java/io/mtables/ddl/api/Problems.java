@@ -1,0 +1,52 @@
+package io.mtables.ddl.api;
+
+import io.mtables.schemas.ddl.StatementError;
+import jakarta.ws.rs.core.Response;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/** RFC 9457 problem details for refused statements, and the HTTP status of each reason. */
+final class Problems {
+
+  static final String MEDIA_TYPE = "application/problem+json";
+
+  private static final Set<String> NOT_FOUND = Set.of("TableNotFound", "OperationNotFound");
+  private static final Set<String> CONFLICT =
+      Set.of("TableAlreadyExists", "TableInUse", "AlreadySuspended", "NotSuspended");
+
+  private Problems() {}
+
+  static int statusOf(String reason) {
+    if (NOT_FOUND.contains(reason)) {
+      return 404;
+    }
+    if (CONFLICT.contains(reason)) {
+      return 409;
+    }
+    if ("ServiceNotReady".equals(reason)) {
+      return 503;
+    }
+    return 400;
+  }
+
+  static Response of(StatementError error, String requestId) {
+    int status = statusOf(error.reason());
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("type", "https://mtables.io/problems/" + error.reason());
+    body.put("title", error.reason());
+    body.put("status", status);
+    body.put("detail", error.message());
+    if (error.line() != null) {
+      body.put("line", error.line());
+      body.put("column", error.column());
+    }
+    if (error.allowed() != null) {
+      body.put("allowed", error.allowed());
+    }
+    if (requestId != null) {
+      body.put("requestId", requestId);
+    }
+    return Response.status(status).type(MEDIA_TYPE).entity(body).build();
+  }
+}

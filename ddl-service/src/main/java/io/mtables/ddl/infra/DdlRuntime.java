@@ -1,0 +1,167 @@
+package io.mtables.ddl.infra;
+
+import io.mtables.ddl.DdlConfig;
+import io.mtables.ddl.domain.Catalog;
+import io.mtables.ddl.statements.StatementService;
+import io.mtables.schemas.ContractCodec;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.catalog.TableDefinition;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Builds the statement service at start: reads the definition log back into the catalog (and
+ * Flink's mirror of it) and the result log back into the record of applied request ids. Until
+ * that is done the service is not ready and statements are refused with 503.
+ */
+@ApplicationScoped
+public class DdlRuntime {
+
+  private static final Logger LOG = Logger.getLogger(DdlRuntime.class);
+
+  private volatile StatementService service;
+  private volatile String state = "starting";
+  private volatile ClassLoader quarkusClassLoader;
+  private KafkaLog definitions;
+  private KafkaLog results;
+
+  void onStart(
+      @Observes StartupEvent start,
+      @Identifier("default-kafka-broker") Map<String, Object> kafka,
+      @ConfigProperty(name = "quarkus.application.name") String serviceName,
+      DdlConfig config,
+      Clock clock) {
+    quarkusClassLoader = Thread.currentThread().getContextClassLoader();
+    Thread loader = new Thread(() -> load(clientConfig(kafka), serviceName, config, clock), "catalog-loader");
+    loader.setContextClassLoader(quarkusClassLoader); // Flink finds its factories through it
+    loader.setDaemon(true);
+    loader.start();
+  }
+
+  void onStop(@Observes ShutdownEvent stop) {
+    if (definitions != null) {
+      definitions.close();
+      results.close();
+    }
+  }
+
+  /** Blocks until the catalog is loaded: commands that arrive during start wait rather than fail. */
+  public void awaitReady() {
+    while (service == null) {
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ServiceNotReadyException(state);
+      }
+    }
+  }
+
+  /** Runs {@code work} against the statement service, with Quarkus's class loader for Flink. */
+  public <T> T withService(java.util.function.Function<StatementService, T> work) {
+    StatementService current = service;
+    if (current == null) {
+      throw new ServiceNotReadyException(state);
+    }
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(quarkusClassLoader);
+    try {
+      return work.apply(current);
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  private void load(Map<String, Object> clientConfig, String serviceName, DdlConfig config, Clock clock) {
+    definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig);
+    results = new KafkaLog(Topics.DDL_RESULTS, serviceName, clientConfig);
+    state = "starting Flink's SQL front end";
+    FlinkSql flink = new FlinkSql(config.freshnessThreshold());
+    Catalog catalog = new Catalog();
+    ContractCodec codec = new ContractCodec();
+    state = "reading " + Topics.TABLE_DEFINITIONS;
+    for (var record : retrying(definitions::readAll)) {
+      String type = header(record, EventHeaders.TYPE);
+      if (Contracts.TABLE_DEFINED_V1.type().equals(type)) {
+        catalog.apply(codec.decode(Contracts.TABLE_DEFINED_V1, record.value()));
+      } else if (Contracts.TABLE_DROPPED_V1.type().equals(type)) {
+        catalog.apply(codec.decode(Contracts.TABLE_DROPPED_V1, record.value()));
+      } else {
+        LOG.warnf("skipping a record of type %s in %s", type, Topics.TABLE_DEFINITIONS);
+      }
+    }
+    for (TableDefinition table : catalog.inDependencyOrder()) {
+      try {
+        flink.register(table);
+      } catch (RuntimeException e) {
+        LOG.errorf("cannot restore %s into Flink's catalog: %s", table.table(), e.getMessage());
+      }
+    }
+    StatementService loaded = new StatementService(flink, catalog, definitions, results, config, clock);
+    state = "reading " + Topics.DDL_RESULTS;
+    for (var record : retrying(results::readAll)) {
+      if (Contracts.STATEMENT_RESULT_V1.type().equals(header(record, EventHeaders.TYPE))) {
+        loaded.remember(codec.decode(Contracts.STATEMENT_RESULT_V1, record.value()));
+      }
+    }
+    service = loaded;
+    state = "ready";
+    LOG.infof("catalog loaded: %d tables", catalog.inDependencyOrder().size());
+  }
+
+  private static <T> T retrying(Supplier<T> read) {
+    while (true) {
+      try {
+        return read.get();
+      } catch (RuntimeException e) {
+        LOG.infof("cannot read the log yet (%s); retrying", e.getMessage());
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(interrupted);
+        }
+      }
+    }
+  }
+
+  private static Map<String, Object> clientConfig(Map<String, Object> kafka) {
+    Map<String, Object> config = new HashMap<>();
+    kafka.forEach(
+        (key, value) -> {
+          if (key.equals("bootstrap.servers") || key.startsWith("security.") || key.startsWith("sasl.") || key.startsWith("ssl.")) {
+            config.put(key, value);
+          }
+        });
+    return config;
+  }
+
+  private static String header(ConsumerRecord<String, String> record, String name) {
+    var header = record.headers().lastHeader(name);
+    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+  }
+
+  /** Whether the catalog is loaded and statements are served. */
+  public boolean ready() {
+    return service != null;
+  }
+
+  /** What the service is doing while not ready, or "ready". */
+  public String state() {
+    return state;
+  }
+}

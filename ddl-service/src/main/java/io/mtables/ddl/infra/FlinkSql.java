@@ -1,0 +1,211 @@
+package io.mtables.ddl.infra;
+
+import io.mtables.ddl.domain.SourcePosition;
+import io.mtables.ddl.domain.StatementException;
+import java.time.Duration;
+import java.util.List;
+import org.apache.calcite.config.Lex;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.sql.parser.impl.FlinkSqlParserImpl;
+import org.apache.flink.sql.parser.validate.FlinkSqlConformance;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.internal.TableEnvironmentInternal;
+import java.util.Map;
+import io.mtables.schemas.catalog.TableDefinition;
+import org.apache.flink.table.catalog.ObjectIdentifier;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.operations.Operation;
+
+/**
+ * Flink's SQL front end, holding a mirror of our catalog so that queries resolve against it: the
+ * parser gives the syntax tree (with positions), the planner converts a statement into an
+ * operation with its derived schema. Not thread-safe: one statement at a time.
+ */
+public class FlinkSql {
+
+  /** Flink's option: below this freshness an AUTO table is CONTINUOUS, else FULL. */
+  public static final String FRESHNESS_THRESHOLD = "materialized-table.refresh-mode.freshness-threshold";
+
+  private static final int MAX_REPAIRS = 3;
+  private static final SqlParser.Config SYNTAX =
+      SqlParser.config()
+          .withParserFactory(FlinkSqlParserImpl.FACTORY)
+          .withConformance(FlinkSqlConformance.DEFAULT)
+          .withLex(Lex.JAVA)
+          .withIdentifierMaxLength(256);
+
+  private final TableEnvironment env;
+
+  public FlinkSql(Duration freshnessThreshold) {
+    Configuration configuration = new Configuration();
+    configuration.setString(FRESHNESS_THRESHOLD, freshnessThreshold.toSeconds() + " s");
+    env =
+        TableEnvironment.create(
+            EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(configuration).build());
+  }
+
+  /** The syntax tree of one statement, with the dialect's extensions applied. */
+  public ParsedStatement parse(String statement) {
+    var describeRepair = DialectExtensions.describeMaterialized(statement);
+    String text = describeRepair == null ? statement : describeRepair.text();
+    boolean createOrAlter = false;
+    boolean auto = false;
+    boolean describe = describeRepair != null;
+    for (int attempt = 0; ; attempt++) {
+      try {
+        SqlNode node = SqlParser.create(text, SYNTAX).parseStmt();
+        return new ParsedStatement(text, node, createOrAlter, auto, describe);
+      } catch (Exception error) {
+        var repair =
+            attempt < MAX_REPAIRS
+                ? DialectExtensions.repair(text, FlinkErrors.encounteredToken(error), FlinkErrors.syntaxPosition(error))
+                : null;
+        if (repair == null) {
+          throw SyntaxHints.explain(FlinkErrors.syntax(error), text);
+        }
+        text = repair.text();
+        switch (repair.extension()) {
+          case AUTO_REFRESH_MODE -> auto = true;
+          case CREATE_OR_ALTER -> createOrAlter = true;
+          case DESCRIBE_MATERIALIZED -> describe = true;
+        }
+      }
+    }
+  }
+
+  /** The syntax tree of a query Flink wrote itself (an expanded query). */
+  public SqlNode parseQuery(String query) {
+    try {
+      return SqlParser.create(query, SYNTAX).parseQuery();
+    } catch (Exception error) {
+      throw new IllegalStateException("Flink's expanded query does not parse: " + query, error);
+    }
+  }
+
+  /** The operation Flink makes of {@code text}: validated against the mirrored catalog. */
+  public Operation convert(String text) {
+    List<Operation> operations;
+    try {
+      operations = ((TableEnvironmentInternal) env).getParser().parse(text);
+    } catch (Exception error) {
+      throw FlinkErrors.validation(error);
+    }
+    return operations.get(0);
+  }
+
+  /** Runs a catalog statement (CREATE TABLE, DROP TABLE, ...) against the mirror. */
+  public void execute(String text) {
+    try {
+      env.executeSql(text);
+    } catch (Exception error) {
+      throw FlinkErrors.validation(error);
+    }
+  }
+
+  /**
+   * Checks that Flink can create a reader for a table with these options: the connector and format
+   * factories are found and accept the options, exactly as when a job plans the table.
+   */
+  public void checkReadable(String table, ResolvedCatalogTable definition) {
+    String[] parts = table.split("\\.", 3);
+    try {
+      FactoryUtil.createDynamicTableSource(
+          null,
+          ObjectIdentifier.of(parts[0], parts[1], parts[2]),
+          definition,
+          Map.of(),
+          env.getConfig(),
+          Thread.currentThread().getContextClassLoader(),
+          false);
+    } catch (Exception error) {
+      throw FlinkErrors.validation(error);
+    }
+  }
+
+  /** Creates {@code catalog.database} in the mirror if it is missing: databases are implicit here. */
+  public void ensureDatabase(String catalog, String database) {
+    var flinkCatalog =
+        env.getCatalog(catalog)
+            .orElseThrow(
+                () ->
+                    StatementException.invalid(
+                        "UnknownCatalog",
+                        "Catalog " + catalog + " does not exist.",
+                        env.getCurrentCatalog()));
+    if (!flinkCatalog.databaseExists(database)) {
+      execute("CREATE DATABASE IF NOT EXISTS " + quoted(catalog + "." + database));
+    }
+  }
+
+  /**
+   * Puts a table of our catalog into the mirror so that later queries resolve against it. A
+   * source table is its own statement. A materialized table is mirrored as a plain table with its
+   * derived schema over the {@code datagen} connector: here only its schema matters (queries that
+   * read it must validate), while how it is read (Paimon) is the job manager's business.
+   */
+  public void register(TableDefinition table) {
+    String[] parts = table.table().split("\\.", 3);
+    ensureDatabase(parts[0], parts[1]);
+    forget(table.table());
+    if (table.kind() == TableDefinition.Kind.SOURCE_TABLE) {
+      execute(table.statement());
+      return;
+    }
+    StringBuilder ddl = new StringBuilder("CREATE TABLE ").append(quoted(table.table())).append(" (");
+    for (int i = 0; i < table.columns().size(); i++) {
+      var column = table.columns().get(i);
+      ddl.append(i == 0 ? "" : ", ")
+          .append('`').append(column.name().replace("`", "``")).append("` ")
+          .append(column.type())
+          .append(column.nullable() ? "" : " NOT NULL");
+    }
+    if (!table.primaryKey().isEmpty()) {
+      ddl.append(", PRIMARY KEY (")
+          .append(String.join(", ", table.primaryKey().stream().map(k -> '`' + k.replace("`", "``") + '`').toList()))
+          .append(") NOT ENFORCED");
+    }
+    ddl.append(") WITH ('connector' = 'datagen')");
+    execute(ddl.toString());
+  }
+
+  /** Removes a table from the mirror, if it is there. */
+  public void forget(String table) {
+    String[] parts = table.split("\\.", 3);
+    env.getCatalog(parts[0])
+        .ifPresent(
+            catalog -> {
+              try {
+                catalog.dropTable(new ObjectPath(parts[1], parts[2]), true);
+              } catch (Exception e) {
+                throw new IllegalStateException("cannot remove " + table + " from the Flink catalog", e);
+              }
+            });
+  }
+
+  /** The current catalog and database, for qualifying names written without them. */
+  public String[] currentCatalogAndDatabase() {
+    return new String[] {env.getCurrentCatalog(), env.getCurrentDatabase()};
+  }
+
+  /** {@code a.b.c} as {@code `a`.`b`.`c`}. */
+  public static String quoted(String identifier) {
+    StringBuilder result = new StringBuilder();
+    for (String part : identifier.split("\\.", 3)) {
+      if (result.length() > 0) {
+        result.append('.');
+      }
+      result.append('`').append(part.replace("`", "``")).append('`');
+    }
+    return result.toString();
+  }
+
+  /** Where {@code node} starts, as a position. */
+  public static SourcePosition positionOf(SqlNode node) {
+    return node == null ? null : new SourcePosition(node.getParserPosition().getLineNum(), node.getParserPosition().getColumnNum());
+  }
+}

@@ -1,0 +1,107 @@
+package io.mtables.ddl.infra;
+
+import io.mtables.schemas.Contract;
+import io.mtables.schemas.ContractCodec;
+import io.mtables.schemas.EventHeaders;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * A topic used as a durable log that this service owns: appends are synchronous (acknowledged by
+ * all in-sync replicas, idempotent producer) and the whole log can be read back from the start,
+ * which is how ddl-service rebuilds its state after a restart.
+ */
+public class KafkaLog implements AutoCloseable {
+
+  private static final Duration APPEND_TIMEOUT = Duration.ofSeconds(30);
+
+  private final String topic;
+  private final String source;
+  private final Map<String, Object> clientConfig;
+  private final KafkaProducer<String, String> producer;
+  private final ContractCodec codec = new ContractCodec();
+
+  public KafkaLog(String topic, String source, Map<String, Object> clientConfig) {
+    this.topic = topic;
+    this.source = source;
+    this.clientConfig = clientConfig;
+    Map<String, Object> producerConfig = new HashMap<>(clientConfig);
+    producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+    producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
+  }
+
+  /** Appends one event and returns once the broker has it. */
+  public <T> void append(Contract<T> contract, String key, T payload) {
+    ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, codec.encode(contract, payload));
+    header(record, EventHeaders.SPEC_VERSION, EventHeaders.SPEC_VERSION_1_0);
+    header(record, EventHeaders.ID, UUID.randomUUID().toString());
+    header(record, EventHeaders.SOURCE, source);
+    header(record, EventHeaders.TYPE, contract.type());
+    header(record, EventHeaders.SUBJECT, key);
+    header(record, EventHeaders.TIME, DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(Instant.now().atOffset(ZoneOffset.UTC)));
+    header(record, EventHeaders.CONTENT_TYPE, "application/json");
+    try {
+      producer.send(record).get(APPEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while writing to " + topic, e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("Failed to send record with key '" + key + "' to " + topic, e);
+    }
+  }
+
+  /** Every record from the start of the log to its end as of now. */
+  public List<ConsumerRecord<String, String>> readAll() {
+    Map<String, Object> consumerConfig = new HashMap<>(clientConfig);
+    consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    consumerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    try (var consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer())) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+              .map(info -> new TopicPartition(topic, info.partition()))
+              .toList();
+      if (partitions.isEmpty()) {
+        throw new IllegalStateException("topic " + topic + " has no partitions yet");
+      }
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+      List<ConsumerRecord<String, String>> records = new ArrayList<>();
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+        consumer.poll(Duration.ofMillis(500)).forEach(records::add);
+      }
+      records.sort(java.util.Comparator.comparingLong(ConsumerRecord::timestamp));
+      return records;
+    }
+  }
+
+  private static void header(ProducerRecord<String, String> record, String name, String value) {
+    record.headers().add(name, value.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public void close() {
+    producer.close(Duration.ofSeconds(5));
+  }
+}

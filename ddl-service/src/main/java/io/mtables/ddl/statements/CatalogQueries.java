@@ -1,0 +1,128 @@
+package io.mtables.ddl.statements;
+
+import io.mtables.ddl.domain.Catalog;
+import io.mtables.ddl.domain.StatementException;
+import io.mtables.ddl.infra.FlinkSql;
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinition.Kind;
+import io.mtables.schemas.ddl.StatementResult.ResultColumn;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.apache.flink.sql.parser.dql.SqlRichDescribeTable;
+import org.apache.flink.sql.parser.dql.SqlShowTables;
+
+/** SHOW TABLES, SHOW MATERIALIZED TABLES and DESCRIBE: answers read from the catalog. */
+final class CatalogQueries {
+
+  private static final ResultColumn NAME = new ResultColumn("table_name", "STRING");
+
+  private final FlinkSql flink;
+  private final Catalog catalog;
+
+  CatalogQueries(FlinkSql flink, Catalog catalog) {
+    this.flink = flink;
+    this.catalog = catalog;
+  }
+
+  Outcome show(SqlShowTables show) {
+    boolean materialized = show.getTableKind() == SqlShowTables.SqlTableKind.MATERIALIZED_TABLE;
+    if (show.getTableKind() == SqlShowTables.SqlTableKind.VIEW) {
+      throw StatementException.invalidAt("UnsupportedStatement", "Views are not supported.", FlinkSql.positionOf(show), "SHOW TABLES, SHOW MATERIALIZED TABLES");
+    }
+    List<TableDefinition> tables = new ArrayList<>(catalog.tables(Kind.MATERIALIZED_TABLE));
+    if (!materialized) {
+      tables.addAll(0, catalog.tables(Kind.SOURCE_TABLE));
+      tables.sort(java.util.Comparator.comparing(TableDefinition::table));
+    }
+    List<String> database = show.getSqlIdentifierNameList();
+    Pattern like = show.isWithLike() ? likePattern(show.getLikeSqlPattern(), "ILIKE".equalsIgnoreCase(show.getLikeType())) : null;
+    List<List<Object>> rows = new ArrayList<>();
+    for (TableDefinition table : tables) {
+      String[] parts = table.table().split("\\.");
+      if (!database.isEmpty() && !String.join(".", database).equals(database.size() == 1 ? parts[1] : parts[0] + "." + parts[1])) {
+        continue;
+      }
+      if (like != null && like.matcher(parts[2]).matches() == show.isNotLike()) {
+        continue;
+      }
+      rows.add(materialized ? materializedRow(table) : List.of(table.table(), table.kind().name()));
+    }
+    List<ResultColumn> columns =
+        materialized
+            ? List.of(NAME, new ResultColumn("refresh_mode", "STRING"), new ResultColumn("freshness", "STRING"), new ResultColumn("status", "STRING"))
+            : List.of(NAME, new ResultColumn("kind", "STRING"));
+    return new Outcome.Rows(columns, rows);
+  }
+
+  Outcome describe(SqlRichDescribeTable describe, boolean materialized) {
+    String table = Identifiers.qualify(describe.fullTableName(), flink, (org.apache.calcite.sql.SqlIdentifier) describe.getOperandList().get(0));
+    TableDefinition definition =
+        catalog.find(table).orElseThrow(() -> StatementException.notFound((materialized ? "Materialized table " : "Table ") + table + " does not exist."));
+    if (materialized && definition.kind() != Kind.MATERIALIZED_TABLE) {
+      throw StatementException.invalid("WrongTableKind", table + " is a source table, not a materialized table.", "DESCRIBE " + table);
+    }
+    if (!materialized) {
+      List<List<Object>> rows = new ArrayList<>();
+      for (var column : definition.columns()) {
+        rows.add(List.of(column.name(), column.type(), column.nullable(), definition.primaryKey().contains(column.name())));
+      }
+      return new Outcome.Rows(
+          List.of(new ResultColumn("name", "STRING"), new ResultColumn("type", "STRING"), new ResultColumn("null", "BOOLEAN"), new ResultColumn("key", "BOOLEAN")),
+          rows);
+    }
+    List<List<Object>> rows = new ArrayList<>();
+    property(rows, "table_name", definition.table());
+    property(rows, "version", definition.version());
+    property(rows, "status", definition.status());
+    property(rows, "refresh_mode", definition.refreshMode());
+    property(rows, "freshness", freshness(definition));
+    for (var column : definition.columns()) {
+      property(rows, "column." + column.name(), column.type() + (column.nullable() ? "" : " NOT NULL"));
+    }
+    property(rows, "primary_key", definition.primaryKey());
+    property(rows, "partitioned_by", definition.partitionKeys());
+    property(rows, "distribution", definition.distribution() == null ? null : CanonicalDistribution.text(definition.distribution()));
+    property(rows, "options", definition.options());
+    property(rows, "comment", definition.comment());
+    property(rows, "query", definition.query().original());
+    property(rows, "expanded_query", definition.query().expanded());
+    property(rows, "sources", definition.sources().stream().map(s -> s.table() + " (" + s.kind() + " v" + s.version() + ")").toList());
+    property(rows, "read_by", catalog.readersOf(table));
+    property(rows, "created_at", definition.createdAt());
+    property(rows, "updated_at", definition.updatedAt());
+    return new Outcome.Rows(List.of(new ResultColumn("property", "STRING"), new ResultColumn("value", "STRING")), rows);
+  }
+
+  private static List<Object> materializedRow(TableDefinition table) {
+    return List.of(table.table(), table.refreshMode().name(), freshness(table), table.status().name());
+  }
+
+  private static String freshness(TableDefinition table) {
+    return table.freshness() == null ? "default of the mode" : "INTERVAL '" + table.freshness().interval() + "' " + table.freshness().unit();
+  }
+
+  private static void property(List<List<Object>> rows, String name, Object value) {
+    rows.add(java.util.Arrays.asList(name, value == null ? null : String.valueOf(value)));
+  }
+
+  /** SQL LIKE: % any run, _ one character, everything else literal. */
+  static Pattern likePattern(String like, boolean ignoreCase) {
+    StringBuilder regex = new StringBuilder();
+    for (char c : like.toCharArray()) {
+      switch (c) {
+        case '%' -> regex.append(".*");
+        case '_' -> regex.append('.');
+        default -> regex.append(Pattern.quote(String.valueOf(c)));
+      }
+    }
+    return Pattern.compile(regex.toString(), ignoreCase ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
+  }
+
+  /** DISTRIBUTED BY as written. */
+  private static final class CanonicalDistribution {
+    static String text(TableDefinition.Distribution d) {
+      return (d.kind() == null ? "" : d.kind()) + d.keys() + (d.buckets() == null ? "" : " INTO " + d.buckets() + " BUCKETS");
+    }
+  }
+}

@@ -1,0 +1,251 @@
+package io.mtables.ddl.statements;
+
+import io.mtables.ddl.domain.CanonicalStatement;
+import io.mtables.ddl.domain.Catalog;
+import io.mtables.ddl.domain.StatementException;
+import io.mtables.ddl.infra.FlinkSql;
+import io.mtables.ddl.infra.ParsedStatement;
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinition.Column;
+import io.mtables.schemas.catalog.TableDefinition.Kind;
+import io.mtables.schemas.catalog.TableDefinition.Status;
+import io.mtables.schemas.catalog.TableDropped;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTable;
+import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTableAsQuery;
+import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTableFreshness;
+import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTableOptions;
+import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTableReset;
+import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTableResume;
+import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTableSuspend;
+import org.apache.flink.sql.parser.ddl.SqlDropMaterializedTable;
+import org.apache.flink.sql.parser.ddl.SqlTableOption;
+
+/**
+ * CREATE [OR ALTER], ALTER and DROP MATERIALIZED TABLE. Every change of the definition is written
+ * back as a canonical CREATE statement and validated again in full, so an ALTER can never produce
+ * a table that a CREATE would refuse.
+ */
+final class MaterializedTableStatements {
+
+  private final FlinkSql flink;
+  private final Catalog catalog;
+  private final MaterializedTableCompiler compiler;
+
+  MaterializedTableStatements(FlinkSql flink, Catalog catalog) {
+    this.flink = flink;
+    this.catalog = catalog;
+    this.compiler = new MaterializedTableCompiler(flink, catalog);
+  }
+
+  Outcome create(ParsedStatement parsed, String requestId, Instant now) {
+    var create = (org.apache.flink.sql.parser.ddl.SqlCreateMaterializedTable) parsed.node();
+    String table = Identifiers.qualify(create.fullTableName(), flink, create.getTableName());
+    var existing = catalog.find(table);
+    if (existing.isPresent() && existing.get().kind() != Kind.MATERIALIZED_TABLE) {
+      throw StatementException.conflict("TableAlreadyExists", "Table " + table + " already exists and is a source table.");
+    }
+    if (existing.isPresent() && !parsed.createOrAlter()) {
+      throw StatementException.conflict(
+          "TableAlreadyExists",
+          "Materialized table " + table + " already exists. Use CREATE OR ALTER MATERIALIZED TABLE to change it.");
+    }
+    var compiled = compiler.compile(parsed);
+    if (existing.isPresent()) {
+      return changeTo(existing.get(), compiled.draft(), requestId, now, "altered");
+    }
+    TableDefinition definition = complete(compiled.draft(), catalog.nextVersion(table), now, now, Status.ACTIVE, null, requestId);
+    return new Outcome.Defined(definition, "Materialized table " + table + " created.", () -> flink.register(definition), () -> {});
+  }
+
+  Outcome alter(ParsedStatement parsed, SqlAlterMaterializedTable alter, String requestId, Instant now) {
+    String table = Identifiers.qualify(alter.fullTableName(), flink, alter.getTableName());
+    TableDefinition current = existingMaterialized(table, alter.getTableName());
+    if (alter instanceof SqlAlterMaterializedTableSuspend) {
+      return changeStatus(current, Status.SUSPENDED, null, requestId, now);
+    }
+    if (alter instanceof SqlAlterMaterializedTableResume resume) {
+      return changeStatus(current, Status.ACTIVE, options(resume.getPropertyList()), requestId, now);
+    }
+    CanonicalStatement canonical = canonicalOf(current);
+    SqlNode changed;
+    if (alter instanceof SqlAlterMaterializedTableFreshness freshness) {
+      canonical = with(canonical, FreshnessLiteral.parse(freshness.getFreshness()));
+      changed = freshness.getFreshness();
+    } else if (alter instanceof SqlAlterMaterializedTableOptions set) {
+      Map<String, String> options = new TreeMap<>(canonical.options());
+      options.putAll(options(set.getPropertyList()));
+      canonical = withOptions(canonical, options);
+      changed = set.getPropertyList();
+    } else if (alter instanceof SqlAlterMaterializedTableReset reset) {
+      Map<String, String> options = new TreeMap<>(canonical.options());
+      for (SqlNode key : reset.getPropertyKeyList()) {
+        options.remove(literal(key));
+      }
+      canonical = withOptions(canonical, options);
+      changed = reset.getPropertyKeyList();
+    } else if (alter instanceof SqlAlterMaterializedTableAsQuery as) {
+      canonical = withQuery(canonical, MaterializedTableCompiler.queryText(parsed.text(), as.getAsQuery()));
+      changed = as.getAsQuery();
+    } else {
+      throw StatementException.invalidAt(
+          "UnsupportedStatement",
+          "This ALTER MATERIALIZED TABLE form is not supported.",
+          FlinkSql.positionOf(alter),
+          "SUSPEND, RESUME [WITH (...)], REFRESH [PARTITION (...)], SET FRESHNESS = ..., SET (...), RESET (...), AS <query>");
+    }
+    var compiled = recompile(canonical, changed);
+    return changeTo(current, compiled.draft(), requestId, now, "altered");
+  }
+
+  Outcome drop(SqlDropMaterializedTable drop, String requestId, Instant now) {
+    String table = Identifiers.qualify(drop.fullTableName(), flink, (org.apache.calcite.sql.SqlIdentifier) drop.getOperandList().get(0));
+    var existing = catalog.find(table);
+    if (existing.isEmpty()) {
+      if (drop.getIfExists()) {
+        return new Outcome.Unchanged(table, "Materialized table " + table + " does not exist; nothing changed (IF EXISTS).");
+      }
+      throw StatementException.notFound("Materialized table " + table + " does not exist.");
+    }
+    if (existing.get().kind() != Kind.MATERIALIZED_TABLE) {
+      throw StatementException.invalid("WrongTableKind", table + " is a source table, not a materialized table.", "DROP TABLE " + table);
+    }
+    Statements.refuseWhenRead(catalog, table);
+    return new Outcome.Dropped(
+        new TableDropped(table, catalog.nextVersion(table), Kind.MATERIALIZED_TABLE, now, requestId),
+        "Materialized table " + table + " dropped; its refresh pipeline stops first.");
+  }
+
+  private TableDefinition existingMaterialized(String table, SqlNode at) {
+    TableDefinition current =
+        catalog.find(table).orElseThrow(() -> StatementException.notFound("Materialized table " + table + " does not exist."));
+    if (current.kind() != Kind.MATERIALIZED_TABLE) {
+      throw StatementException.invalidAt(
+          "WrongTableKind", table + " is a source table, not a materialized table.", FlinkSql.positionOf(at), "a materialized table");
+    }
+    return current;
+  }
+
+  private Outcome changeStatus(TableDefinition current, Status status, Map<String, String> resumeOptions, String requestId, Instant now) {
+    if (current.status() == status) {
+      throw StatementException.conflict(
+          status == Status.SUSPENDED ? "AlreadySuspended" : "NotSuspended",
+          "Materialized table " + current.table() + (status == Status.SUSPENDED ? " is already suspended." : " is not suspended."));
+    }
+    TableDefinition next = complete(current, catalog.nextVersion(current.table()), current.createdAt(), now, status, resumeOptions, requestId);
+    String verb = status == Status.SUSPENDED ? "suspended" : "resumed";
+    return new Outcome.Defined(next, "Materialized table " + current.table() + " " + verb + ".", () -> {}, () -> {});
+  }
+
+  private Outcome changeTo(TableDefinition current, TableDefinition draft, String requestId, Instant now, String verb) {
+    checkEvolution(current, draft);
+    if (draft.statement().equals(current.statement())) {
+      return new Outcome.Unchanged(current.table(), "Materialized table " + current.table() + " is already defined this way; nothing changed.");
+    }
+    TableDefinition next = complete(draft, catalog.nextVersion(current.table()), current.createdAt(), now, current.status(), current.resumeOptions(), requestId);
+    return new Outcome.Defined(
+        next,
+        "Materialized table " + current.table() + " " + verb + ".",
+        () -> flink.register(next),
+        () -> {});
+  }
+
+  /** Keys, partitions and distribution stay; columns may only be appended, and must be nullable. */
+  private static void checkEvolution(TableDefinition current, TableDefinition next) {
+    unchanged("primary key", current.primaryKey(), next.primaryKey());
+    unchanged("PARTITIONED BY", current.partitionKeys(), next.partitionKeys());
+    unchanged("DISTRIBUTED BY", current.distribution(), next.distribution());
+    List<Column> before = current.columns();
+    List<Column> after = next.columns();
+    for (int i = 0; i < before.size(); i++) {
+      Column was = before.get(i);
+      if (i >= after.size()) {
+        throw evolution("Column '" + was.name() + "' (position " + (i + 1) + ") would be removed.");
+      }
+      Column now = after.get(i);
+      if (!now.equals(was)) {
+        throw evolution(
+            "Column " + (i + 1) + " would change from '" + was.name() + "' " + describe(was) + " to '" + now.name() + "' " + describe(now) + ".");
+      }
+    }
+    for (int i = before.size(); i < after.size(); i++) {
+      if (!after.get(i).nullable()) {
+        throw evolution("Added column '" + after.get(i).name() + "' is NOT NULL; columns appended to a materialized table must be nullable.");
+      }
+    }
+  }
+
+  private static StatementException evolution(String message) {
+    return StatementException.invalid(
+        "IncompatibleSchemaChange",
+        message + " Existing rows cannot be kept under the new schema.",
+        "the same columns in the same order with the same types, then new nullable columns at the end; or DROP and CREATE");
+  }
+
+  private static void unchanged(String what, Object before, Object after) {
+    if (!Objects.equals(before, after)) {
+      throw StatementException.invalid(
+          "IncompatibleSchemaChange",
+          "The " + what + " would change from " + before + " to " + after + ".",
+          "the same " + what + "; or DROP and CREATE");
+    }
+  }
+
+  private static String describe(Column column) {
+    return column.type() + (column.nullable() ? "" : " NOT NULL");
+  }
+
+  private MaterializedTableCompiler.Compiled recompile(CanonicalStatement canonical, SqlNode changed) {
+    try {
+      return compiler.compile(flink.parse(canonical.text()));
+    } catch (StatementException e) {
+      // The positions point into the canonical statement: point at the changed clause instead.
+      var at = FlinkSql.positionOf(changed);
+      var error = e.toError();
+      throw new StatementException(e.category(), e.reason(), e.getMessage(), at == null ? null : at.line(), at == null ? null : at.column(), error.allowed());
+    }
+  }
+
+  private static CanonicalStatement canonicalOf(TableDefinition d) {
+    return new CanonicalStatement(d.table(), d.primaryKey(), d.comment(), d.distribution(), d.partitionKeys(), d.options(), d.freshness(), d.refreshMode(), d.query().original());
+  }
+
+  private static CanonicalStatement with(CanonicalStatement c, TableDefinition.Freshness freshness) {
+    return new CanonicalStatement(c.table(), c.primaryKey(), c.comment(), c.distribution(), c.partitionKeys(), c.options(), freshness, c.refreshMode(), c.query());
+  }
+
+  private static CanonicalStatement withOptions(CanonicalStatement c, Map<String, String> options) {
+    return new CanonicalStatement(c.table(), c.primaryKey(), c.comment(), c.distribution(), c.partitionKeys(), options, c.freshness(), c.refreshMode(), c.query());
+  }
+
+  private static CanonicalStatement withQuery(CanonicalStatement c, String query) {
+    return new CanonicalStatement(c.table(), c.primaryKey(), c.comment(), c.distribution(), c.partitionKeys(), c.options(), c.freshness(), c.refreshMode(), query);
+  }
+
+  private static TableDefinition complete(TableDefinition d, long version, Instant createdAt, Instant updatedAt, Status status, Map<String, String> resumeOptions, String requestId) {
+    return new TableDefinition(
+        d.table(), version, d.kind(), d.statement(), d.columns(), d.primaryKey(), d.partitionKeys(), d.distribution(), d.options(), d.comment(),
+        d.freshness(), d.refreshMode(), d.query(), d.sources(), status, resumeOptions == null ? Map.of() : resumeOptions, createdAt, updatedAt, requestId);
+  }
+
+  private static Map<String, String> options(SqlNodeList list) {
+    Map<String, String> options = new TreeMap<>();
+    if (list != null) {
+      for (SqlNode node : list) {
+        SqlTableOption option = (SqlTableOption) node;
+        options.put(option.getKeyString(), option.getValueString());
+      }
+    }
+    return options;
+  }
+
+  private static String literal(SqlNode node) {
+    return ((org.apache.calcite.sql.SqlLiteral) node).getValueAs(String.class);
+  }
+}

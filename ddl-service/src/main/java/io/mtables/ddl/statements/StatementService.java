@@ -1,0 +1,128 @@
+package io.mtables.ddl.statements;
+
+import io.mtables.ddl.DdlConfig;
+import io.mtables.ddl.domain.Catalog;
+import io.mtables.ddl.domain.StatementException;
+import io.mtables.ddl.infra.FlinkSql;
+import io.mtables.ddl.infra.KafkaLog;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.ddl.StatementError;
+import io.mtables.schemas.ddl.StatementResult;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jboss.logging.Logger;
+
+/**
+ * Executes statements one at a time, so that each is validated against the catalog as the previous
+ * one left it. A change is durable once it is in the definition log; only then does the catalog
+ * take it. Every change and every failure is recorded under its request id, and a request id seen
+ * before gets its first result back without anything being executed again.
+ */
+public class StatementService {
+
+  private static final Logger LOG = Logger.getLogger(StatementService.class);
+
+  private final FlinkSql flink;
+  private final Catalog catalog;
+  private final StatementRouter router;
+  private final KafkaLog definitions;
+  private final KafkaLog results;
+  private final DdlConfig config;
+  private final Clock clock;
+  private final Map<String, StatementResult> operations = new ConcurrentHashMap<>();
+
+  public StatementService(FlinkSql flink, Catalog catalog, KafkaLog definitions, KafkaLog results, DdlConfig config, Clock clock) {
+    this.flink = flink;
+    this.catalog = catalog;
+    this.router = new StatementRouter(flink, catalog);
+    this.definitions = definitions;
+    this.results = results;
+    this.config = config;
+    this.clock = clock;
+  }
+
+  /** Remembers a result read back from the result log at start. */
+  public void remember(StatementResult result) {
+    operations.put(result.requestId(), result);
+  }
+
+  /** The result recorded under {@code requestId}, if any. */
+  public Optional<StatementResult> operation(String requestId) {
+    return Optional.ofNullable(operations.get(requestId));
+  }
+
+  /** The result of {@code statement}; a repeated request id returns the first result. */
+  public synchronized StatementResult execute(String requestId, String statement) {
+    StatementResult earlier = operations.get(requestId);
+    if (earlier != null) {
+      return earlier;
+    }
+    Outcome outcome;
+    try {
+      checkSize(statement);
+      outcome = router.route(statement, requestId, clock.instant());
+    } catch (StatementException e) {
+      return record(StatementResult.failed(requestId, e.toError(), clock.instant()));
+    } catch (RuntimeException e) {
+      // Bad input must never surface as a server error: refuse the statement, keep the evidence.
+      LOG.errorf(e, "unexpected failure validating request %s", requestId);
+      StatementError error = StatementError.of("InvalidStatement", "The statement could not be validated: " + e, null);
+      return record(StatementResult.failed(requestId, error, clock.instant()));
+    }
+    return apply(requestId, outcome);
+  }
+
+  /** Records a query's rows under its request id: a command on Kafka gets them as its result. */
+  public synchronized StatementResult publish(StatementResult result) {
+    return record(result);
+  }
+
+  /** Records the failure of a command that could not even be read. */
+  public synchronized StatementResult recordFailure(String requestId, StatementError error) {
+    return record(StatementResult.failed(requestId, error, clock.instant()));
+  }
+
+  private StatementResult apply(String requestId, Outcome outcome) {
+    if (outcome instanceof Outcome.Rows rows) {
+      return StatementResult.rows(requestId, rows.columns(), rows.rows(), clock.instant());
+    }
+    if (outcome instanceof Outcome.Unchanged unchanged) {
+      return record(StatementResult.succeeded(requestId, unchanged.message(), unchanged.table(), clock.instant()));
+    }
+    if (outcome instanceof Outcome.Defined defined) {
+      try {
+        definitions.append(Contracts.TABLE_DEFINED_V1, defined.definition().table(), defined.definition());
+      } catch (RuntimeException e) {
+        defined.onAborted().run();
+        throw e;
+      }
+      catalog.apply(defined.definition());
+      defined.onCommitted().run();
+      return record(StatementResult.succeeded(requestId, defined.message(), defined.definition().table(), clock.instant()));
+    }
+    Outcome.Dropped dropped = (Outcome.Dropped) outcome;
+    definitions.append(Contracts.TABLE_DROPPED_V1, dropped.dropped().table(), dropped.dropped());
+    catalog.apply(dropped.dropped());
+    flink.forget(dropped.dropped().table());
+    return record(StatementResult.succeeded(requestId, dropped.message(), dropped.dropped().table(), clock.instant()));
+  }
+
+  private StatementResult record(StatementResult result) {
+    results.append(Contracts.STATEMENT_RESULT_V1, result.requestId(), result);
+    operations.put(result.requestId(), result);
+    return result;
+  }
+
+  private void checkSize(String statement) {
+    int bytes = statement.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > config.maxStatementBytes()) {
+      throw StatementException.invalid(
+          "StatementTooLarge",
+          "The statement has " + bytes + " bytes.",
+          "at most " + config.maxStatementBytes() + " bytes (mt.ddl.max-statement-bytes)");
+    }
+  }
+}

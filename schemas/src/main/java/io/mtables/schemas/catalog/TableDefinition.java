@@ -1,0 +1,117 @@
+package io.mtables.schemas.catalog;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One version of a table in the catalog ({@code TableDefined.v1} on {@code mt.table.definitions},
+ * keyed by {@link #table}). It carries all a consumer needs to act without calling back.
+ *
+ * @param table the fully qualified identifier, {@code catalog.database.name}
+ * @param version 1 for a new table, +1 for every accepted change; consumers ignore older versions
+ * @param kind a source table (declared with CREATE TABLE) or a materialized table
+ * @param statement the table's DDL as one statement; for a materialized table, the canonical
+ *     CREATE statement of this version (clauses in Flink's order)
+ * @param columns the columns; for a materialized table, derived from the query
+ * @param primaryKey the declared primary key columns, empty when none
+ * @param partitionKeys the PARTITIONED BY columns, empty when none
+ * @param distribution DISTRIBUTED BY, or null
+ * @param options the WITH options
+ * @param comment the COMMENT, or null
+ * @param freshness the declared FRESHNESS, or null when none was given (the planner applies the
+ *     default of the chosen mode)
+ * @param refreshMode the declared REFRESH_MODE: AUTO when none was given; null for source tables
+ * @param query the AS query, as written and as expanded by Flink (fully qualified); null for
+ *     source tables
+ * @param sources the tables the query reads, with their definitions; empty for source tables
+ * @param status ACTIVE or SUSPENDED (materialized tables)
+ * @param resumeOptions the options of the latest RESUME WITH (...), for that run only
+ * @param createdAt when version 1 was accepted
+ * @param updatedAt when this version was accepted
+ * @param requestId the request that made this version
+ */
+public record TableDefinition(
+    String table,
+    long version,
+    Kind kind,
+    String statement,
+    List<Column> columns,
+    List<String> primaryKey,
+    List<String> partitionKeys,
+    Distribution distribution,
+    Map<String, String> options,
+    String comment,
+    Freshness freshness,
+    RefreshMode refreshMode,
+    Query query,
+    List<SourceTable> sources,
+    Status status,
+    Map<String, String> resumeOptions,
+    Instant createdAt,
+    Instant updatedAt,
+    String requestId) {
+
+  /** What kind of table. */
+  public enum Kind {
+    SOURCE_TABLE,
+    MATERIALIZED_TABLE
+  }
+
+  /** The declared refresh mode; AUTO lets the planner choose. */
+  public enum RefreshMode {
+    AUTO,
+    CONTINUOUS,
+    FULL
+  }
+
+  /** Whether the table's refresh pipeline should run. */
+  public enum Status {
+    ACTIVE,
+    SUSPENDED
+  }
+
+  /**
+   * A column.
+   *
+   * @param name the column name
+   * @param type Flink's SQL type, such as {@code DECIMAL(10, 2)}, without nullability
+   * @param nullable whether the column may hold NULL
+   */
+  public record Column(String name, String type, boolean nullable) {}
+
+  /**
+   * DISTRIBUTED BY.
+   *
+   * @param kind HASH or RANGE; null for {@code DISTRIBUTED INTO n BUCKETS}
+   * @param keys the bucket key columns
+   * @param buckets the bucket count, or null
+   */
+  public record Distribution(String kind, List<String> keys, Integer buckets) {}
+
+  /**
+   * FRESHNESS = INTERVAL 'interval' unit.
+   *
+   * @param interval a positive integer
+   * @param unit SECOND, MINUTE, HOUR or DAY
+   */
+  public record Freshness(int interval, String unit) {}
+
+  /**
+   * The AS query.
+   *
+   * @param original as the user wrote it
+   * @param expanded as Flink expanded it: identifiers fully qualified, stars expanded
+   */
+  public record Query(String original, String expanded) {}
+
+  /**
+   * A table the query reads, with what is needed to read it.
+   *
+   * @param table the fully qualified identifier
+   * @param kind source or materialized table
+   * @param version the definition version the query was validated against
+   * @param statement that table's DDL
+   */
+  public record SourceTable(String table, Kind kind, long version, String statement) {}
+}
