@@ -29,7 +29,8 @@ class DdlCommandIT {
 
   @BeforeEach
   void tailResults() {
-    probe = new TopicProbe().tail(Topics.DDL_RESULTS);
+    DialectIT.awaitReady();
+    probe = new TopicProbe().tail(Topics.DDL_RESULTS).tail(Topics.DEAD_LETTERS);
   }
 
   @AfterEach
@@ -44,6 +45,8 @@ class DdlCommandIT {
     probe.send(Topics.DDL_COMMANDS, key, "SHOW MATERIALIZED TABLES", Map.of());
 
     ConsumerRecord<String, String> result = awaitResult(key);
+    ConsumerRecord<String, String> dead = probe.await(r -> r.topic().equals(Topics.DEAD_LETTERS) && key.equals(r.key()), Duration.ofSeconds(60));
+    assertThat(TopicProbe.header(dead, "dead-letter-reason")).contains("ddl-service cannot read the command at mt.ddl.commands-");
     JsonNode body = JSON.readTree(result.value());
     assertThat(body.path("status").asText()).isEqualTo("FAILED");
     assertThat(body.path("error").path("reason").asText()).isEqualTo("MalformedCommand");
@@ -66,6 +69,38 @@ class DdlCommandIT {
   }
 
   @Test
+  void statementsOverKafkaChangeTheCatalogAndAnswerQueriesWithRows() throws Exception {
+    String db = "cmd_" + UUID.randomUUID().toString().substring(0, 8);
+    String create = "{\"statement\": \"CREATE TABLE " + db + ".t (a INT) WITH ('connector' = 'datagen')\", \"requestId\": \"c-" + db + "\"}";
+    String show = "{\"statement\": \"SHOW TABLES FROM " + db + "\", \"requestId\": \"s-" + db + "\"}";
+
+    probe.send(Topics.DDL_COMMANDS, "c-" + db, create, Map.of());
+    JsonNode created = JSON.readTree(awaitResult("c-" + db).value());
+    probe.send(Topics.DDL_COMMANDS, "s-" + db, show, Map.of());
+    JsonNode shown = JSON.readTree(awaitResult("s-" + db).value());
+    probe.send(Topics.DDL_COMMANDS, "c-" + db, create, Map.of());
+    JsonNode repeated = JSON.readTree(awaitResult("c-" + db).value());
+
+    assertThat(created.path("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(created.path("table").asText()).isEqualTo("default_catalog." + db + ".t");
+    assertThat(shown.path("rows").toString()).isEqualTo("[[\"default_catalog." + db + ".t\",\"SOURCE_TABLE\"]]");
+    assertThat(repeated).isEqualTo(created);
+  }
+
+  @Test
+  void tooLargeAStatementIsRefusedAndTheNextCommandStillRuns() throws Exception {
+    String big = "it-" + UUID.randomUUID();
+    String next = "it-" + UUID.randomUUID();
+    String huge = "SHOW TABLES LIKE '" + "x".repeat(300_000) + "'";
+
+    probe.send(Topics.DDL_COMMANDS, big, "{\"statement\": \"" + huge + "\"}", Map.of());
+    probe.send(Topics.DDL_COMMANDS, next, "{\"statement\": \"SHOW MATERIALIZED TABLES\"}", Map.of());
+
+    assertThat(JSON.readTree(awaitResult(big).value()).path("error").path("reason").asText()).isEqualTo("StatementTooLarge");
+    assertThat(JSON.readTree(awaitResult(next).value()).path("status").asText()).isEqualTo("SUCCEEDED");
+  }
+
+  @Test
   void requestIdInTheCommandWinsOverTheRecordKey() throws Exception {
     String requestId = "it-" + UUID.randomUUID();
     String command = "{\"statement\": \"SHOW MATERIALIZED TABLES\", \"requestId\": \"" + requestId + "\"}";
@@ -76,6 +111,6 @@ class DdlCommandIT {
   }
 
   private ConsumerRecord<String, String> awaitResult(String key) {
-    return probe.await(record -> key.equals(record.key()), Duration.ofSeconds(60));
+    return probe.await(record -> record.topic().equals(Topics.DDL_RESULTS) && key.equals(record.key()), Duration.ofSeconds(60));
   }
 }

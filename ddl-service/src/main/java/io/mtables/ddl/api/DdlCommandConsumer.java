@@ -45,11 +45,7 @@ public class DdlCommandConsumer {
       throw new UnreadableRecordException("ddl-service cannot read the command at " + position(command) + ": " + e.getMessage(), e);
     }
     String requestId = parsed.requestId() != null ? parsed.requestId() : fallbackId;
-    runtime.withService(
-        service -> {
-          var result = service.execute(requestId, parsed.statement());
-          return result.columns() != null ? service.publish(result) : result;
-        });
+    runtime.withService(service -> service.executeCommand(requestId, parsed.statement()));
   }
 
   /** The record key, else the command's position: a result can always be matched to its command. */

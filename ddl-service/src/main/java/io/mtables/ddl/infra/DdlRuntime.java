@@ -44,6 +44,11 @@ public class DdlRuntime {
       @ConfigProperty(name = "quarkus.application.name") String serviceName,
       DdlConfig config,
       Clock clock) {
+    start(kafka, serviceName, config, clock);
+  }
+
+  /** Reads the catalog back in the background; {@link #ready()} says when it is done. */
+  public void start(Map<String, Object> kafka, String serviceName, DdlConfig config, Clock clock) {
     quarkusClassLoader = Thread.currentThread().getContextClassLoader();
     Thread loader = new Thread(() -> load(clientConfig(kafka), serviceName, config, clock), "catalog-loader");
     loader.setContextClassLoader(quarkusClassLoader); // Flink finds its factories through it

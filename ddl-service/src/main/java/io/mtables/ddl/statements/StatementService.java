@@ -33,6 +33,7 @@ public class StatementService {
   private final DdlConfig config;
   private final Clock clock;
   private final Map<String, StatementResult> operations = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong catalogChanges = new java.util.concurrent.atomic.AtomicLong();
 
   public StatementService(FlinkSql flink, Catalog catalog, KafkaLog definitions, KafkaLog results, DdlConfig config, Clock clock) {
     this.flink = flink;
@@ -42,6 +43,11 @@ public class StatementService {
     this.results = results;
     this.config = config;
     this.clock = clock;
+  }
+
+  /** How many catalog changes this instance has written since it started. */
+  public long catalogChanges() {
+    return catalogChanges.get();
   }
 
   /** Remembers a result read back from the result log at start. */
@@ -75,9 +81,19 @@ public class StatementService {
     return apply(requestId, outcome);
   }
 
-  /** Records a query's rows under its request id: a command on Kafka gets them as its result. */
-  public synchronized StatementResult publish(StatementResult result) {
-    return record(result);
+  /**
+   * Executes a command from the command topic: its result is always written to the result log,
+   * query rows included, and a repeated request id gets its first result written again (the
+   * sender is waiting for it) without anything being executed again.
+   */
+  public synchronized StatementResult executeCommand(String requestId, String statement) {
+    StatementResult earlier = operations.get(requestId);
+    if (earlier != null) {
+      results.append(Contracts.STATEMENT_RESULT_V1, requestId, earlier);
+      return earlier;
+    }
+    StatementResult result = execute(requestId, statement);
+    return result.columns() != null ? record(result) : result;
   }
 
   /** Records the failure of a command that could not even be read. */
@@ -100,12 +116,14 @@ public class StatementService {
         throw e;
       }
       catalog.apply(defined.definition());
+      catalogChanges.incrementAndGet();
       defined.onCommitted().run();
       return record(StatementResult.succeeded(requestId, defined.message(), defined.definition().table(), clock.instant()));
     }
     Outcome.Dropped dropped = (Outcome.Dropped) outcome;
     definitions.append(Contracts.TABLE_DROPPED_V1, dropped.dropped().table(), dropped.dropped());
     catalog.apply(dropped.dropped());
+    catalogChanges.incrementAndGet();
     flink.forget(dropped.dropped().table());
     return record(StatementResult.succeeded(requestId, dropped.message(), dropped.dropped().table(), clock.instant()));
   }
