@@ -146,6 +146,11 @@ class DialectIT {
     cases.add(ok(db("DESCRIBE $db.orders"), 200));
     cases.add(error(db("DESCRIBE MATERIALIZED TABLE $db.orders"), 400, "WrongTableKind", "source table"));
     cases.add(error(db("DESCRIBE MATERIALIZED TABLE $db.missing"), 404, "TableNotFound", "does not exist"));
+    cases.add(ok(db("SELECT table_name, refresh_mode, freshness, status FROM information_schema.materialized_tables WHERE table_name = 'default_catalog.$db.by_day'"), 200, "INTERVAL '1' HOUR"));
+    cases.add(ok("SELECT count(*) AS n FROM information_schema.materialized_tables WHERE status = 'ACTIVE'", 200));
+    cases.add(ok("SELECT * FROM information_schema.materialized_tables ORDER BY table_name LIMIT 3", 200, "measured_lag"));
+    cases.add(error("SELECT nope FROM information_schema.materialized_tables", 400, "InvalidStatement", "nope"));
+    cases.add(error(db("SELECT * FROM $db.by_day"), 400, "NotYetSupported", "job-manager issue"));
     // DROP
     cases.add(error(db("DROP TABLE $db.orders"), 409, "TableInUse", "is read by"));
     cases.add(error(db("DROP MATERIALIZED TABLE $db.by_day"), 409, "TableInUse", "chained"));

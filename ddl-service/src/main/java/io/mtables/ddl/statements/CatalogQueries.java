@@ -94,6 +94,28 @@ final class CatalogQueries {
     return new Outcome.Rows(List.of(new ResultColumn("property", "STRING"), new ResultColumn("value", "STRING")), rows);
   }
 
+  /**
+   * A query over {@code information_schema.materialized_tables}. It is parsed and run by Calcite
+   * rather than Flink: Flink's grammar reserves words that are column names here (refresh_mode).
+   */
+  Outcome informationSchema(String query) {
+    List<Object[]> rows = new ArrayList<>();
+    for (TableDefinition table : catalog.tables(Kind.MATERIALIZED_TABLE)) {
+      rows.add(new Object[] {table.table(), table.refreshMode().name(), freshness(table), table.status().name(), table.version(), null, null, null, null, null});
+    }
+    var answer = io.mtables.ddl.infra.InformationSchema.query(query, rows);
+    return new Outcome.Rows(answer.columns(), answer.rows());
+  }
+
+  /** A SELECT over a table: reading a materialized table's rows comes with the data plane. */
+  Outcome select(io.mtables.ddl.infra.ParsedStatement parsed) {
+    throw StatementException.invalidAt(
+        "NotYetSupported",
+        "SELECT over a materialized table's rows is answered once tables hold data (job-manager issue); nothing was read.",
+        FlinkSql.positionOf(parsed.node()),
+        "SELECT ... FROM information_schema.materialized_tables");
+  }
+
   private static List<Object> materializedRow(TableDefinition table) {
     return List.of(table.table(), table.refreshMode().name(), freshness(table), table.status().name());
   }

@@ -35,6 +35,9 @@ public class StatementRouter {
 
   /** What {@code statement} comes to; nothing is changed yet. */
   public Outcome route(String statement, String requestId, Instant now) {
+    if (io.mtables.ddl.infra.InformationSchema.isQueryOver(statement)) {
+      return queries.informationSchema(statement);
+    }
     ParsedStatement parsed = flink.parse(statement);
     SqlNode node = parsed.node();
     if (node instanceof SqlCreateMaterializedTable) {
@@ -64,6 +67,9 @@ public class StatementRouter {
     }
     if (node instanceof SqlRichDescribeTable describe) {
       return queries.describe(describe, parsed.describeMaterialized());
+    }
+    if (node.getKind().belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
+      return queries.select(parsed);
     }
     if (TEMPORARY.matcher(parsed.text()).find()) {
       Statements.refuseTemporary(true, "object", node);

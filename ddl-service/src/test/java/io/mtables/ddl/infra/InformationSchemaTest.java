@@ -1,0 +1,42 @@
+package io.mtables.ddl.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mtables.ddl.domain.StatementException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class InformationSchemaTest {
+
+  private static final List<Object[]> ROWS =
+      List.of(
+          new Object[] {"default_catalog.shop.a", "AUTO", "INTERVAL '5' MINUTE", "ACTIVE", 2L, null, null, null, null, null},
+          new Object[] {"default_catalog.shop.b", "FULL", "INTERVAL '1' HOUR", "SUSPENDED", 1L, 1_764_000_000_000L, null, null, null, null});
+
+  @Test
+  void filtersProjectsAndOrders() {
+    var result =
+        InformationSchema.query(
+            "SELECT table_name, status FROM information_schema.materialized_tables WHERE status <> 'ACTIVE' ORDER BY table_name", ROWS);
+
+    assertThat(result.columns()).extracting(c -> c.name()).containsExactly("table_name", "status");
+    assertThat(result.rows()).containsExactly(List.of("default_catalog.shop.b", "SUSPENDED"));
+  }
+
+  @Test
+  void aggregatesAndReadsTimestamps() {
+    assertThat(InformationSchema.query("SELECT count(*) AS n FROM information_schema.materialized_tables", ROWS).rows())
+        .containsExactly(List.of(2L));
+    assertThat(InformationSchema.query("SELECT last_refresh FROM information_schema.materialized_tables WHERE definition_version = 1", ROWS).rows())
+        .containsExactly(List.of("2025-11-24T16:00:00Z"));
+  }
+
+  @Test
+  void unknownColumnIsRefusedWithTheColumnsThatExist() {
+    assertThatThrownBy(() -> InformationSchema.query("SELECT nope FROM information_schema.materialized_tables", ROWS))
+        .isInstanceOf(StatementException.class)
+        .hasMessageContaining("nope")
+        .satisfies(e -> assertThat(((StatementException) e).toError().allowed()).contains("table_name"));
+  }
+}
