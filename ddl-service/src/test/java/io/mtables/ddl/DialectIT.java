@@ -164,6 +164,7 @@ class DialectIT {
     cases.add(error("INSERT INTO t SELECT 1", 400, "UnsupportedStatement", "not part of the dialect"));
     cases.add(error("CREATE FUNCTION f AS 'x.Y'", 400, "UnsupportedStatement", "not part of the dialect"));
     cases.add(error("SELEKT 1", 400, "SyntaxError", "SELEKT"));
+    cases.add(error(db("TABLE $db.orders"), 400, "NotYetSupported", "nothing was read"));
     return cases;
   }
 

@@ -26,8 +26,10 @@ public class StatementException extends RuntimeException {
     super(message);
     this.category = category;
     this.reason = reason;
-    this.line = line;
-    this.column = column;
+    // Some syntax-tree nodes carry no position (line 0): then the error has no place either.
+    boolean placed = line != null && column != null && line > 0 && column > 0;
+    this.line = placed ? line : null;
+    this.column = placed ? column : null;
     this.allowed = allowed;
   }
 
