@@ -97,6 +97,8 @@ class DdlCommandIT {
     probe.send(Topics.DDL_COMMANDS, next, "{\"statement\": \"SHOW MATERIALIZED TABLES\"}", Map.of());
 
     assertThat(JSON.readTree(awaitResult(big).value()).path("error").path("reason").asText()).isEqualTo("StatementTooLarge");
+    var dead = probe.await(r -> r.topic().equals(Topics.DEAD_LETTERS) && big.equals(r.key()), Duration.ofSeconds(60));
+    assertThat(TopicProbe.header(dead, "dead-letter-reason")).contains("bytes");
     assertThat(JSON.readTree(awaitResult(next).value()).path("status").asText()).isEqualTo("SUCCEEDED");
   }
 

@@ -1,6 +1,8 @@
 package io.mtables.ddl.api;
 
+import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.infra.DdlRuntime;
+import java.nio.charset.StandardCharsets;
 import io.mtables.messaging.UnreadableRecordException;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.ContractViolationException;
@@ -26,9 +28,11 @@ public class DdlCommandConsumer {
 
   private final ContractCodec codec = new ContractCodec();
   private final DdlRuntime runtime;
+  private final DdlConfig config;
 
-  public DdlCommandConsumer(DdlRuntime runtime) {
+  public DdlCommandConsumer(DdlRuntime runtime, DdlConfig config) {
     this.runtime = runtime;
+    this.config = config;
   }
 
   @Incoming("ddl-commands")
@@ -36,16 +40,27 @@ public class DdlCommandConsumer {
   public void onCommand(ConsumerRecord<String, String> command) {
     runtime.awaitReady();
     String fallbackId = fallbackRequestId(command);
+    int bytes = command.value() == null ? 0 : command.value().getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > config.maxStatementBytes()) {
+      String limit = "at most " + config.maxStatementBytes() + " bytes (mt.ddl.max-statement-bytes)";
+      refuse(command, fallbackId, StatementError.of("StatementTooLarge", "The command has " + bytes + " bytes.", limit), null);
+    }
     DdlCommand parsed;
     try {
       parsed = codec.decode(Contracts.DDL_COMMAND_V1, command.value());
     } catch (ContractViolationException e) {
-      StatementError error = StatementError.of("MalformedCommand", e.getMessage(), COMMAND_SHAPE);
-      runtime.withService(service -> service.recordFailure(fallbackId, error));
-      throw new UnreadableRecordException("ddl-service cannot read the command at " + position(command) + ": " + e.getMessage(), e);
+      refuse(command, fallbackId, StatementError.of("MalformedCommand", e.getMessage(), COMMAND_SHAPE), e);
+      return;
     }
     String requestId = parsed.requestId() != null ? parsed.requestId() : fallbackId;
     runtime.withService(service -> service.executeCommand(requestId, parsed.statement()));
+  }
+
+  /** Answers FAILED, then sends the command to the dead-letter topic (by throwing). */
+  private void refuse(ConsumerRecord<String, String> command, String requestId, StatementError error, Exception cause) {
+    runtime.withService(service -> service.recordFailure(requestId, error));
+    throw new UnreadableRecordException(
+        "ddl-service cannot read the command at " + position(command) + ": " + error.message(), cause);
   }
 
   /** The record key, else the command's position: a result can always be matched to its command. */
