@@ -12,6 +12,7 @@ import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -85,6 +86,29 @@ class DdlCommandIT {
     assertThat(created.path("table").asText()).isEqualTo("default_catalog." + db + ".t");
     assertThat(shown.path("rows").toString()).isEqualTo("[[\"default_catalog." + db + ".t\",\"SOURCE_TABLE\"]]");
     assertThat(repeated).isEqualTo(created);
+  }
+
+  @Test
+  void refreshPartitionBecomesALifecycleCommandForTheTable() throws Exception {
+    String db = "ref_" + UUID.randomUUID().toString().substring(0, 8);
+    String table = "default_catalog." + db + ".daily";
+    try (TopicProbe lifecycle = new TopicProbe().tail(Topics.LIFECYCLE_COMMANDS)) {
+      for (String statement :
+          List.of(
+              "CREATE TABLE " + db + ".src (id BIGINT NOT NULL, ds STRING) WITH ('connector' = 'datagen')",
+              "CREATE MATERIALIZED TABLE " + db + ".daily PARTITIONED BY (ds) FRESHNESS = INTERVAL '1' DAY AS SELECT ds, count(*) AS n FROM " + db + ".src GROUP BY ds",
+              "ALTER MATERIALIZED TABLE " + db + ".daily REFRESH PARTITION (ds = '2026-11-28')")) {
+        String key = "it-" + UUID.randomUUID();
+        probe.send(Topics.DDL_COMMANDS, key, JSON.writeValueAsString(Map.of("statement", statement)), Map.of());
+        assertThat(JSON.readTree(awaitResult(key).value()).path("status").asText()).isEqualTo("SUCCEEDED");
+      }
+
+      var command = lifecycle.await(r -> table.equals(r.key()), Duration.ofSeconds(60));
+
+      assertThat(TopicProbe.header(command, EventHeaders.TYPE)).isEqualTo(Contracts.REFRESH_REQUESTED_V1.type());
+      assertThat(JSON.readTree(command.value()).path("partition").toString()).isEqualTo("{\"ds\":\"2026-11-28\"}");
+      assertThat(JSON.readTree(command.value()).path("definitionVersion").asLong()).isEqualTo(1L);
+    }
   }
 
   @Test

@@ -138,6 +138,12 @@ class DialectIT {
     cases.add(error(db("ALTER MATERIALIZED TABLE $db.by_day RESUME"), 409, "NotSuspended", "not suspended"));
     cases.add(error(db("ALTER MATERIALIZED TABLE $db.missing SUSPEND"), 404, "TableNotFound", "does not exist"));
     cases.add(error(db("ALTER MATERIALIZED TABLE $db.orders SUSPEND"), 400, "WrongTableKind", "source table"));
+    // REFRESH: a lifecycle command for the job manager
+    cases.add(ok(db("ALTER MATERIALIZED TABLE $db.full_all REFRESH"), 202, "Refresh of default_catalog." + DB + ".full_all requested."));
+    cases.add(ok(db("ALTER MATERIALIZED TABLE $db.full_all REFRESH PARTITION (ds = '2026-11-28')"), 202, "partition {ds=2026-11-28}"));
+    cases.add(errorAt(db("ALTER MATERIALIZED TABLE $db.full_all REFRESH PARTITION (id = '1')"), "NotAPartitionColumn", "'id' is not a partition column", "id ="));
+    cases.add(error(db("ALTER MATERIALIZED TABLE $db.auto_mode REFRESH PARTITION (ds = '1')"), 400, "NotAPartitionColumn", "not partitioned"));
+    cases.add(error(db("ALTER MATERIALIZED TABLE $db.missing REFRESH"), 404, "TableNotFound", "does not exist"));
     // Queries
     cases.add(ok("SHOW MATERIALIZED TABLES", 200));
     cases.add(ok(db("SHOW MATERIALIZED TABLES FROM $db LIKE 'by%'"), 200));

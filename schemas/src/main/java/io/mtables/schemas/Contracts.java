@@ -4,6 +4,7 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.ddl.DdlCommand;
 import io.mtables.schemas.ddl.StatementResult;
+import io.mtables.schemas.lifecycle.RefreshRequested;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,8 +27,12 @@ public final class Contracts {
   public static final Contract<TableDropped> TABLE_DROPPED_V1 =
       new Contract<>("TableDropped", 1, TableDropped.class);
 
+  /** A manual refresh, on {@link Topics#LIFECYCLE_COMMANDS}. */
+  public static final Contract<RefreshRequested> REFRESH_REQUESTED_V1 =
+      new Contract<>("RefreshRequested", 1, RefreshRequested.class);
+
   public static final List<Contract<?>> ALL =
-      List.of(DDL_COMMAND_V1, STATEMENT_RESULT_V1, TABLE_DEFINED_V1, TABLE_DROPPED_V1);
+      List.of(DDL_COMMAND_V1, STATEMENT_RESULT_V1, TABLE_DEFINED_V1, TABLE_DROPPED_V1, REFRESH_REQUESTED_V1);
 
   private Contracts() {}
 

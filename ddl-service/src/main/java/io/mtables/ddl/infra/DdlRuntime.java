@@ -37,6 +37,7 @@ public class DdlRuntime {
   private volatile ClassLoader quarkusClassLoader;
   private KafkaLog definitions;
   private KafkaLog results;
+  private KafkaLog lifecycle;
 
   void onStart(
       @Observes StartupEvent start,
@@ -60,6 +61,7 @@ public class DdlRuntime {
     if (definitions != null) {
       definitions.close();
       results.close();
+      lifecycle.close();
     }
   }
 
@@ -94,6 +96,7 @@ public class DdlRuntime {
   private void load(Map<String, Object> clientConfig, String serviceName, DdlConfig config, Clock clock) {
     definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig);
     results = new KafkaLog(Topics.DDL_RESULTS, serviceName, clientConfig);
+    lifecycle = new KafkaLog(Topics.LIFECYCLE_COMMANDS, serviceName, clientConfig);
     state = "starting Flink's SQL front end";
     FlinkSql flink = new FlinkSql(config.freshnessThreshold());
     Catalog catalog = new Catalog();
@@ -116,7 +119,7 @@ public class DdlRuntime {
         LOG.errorf("cannot restore %s into Flink's catalog: %s", table.table(), e.getMessage());
       }
     }
-    StatementService loaded = new StatementService(flink, catalog, definitions, results, config, clock);
+    StatementService loaded = new StatementService(flink, catalog, definitions, results, lifecycle, config, clock);
     state = "reading " + Topics.DDL_RESULTS;
     for (var record : retrying(results::readAll)) {
       if (Contracts.STATEMENT_RESULT_V1.type().equals(header(record, EventHeaders.TYPE))) {

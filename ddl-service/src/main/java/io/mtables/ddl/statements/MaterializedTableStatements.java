@@ -104,6 +104,42 @@ final class MaterializedTableStatements {
     return changeTo(current, compiled.draft(), requestId, now, "altered");
   }
 
+  /** REFRESH [PARTITION (k = 'v', ...)]: one batch refresh now; the keys must be partition columns. */
+  Outcome refresh(org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTableRefresh refresh, String requestId, Instant now) {
+    String table = Identifiers.qualify(refresh.fullTableName(), flink, refresh.getTableName());
+    TableDefinition current = existingMaterialized(table, refresh.getTableName());
+    Map<String, String> partition = new java.util.LinkedHashMap<>();
+    if (refresh.getPartitionSpec() != null) {
+      for (SqlNode entry : refresh.getPartitionSpec()) {
+        List<SqlNode> operands = ((org.apache.calcite.sql.SqlCall) entry).getOperandList();
+        String key = ((org.apache.calcite.sql.SqlIdentifier) operands.get(0)).getSimple();
+        if (!current.partitionKeys().contains(key)) {
+          throw StatementException.invalidAt(
+              "NotAPartitionColumn",
+              "'" + key + "' is not a partition column of " + table + ".",
+              FlinkSql.positionOf(entry),
+              current.partitionKeys().isEmpty() ? "REFRESH without PARTITION: the table is not partitioned" : "partition columns " + current.partitionKeys());
+        }
+        if (partition.put(key, valueOf(operands.get(1))) != null) {
+          throw StatementException.invalidAt("DuplicatePartitionColumn", "'" + key + "' is named twice.", FlinkSql.positionOf(entry), "each partition column once");
+        }
+      }
+    }
+    var request = new io.mtables.schemas.lifecycle.RefreshRequested(table, current.version(), partition, now, requestId);
+    String what = partition.isEmpty() ? table : table + " partition " + partition;
+    return new Outcome.RefreshRequest(request, "Refresh of " + what + " requested.");
+  }
+
+  private static String valueOf(SqlNode value) {
+    if (value instanceof org.apache.calcite.sql.SqlLiteral literal) {
+      Object text = literal.getValueAs(String.class);
+      if (text != null) {
+        return text.toString();
+      }
+    }
+    return value.toString();
+  }
+
   Outcome drop(SqlDropMaterializedTable drop, String requestId, Instant now) {
     String table = Identifiers.qualify(drop.fullTableName(), flink, (org.apache.calcite.sql.SqlIdentifier) drop.getOperandList().get(0));
     var existing = catalog.find(table);

@@ -28,6 +28,14 @@ public sealed interface Outcome {
   record Dropped(TableDropped dropped, String message) implements Outcome {}
 
   /**
+   * A manual refresh, to be written to the lifecycle command topic.
+   *
+   * @param request the command
+   * @param message what happened
+   */
+  record RefreshRequest(io.mtables.schemas.lifecycle.RefreshRequested request, String message) implements Outcome {}
+
+  /**
    * A query answer.
    *
    * @param columns the columns

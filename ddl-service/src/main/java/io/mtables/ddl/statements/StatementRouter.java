@@ -44,11 +44,7 @@ public class StatementRouter {
       return materializedTables.create(parsed, requestId, now);
     }
     if (node instanceof SqlAlterMaterializedTableRefresh refresh) {
-      throw StatementException.invalidAt(
-          "NotYetSupported",
-          "ALTER MATERIALIZED TABLE ... REFRESH is accepted once refreshes run (job-manager issue); nothing changed.",
-          FlinkSql.positionOf(refresh),
-          Statements.ALLOWED);
+      return materializedTables.refresh(refresh, requestId, now);
     }
     if (node instanceof SqlAlterMaterializedTable alter) {
       return materializedTables.alter(parsed, alter, requestId, now);

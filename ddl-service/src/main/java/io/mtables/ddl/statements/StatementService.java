@@ -30,17 +30,20 @@ public class StatementService {
   private final StatementRouter router;
   private final KafkaLog definitions;
   private final KafkaLog results;
+  private final KafkaLog lifecycle;
   private final DdlConfig config;
   private final Clock clock;
   private final Map<String, StatementResult> operations = new ConcurrentHashMap<>();
   private final java.util.concurrent.atomic.AtomicLong catalogChanges = new java.util.concurrent.atomic.AtomicLong();
 
-  public StatementService(FlinkSql flink, Catalog catalog, KafkaLog definitions, KafkaLog results, DdlConfig config, Clock clock) {
+  public StatementService(
+      FlinkSql flink, Catalog catalog, KafkaLog definitions, KafkaLog results, KafkaLog lifecycle, DdlConfig config, Clock clock) {
     this.flink = flink;
     this.catalog = catalog;
     this.router = new StatementRouter(flink, catalog);
     this.definitions = definitions;
     this.results = results;
+    this.lifecycle = lifecycle;
     this.config = config;
     this.clock = clock;
   }
@@ -119,6 +122,10 @@ public class StatementService {
       catalogChanges.incrementAndGet();
       defined.onCommitted().run();
       return record(StatementResult.succeeded(requestId, defined.message(), defined.definition().table(), clock.instant()));
+    }
+    if (outcome instanceof Outcome.RefreshRequest refresh) {
+      lifecycle.append(Contracts.REFRESH_REQUESTED_V1, refresh.request().table(), refresh.request());
+      return record(StatementResult.succeeded(requestId, refresh.message(), refresh.request().table(), clock.instant()));
     }
     Outcome.Dropped dropped = (Outcome.Dropped) outcome;
     definitions.append(Contracts.TABLE_DROPPED_V1, dropped.dropped().table(), dropped.dropped());

@@ -3,6 +3,7 @@ package io.mtables.jobmanager.api;
 import io.mtables.messaging.EventReader;
 import io.mtables.messaging.IncomingEvent;
 import io.mtables.schemas.Contract;
+import io.mtables.schemas.Contracts;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,7 +23,7 @@ public class JobManagerInputsConsumer {
   /** The contracts read from each topic; they arrive with the planner and scheduler issues. */
   static final List<Contract<?>> PLANS = List.of();
   static final List<Contract<?>> TICKS = List.of();
-  static final List<Contract<?>> LIFECYCLE_COMMANDS = List.of();
+  static final List<Contract<?>> LIFECYCLE_COMMANDS = List.of(Contracts.REFRESH_REQUESTED_V1);
 
   private final EventReader reader;
 
