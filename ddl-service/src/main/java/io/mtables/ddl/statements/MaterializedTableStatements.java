@@ -2,18 +2,17 @@ package io.mtables.ddl.statements;
 
 import io.mtables.ddl.domain.CanonicalStatement;
 import io.mtables.ddl.domain.Catalog;
+import io.mtables.ddl.domain.SchemaEvolution;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.ParsedStatement;
 import io.mtables.schemas.catalog.TableDefinition;
-import io.mtables.schemas.catalog.TableDefinition.Column;
 import io.mtables.schemas.catalog.TableDefinition.Kind;
 import io.mtables.schemas.catalog.TableDefinition.Status;
 import io.mtables.schemas.catalog.TableDropped;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -180,7 +179,7 @@ final class MaterializedTableStatements {
   }
 
   private Outcome changeTo(TableDefinition current, TableDefinition draft, String requestId, Instant now, String verb) {
-    checkEvolution(current, draft);
+    SchemaEvolution.check(current, draft);
     if (draft.statement().equals(current.statement())) {
       return new Outcome.Unchanged(current.table(), "Materialized table " + current.table() + " is already defined this way; nothing changed.");
     }
@@ -190,51 +189,6 @@ final class MaterializedTableStatements {
         "Materialized table " + current.table() + " " + verb + ".",
         () -> flink.register(next),
         () -> {});
-  }
-
-  /** Keys, partitions and distribution stay; columns may only be appended, and must be nullable. */
-  private static void checkEvolution(TableDefinition current, TableDefinition next) {
-    unchanged("primary key", current.primaryKey(), next.primaryKey());
-    unchanged("PARTITIONED BY", current.partitionKeys(), next.partitionKeys());
-    unchanged("DISTRIBUTED BY", current.distribution(), next.distribution());
-    List<Column> before = current.columns();
-    List<Column> after = next.columns();
-    for (int i = 0; i < before.size(); i++) {
-      Column was = before.get(i);
-      if (i >= after.size()) {
-        throw evolution("Column '" + was.name() + "' (position " + (i + 1) + ") would be removed.");
-      }
-      Column now = after.get(i);
-      if (!now.equals(was)) {
-        throw evolution(
-            "Column " + (i + 1) + " would change from '" + was.name() + "' " + describe(was) + " to '" + now.name() + "' " + describe(now) + ".");
-      }
-    }
-    for (int i = before.size(); i < after.size(); i++) {
-      if (!after.get(i).nullable()) {
-        throw evolution("Added column '" + after.get(i).name() + "' is NOT NULL; columns appended to a materialized table must be nullable.");
-      }
-    }
-  }
-
-  private static StatementException evolution(String message) {
-    return StatementException.invalid(
-        "IncompatibleSchemaChange",
-        message + " Existing rows cannot be kept under the new schema.",
-        "the same columns in the same order with the same types, then new nullable columns at the end; or DROP and CREATE");
-  }
-
-  private static void unchanged(String what, Object before, Object after) {
-    if (!Objects.equals(before, after)) {
-      throw StatementException.invalid(
-          "IncompatibleSchemaChange",
-          "The " + what + " would change from " + before + " to " + after + ".",
-          "the same " + what + "; or DROP and CREATE");
-    }
-  }
-
-  private static String describe(Column column) {
-    return column.type() + (column.nullable() ? "" : " NOT NULL");
   }
 
   private MaterializedTableCompiler.Compiled recompile(CanonicalStatement canonical, SqlNode changed) {

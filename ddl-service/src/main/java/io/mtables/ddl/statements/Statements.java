@@ -14,7 +14,7 @@ final class Statements {
       "CREATE TABLE, DROP TABLE, SHOW TABLES, DESCRIBE, CREATE [OR ALTER] MATERIALIZED TABLE,"
           + " ALTER MATERIALIZED TABLE ... SUSPEND | RESUME | REFRESH | SET FRESHNESS | SET (...) |"
           + " RESET (...) | AS <query>, DROP MATERIALIZED TABLE, SHOW MATERIALIZED TABLES,"
-          + " DESCRIBE MATERIALIZED TABLE";
+          + " DESCRIBE MATERIALIZED TABLE, SELECT ... FROM information_schema.materialized_tables";
 
   private Statements() {}
 
