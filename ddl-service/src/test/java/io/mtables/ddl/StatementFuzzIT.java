@@ -25,7 +25,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * Mutated statements, seeded and repeatable (10,000 by default: 6,000 over REST, 4,000 over the
+ * Mutated statements, seeded and repeatable (10,000 over REST and 10,000 over the
  * command topic; -Dfuzz.rest, -Dfuzz.kafka and -Dfuzz.seed change that): whatever the input, no server error, no change to the
  * catalog from a refused statement, and a command consumer that answers every command in order.
  */
@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class StatementFuzzIT {
 
-  private static final int REST_STATEMENTS = Integer.getInteger("fuzz.rest", 6_000);
-  private static final int KAFKA_STATEMENTS = Integer.getInteger("fuzz.kafka", 4_000);
+  private static final int REST_STATEMENTS = Integer.getInteger("fuzz.rest", 10_000);
+  private static final int KAFKA_STATEMENTS = Integer.getInteger("fuzz.kafka", 10_000);
   private static final long SEED = Long.getLong("fuzz.seed", 20261129L);
   private static final String DB = "fuzz_" + UUID.randomUUID().toString().substring(0, 8);
   private static final ObjectMapper JSON = new ObjectMapper();
