@@ -5,6 +5,7 @@ import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.ddl.DdlCommand;
 import io.mtables.schemas.ddl.StatementResult;
 import io.mtables.schemas.lifecycle.RefreshRequested;
+import io.mtables.schemas.plan.RefreshPlan;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,8 +32,18 @@ public final class Contracts {
   public static final Contract<RefreshRequested> REFRESH_REQUESTED_V1 =
       new Contract<>("RefreshRequested", 1, RefreshRequested.class);
 
+  /** A table's refresh plan, on {@link Topics#REFRESH_PLANS}. */
+  public static final Contract<RefreshPlan> REFRESH_PLANNED_V1 =
+      new Contract<>("RefreshPlanned", 1, RefreshPlan.class);
+
   public static final List<Contract<?>> ALL =
-      List.of(DDL_COMMAND_V1, STATEMENT_RESULT_V1, TABLE_DEFINED_V1, TABLE_DROPPED_V1, REFRESH_REQUESTED_V1);
+      List.of(
+          DDL_COMMAND_V1,
+          STATEMENT_RESULT_V1,
+          TABLE_DEFINED_V1,
+          TABLE_DROPPED_V1,
+          REFRESH_REQUESTED_V1,
+          REFRESH_PLANNED_V1);
 
   private Contracts() {}
 

@@ -1,0 +1,147 @@
+package io.mtables.planner.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinition.RefreshMode;
+import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlan.Mode;
+import io.mtables.schemas.plan.RefreshPlan.Status;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class RefreshModeRulesTest {
+
+  private static final PlannerSettings FLINK_DEFAULTS = PlannerSettings.defaults();
+
+  @ParameterizedTest(name = "{0} {1} {2} -> {3} {4}")
+  @CsvSource({
+    "AUTO, 29, MINUTE, CONTINUOUS, ACTIVE, the freshness 29 min is below the threshold 30 min",
+    "AUTO, 30, MINUTE, FULL, ACTIVE, the freshness 30 min is not below the threshold 30 min",
+    // 31 minutes is FULL by the threshold, and no cron period: ddl-service refuses it at CREATE,
+    // the planner refuses it too should it ever arrive (a threshold configured differently).
+    "AUTO, 31, MINUTE, FULL, REFUSED, the freshness 31 min is not below the threshold 30 min",
+    "AUTO, 5, SECOND, CONTINUOUS, ACTIVE, the freshness 5 s is below",
+    "AUTO, 1, DAY, FULL, ACTIVE, the freshness 1 day is not below",
+    "CONTINUOUS, 2, DAY, CONTINUOUS, ACTIVE, REFRESH_MODE = CONTINUOUS was declared; a declared mode wins",
+    "FULL, 1, MINUTE, FULL, ACTIVE, REFRESH_MODE = FULL was declared; a declared mode wins",
+  })
+  void modeFollowsTheDeclarationElseTheThreshold(
+      String declared, int interval, String unit, Mode expected, Status status, String reason) {
+    RefreshPlan plan = plan(table(RefreshMode.valueOf(declared), interval, unit, Map.of()));
+
+    assertThat(plan.status()).isEqualTo(status);
+    assertThat(plan.mode()).isEqualTo(status == Status.REFUSED ? null : expected);
+    assertThat(plan.reasons().get(0)).startsWith(expected + " because").contains(reason);
+    assertThat(plan.freshnessDeclared()).isTrue();
+  }
+
+  @Test
+  void noFreshnessUnderAutoIsContinuousAtThreeMinutes() {
+    RefreshPlan plan = plan(table(RefreshMode.AUTO, null, null, Map.of()));
+
+    assertThat(plan.mode()).isEqualTo(Mode.CONTINUOUS);
+    assertThat(plan.freshness()).isEqualTo(new RefreshPlan.Freshness(3, "MINUTE"));
+    assertThat(plan.checkpointInterval()).isEqualTo(Duration.ofMinutes(3));
+    assertThat(plan.freshnessDeclared()).isFalse();
+    assertThat(plan.reasons())
+        .contains("No FRESHNESS was declared: the CONTINUOUS default 3 min applies (materialized-table.default-freshness.continuous).");
+  }
+
+  @Test
+  void noFreshnessUnderFullIsOneHourOnTheHourlyCron() {
+    RefreshPlan plan = plan(table(RefreshMode.FULL, null, null, Map.of()));
+
+    assertThat(plan.freshness()).isEqualTo(new RefreshPlan.Freshness(1, "HOUR"));
+    assertThat(plan.cron()).isEqualTo("0 0 0/1 * * ? *");
+    assertThat(plan.reasons()).contains("No FRESHNESS was declared: the FULL default 1 h applies (materialized-table.default-freshness.full).");
+  }
+
+  @Test
+  void defaultsAndThresholdComeFromSettings() {
+    var settings = new PlannerSettings(Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(10));
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, null, null, Map.of()), settings, Instant.EPOCH);
+
+    assertThat(plan.mode()).isEqualTo(Mode.FULL);
+    assertThat(plan.freshness()).isEqualTo(new RefreshPlan.Freshness(10, "MINUTE"));
+    assertThat(plan.cron()).isEqualTo("0 0/10 * * * ? *");
+  }
+
+  @Test
+  void continuousCheckpointsAtTheFreshness() {
+    RefreshPlan plan = plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()));
+
+    assertThat(plan.checkpointInterval()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(plan.cron()).isNull();
+    assertThat(plan.reasons()).contains("Checkpoint every 5 min: each checkpoint commits a snapshot, so a change is readable within about 5 min.");
+    assertThat(plan.warnings()).isEmpty();
+  }
+
+  @Test
+  void fullTakesFlinksCronAndTheDateFormatterPartition() {
+    RefreshPlan plan = plan(table(RefreshMode.AUTO, 1, "DAY", Map.of("partition.fields.ds.date-formatter", "yyyy-MM-dd")));
+
+    assertThat(plan.cron()).isEqualTo("0 0 0 * * ? *");
+    assertThat(plan.checkpointInterval()).isNull();
+    assertThat(plan.partitionFormatters()).containsExactly(Map.entry("ds", "yyyy-MM-dd"));
+    assertThat(plan.reasons()).anyMatch(r -> r.contains("overwrites only the partition ds = its scheduled time formatted 'yyyy-MM-dd'"));
+  }
+
+  @Test
+  void fullWithoutFormatterOverwritesTheWholeTable() {
+    assertThat(plan(table(RefreshMode.FULL, 15, "MINUTE", Map.of())).reasons()).contains("Each scheduled refresh overwrites the whole table.");
+  }
+
+  @Test
+  void freshnessUnderTenSecondsWarnsAboutCheckpointCost() {
+    RefreshPlan plan = plan(table(RefreshMode.AUTO, 5, "SECOND", Map.of()));
+
+    assertThat(plan.warnings()).extracting(RefreshPlan.Warning::code).containsExactly("FreshnessBelowTenSeconds");
+    assertThat(plan(table(RefreshMode.AUTO, 10, "SECOND", Map.of())).warnings()).isEmpty();
+  }
+
+  @Test
+  void fullFreshnessThatIsNoCronPeriodIsRefusedWithTheAllowedPeriods() {
+    var settings = new PlannerSettings(Duration.ofSeconds(10), Duration.ofMinutes(3), Duration.ofHours(1));
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 45, "SECOND", Map.of()), settings, Instant.EPOCH);
+
+    assertThat(plan.status()).isEqualTo(Status.REFUSED);
+    assertThat(plan.mode()).isNull();
+    assertThat(plan.reasons()).anyMatch(r -> r.startsWith("Refused: FULL needs a freshness that is a cron period") && r.contains("MINUTE 1, 2, 3"));
+  }
+
+  @Test
+  void suspendedTableIsPlannedAsSuspended() {
+    TableDefinition table = table(RefreshMode.AUTO, 5, "MINUTE", Map.of());
+    TableDefinition suspended =
+        new TableDefinition(table.table(), 2, table.kind(), table.statement(), table.columns(), table.primaryKey(), table.partitionKeys(),
+            table.distribution(), table.options(), table.comment(), table.freshness(), table.refreshMode(), table.query(), table.sources(),
+            TableDefinition.Status.SUSPENDED, Map.of(), table.createdAt(), table.updatedAt(), null);
+
+    RefreshPlan plan = plan(suspended);
+
+    assertThat(plan.status()).isEqualTo(Status.SUSPENDED);
+    assertThat(plan.definitionVersion()).isEqualTo(2);
+    assertThat(plan.reasons()).last().asString().startsWith("Suspended");
+  }
+
+  private static RefreshPlan plan(TableDefinition table) {
+    return RefreshModeRules.plan(table, FLINK_DEFAULTS, Instant.EPOCH);
+  }
+
+  private static TableDefinition table(RefreshMode mode, Integer interval, String unit, Map<String, String> options) {
+    return new TableDefinition(
+        "default_catalog.shop.t", 1, TableDefinition.Kind.MATERIALIZED_TABLE, "CREATE MATERIALIZED TABLE ...",
+        List.of(new TableDefinition.Column("ds", "STRING", true)), List.of(), List.of("ds"), null, options, null,
+        interval == null ? null : new TableDefinition.Freshness(interval, unit), mode,
+        new TableDefinition.Query("SELECT ds FROM s", "SELECT ds FROM s"), List.of(), TableDefinition.Status.ACTIVE, Map.of(),
+        Instant.EPOCH, Instant.EPOCH, null);
+  }
+}

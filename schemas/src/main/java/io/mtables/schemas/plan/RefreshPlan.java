@@ -1,0 +1,70 @@
+package io.mtables.schemas.plan;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How a materialized table is kept fresh, and why ({@code RefreshPlanned.v1} on {@code
+ * mt.refresh.plans}, compacted, keyed by {@link #table}). One plan per definition version.
+ *
+ * @param table the fully qualified identifier
+ * @param definitionVersion the definition version this plan was made for; consumers ignore plans
+ *     for versions older than one they have seen
+ * @param status ACTIVE, SUSPENDED (the table is suspended: no job, no ticks) or REFUSED (the table
+ *     cannot be refreshed as declared; {@link #reasons} say why)
+ * @param mode CONTINUOUS (a streaming job) or FULL (scheduled batch overwrites); null when REFUSED
+ * @param freshness the freshness the plan keeps: declared, or the default of the mode
+ * @param freshnessDeclared whether the freshness was declared (else it is the mode's default)
+ * @param checkpointInterval CONTINUOUS: the checkpoint interval (= freshness)
+ * @param cron FULL: the Quartz cron expression of the refresh period (Flink's conversion)
+ * @param partitionFormatters FULL: partition column to date-time pattern; each scheduled refresh
+ *     overwrites only the partition named by its scheduled time
+ * @param reasons the decisions in plain words, in order
+ * @param warnings traps the user would not see
+ * @param plannedAt when the plan was made
+ */
+public record RefreshPlan(
+    String table,
+    long definitionVersion,
+    Status status,
+    Mode mode,
+    Freshness freshness,
+    boolean freshnessDeclared,
+    Duration checkpointInterval,
+    String cron,
+    Map<String, String> partitionFormatters,
+    List<String> reasons,
+    List<Warning> warnings,
+    Instant plannedAt) {
+
+  /** Whether the table's pipeline runs. */
+  public enum Status {
+    ACTIVE,
+    SUSPENDED,
+    REFUSED
+  }
+
+  /** The refresh mode. */
+  public enum Mode {
+    CONTINUOUS,
+    FULL
+  }
+
+  /**
+   * A freshness target.
+   *
+   * @param interval a positive integer
+   * @param unit SECOND, MINUTE, HOUR or DAY
+   */
+  public record Freshness(int interval, String unit) {}
+
+  /**
+   * A trap in the definition.
+   *
+   * @param code a stable CamelCase word
+   * @param message what happens and what to do, for a human
+   */
+  public record Warning(String code, String message) {}
+}
