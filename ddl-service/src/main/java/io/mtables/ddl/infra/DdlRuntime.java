@@ -3,6 +3,7 @@ package io.mtables.ddl.infra;
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.statements.StatementService;
+import io.mtables.messaging.KafkaLog;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
@@ -13,12 +14,9 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -51,7 +49,7 @@ public class DdlRuntime {
   /** Reads the catalog back in the background; {@link #ready()} says when it is done. */
   public void start(Map<String, Object> kafka, String serviceName, DdlConfig config, Clock clock) {
     quarkusClassLoader = Thread.currentThread().getContextClassLoader();
-    Thread loader = new Thread(() -> load(clientConfig(kafka), serviceName, config, clock), "catalog-loader");
+    Thread loader = new Thread(() -> load(KafkaLog.clientConfig(kafka), serviceName, config, clock), "catalog-loader");
     loader.setContextClassLoader(quarkusClassLoader); // Flink finds its factories through it
     loader.setDaemon(true);
     loader.start();
@@ -103,7 +101,7 @@ public class DdlRuntime {
     ContractCodec codec = new ContractCodec();
     state = "reading " + Topics.TABLE_DEFINITIONS;
     for (var record : retrying(definitions::readAll)) {
-      String type = header(record, EventHeaders.TYPE);
+      String type = KafkaLog.header(record, EventHeaders.TYPE);
       if (Contracts.TABLE_DEFINED_V1.type().equals(type)) {
         catalog.apply(codec.decode(Contracts.TABLE_DEFINED_V1, record.value()));
       } else if (Contracts.TABLE_DROPPED_V1.type().equals(type)) {
@@ -122,7 +120,7 @@ public class DdlRuntime {
     StatementService loaded = new StatementService(flink, catalog, definitions, results, lifecycle, config, clock);
     state = "reading " + Topics.DDL_RESULTS;
     for (var record : retrying(results::readAll)) {
-      if (Contracts.STATEMENT_RESULT_V1.type().equals(header(record, EventHeaders.TYPE))) {
+      if (Contracts.STATEMENT_RESULT_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
         loaded.remember(codec.decode(Contracts.STATEMENT_RESULT_V1, record.value()));
       }
     }
@@ -145,22 +143,6 @@ public class DdlRuntime {
         }
       }
     }
-  }
-
-  private static Map<String, Object> clientConfig(Map<String, Object> kafka) {
-    Map<String, Object> config = new HashMap<>();
-    kafka.forEach(
-        (key, value) -> {
-          if (key.equals("bootstrap.servers") || key.startsWith("security.") || key.startsWith("sasl.") || key.startsWith("ssl.")) {
-            config.put(key, value);
-          }
-        });
-    return config;
-  }
-
-  private static String header(ConsumerRecord<String, String> record, String name) {
-    var header = record.headers().lastHeader(name);
-    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
   }
 
   /** Whether the catalog is loaded and statements are served. */

@@ -4,7 +4,7 @@ import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
-import io.mtables.ddl.infra.KafkaLog;
+import io.mtables.messaging.KafkaLog;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;

@@ -21,7 +21,7 @@ public class JobManagerInputsConsumer {
   private static final Logger LOG = Logger.getLogger(JobManagerInputsConsumer.class);
 
   /** The contracts read from each topic; they arrive with the planner and scheduler issues. */
-  static final List<Contract<?>> PLANS = List.of();
+  static final List<Contract<?>> PLANS = List.of(Contracts.REFRESH_PLANNED_V1);
   static final List<Contract<?>> TICKS = List.of();
   static final List<Contract<?>> LIFECYCLE_COMMANDS = List.of(Contracts.REFRESH_REQUESTED_V1);
 

@@ -2,36 +2,46 @@ package io.mtables.planner.api;
 
 import io.mtables.messaging.EventReader;
 import io.mtables.messaging.IncomingEvent;
+import io.mtables.planner.infra.PlannerRuntime;
 import io.mtables.schemas.Contract;
 import io.mtables.schemas.Contracts;
+import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.jboss.logging.Logger;
 
 /**
- * Reads table definitions from {@code mt.table.definitions}. A record it cannot read goes to
- * {@code mt.dead-letters} with the reason; the consumer moves on.
+ * Plans every new definition version read from {@code mt.table.definitions}, in order. The offset
+ * is committed after the plan is written; a redelivered definition finds its version planned and
+ * is not planned again. A record it cannot read goes to {@code mt.dead-letters} with the reason.
  */
 @ApplicationScoped
 public class TableDefinitionsConsumer {
 
-  private static final Logger LOG = Logger.getLogger(TableDefinitionsConsumer.class);
-
-  /** The definition contracts this service reads. Plans are made from them with the planner issue. */
+  /** The definition contracts this service reads. */
   static final List<Contract<?>> DEFINITIONS =
       List.of(Contracts.TABLE_DEFINED_V1, Contracts.TABLE_DROPPED_V1);
 
   private final EventReader reader;
+  private final PlannerRuntime runtime;
+  private final Clock clock = Clock.systemUTC();
 
-  public TableDefinitionsConsumer(EventReader reader) {
+  public TableDefinitionsConsumer(EventReader reader, PlannerRuntime runtime) {
     this.reader = reader;
+    this.runtime = runtime;
   }
 
   @Incoming("table-definitions")
+  @Blocking(ordered = true)
   public void onDefinition(ConsumerRecord<String, String> record) {
-    IncomingEvent definition = reader.read(record, DEFINITIONS);
-    LOG.debugf("definition of %s at %s", definition.key(), definition.position());
+    IncomingEvent event = reader.read(record, DEFINITIONS);
+    var planner = runtime.planner();
+    var plan =
+        event.contract().equals(Contracts.TABLE_DEFINED_V1)
+            ? planner.onDefined(event.payloadAs(Contracts.TABLE_DEFINED_V1), clock.instant())
+            : planner.onDropped(event.payloadAs(Contracts.TABLE_DROPPED_V1), clock.instant());
+    plan.ifPresent(runtime::publish);
   }
 }

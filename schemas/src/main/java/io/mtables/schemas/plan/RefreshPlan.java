@@ -12,9 +12,11 @@ import java.util.Map;
  * @param table the fully qualified identifier
  * @param definitionVersion the definition version this plan was made for; consumers ignore plans
  *     for versions older than one they have seen
- * @param status ACTIVE, SUSPENDED (the table is suspended: no job, no ticks) or REFUSED (the table
- *     cannot be refreshed as declared; {@link #reasons} say why)
+ * @param status ACTIVE, SUSPENDED (the table is suspended: no job, no ticks), REFUSED (the table
+ *     cannot be refreshed as declared; {@link #reasons} say why) or DROPPED (stop the pipeline, then
+ *     remove the table; the last plan of a dropped table)
  * @param mode CONTINUOUS (a streaming job) or FULL (scheduled batch overwrites); null when REFUSED
+ *     or DROPPED
  * @param freshness the freshness the plan keeps: declared, or the default of the mode
  * @param freshnessDeclared whether the freshness was declared (else it is the mode's default)
  * @param checkpointInterval CONTINUOUS: the checkpoint interval (= freshness)
@@ -43,7 +45,8 @@ public record RefreshPlan(
   public enum Status {
     ACTIVE,
     SUSPENDED,
-    REFUSED
+    REFUSED,
+    DROPPED
   }
 
   /** The refresh mode. */

@@ -1,4 +1,4 @@
-package io.mtables.ddl.infra;
+package io.mtables.messaging;
 
 import io.mtables.schemas.Contract;
 import io.mtables.schemas.ContractCodec;
@@ -94,6 +94,24 @@ public class KafkaLog implements AutoCloseable {
       records.sort(java.util.Comparator.comparingLong(ConsumerRecord::timestamp));
       return records;
     }
+  }
+
+  /** The settings of Quarkus's default Kafka configuration that a plain client needs. */
+  public static Map<String, Object> clientConfig(Map<String, Object> kafka) {
+    Map<String, Object> config = new HashMap<>();
+    kafka.forEach(
+        (key, value) -> {
+          if (key.equals("bootstrap.servers") || key.startsWith("security.") || key.startsWith("sasl.") || key.startsWith("ssl.")) {
+            config.put(key, value);
+          }
+        });
+    return config;
+  }
+
+  /** The text of a header, or null. */
+  public static String header(ConsumerRecord<String, String> record, String name) {
+    var header = record.headers().lastHeader(name);
+    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
   }
 
   private static void header(ProducerRecord<String, String> record, String name, String value) {

@@ -1,0 +1,31 @@
+package io.mtables.planner;
+
+import io.mtables.planner.domain.PlannerSettings;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+import java.time.Duration;
+
+/** The planner's options, under Flink's own names (users need no translation). */
+@ConfigMapping(prefix = "materialized-table")
+public interface PlannerConfig {
+
+  /** Below this freshness an AUTO table is CONTINUOUS, else FULL. */
+  @WithName("refresh-mode.freshness-threshold")
+  @WithDefault("30m")
+  Duration freshnessThreshold();
+
+  /** The freshness of a CONTINUOUS table that declares none. */
+  @WithName("default-freshness.continuous")
+  @WithDefault("3m")
+  Duration defaultContinuousFreshness();
+
+  /** The freshness of a FULL table that declares none. */
+  @WithName("default-freshness.full")
+  @WithDefault("1h")
+  Duration defaultFullFreshness();
+
+  default PlannerSettings settings() {
+    return new PlannerSettings(freshnessThreshold(), defaultContinuousFreshness(), defaultFullFreshness());
+  }
+}

@@ -1,0 +1,104 @@
+package io.mtables.planner.infra;
+
+import io.mtables.messaging.KafkaLog;
+import io.mtables.planner.PlannerConfig;
+import io.mtables.planner.domain.PlanBook;
+import io.mtables.planner.domain.Planner;
+import io.mtables.schemas.ContractCodec;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.plan.RefreshPlan;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Reads the plans made before (compacted {@code mt.refresh.plans}) back at start, so that no
+ * definition version is planned twice, then serves the planner and writes its plans.
+ */
+@ApplicationScoped
+public class PlannerRuntime {
+
+  private static final Logger LOG = Logger.getLogger(PlannerRuntime.class);
+
+  private final PlanBook book = new PlanBook();
+  private volatile Planner planner;
+  private volatile String state = "starting";
+  private KafkaLog plans;
+
+  void onStart(
+      @Observes StartupEvent start,
+      @Identifier("default-kafka-broker") Map<String, Object> kafka,
+      @ConfigProperty(name = "quarkus.application.name") String serviceName,
+      PlannerConfig config) {
+    plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, KafkaLog.clientConfig(kafka));
+    Thread loader = new Thread(() -> load(config), "plan-loader");
+    loader.setDaemon(true);
+    loader.start();
+  }
+
+  void onStop(@Observes ShutdownEvent stop) {
+    if (plans != null) {
+      plans.close();
+    }
+  }
+
+  /** Writes a plan, then remembers it. */
+  public void publish(RefreshPlan plan) {
+    plans.append(Contracts.REFRESH_PLANNED_V1, plan.table(), plan);
+    book.record(plan);
+    LOG.infof("planned %s v%d: %s %s", plan.table(), plan.definitionVersion(), plan.status(), plan.mode());
+  }
+
+  /** The planner, once the plans made before have been read back; waits until then. */
+  public Planner planner() {
+    while (planner == null) {
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while the planner starts (" + state + ")", e);
+      }
+    }
+    return planner;
+  }
+
+  public boolean ready() {
+    return planner != null;
+  }
+
+  public String state() {
+    return state;
+  }
+
+  private void load(PlannerConfig config) {
+    ContractCodec codec = new ContractCodec();
+    state = "reading " + Topics.REFRESH_PLANS;
+    while (true) {
+      try {
+        for (var record : plans.readAll()) {
+          if (record.value() != null && Contracts.REFRESH_PLANNED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
+            book.record(codec.decode(Contracts.REFRESH_PLANNED_V1, record.value()));
+          }
+        }
+        break;
+      } catch (RuntimeException e) {
+        LOG.infof("cannot read %s yet (%s); retrying", Topics.REFRESH_PLANS, e.getMessage());
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+    planner = new Planner(book, config.settings());
+    state = "ready";
+  }
+}

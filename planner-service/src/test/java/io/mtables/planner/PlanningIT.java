@@ -1,0 +1,100 @@
+package io.mtables.planner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mtables.messaging.KafkaLog;
+import io.mtables.planner.domain.PlanBook;
+import io.mtables.planner.domain.Planner;
+import io.mtables.planner.domain.PlannerSettings;
+import io.mtables.schemas.ContractCodec;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDropped;
+import io.mtables.testing.kafka.KafkaBroker;
+import io.mtables.testing.kafka.KafkaBrokerTestResource;
+import io.mtables.testing.kafka.TopicProbe;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+/** Definitions in, plans out, through the real broker: one plan per definition version, never two. */
+@QuarkusTest
+@QuarkusTestResource(KafkaBrokerTestResource.class)
+class PlanningIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final ContractCodec codec = new ContractCodec();
+
+  @Test
+  void everyDefinitionVersionIsPlannedOnceAndADropEndsTheTable() throws Exception {
+    String table = "default_catalog.it.t_" + UUID.randomUUID().toString().replace("-", "");
+    try (TopicProbe probe = new TopicProbe().tail(Topics.REFRESH_PLANS)) {
+      define(probe, table, 1, new TableDefinition.Freshness(5, "MINUTE"), TableDefinition.Status.ACTIVE);
+      JsonNode first = plan(probe, table);
+      define(probe, table, 2, new TableDefinition.Freshness(1, "HOUR"), TableDefinition.Status.ACTIVE);
+      JsonNode second = plan(probe, table);
+      define(probe, table, 2, new TableDefinition.Freshness(1, "HOUR"), TableDefinition.Status.ACTIVE);
+      define(probe, table, 3, new TableDefinition.Freshness(1, "HOUR"), TableDefinition.Status.SUSPENDED);
+      JsonNode third = plan(probe, table);
+      probe.send(
+          Topics.TABLE_DEFINITIONS,
+          table,
+          codec.encode(Contracts.TABLE_DROPPED_V1, new TableDropped(table, 4, TableDefinition.Kind.MATERIALIZED_TABLE, Instant.now(), null)),
+          Map.of(EventHeaders.TYPE, Contracts.TABLE_DROPPED_V1.type()));
+      JsonNode dropped = plan(probe, table);
+
+      assertThat(first.path("mode").asText()).isEqualTo("CONTINUOUS");
+      assertThat(first.path("checkpointInterval").asText()).isEqualTo("PT5M");
+      assertThat(first.path("reasons").get(0).asText()).isEqualTo("CONTINUOUS because the freshness 5 min is below the threshold 30 min (materialized-table.refresh-mode.freshness-threshold).");
+      assertThat(second.path("definitionVersion").asLong()).isEqualTo(2);
+      assertThat(second.path("mode").asText()).isEqualTo("FULL");
+      assertThat(second.path("cron").asText()).isEqualTo("0 0 0/1 * * ? *");
+      assertThat(third.path("definitionVersion").asLong()).as("the repeated version 2 was not planned again").isEqualTo(3);
+      assertThat(third.path("status").asText()).isEqualTo("SUSPENDED");
+      assertThat(dropped.path("status").asText()).isEqualTo("DROPPED");
+    }
+
+    PlanBook afterRestart = new PlanBook();
+    try (KafkaLog plans = new KafkaLog(Topics.REFRESH_PLANS, "test", Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()))) {
+      plans.readAll().stream()
+          .filter(r -> table.equals(r.key()))
+          .forEach(r -> afterRestart.record(codec.decode(Contracts.REFRESH_PLANNED_V1, r.value())));
+    }
+    Planner restarted = new Planner(afterRestart, PlannerSettings.defaults());
+    assertThat(restarted.onDefined(definition(table, 3, new TableDefinition.Freshness(1, "HOUR"), TableDefinition.Status.SUSPENDED), Instant.now()))
+        .as("a restarted planner does not plan a version again")
+        .isEmpty();
+  }
+
+  private void define(TopicProbe probe, String table, long version, TableDefinition.Freshness freshness, TableDefinition.Status status) {
+    probe.send(
+        Topics.TABLE_DEFINITIONS,
+        table,
+        codec.encode(Contracts.TABLE_DEFINED_V1, definition(table, version, freshness, status)),
+        Map.of(EventHeaders.TYPE, Contracts.TABLE_DEFINED_V1.type()));
+  }
+
+  private static JsonNode plan(TopicProbe probe, String table) throws Exception {
+    ConsumerRecord<String, String> record = probe.await(r -> table.equals(r.key()), Duration.ofSeconds(60));
+    assertThat(TopicProbe.header(record, EventHeaders.TYPE)).isEqualTo(Contracts.REFRESH_PLANNED_V1.type());
+    return JSON.readTree(record.value());
+  }
+
+  private static TableDefinition definition(String table, long version, TableDefinition.Freshness freshness, TableDefinition.Status status) {
+    return new TableDefinition(
+        table, version, TableDefinition.Kind.MATERIALIZED_TABLE, "CREATE MATERIALIZED TABLE ...",
+        List.of(new TableDefinition.Column("ds", "STRING", true)), List.of(), List.of(), null, Map.of(), null, freshness,
+        TableDefinition.RefreshMode.AUTO, new TableDefinition.Query("SELECT ds FROM s", "SELECT ds FROM s"), List.of(), status,
+        Map.of(), Instant.now(), Instant.now(), null);
+  }
+}
