@@ -8,6 +8,7 @@ import io.mtables.messaging.KafkaLog;
 import io.mtables.planner.domain.PlanBook;
 import io.mtables.planner.domain.Planner;
 import io.mtables.planner.domain.PlannerSettings;
+import io.mtables.planner.domain.StreamingAnalysis;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
@@ -53,9 +54,10 @@ class PlanningIT {
           Map.of(EventHeaders.TYPE, Contracts.TABLE_DROPPED_V1.type()));
       JsonNode dropped = plan(probe, table);
 
-      assertThat(first.path("mode").asText()).isEqualTo("CONTINUOUS");
+      assertThat(first.path("mode").asText()).as(first.path("reasons").toString()).isEqualTo("CONTINUOUS");
       assertThat(first.path("checkpointInterval").asText()).isEqualTo("PT5M");
       assertThat(first.path("reasons").get(0).asText()).isEqualTo("CONTINUOUS because the freshness 5 min is below the threshold 30 min (materialized-table.refresh-mode.freshness-threshold).");
+      assertThat(first.path("changelogMode").asText()).as(first.path("reasons").toString()).isEqualTo("[I,UA]");
       assertThat(second.path("definitionVersion").asLong()).isEqualTo(2);
       assertThat(second.path("mode").asText()).isEqualTo("FULL");
       assertThat(second.path("cron").asText()).isEqualTo("0 0 0/1 * * ? *");
@@ -70,7 +72,7 @@ class PlanningIT {
           .filter(r -> table.equals(r.key()))
           .forEach(r -> afterRestart.record(codec.decode(Contracts.REFRESH_PLANNED_V1, r.value())));
     }
-    Planner restarted = new Planner(afterRestart, PlannerSettings.defaults());
+    Planner restarted = new Planner(afterRestart, PlannerSettings.defaults(), t -> StreamingAnalysis.unknown("not asked"));
     assertThat(restarted.onDefined(definition(table, 3, new TableDefinition.Freshness(1, "HOUR"), TableDefinition.Status.SUSPENDED), Instant.now()))
         .as("a restarted planner does not plan a version again")
         .isEmpty();
@@ -91,10 +93,17 @@ class PlanningIT {
   }
 
   private static TableDefinition definition(String table, long version, TableDefinition.Freshness freshness, TableDefinition.Status status) {
+    String source = table + "_src";
+    String expanded = "SELECT `s`.`ds`, COUNT(*) AS `n` FROM " + quoted(source) + " AS `s` GROUP BY `s`.`ds`";
     return new TableDefinition(
         table, version, TableDefinition.Kind.MATERIALIZED_TABLE, "CREATE MATERIALIZED TABLE ...",
         List.of(new TableDefinition.Column("ds", "STRING", true)), List.of(), List.of(), null, Map.of(), null, freshness,
-        TableDefinition.RefreshMode.AUTO, new TableDefinition.Query("SELECT ds FROM s", "SELECT ds FROM s"), List.of(), status,
-        Map.of(), Instant.now(), Instant.now(), null);
+        TableDefinition.RefreshMode.AUTO, new TableDefinition.Query("SELECT ds, count(*) AS n FROM s GROUP BY ds", expanded),
+        List.of(new TableDefinition.SourceTable(source, TableDefinition.Kind.SOURCE_TABLE, 1, "CREATE TABLE " + quoted(source) + " (id BIGINT, ds STRING) WITH ('connector' = 'datagen')")),
+        status, Map.of(), Instant.now(), Instant.now(), null);
+  }
+
+  private static String quoted(String identifier) {
+    return "`" + identifier.replace(".", "`.`") + "`";
   }
 }

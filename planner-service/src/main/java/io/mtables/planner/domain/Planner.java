@@ -13,10 +13,15 @@ public class Planner {
 
   private final PlanBook book;
   private final PlannerSettings settings;
+  private final java.util.function.Function<TableDefinition, StreamingAnalysis> streaming;
 
-  public Planner(PlanBook book, PlannerSettings settings) {
+  /**
+   * @param streaming asks Flink's planner whether a table's query runs as a stream
+   */
+  public Planner(PlanBook book, PlannerSettings settings, java.util.function.Function<TableDefinition, StreamingAnalysis> streaming) {
     this.book = book;
     this.settings = settings;
+    this.streaming = streaming;
   }
 
   /** The plan for a new definition version; empty for source tables and versions already planned. */
@@ -24,7 +29,7 @@ public class Planner {
     if (table.kind() != TableDefinition.Kind.MATERIALIZED_TABLE || book.planned(table.table(), table.version())) {
       return Optional.empty();
     }
-    return Optional.of(RefreshModeRules.plan(table, settings, now));
+    return Optional.of(RefreshModeRules.plan(table, settings, streaming.apply(table), now));
   }
 
   /** The last plan of a dropped materialized table; empty for source tables and repeats. */
@@ -34,7 +39,7 @@ public class Planner {
     }
     return Optional.of(
         new RefreshPlan(
-            dropped.table(), dropped.version(), RefreshPlan.Status.DROPPED, null, null, false, null, null, Map.of(),
+            dropped.table(), dropped.version(), RefreshPlan.Status.DROPPED, null, null, false, null, null, Map.of(), null,
             List.of("Dropped: the pipeline stops first, then the table's data is removed."), List.of(), now));
   }
 }

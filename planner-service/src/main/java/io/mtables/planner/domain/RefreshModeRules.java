@@ -30,12 +30,26 @@ public final class RefreshModeRules {
 
   private RefreshModeRules() {}
 
-  /** The plan for one version of a materialized table. */
-  public static RefreshPlan plan(TableDefinition table, PlannerSettings settings, Instant now) {
+  /**
+   * The plan for one version of a materialized table.
+   *
+   * @param streaming what Flink's planner said about running the query as a stream
+   */
+  public static RefreshPlan plan(TableDefinition table, PlannerSettings settings, StreamingAnalysis streaming, Instant now) {
     List<String> reasons = new ArrayList<>();
     List<Warning> warnings = new ArrayList<>();
     String threshold = Durations.words(settings.freshnessThreshold());
-    Mode mode = mode(table, settings, threshold, reasons);
+    if (streaming.verdict() == StreamingAnalysis.Verdict.NOT_STREAMABLE && table.refreshMode() == TableDefinition.RefreshMode.CONTINUOUS) {
+      reasons.add(
+          "Refused: REFRESH_MODE = CONTINUOUS was declared, but the query cannot run as a stream (Flink: " + streaming.detail()
+              + "). Declare REFRESH_MODE = FULL or AUTO, or change the query.");
+      return refused(table, reasons, warnings, now);
+    }
+    Mode mode =
+        streaming.verdict() == StreamingAnalysis.Verdict.NOT_STREAMABLE && table.refreshMode() == TableDefinition.RefreshMode.AUTO
+            ? streamingFallback(streaming, reasons)
+            : mode(table, settings, threshold, reasons);
+    describeStreaming(mode, streaming, reasons);
     boolean declared = table.freshness() != null;
     Duration freshness =
         declared
@@ -71,7 +85,7 @@ public final class RefreshModeRules {
             "Refused: FULL needs a freshness that is a cron period, and " + Durations.words(freshness) + " is not ("
                 + e.getMessage() + "). Allowed: SECOND or MINUTE 1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30; HOUR 1, 2, 3,"
                 + " 4, 6, 8, 12; DAY 1.");
-        return new RefreshPlan(table.table(), table.version(), Status.REFUSED, null, f, declared, null, null, Map.of(), reasons, warnings, now);
+        return new RefreshPlan(table.table(), table.version(), Status.REFUSED, null, f, declared, null, null, Map.of(), streaming.changelogMode(), reasons, warnings, now);
       }
       reasons.add("Refresh on the cron '" + cron + "' (every " + Durations.words(freshness) + ").");
       formatters.putAll(dateFormatters(table.options()));
@@ -91,7 +105,31 @@ public final class RefreshModeRules {
     }
     return new RefreshPlan(
         table.table(), table.version(), status, mode, Durations.freshnessOf(freshness), declared, checkpoint, cron,
-        formatters, reasons, warnings, now);
+        formatters, streaming.changelogMode(), reasons, warnings, now);
+  }
+
+  private static Mode streamingFallback(StreamingAnalysis streaming, List<String> reasons) {
+    reasons.add("FULL because the query cannot run as a stream (Flink: " + streaming.detail() + "), whatever the freshness.");
+    return Mode.FULL;
+  }
+
+  private static void describeStreaming(Mode mode, StreamingAnalysis streaming, List<String> reasons) {
+    switch (streaming.verdict()) {
+      case STREAMABLE ->
+          reasons.add(
+              "Flink's planner runs the query as a stream with the changelog " + streaming.changelogMode()
+                  + (streaming.updating()
+                      ? ": rows are updated and deleted in place, so the table is written as upserts on a key."
+                      : ": rows are only inserted."));
+      case UNKNOWN -> reasons.add("Streaming compatibility was not checked: " + streaming.detail() + ".");
+      case NOT_STREAMABLE -> {
+        // already said by the mode decision
+      }
+    }
+  }
+
+  private static RefreshPlan refused(TableDefinition table, List<String> reasons, List<Warning> warnings, Instant now) {
+    return new RefreshPlan(table.table(), table.version(), Status.REFUSED, null, null, table.freshness() != null, null, null, Map.of(), null, reasons, warnings, now);
   }
 
   private static Mode mode(TableDefinition table, PlannerSettings settings, String threshold, List<String> reasons) {

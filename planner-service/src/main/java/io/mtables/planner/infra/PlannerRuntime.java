@@ -39,6 +39,7 @@ public class PlannerRuntime {
       PlannerConfig config) {
     plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, KafkaLog.clientConfig(kafka));
     Thread loader = new Thread(() -> load(config), "plan-loader");
+    loader.setContextClassLoader(Thread.currentThread().getContextClassLoader()); // Flink finds its factories through it
     loader.setDaemon(true);
     loader.start();
   }
@@ -98,7 +99,9 @@ public class PlannerRuntime {
         }
       }
     }
-    planner = new Planner(book, config.settings());
+    state = "starting Flink's planner";
+    FlinkStreamingAnalyzer analyzer = new FlinkStreamingAnalyzer();
+    planner = new Planner(book, config.settings(), analyzer::analyze);
     state = "ready";
   }
 }

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 class RefreshModeRulesTest {
 
   private static final PlannerSettings FLINK_DEFAULTS = PlannerSettings.defaults();
+  private static final StreamingAnalysis UPSERTS = StreamingAnalysis.streamable("[I,UA,D]");
+  private static final StreamingAnalysis CANNOT_STREAM = StreamingAnalysis.notStreamable("Sort on a non-time-attribute field is not supported.");
 
   @ParameterizedTest(name = "{0} {1} {2} -> {3} {4}")
   @CsvSource({
@@ -66,7 +68,7 @@ class RefreshModeRulesTest {
   void defaultsAndThresholdComeFromSettings() {
     var settings = new PlannerSettings(Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(10));
 
-    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, null, null, Map.of()), settings, Instant.EPOCH);
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, null, null, Map.of()), settings, UPSERTS, Instant.EPOCH);
 
     assertThat(plan.mode()).isEqualTo(Mode.FULL);
     assertThat(plan.freshness()).isEqualTo(new RefreshPlan.Freshness(10, "MINUTE"));
@@ -110,7 +112,7 @@ class RefreshModeRulesTest {
   void fullFreshnessThatIsNoCronPeriodIsRefusedWithTheAllowedPeriods() {
     var settings = new PlannerSettings(Duration.ofSeconds(10), Duration.ofMinutes(3), Duration.ofHours(1));
 
-    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 45, "SECOND", Map.of()), settings, Instant.EPOCH);
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 45, "SECOND", Map.of()), settings, UPSERTS, Instant.EPOCH);
 
     assertThat(plan.status()).isEqualTo(Status.REFUSED);
     assertThat(plan.mode()).isNull();
@@ -132,8 +134,35 @@ class RefreshModeRulesTest {
     assertThat(plan.reasons()).last().asString().startsWith("Suspended");
   }
 
+  @Test
+  void aQueryThatCannotStreamFallsBackToFullUnderAuto() {
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, CANNOT_STREAM, Instant.EPOCH);
+
+    assertThat(plan.mode()).isEqualTo(Mode.FULL);
+    assertThat(plan.cron()).isEqualTo("0 0/5 * * * ? *");
+    assertThat(plan.reasons().get(0))
+        .isEqualTo("FULL because the query cannot run as a stream (Flink: Sort on a non-time-attribute field is not supported.), whatever the freshness.");
+  }
+
+  @Test
+  void aQueryThatCannotStreamIsRefusedUnderContinuous() {
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.CONTINUOUS, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, CANNOT_STREAM, Instant.EPOCH);
+
+    assertThat(plan.status()).isEqualTo(Status.REFUSED);
+    assertThat(plan.reasons().get(0)).startsWith("Refused: REFRESH_MODE = CONTINUOUS was declared, but the query cannot run as a stream (Flink: Sort");
+  }
+
+  @Test
+  void theChangelogIsExplained() {
+    assertThat(plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of())).reasons())
+        .contains("Flink's planner runs the query as a stream with the changelog [I,UA,D]: rows are updated and deleted in place, so the table is written as upserts on a key.");
+    RefreshPlan appendOnly = RefreshModeRules.plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, StreamingAnalysis.streamable("[I]"), Instant.EPOCH);
+    assertThat(appendOnly.changelogMode()).isEqualTo("[I]");
+    assertThat(appendOnly.reasons()).anyMatch(r -> r.endsWith("rows are only inserted."));
+  }
+
   private static RefreshPlan plan(TableDefinition table) {
-    return RefreshModeRules.plan(table, FLINK_DEFAULTS, Instant.EPOCH);
+    return RefreshModeRules.plan(table, FLINK_DEFAULTS, UPSERTS, Instant.EPOCH);
   }
 
   private static TableDefinition table(RefreshMode mode, Integer interval, String unit, Map<String, String> options) {

@@ -23,6 +23,8 @@ import java.util.Map;
  * @param cron FULL: the Quartz cron expression of the refresh period (Flink's conversion)
  * @param partitionFormatters FULL: partition column to date-time pattern; each scheduled refresh
  *     overwrites only the partition named by its scheduled time
+ * @param changelogMode the changelog Flink's planner gives the query in streaming mode, such as
+ *     {@code [I]} (inserts only) or {@code [I,UA,D]} (upserts and deletes); null when not known
  * @param reasons the decisions in plain words, in order
  * @param warnings traps the user would not see
  * @param plannedAt when the plan was made
@@ -37,6 +39,7 @@ public record RefreshPlan(
     Duration checkpointInterval,
     String cron,
     Map<String, String> partitionFormatters,
+    String changelogMode,
     List<String> reasons,
     List<Warning> warnings,
     Instant plannedAt) {
