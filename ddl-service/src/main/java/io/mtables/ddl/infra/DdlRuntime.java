@@ -2,6 +2,7 @@ package io.mtables.ddl.infra;
 
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.domain.Catalog;
+import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.schemas.ContractCodec;
@@ -42,14 +43,15 @@ public class DdlRuntime {
       @Identifier("default-kafka-broker") Map<String, Object> kafka,
       @ConfigProperty(name = "quarkus.application.name") String serviceName,
       DdlConfig config,
-      Clock clock) {
-    start(kafka, serviceName, config, clock);
+      Clock clock,
+      PlanProjection plans) {
+    start(kafka, serviceName, config, clock, plans);
   }
 
   /** Reads the catalog back in the background; {@link #ready()} says when it is done. */
-  public void start(Map<String, Object> kafka, String serviceName, DdlConfig config, Clock clock) {
+  public void start(Map<String, Object> kafka, String serviceName, DdlConfig config, Clock clock, PlanProjection plans) {
     quarkusClassLoader = Thread.currentThread().getContextClassLoader();
-    Thread loader = new Thread(() -> load(KafkaLog.clientConfig(kafka), serviceName, config, clock), "catalog-loader");
+    Thread loader = new Thread(() -> load(KafkaLog.clientConfig(kafka), serviceName, config, clock, plans), "catalog-loader");
     loader.setContextClassLoader(quarkusClassLoader); // Flink finds its factories through it
     loader.setDaemon(true);
     loader.start();
@@ -91,7 +93,7 @@ public class DdlRuntime {
     }
   }
 
-  private void load(Map<String, Object> clientConfig, String serviceName, DdlConfig config, Clock clock) {
+  private void load(Map<String, Object> clientConfig, String serviceName, DdlConfig config, Clock clock, PlanProjection plans) {
     definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig);
     results = new KafkaLog(Topics.DDL_RESULTS, serviceName, clientConfig);
     lifecycle = new KafkaLog(Topics.LIFECYCLE_COMMANDS, serviceName, clientConfig);
@@ -117,7 +119,7 @@ public class DdlRuntime {
         LOG.errorf("cannot restore %s into Flink's catalog: %s", table.table(), e.getMessage());
       }
     }
-    StatementService loaded = new StatementService(flink, catalog, definitions, results, lifecycle, config, clock);
+    StatementService loaded = new StatementService(flink, catalog, plans, definitions, results, lifecycle, config, clock);
     state = "reading " + Topics.DDL_RESULTS;
     for (var record : retrying(results::readAll)) {
       if (Contracts.STATEMENT_RESULT_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {

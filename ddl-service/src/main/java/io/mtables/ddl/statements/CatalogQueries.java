@@ -19,10 +19,12 @@ final class CatalogQueries {
 
   private final FlinkSql flink;
   private final Catalog catalog;
+  private final io.mtables.ddl.domain.PlanProjection plans;
 
-  CatalogQueries(FlinkSql flink, Catalog catalog) {
+  CatalogQueries(FlinkSql flink, Catalog catalog, io.mtables.ddl.domain.PlanProjection plans) {
     this.flink = flink;
     this.catalog = catalog;
+    this.plans = plans;
   }
 
   Outcome show(SqlShowTables show) {
@@ -91,6 +93,25 @@ final class CatalogQueries {
     property(rows, "read_by", catalog.readersOf(table));
     property(rows, "created_at", definition.createdAt());
     property(rows, "updated_at", definition.updatedAt());
+    var plan = plans.find(table).filter(p -> p.definitionVersion() == definition.version());
+    if (plan.isEmpty()) {
+      property(rows, "plan", "not yet planned for version " + definition.version() + " (planner-service)");
+    }
+    plan.ifPresent(
+        p -> {
+          property(rows, "plan.status", p.status());
+          property(rows, "plan.mode", p.mode());
+          property(rows, "plan.freshness", p.freshness() == null ? null : "INTERVAL '" + p.freshness().interval() + "' " + p.freshness().unit() + (p.freshnessDeclared() ? "" : " (default)"));
+          property(rows, "plan.checkpoint_interval", p.checkpointInterval());
+          property(rows, "plan.cron", p.cron());
+          property(rows, "plan.changelog_mode", p.changelogMode());
+          for (int i = 0; i < p.reasons().size(); i++) {
+            property(rows, "plan.reason." + (i + 1), p.reasons().get(i));
+          }
+          for (var warning : p.warnings()) {
+            property(rows, "plan.warning." + warning.code(), warning.message());
+          }
+        });
     return new Outcome.Rows(List.of(new ResultColumn("property", "STRING"), new ResultColumn("value", "STRING")), rows);
   }
 
@@ -101,7 +122,13 @@ final class CatalogQueries {
   Outcome informationSchema(String query) {
     List<Object[]> rows = new ArrayList<>();
     for (TableDefinition table : catalog.tables(Kind.MATERIALIZED_TABLE)) {
-      rows.add(new Object[] {table.table(), table.refreshMode().name(), freshness(table), table.status().name(), table.version(), null, null, null, null, null});
+      // The planned mode once planner-service has planned this version, else the declared one.
+      String mode =
+          plans.find(table.table())
+              .filter(p -> p.definitionVersion() == table.version() && p.mode() != null)
+              .map(p -> p.mode().name())
+              .orElse(table.refreshMode().name());
+      rows.add(new Object[] {table.table(), mode, freshness(table), table.status().name(), table.version(), null, null, null, null, null});
     }
     var answer = io.mtables.ddl.infra.InformationSchema.query(query, rows);
     return new Outcome.Rows(answer.columns(), answer.rows());

@@ -26,11 +26,11 @@ public class StatementRouter {
   private final MaterializedTableStatements materializedTables;
   private final CatalogQueries queries;
 
-  public StatementRouter(FlinkSql flink, Catalog catalog) {
+  public StatementRouter(FlinkSql flink, Catalog catalog, io.mtables.ddl.domain.PlanProjection plans) {
     this.flink = flink;
     this.sourceTables = new SourceTableStatements(flink, catalog);
     this.materializedTables = new MaterializedTableStatements(flink, catalog);
-    this.queries = new CatalogQueries(flink, catalog);
+    this.queries = new CatalogQueries(flink, catalog, plans);
   }
 
   /** What {@code statement} comes to; nothing is changed yet. */

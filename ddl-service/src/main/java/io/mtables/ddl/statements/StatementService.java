@@ -37,10 +37,17 @@ public class StatementService {
   private final java.util.concurrent.atomic.AtomicLong catalogChanges = new java.util.concurrent.atomic.AtomicLong();
 
   public StatementService(
-      FlinkSql flink, Catalog catalog, KafkaLog definitions, KafkaLog results, KafkaLog lifecycle, DdlConfig config, Clock clock) {
+      FlinkSql flink,
+      Catalog catalog,
+      io.mtables.ddl.domain.PlanProjection plans,
+      KafkaLog definitions,
+      KafkaLog results,
+      KafkaLog lifecycle,
+      DdlConfig config,
+      Clock clock) {
     this.flink = flink;
     this.catalog = catalog;
-    this.router = new StatementRouter(flink, catalog);
+    this.router = new StatementRouter(flink, catalog, plans);
     this.definitions = definitions;
     this.results = results;
     this.lifecycle = lifecycle;

@@ -1,0 +1,69 @@
+package io.mtables.ddl;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.hasItem;
+
+import io.mtables.schemas.ContractCodec;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.testing.kafka.KafkaBrokerTestResource;
+import io.mtables.testing.kafka.TopicProbe;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** A plan published on mt.refresh.plans shows in DESCRIBE and information_schema. */
+@QuarkusTest
+@QuarkusTestResource(KafkaBrokerTestResource.class)
+class PlanInDescribeIT {
+
+  private static final String DB = "plan_" + UUID.randomUUID().toString().substring(0, 8);
+
+  @Test
+  void describeShowsThePlanOfTheCurrentVersionWithItsReasons() {
+    DialectIT.awaitReady();
+    String table = "default_catalog." + DB + ".mt";
+    post("CREATE TABLE " + DB + ".src (id BIGINT NOT NULL, v STRING) WITH ('connector' = 'datagen')", 202);
+    post("CREATE MATERIALIZED TABLE " + DB + ".mt FRESHNESS = INTERVAL '5' MINUTE AS SELECT id, v FROM " + DB + ".src", 202);
+    post("DESCRIBE MATERIALIZED TABLE " + DB + ".mt", 200)
+        .then()
+        .body("rows", hasItem(List.of("plan", "not yet planned for version 1 (planner-service)")));
+
+    RefreshPlan plan =
+        new RefreshPlan(
+            table, 1, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.CONTINUOUS, new RefreshPlan.Freshness(5, "MINUTE"), true,
+            Duration.ofMinutes(5), null, Map.of(), "[I]", List.of("CONTINUOUS because the freshness 5 min is below the threshold 30 min."),
+            List.of(), Instant.now());
+    try (TopicProbe probe = new TopicProbe()) {
+      probe.send(Topics.REFRESH_PLANS, table, new ContractCodec().encode(Contracts.REFRESH_PLANNED_V1, plan), Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
+    }
+
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () ->
+                post("DESCRIBE MATERIALIZED TABLE " + DB + ".mt", 200)
+                    .then()
+                    .body("rows", hasItem(List.of("plan.mode", "CONTINUOUS")))
+                    .body("rows", hasItem(List.of("plan.reason.1", "CONTINUOUS because the freshness 5 min is below the threshold 30 min.")))
+                    .body("rows", hasItem(List.of("plan.changelog_mode", "[I]"))));
+    post("SELECT refresh_mode FROM information_schema.materialized_tables WHERE table_name = '" + table + "'", 200)
+        .then()
+        .body("rows", hasItem(List.of("CONTINUOUS")));
+  }
+
+  private static io.restassured.response.Response post(String statement, int status) {
+    var response = given().contentType(ContentType.JSON).body(Map.of("statement", statement)).post("/api/v1/statements");
+    response.then().statusCode(status);
+    return response;
+  }
+}
