@@ -34,6 +34,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public class KafkaLog implements AutoCloseable {
 
   private static final Duration APPEND_TIMEOUT = Duration.ofSeconds(30);
+  private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(KafkaLog.class);
 
   private final String topic;
   private final String source;
@@ -68,6 +69,23 @@ public class KafkaLog implements AutoCloseable {
       throw new IllegalStateException("interrupted while writing to " + topic, e);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("Failed to send record with key '" + key + "' to " + topic, e);
+    }
+  }
+
+  /** {@link #readAll()}, retried every second while the broker or the topic is not there yet. */
+  public List<ConsumerRecord<String, String>> readAllWhenAvailable() {
+    while (true) {
+      try {
+        return readAll();
+      } catch (RuntimeException e) {
+        LOG.infof("cannot read %s yet (%s); retrying", topic, e.getMessage());
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while reading " + topic, interrupted);
+        }
+      }
     }
   }
 

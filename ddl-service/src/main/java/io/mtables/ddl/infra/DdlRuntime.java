@@ -5,6 +5,7 @@ import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.messaging.KafkaLog;
+import io.mtables.messaging.ReadyGate;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
@@ -17,7 +18,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -31,8 +31,8 @@ public class DdlRuntime {
 
   private static final Logger LOG = Logger.getLogger(DdlRuntime.class);
 
+  private final ReadyGate gate = new ReadyGate();
   private volatile StatementService service;
-  private volatile String state = "starting";
   private volatile ClassLoader quarkusClassLoader;
   private KafkaLog definitions;
   private KafkaLog results;
@@ -67,21 +67,14 @@ public class DdlRuntime {
 
   /** Blocks until the catalog is loaded: commands that arrive during start wait rather than fail. */
   public void awaitReady() {
-    while (service == null) {
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new ServiceNotReadyException(state);
-      }
-    }
+    gate.await();
   }
 
   /** Runs {@code work} against the statement service, with Quarkus's class loader for Flink. */
   public <T> T withService(java.util.function.Function<StatementService, T> work) {
     StatementService current = service;
     if (current == null) {
-      throw new ServiceNotReadyException(state);
+      throw new ServiceNotReadyException(gate.state());
     }
     Thread thread = Thread.currentThread();
     ClassLoader previous = thread.getContextClassLoader();
@@ -97,12 +90,12 @@ public class DdlRuntime {
     definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig);
     results = new KafkaLog(Topics.DDL_RESULTS, serviceName, clientConfig);
     lifecycle = new KafkaLog(Topics.LIFECYCLE_COMMANDS, serviceName, clientConfig);
-    state = "starting Flink's SQL front end";
+    gate.progress("starting Flink's SQL front end");
     FlinkSql flink = new FlinkSql(config.freshnessThreshold());
     Catalog catalog = new Catalog();
     ContractCodec codec = new ContractCodec();
-    state = "reading " + Topics.TABLE_DEFINITIONS;
-    for (var record : retrying(definitions::readAll)) {
+    gate.progress("reading " + Topics.TABLE_DEFINITIONS);
+    for (var record : definitions.readAllWhenAvailable()) {
       String type = KafkaLog.header(record, EventHeaders.TYPE);
       if (Contracts.TABLE_DEFINED_V1.type().equals(type)) {
         catalog.apply(codec.decode(Contracts.TABLE_DEFINED_V1, record.value()));
@@ -120,40 +113,24 @@ public class DdlRuntime {
       }
     }
     StatementService loaded = new StatementService(flink, catalog, plans, definitions, results, lifecycle, config, clock);
-    state = "reading " + Topics.DDL_RESULTS;
-    for (var record : retrying(results::readAll)) {
+    gate.progress("reading " + Topics.DDL_RESULTS);
+    for (var record : results.readAllWhenAvailable()) {
       if (Contracts.STATEMENT_RESULT_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
         loaded.remember(codec.decode(Contracts.STATEMENT_RESULT_V1, record.value()));
       }
     }
     service = loaded;
-    state = "ready";
+    gate.open();
     LOG.infof("catalog loaded: %d tables", catalog.inDependencyOrder().size());
-  }
-
-  private static <T> T retrying(Supplier<T> read) {
-    while (true) {
-      try {
-        return read.get();
-      } catch (RuntimeException e) {
-        LOG.infof("cannot read the log yet (%s); retrying", e.getMessage());
-        try {
-          Thread.sleep(1000);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException(interrupted);
-        }
-      }
-    }
   }
 
   /** Whether the catalog is loaded and statements are served. */
   public boolean ready() {
-    return service != null;
+    return gate.isOpen();
   }
 
   /** What the service is doing while not ready, or "ready". */
   public String state() {
-    return state;
+    return gate.state();
   }
 }

@@ -1,6 +1,7 @@
 package io.mtables.planner.infra;
 
 import io.mtables.messaging.KafkaLog;
+import io.mtables.messaging.ReadyGate;
 import io.mtables.planner.PlannerConfig;
 import io.mtables.planner.domain.PlanBook;
 import io.mtables.planner.domain.Planner;
@@ -28,8 +29,8 @@ public class PlannerRuntime {
   private static final Logger LOG = Logger.getLogger(PlannerRuntime.class);
 
   private final PlanBook book = new PlanBook();
+  private final ReadyGate gate = new ReadyGate();
   private volatile Planner planner;
-  private volatile String state = "starting";
   private KafkaLog plans;
 
   void onStart(
@@ -59,49 +60,29 @@ public class PlannerRuntime {
 
   /** The planner, once the plans made before have been read back; waits until then. */
   public Planner planner() {
-    while (planner == null) {
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while the planner starts (" + state + ")", e);
-      }
-    }
+    gate.await();
     return planner;
   }
 
   public boolean ready() {
-    return planner != null;
+    return gate.isOpen();
   }
 
   public String state() {
-    return state;
+    return gate.state();
   }
 
   private void load(PlannerConfig config) {
     ContractCodec codec = new ContractCodec();
-    state = "reading " + Topics.REFRESH_PLANS;
-    while (true) {
-      try {
-        for (var record : plans.readAll()) {
-          if (record.value() != null && Contracts.REFRESH_PLANNED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
-            book.record(codec.decode(Contracts.REFRESH_PLANNED_V1, record.value()));
-          }
-        }
-        break;
-      } catch (RuntimeException e) {
-        LOG.infof("cannot read %s yet (%s); retrying", Topics.REFRESH_PLANS, e.getMessage());
-        try {
-          Thread.sleep(1000);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          return;
-        }
+    gate.progress("reading " + Topics.REFRESH_PLANS);
+    for (var record : plans.readAllWhenAvailable()) {
+      if (record.value() != null && Contracts.REFRESH_PLANNED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
+        book.record(codec.decode(Contracts.REFRESH_PLANNED_V1, record.value()));
       }
     }
-    state = "starting Flink's planner";
+    gate.progress("starting Flink's planner");
     FlinkStreamingAnalyzer analyzer = new FlinkStreamingAnalyzer();
     planner = new Planner(book, config.settings(), analyzer::analyze);
-    state = "ready";
+    gate.open();
   }
 }
