@@ -103,7 +103,9 @@ class DialectIT {
     cases.add(error(db("CREATE MATERIALIZED TABLE $db.d5 WITH ('partition.fields.ds.date-formatter' = 'yyyy-MM-dd') FRESHNESS = INTERVAL '1' HOUR AS SELECT id, ds FROM $db.orders"), 400, "InvalidStatement", "isn't a partition column"));
     cases.add(errorAt(db("CREATE MATERIALIZED TABLE $db.u1 AS SELECT nope FROM $db.orders"), "InvalidStatement", "Column 'nope' not found", "nope"));
     cases.add(errorAt(db("CREATE MATERIALIZED TABLE $db.u2 AS\nSELECT id\nFROM $db.missing"), "InvalidStatement", "Object 'missing' not found", 3, 6));
-    cases.add(errorAt(db("CREATE MATERIALIZED TABLE $db.o1 PARTITIONED BY (ds) DISTRIBUTED BY HASH(id) INTO 2 BUCKETS AS SELECT id, ds FROM $db.orders"), "SyntaxError", "DISTRIBUTED BY comes before PARTITIONED BY", "DISTRIBUTED"));
+    cases.add(ok(db("CREATE MATERIALIZED TABLE $db.o1 PARTITIONED BY (ds) DISTRIBUTED BY HASH(id) INTO 2 BUCKETS AS SELECT id, ds FROM $db.orders"), 202, "created"));
+    cases.add(ok(db("CREATE MATERIALIZED TABLE $db.o2 PARTITIONED BY (ds) DISTRIBUTED INTO 3 BUCKETS FRESHNESS = INTERVAL '1' HOUR AS SELECT id, ds FROM $db.orders"), 202, "created"));
+    cases.add(errorAt(db("CREATE MATERIALIZED TABLE $db.o3 PARTITIONED BY (ds) DISTRIBUTED BY HASH(id) INTO 2 BUCKETS AS SELECT nope FROM $db.orders"), "InvalidStatement", "Column 'nope' not found", "nope"));
     cases.add(error(db("CREATE MATERIALIZED TABLE $db.m1 REFRESH_MODE = SOMETIMES AS SELECT id FROM $db.orders"), 400, "SyntaxError", "SOMETIMES"));
     cases.add(error(db("CREATE MATERIALIZED TABLE $db.by_day AS SELECT ds FROM $db.orders"), 409, "TableAlreadyExists", "CREATE OR ALTER"));
     cases.add(error(db("CREATE MATERIALIZED TABLE $db.orders AS SELECT ds FROM $db.orders"), 409, "TableAlreadyExists", "source table"));

@@ -16,12 +16,21 @@ import java.util.regex.Pattern;
  *   <li>{@code CREATE OR ALTER MATERIALIZED TABLE}: parsed as CREATE; the statement service
  *       turns it into an ALTER when the table exists.
  *   <li>{@code DESCRIBE MATERIALIZED TABLE t} (and {@code DESC}): parsed as {@code DESCRIBE t}.
+ *   <li>{@code PARTITIONED BY (...) DISTRIBUTED BY ...}, the brief's clause order: Flink 2.2 wants
+ *       DISTRIBUTED BY first, so the two clauses swap places (the text keeps its length, so every
+ *       position after them is unchanged).
  * </ul>
  */
 final class DialectExtensions {
 
   private static final Pattern AUTO_PREFIX = Pattern.compile("(?is)REFRESH_MODE\\s*=\\s*$");
   private static final Pattern OR_ALTER_PREFIX = Pattern.compile("(?is)^\\s*CREATE\\s+(OR)\\s+$");
+  /** PARTITIONED BY (...) right before where the parser stopped (group 1 is the clause). */
+  private static final Pattern PARTITIONED_BEFORE =
+      Pattern.compile("(?is)(PARTITIONED\\s+BY\\s*\\([^()]*\\))\\s*$");
+  /** DISTRIBUTED BY [HASH|RANGE] (...) [INTO n BUCKETS] | DISTRIBUTED INTO n BUCKETS. */
+  private static final Pattern DISTRIBUTION =
+      Pattern.compile("(?is)DISTRIBUTED(?:\\s+BY\\s*(?:HASH|RANGE)?\\s*\\([^()]*\\))?(?:\\s+INTO\\s+\\d+\\s+BUCKETS)?");
   private static final Pattern DESCRIBE_MATERIALIZED =
       Pattern.compile("(?is)^\\s*(?:DESCRIBE|DESC)\\s+(MATERIALIZED\\s+TABLE)\\b");
 
@@ -29,7 +38,8 @@ final class DialectExtensions {
   enum Extension {
     AUTO_REFRESH_MODE,
     CREATE_OR_ALTER,
-    DESCRIBE_MATERIALIZED
+    DESCRIBE_MATERIALIZED,
+    DISTRIBUTION_AFTER_PARTITIONING
   }
 
   /**
@@ -53,6 +63,18 @@ final class DialectExtensions {
       if (prefix.find()) {
         String withoutOr = blank(text, prefix.start(1), prefix.end(1));
         return new Repair(blank(withoutOr, offset, offset + token.length()), Extension.CREATE_OR_ALTER);
+      }
+    }
+    if ("DISTRIBUTED".equalsIgnoreCase(token)) {
+      Matcher partitioned = PARTITIONED_BEFORE.matcher(before);
+      Matcher distributed = DISTRIBUTION.matcher(text).region(offset, text.length());
+      if (partitioned.find() && distributed.lookingAt()) {
+        String partition = text.substring(partitioned.start(1), partitioned.end(1));
+        String gap = text.substring(partitioned.end(1), offset);
+        String distribution = text.substring(offset, distributed.end());
+        String swapped =
+            text.substring(0, partitioned.start(1)) + distribution + gap + partition + text.substring(distributed.end());
+        return new Repair(swapped, Extension.DISTRIBUTION_AFTER_PARTITIONING);
       }
     }
     return null;

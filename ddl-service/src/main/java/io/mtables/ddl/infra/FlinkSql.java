@@ -73,6 +73,9 @@ public class FlinkSql {
           case AUTO_REFRESH_MODE -> auto = true;
           case CREATE_OR_ALTER -> createOrAlter = true;
           case DESCRIBE_MATERIALIZED -> describe = true;
+          case DISTRIBUTION_AFTER_PARTITIONING -> {
+            // nothing to remember: the clauses mean the same in either order
+          }
         }
       }
     }
