@@ -17,6 +17,7 @@ import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -42,16 +43,19 @@ public class DdlRuntime {
       @Observes StartupEvent start,
       @Identifier("default-kafka-broker") Map<String, Object> kafka,
       @ConfigProperty(name = "quarkus.application.name") String serviceName,
+      // Flink's option, the same key as planner-service's, so one setting serves both services.
+      @ConfigProperty(name = FlinkSql.FRESHNESS_THRESHOLD, defaultValue = "30m") Duration freshnessThreshold,
       DdlConfig config,
       Clock clock,
       PlanProjection plans) {
-    start(kafka, serviceName, config, clock, plans);
+    start(kafka, serviceName, freshnessThreshold, config, clock, plans);
   }
 
   /** Reads the catalog back in the background; {@link #ready()} says when it is done. */
-  public void start(Map<String, Object> kafka, String serviceName, DdlConfig config, Clock clock, PlanProjection plans) {
+  public void start(
+      Map<String, Object> kafka, String serviceName, Duration freshnessThreshold, DdlConfig config, Clock clock, PlanProjection plans) {
     quarkusClassLoader = Thread.currentThread().getContextClassLoader();
-    Thread loader = new Thread(() -> load(KafkaLog.clientConfig(kafka), serviceName, config, clock, plans), "catalog-loader");
+    Thread loader = new Thread(() -> load(KafkaLog.clientConfig(kafka), serviceName, freshnessThreshold, config, clock, plans), "catalog-loader");
     loader.setContextClassLoader(quarkusClassLoader); // Flink finds its factories through it
     loader.setDaemon(true);
     loader.start();
@@ -86,12 +90,13 @@ public class DdlRuntime {
     }
   }
 
-  private void load(Map<String, Object> clientConfig, String serviceName, DdlConfig config, Clock clock, PlanProjection plans) {
+  private void load(
+      Map<String, Object> clientConfig, String serviceName, Duration freshnessThreshold, DdlConfig config, Clock clock, PlanProjection plans) {
     definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig);
     results = new KafkaLog(Topics.DDL_RESULTS, serviceName, clientConfig);
     lifecycle = new KafkaLog(Topics.LIFECYCLE_COMMANDS, serviceName, clientConfig);
     gate.progress("starting Flink's SQL front end");
-    FlinkSql flink = new FlinkSql(config.freshnessThreshold());
+    FlinkSql flink = new FlinkSql(freshnessThreshold);
     Catalog catalog = new Catalog();
     ContractCodec codec = new ContractCodec();
     gate.progress("reading " + Topics.TABLE_DEFINITIONS);

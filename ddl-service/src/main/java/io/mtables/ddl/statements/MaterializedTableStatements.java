@@ -60,7 +60,7 @@ final class MaterializedTableStatements {
       return changeTo(existing.get(), compiled.draft(), requestId, now, "altered");
     }
     TableDefinition definition = complete(compiled.draft(), catalog.nextVersion(table), now, now, Status.ACTIVE, null, requestId);
-    return new Outcome.Defined(definition, "Materialized table " + table + " created.", () -> flink.register(definition), () -> {});
+    return new Outcome.Defined(definition, "Materialized table " + table + " created.", () -> flink.register(definition));
   }
 
   Outcome alter(ParsedStatement parsed, SqlAlterMaterializedTable alter, String requestId, Instant now) {
@@ -175,7 +175,7 @@ final class MaterializedTableStatements {
     }
     TableDefinition next = complete(current, catalog.nextVersion(current.table()), current.createdAt(), now, status, resumeOptions, requestId);
     String verb = status == Status.SUSPENDED ? "suspended" : "resumed";
-    return new Outcome.Defined(next, "Materialized table " + current.table() + " " + verb + ".", () -> {}, () -> {});
+    return new Outcome.Defined(next, "Materialized table " + current.table() + " " + verb + ".", () -> {});
   }
 
   private Outcome changeTo(TableDefinition current, TableDefinition draft, String requestId, Instant now, String verb) {
@@ -187,8 +187,7 @@ final class MaterializedTableStatements {
     return new Outcome.Defined(
         next,
         "Materialized table " + current.table() + " " + verb + ".",
-        () -> flink.register(next),
-        () -> {});
+        () -> flink.register(next));
   }
 
   private MaterializedTableCompiler.Compiled recompile(CanonicalStatement canonical, SqlNode changed) {

@@ -14,9 +14,8 @@ public sealed interface Outcome {
    * @param definition the new version
    * @param message what happened, for the result
    * @param onCommitted brings Flink's catalog mirror in line once the version is durable
-   * @param onAborted undoes what validation left in the mirror when the write fails
    */
-  record Defined(TableDefinition definition, String message, Runnable onCommitted, Runnable onAborted)
+  record Defined(TableDefinition definition, String message, Runnable onCommitted)
       implements Outcome {}
 
   /**

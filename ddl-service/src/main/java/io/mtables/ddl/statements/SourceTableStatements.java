@@ -59,7 +59,6 @@ final class SourceTableStatements {
     CreateTableOperation operation = (CreateTableOperation) flink.convert(parsed.text());
     ResolvedCatalogTable resolved = operation.getCatalogTable();
     flink.checkReadable(table, resolved);
-    flink.execute(parsed.text());
     TableDefinition definition =
         new TableDefinition(
             table,
@@ -81,7 +80,7 @@ final class SourceTableStatements {
             now,
             now,
             requestId);
-    return new Outcome.Defined(definition, "Table " + table + " created.", () -> {}, () -> flink.forget(table));
+    return new Outcome.Defined(definition, "Table " + table + " created.", () -> flink.register(definition));
   }
 
   Outcome drop(SqlDropTable drop, String requestId, Instant now) {

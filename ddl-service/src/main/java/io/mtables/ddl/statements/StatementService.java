@@ -119,12 +119,7 @@ public class StatementService {
       return record(StatementResult.succeeded(requestId, unchanged.message(), unchanged.table(), clock.instant()));
     }
     if (outcome instanceof Outcome.Defined defined) {
-      try {
-        definitions.append(Contracts.TABLE_DEFINED_V1, defined.definition().table(), defined.definition());
-      } catch (RuntimeException e) {
-        defined.onAborted().run();
-        throw e;
-      }
+      definitions.append(Contracts.TABLE_DEFINED_V1, defined.definition().table(), defined.definition());
       catalog.apply(defined.definition());
       catalogChanges.incrementAndGet();
       defined.onCommitted().run();
