@@ -42,7 +42,7 @@ class CatalogRestartIT {
     post("DROP MATERIALIZED TABLE " + DB + ".gone", "r6-" + DB);
 
     DdlRuntime restarted = new DdlRuntime();
-    restarted.start(Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()), "ddl-service", java.time.Duration.ofMinutes(30), config, Clock.systemUTC(), new io.mtables.ddl.domain.PlanProjection());
+    restarted.start(Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()), "ddl-service", io.mtables.planning.PlannerSettings.defaults(), config, Clock.systemUTC(), new io.mtables.ddl.domain.PlanProjection());
     await().atMost(Duration.ofSeconds(60)).until(restarted::ready);
 
     StatementResult tables = restarted.withService(s -> s.execute("q-" + UUID.randomUUID(), "SHOW MATERIALIZED TABLES FROM " + DB));

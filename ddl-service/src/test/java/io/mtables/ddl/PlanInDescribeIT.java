@@ -41,7 +41,7 @@ class PlanInDescribeIT {
     RefreshPlan plan =
         new RefreshPlan(
             table, 1, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.CONTINUOUS, new RefreshPlan.Freshness(5, "MINUTE"), true,
-            Duration.ofMinutes(5), null, Map.of(), "[I]", List.of("CONTINUOUS because the freshness 5 min is below the threshold 30 min."),
+            Duration.ofMinutes(5), null, Map.of(), "[I]", new RefreshPlan.UpsertKey(List.of("id"), RefreshPlan.UpsertKey.Origin.DECLARED), List.of("CONTINUOUS because the freshness 5 min is below the threshold 30 min."),
             List.of(), Instant.now());
     try (TopicProbe probe = new TopicProbe()) {
       probe.send(Topics.REFRESH_PLANS, table, new ContractCodec().encode(Contracts.REFRESH_PLANNED_V1, plan), Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
@@ -55,7 +55,8 @@ class PlanInDescribeIT {
                     .then()
                     .body("rows", hasItem(List.of("plan.mode", "CONTINUOUS")))
                     .body("rows", hasItem(List.of("plan.reason.1", "CONTINUOUS because the freshness 5 min is below the threshold 30 min.")))
-                    .body("rows", hasItem(List.of("plan.changelog_mode", "[I]"))));
+                    .body("rows", hasItem(List.of("plan.changelog_mode", "[I]")))
+                    .body("rows", hasItem(List.of("plan.upsert_key", "(id) declared"))));
     post("SELECT refresh_mode FROM information_schema.materialized_tables WHERE table_name = '" + table + "'", 200)
         .then()
         .body("rows", hasItem(List.of("CONTINUOUS")));

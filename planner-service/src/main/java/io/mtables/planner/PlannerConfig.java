@@ -1,6 +1,6 @@
 package io.mtables.planner;
 
-import io.mtables.planner.domain.PlannerSettings;
+import io.mtables.planning.PlannerSettings;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.planner.domain.PlanBook;
 import io.mtables.planner.domain.Planner;
-import io.mtables.planner.domain.PlannerSettings;
-import io.mtables.planner.domain.StreamingAnalysis;
+import io.mtables.planning.PlannerSettings;
+import io.mtables.planning.QueryAnalysis;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
@@ -58,8 +58,9 @@ class PlanningIT {
       assertThat(first.path("checkpointInterval").asText()).isEqualTo("PT5M");
       assertThat(first.path("reasons").get(0).asText()).isEqualTo("CONTINUOUS because the freshness 5 min is below the threshold 30 min (materialized-table.refresh-mode.freshness-threshold).");
       assertThat(first.path("changelogMode").asText()).as(first.path("reasons").toString()).isEqualTo("[I,UA]");
+      assertThat(first.path("upsertKey").toString()).isEqualTo("{\"columns\":[\"ds\"],\"origin\":\"DERIVED\"}");
       assertThat(second.path("definitionVersion").asLong()).isEqualTo(2);
-      assertThat(second.path("mode").asText()).isEqualTo("FULL");
+      assertThat(second.path("mode").asText()).as(second.path("reasons").toString()).isEqualTo("FULL");
       assertThat(second.path("cron").asText()).isEqualTo("0 0 0/1 * * ? *");
       assertThat(third.path("definitionVersion").asLong()).as("the repeated version 2 was not planned again").isEqualTo(3);
       assertThat(third.path("status").asText()).isEqualTo("SUSPENDED");
@@ -72,7 +73,7 @@ class PlanningIT {
           .filter(r -> table.equals(r.key()))
           .forEach(r -> afterRestart.record(codec.decode(Contracts.REFRESH_PLANNED_V1, r.value())));
     }
-    Planner restarted = new Planner(afterRestart, PlannerSettings.defaults(), t -> StreamingAnalysis.unknown("not asked"));
+    Planner restarted = new Planner(afterRestart, PlannerSettings.defaults(), t -> QueryAnalysis.unknown("not asked"));
     assertThat(restarted.onDefined(definition(table, 3, new TableDefinition.Freshness(1, "HOUR"), TableDefinition.Status.SUSPENDED), Instant.now()))
         .as("a restarted planner does not plan a version again")
         .isEmpty();
@@ -99,7 +100,7 @@ class PlanningIT {
         table, version, TableDefinition.Kind.MATERIALIZED_TABLE, "CREATE MATERIALIZED TABLE ...",
         List.of(new TableDefinition.Column("ds", "STRING", true)), List.of(), List.of(), null, Map.of(), null, freshness,
         TableDefinition.RefreshMode.AUTO, new TableDefinition.Query("SELECT ds, count(*) AS n FROM s GROUP BY ds", expanded),
-        List.of(new TableDefinition.SourceTable(source, TableDefinition.Kind.SOURCE_TABLE, 1, "CREATE TABLE " + quoted(source) + " (id BIGINT, ds STRING) WITH ('connector' = 'datagen')")),
+        List.of(new TableDefinition.SourceTable(source, TableDefinition.Kind.SOURCE_TABLE, 1, "CREATE TABLE " + quoted(source) + " (id BIGINT, ds STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '10')")),
         status, Map.of(), Instant.now(), Instant.now(), null);
   }
 

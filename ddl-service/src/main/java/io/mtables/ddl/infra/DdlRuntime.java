@@ -17,6 +17,10 @@ import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
+import io.mtables.ddl.statements.PlanPreview;
+import io.mtables.planning.FlinkQueryAnalyzer;
+import io.mtables.planning.PlannerSettings;
+import io.mtables.planning.RefreshModeRules;
 import java.time.Duration;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -43,19 +47,22 @@ public class DdlRuntime {
       @Observes StartupEvent start,
       @Identifier("default-kafka-broker") Map<String, Object> kafka,
       @ConfigProperty(name = "quarkus.application.name") String serviceName,
-      // Flink's option, the same key as planner-service's, so one setting serves both services.
+      // Flink's options, the same keys as planner-service's, so one setting serves both services
+      // (ddl-service uses them for the threshold check and EXPLAIN).
       @ConfigProperty(name = FlinkSql.FRESHNESS_THRESHOLD, defaultValue = "30m") Duration freshnessThreshold,
+      @ConfigProperty(name = "materialized-table.default-freshness.continuous", defaultValue = "3m") Duration continuousDefault,
+      @ConfigProperty(name = "materialized-table.default-freshness.full", defaultValue = "1h") Duration fullDefault,
       DdlConfig config,
       Clock clock,
       PlanProjection plans) {
-    start(kafka, serviceName, freshnessThreshold, config, clock, plans);
+    start(kafka, serviceName, new PlannerSettings(freshnessThreshold, continuousDefault, fullDefault), config, clock, plans);
   }
 
   /** Reads the catalog back in the background; {@link #ready()} says when it is done. */
   public void start(
-      Map<String, Object> kafka, String serviceName, Duration freshnessThreshold, DdlConfig config, Clock clock, PlanProjection plans) {
+      Map<String, Object> kafka, String serviceName, PlannerSettings settings, DdlConfig config, Clock clock, PlanProjection plans) {
     quarkusClassLoader = Thread.currentThread().getContextClassLoader();
-    Thread loader = new Thread(() -> load(KafkaLog.clientConfig(kafka), serviceName, freshnessThreshold, config, clock, plans), "catalog-loader");
+    Thread loader = new Thread(() -> load(KafkaLog.clientConfig(kafka), serviceName, settings, config, clock, plans), "catalog-loader");
     loader.setContextClassLoader(quarkusClassLoader); // Flink finds its factories through it
     loader.setDaemon(true);
     loader.start();
@@ -91,12 +98,12 @@ public class DdlRuntime {
   }
 
   private void load(
-      Map<String, Object> clientConfig, String serviceName, Duration freshnessThreshold, DdlConfig config, Clock clock, PlanProjection plans) {
+      Map<String, Object> clientConfig, String serviceName, PlannerSettings settings, DdlConfig config, Clock clock, PlanProjection plans) {
     definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig);
     results = new KafkaLog(Topics.DDL_RESULTS, serviceName, clientConfig);
     lifecycle = new KafkaLog(Topics.LIFECYCLE_COMMANDS, serviceName, clientConfig);
     gate.progress("starting Flink's SQL front end");
-    FlinkSql flink = new FlinkSql(freshnessThreshold);
+    FlinkSql flink = new FlinkSql(settings.freshnessThreshold());
     Catalog catalog = new Catalog();
     ContractCodec codec = new ContractCodec();
     gate.progress("reading " + Topics.TABLE_DEFINITIONS);
@@ -117,7 +124,10 @@ public class DdlRuntime {
         LOG.errorf("cannot restore %s into Flink's catalog: %s", table.table(), e.getMessage());
       }
     }
-    StatementService loaded = new StatementService(flink, catalog, plans, definitions, results, lifecycle, config, clock);
+    gate.progress("starting Flink's planner for EXPLAIN");
+    FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
+    PlanPreview preview = table -> RefreshModeRules.plan(table, settings, analyzer.analyze(table), clock.instant());
+    StatementService loaded = new StatementService(flink, catalog, plans, preview, definitions, results, lifecycle, config, clock);
     gate.progress("reading " + Topics.DDL_RESULTS);
     for (var record : results.readAllWhenAvailable()) {
       if (Contracts.STATEMENT_RESULT_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {

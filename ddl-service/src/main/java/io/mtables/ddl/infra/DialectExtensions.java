@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
  *   <li>{@code CREATE OR ALTER MATERIALIZED TABLE}: parsed as CREATE; the statement service
  *       turns it into an ALTER when the table exists.
  *   <li>{@code DESCRIBE MATERIALIZED TABLE t} (and {@code DESC}): parsed as {@code DESCRIBE t}.
+ *   <li>{@code EXPLAIN CREATE [OR ALTER] MATERIALIZED TABLE ...}: parsed as the CREATE; the
+ *       statement service plans it and changes nothing (Flink's EXPLAIN takes queries only).
  *   <li>{@code PARTITIONED BY (...) DISTRIBUTED BY ...}, the brief's clause order: Flink 2.2 wants
  *       DISTRIBUTED BY first, so the two clauses swap places (the text keeps its length, so every
  *       position after them is unchanged).
@@ -31,6 +33,8 @@ final class DialectExtensions {
   /** DISTRIBUTED BY [HASH|RANGE] (...) [INTO n BUCKETS] | DISTRIBUTED INTO n BUCKETS. */
   private static final Pattern DISTRIBUTION =
       Pattern.compile("(?is)DISTRIBUTED(?:\\s+BY\\s*(?:HASH|RANGE)?\\s*\\([^()]*\\))?(?:\\s+INTO\\s+\\d+\\s+BUCKETS)?");
+  private static final Pattern EXPLAIN_CREATE =
+      Pattern.compile("(?is)^\\s*(EXPLAIN)\\s+CREATE\\s+(?:OR\\s+ALTER\\s+)?MATERIALIZED\\s+TABLE\\b");
   private static final Pattern DESCRIBE_MATERIALIZED =
       Pattern.compile("(?is)^\\s*(?:DESCRIBE|DESC)\\s+(MATERIALIZED\\s+TABLE)\\b");
 
@@ -39,6 +43,7 @@ final class DialectExtensions {
     AUTO_REFRESH_MODE,
     CREATE_OR_ALTER,
     DESCRIBE_MATERIALIZED,
+    EXPLAIN_CREATE,
     DISTRIBUTION_AFTER_PARTITIONING
   }
 
@@ -89,6 +94,15 @@ final class DialectExtensions {
     return describe.find()
         ? new Repair(blank(text, describe.start(1), describe.end(1)), Extension.DESCRIBE_MATERIALIZED)
         : null;
+  }
+
+  /**
+   * {@code EXPLAIN CREATE [OR ALTER] MATERIALIZED TABLE ...} as the CREATE, or null for any other
+   * statement. Done before parsing: Flink's parser would take EXPLAIN and then fail on CREATE.
+   */
+  static Repair explainCreate(String text) {
+    Matcher explain = EXPLAIN_CREATE.matcher(text);
+    return explain.find() ? new Repair(blank(text, explain.start(1), explain.end(1)), Extension.EXPLAIN_CREATE) : null;
   }
 
   /**

@@ -51,15 +51,17 @@ public class FlinkSql {
 
   /** The syntax tree of one statement, with the dialect's extensions applied. */
   public ParsedStatement parse(String statement) {
-    var describeRepair = DialectExtensions.describeMaterialized(statement);
-    String text = describeRepair == null ? statement : describeRepair.text();
+    var explainRepair = DialectExtensions.explainCreate(statement);
+    boolean explain = explainRepair != null;
+    var describeRepair = explain ? null : DialectExtensions.describeMaterialized(statement);
+    String text = explain ? explainRepair.text() : describeRepair == null ? statement : describeRepair.text();
     boolean createOrAlter = false;
     boolean auto = false;
     boolean describe = describeRepair != null;
     for (int attempt = 0; ; attempt++) {
       try {
         SqlNode node = SqlParser.create(text, SYNTAX).parseStmt();
-        return new ParsedStatement(text, node, createOrAlter, auto, describe);
+        return new ParsedStatement(text, node, createOrAlter, auto, describe, explain);
       } catch (Exception error) {
         var repair =
             attempt < MAX_REPAIRS
@@ -73,6 +75,7 @@ public class FlinkSql {
           case AUTO_REFRESH_MODE -> auto = true;
           case CREATE_OR_ALTER -> createOrAlter = true;
           case DESCRIBE_MATERIALIZED -> describe = true;
+          case EXPLAIN_CREATE -> explain = true;
           case DISTRIBUTION_AFTER_PARTITIONING -> {
             // nothing to remember: the clauses mean the same in either order
           }

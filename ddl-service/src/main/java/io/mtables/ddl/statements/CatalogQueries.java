@@ -97,22 +97,8 @@ final class CatalogQueries {
     if (plan.isEmpty()) {
       property(rows, "plan", "not yet planned for version " + definition.version() + " (planner-service)");
     }
-    plan.ifPresent(
-        p -> {
-          property(rows, "plan.status", p.status());
-          property(rows, "plan.mode", p.mode());
-          property(rows, "plan.freshness", p.freshness() == null ? null : "INTERVAL '" + p.freshness().interval() + "' " + p.freshness().unit() + (p.freshnessDeclared() ? "" : " (default)"));
-          property(rows, "plan.checkpoint_interval", p.checkpointInterval());
-          property(rows, "plan.cron", p.cron());
-          property(rows, "plan.changelog_mode", p.changelogMode());
-          for (int i = 0; i < p.reasons().size(); i++) {
-            property(rows, "plan.reason." + (i + 1), p.reasons().get(i));
-          }
-          for (var warning : p.warnings()) {
-            property(rows, "plan.warning." + warning.code(), warning.message());
-          }
-        });
-    return new Outcome.Rows(List.of(new ResultColumn("property", "STRING"), new ResultColumn("value", "STRING")), rows);
+    plan.ifPresent(p -> PlanRows.append(rows, p));
+    return new Outcome.Rows(PlanRows.COLUMNS, rows);
   }
 
   /**

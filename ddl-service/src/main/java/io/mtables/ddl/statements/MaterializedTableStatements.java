@@ -157,6 +157,11 @@ final class MaterializedTableStatements {
         "Materialized table " + table + " dropped; its refresh pipeline stops first.");
   }
 
+  /** The current definition of a materialized table known to exist. */
+  TableDefinition current(String table) {
+    return catalog.find(table).orElseThrow();
+  }
+
   private TableDefinition existingMaterialized(String table, SqlNode at) {
     TableDefinition current =
         catalog.find(table).orElseThrow(() -> StatementException.notFound("Materialized table " + table + " does not exist."));

@@ -25,8 +25,10 @@ public class StatementRouter {
   private final SourceTableStatements sourceTables;
   private final MaterializedTableStatements materializedTables;
   private final CatalogQueries queries;
+  private final PlanPreview preview;
 
-  public StatementRouter(FlinkSql flink, Catalog catalog, io.mtables.ddl.domain.PlanProjection plans) {
+  public StatementRouter(FlinkSql flink, Catalog catalog, io.mtables.ddl.domain.PlanProjection plans, PlanPreview preview) {
+    this.preview = preview;
     this.flink = flink;
     this.sourceTables = new SourceTableStatements(flink, catalog);
     this.materializedTables = new MaterializedTableStatements(flink, catalog);
@@ -40,6 +42,9 @@ public class StatementRouter {
     }
     ParsedStatement parsed = flink.parse(statement);
     SqlNode node = parsed.node();
+    if (parsed.explain()) {
+      return explain(parsed, requestId, now);
+    }
     if (node instanceof SqlCreateMaterializedTable) {
       return materializedTables.create(parsed, requestId, now);
     }
@@ -70,10 +75,33 @@ public class StatementRouter {
     if (TEMPORARY.matcher(parsed.text()).find()) {
       Statements.refuseTemporary(true, "object", node);
     }
+    if (node instanceof org.apache.flink.sql.parser.dql.SqlRichExplain) {
+      throw StatementException.invalidAt(
+          "UnsupportedStatement", "EXPLAIN is answered for CREATE [OR ALTER] MATERIALIZED TABLE only.", FlinkSql.positionOf(node),
+          "EXPLAIN CREATE [OR ALTER] MATERIALIZED TABLE ...");
+    }
     throw StatementException.invalidAt(
         "UnsupportedStatement",
         "Statement " + node.getKind() + " is not part of the dialect.",
         FlinkSql.positionOf(node),
         Statements.ALLOWED);
+  }
+
+  /**
+   * EXPLAIN CREATE [OR ALTER] MATERIALIZED TABLE: the statement is checked exactly as if it ran,
+   * then planned as planner-service would plan it; nothing is created or changed.
+   */
+  private Outcome explain(ParsedStatement parsed, String requestId, Instant now) {
+    Outcome wouldBe = materializedTables.create(parsed, requestId, now);
+    var definition =
+        wouldBe instanceof Outcome.Defined defined
+            ? defined.definition()
+            : materializedTables.current(((Outcome.Unchanged) wouldBe).table());
+    java.util.List<java.util.List<Object>> rows = new java.util.ArrayList<>();
+    rows.add(java.util.Arrays.asList("table_name", definition.table()));
+    rows.add(java.util.Arrays.asList("version", String.valueOf(definition.version())));
+    rows.add(java.util.Arrays.asList("change", wouldBe instanceof Outcome.Defined ? (definition.version() == 1 ? "would create" : "would alter") : "none: already defined this way"));
+    PlanRows.append(rows, preview.plan(definition));
+    return new Outcome.Rows(PlanRows.COLUMNS, rows);
   }
 }

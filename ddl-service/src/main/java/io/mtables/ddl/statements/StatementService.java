@@ -40,6 +40,7 @@ public class StatementService {
       FlinkSql flink,
       Catalog catalog,
       io.mtables.ddl.domain.PlanProjection plans,
+      PlanPreview preview,
       KafkaLog definitions,
       KafkaLog results,
       KafkaLog lifecycle,
@@ -47,7 +48,7 @@ public class StatementService {
       Clock clock) {
     this.flink = flink;
     this.catalog = catalog;
-    this.router = new StatementRouter(flink, catalog, plans);
+    this.router = new StatementRouter(flink, catalog, plans, preview);
     this.definitions = definitions;
     this.results = results;
     this.lifecycle = lifecycle;

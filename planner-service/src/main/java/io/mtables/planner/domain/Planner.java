@@ -1,5 +1,8 @@
 package io.mtables.planner.domain;
 
+import io.mtables.planning.PlannerSettings;
+import io.mtables.planning.QueryAnalysis;
+import io.mtables.planning.RefreshModeRules;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.plan.RefreshPlan;
@@ -13,15 +16,15 @@ public class Planner {
 
   private final PlanBook book;
   private final PlannerSettings settings;
-  private final java.util.function.Function<TableDefinition, StreamingAnalysis> streaming;
+  private final java.util.function.Function<TableDefinition, QueryAnalysis> analyzer;
 
   /**
-   * @param streaming asks Flink's planner whether a table's query runs as a stream
+   * @param analyzer asks Flink's planner about a table's query
    */
-  public Planner(PlanBook book, PlannerSettings settings, java.util.function.Function<TableDefinition, StreamingAnalysis> streaming) {
+  public Planner(PlanBook book, PlannerSettings settings, java.util.function.Function<TableDefinition, QueryAnalysis> analyzer) {
     this.book = book;
     this.settings = settings;
-    this.streaming = streaming;
+    this.analyzer = analyzer;
   }
 
   /** The plan for a new definition version; empty for source tables and versions already planned. */
@@ -29,7 +32,7 @@ public class Planner {
     if (table.kind() != TableDefinition.Kind.MATERIALIZED_TABLE || book.planned(table.table(), table.version())) {
       return Optional.empty();
     }
-    return Optional.of(RefreshModeRules.plan(table, settings, streaming.apply(table), now));
+    return Optional.of(RefreshModeRules.plan(table, settings, analyzer.apply(table), now));
   }
 
   /** The last plan of a dropped materialized table; empty for source tables and repeats. */
@@ -39,7 +42,7 @@ public class Planner {
     }
     return Optional.of(
         new RefreshPlan(
-            dropped.table(), dropped.version(), RefreshPlan.Status.DROPPED, null, null, false, null, null, Map.of(), null,
+            dropped.table(), dropped.version(), RefreshPlan.Status.DROPPED, null, null, false, null, null, Map.of(), null, null,
             List.of("Dropped: the pipeline stops first, then the table's data is removed."), List.of(), now));
   }
 }

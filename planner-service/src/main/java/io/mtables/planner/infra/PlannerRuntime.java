@@ -5,6 +5,7 @@ import io.mtables.messaging.ReadyGate;
 import io.mtables.planner.PlannerConfig;
 import io.mtables.planner.domain.PlanBook;
 import io.mtables.planner.domain.Planner;
+import io.mtables.planning.FlinkQueryAnalyzer;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
@@ -81,7 +82,7 @@ public class PlannerRuntime {
       }
     }
     gate.progress("starting Flink's planner");
-    FlinkStreamingAnalyzer analyzer = new FlinkStreamingAnalyzer();
+    FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
     planner = new Planner(book, config.settings(), analyzer::analyze);
     gate.open();
   }

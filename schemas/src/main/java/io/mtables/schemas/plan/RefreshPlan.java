@@ -25,6 +25,9 @@ import java.util.Map;
  *     overwrites only the partition named by its scheduled time
  * @param changelogMode the changelog Flink's planner gives the query in streaming mode, such as
  *     {@code [I]} (inserts only) or {@code [I,UA,D]} (upserts and deletes); null when not known
+ * @param upsertKey the key the table is written on (a Paimon primary-key table): the declared
+ *     primary key, or the key Flink's planner derives from the query when it produces updates;
+ *     null for a table written without a key
  * @param reasons the decisions in plain words, in order
  * @param warnings traps the user would not see
  * @param plannedAt when the plan was made
@@ -40,6 +43,7 @@ public record RefreshPlan(
     String cron,
     Map<String, String> partitionFormatters,
     String changelogMode,
+    UpsertKey upsertKey,
     List<String> reasons,
     List<Warning> warnings,
     Instant plannedAt) {
@@ -65,6 +69,22 @@ public record RefreshPlan(
    * @param unit SECOND, MINUTE, HOUR or DAY
    */
   public record Freshness(int interval, String unit) {}
+
+  /**
+   * The key rows are upserted and deleted on.
+   *
+   * @param columns the key columns, in the table's column order
+   * @param origin DECLARED (PRIMARY KEY in the statement) or DERIVED (by Flink's planner from the
+   *     query's GROUP BY or joins)
+   */
+  public record UpsertKey(List<String> columns, Origin origin) {
+
+    /** Where the key comes from. */
+    public enum Origin {
+      DECLARED,
+      DERIVED
+    }
+  }
 
   /**
    * A trap in the definition.

@@ -1,4 +1,4 @@
-package io.mtables.planner.domain;
+package io.mtables.planning;
 
 import io.mtables.schemas.plan.RefreshPlan.Freshness;
 import java.time.Duration;

@@ -1,0 +1,45 @@
+package io.mtables.ddl.statements;
+
+import io.mtables.schemas.ddl.StatementResult.ResultColumn;
+import io.mtables.schemas.plan.RefreshPlan;
+import java.util.Arrays;
+import java.util.List;
+
+/** A refresh plan as property rows, the same in DESCRIBE MATERIALIZED TABLE and EXPLAIN. */
+final class PlanRows {
+
+  static final List<ResultColumn> COLUMNS = List.of(new ResultColumn("property", "STRING"), new ResultColumn("value", "STRING"));
+
+  private PlanRows() {}
+
+  static void append(List<List<Object>> rows, RefreshPlan plan) {
+    property(rows, "plan.status", plan.status());
+    property(rows, "plan.mode", plan.mode());
+    property(
+        rows,
+        "plan.freshness",
+        plan.freshness() == null
+            ? null
+            : "INTERVAL '" + plan.freshness().interval() + "' " + plan.freshness().unit() + (plan.freshnessDeclared() ? "" : " (default)"));
+    property(rows, "plan.checkpoint_interval", plan.checkpointInterval());
+    property(rows, "plan.cron", plan.cron());
+    property(rows, "plan.changelog_mode", plan.changelogMode());
+    property(
+        rows,
+        "plan.upsert_key",
+        plan.upsertKey() == null
+            ? null
+            : "(" + String.join(", ", plan.upsertKey().columns()) + ") "
+                + (plan.upsertKey().origin() == RefreshPlan.UpsertKey.Origin.DECLARED ? "declared" : "derived from the query"));
+    for (int i = 0; i < plan.reasons().size(); i++) {
+      property(rows, "plan.reason." + (i + 1), plan.reasons().get(i));
+    }
+    for (var warning : plan.warnings()) {
+      property(rows, "plan.warning." + warning.code(), warning.message());
+    }
+  }
+
+  private static void property(List<List<Object>> rows, String name, Object value) {
+    rows.add(Arrays.asList(name, value == null ? null : String.valueOf(value)));
+  }
+}

@@ -1,0 +1,251 @@
+package io.mtables.planning;
+
+import io.mtables.schemas.catalog.TableDefinition;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.ExplainDetail;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.catalog.ObjectPath;
+
+/**
+ * Asks Flink's planner about a materialized table's query: in streaming mode, whether it runs as
+ * a stream, its changelog, its unique keys and its stateful operators; in batch mode, whether it
+ * runs as a batch. The source tables are declared from the definitions the event carries. Every
+ * verdict is Flink's own; the plan text is read only for the names Flink gives its operators and
+ * expressions. Not thread-safe: one analysis at a time.
+ */
+public class FlinkQueryAnalyzer {
+
+  private static final String PHYSICAL_PLAN = "== Optimized Physical Plan ==";
+  private static final String EXECUTION_PLAN = "== Optimized Execution Plan ==";
+  private static final Pattern CHANGELOG = Pattern.compile("changelogMode=(\\[[A-Z,]+\\])");
+  /** An operator line of a plan: tree drawing, then the operator's name and its attributes. */
+  private static final Pattern OPERATOR = Pattern.compile("^[\\s:+\\-]*([A-Za-z]+)\\((.*)\\)\\s*$");
+  private static final Pattern SCANNED_TABLE = Pattern.compile("table=\\[\\[([^\\]]+)\\]\\]");
+  private static final Pattern CONDITION = Pattern.compile("condition=\\[(.*?)\\](?:, |\\)$|$)");
+  /** Functions whose value moves with the wall clock; Flink prints them by these names. */
+  private static final Pattern CURRENT_TIME =
+      Pattern.compile("\\b(NOW|CURRENT_TIMESTAMP|LOCALTIMESTAMP|CURRENT_DATE|CURRENT_TIME|LOCALTIME|PROCTIME|CURRENT_ROW_TIMESTAMP|UNIX_TIMESTAMP)\\b");
+  /** Streaming operators whose state is kept per key forever unless a TTL says otherwise. */
+  private static final Map<String, String> UNBOUNDED_STATE =
+      Map.of(
+          "Join", "regular join",
+          "MultiJoin", "regular join",
+          "GroupAggregate", "group aggregation",
+          "GlobalGroupAggregate", "group aggregation",
+          "IncrementalGroupAggregate", "group aggregation",
+          "Rank", "Top-N",
+          "Deduplicate", "deduplication",
+          "ChangelogNormalize", "changelog normalization");
+
+  /**
+   * Flink's planner keeps Calcite's metadata provider in a thread-local set up where the planner
+   * is created: every call must run on that same thread, or optimization fails with "NPE:
+   * metadataHandlerProvider". So the environments live on one thread of their own.
+   */
+  private final ExecutorService flinkThread;
+  private final TableEnvironment streaming;
+  private final TableEnvironment batch;
+
+  public FlinkQueryAnalyzer() {
+    ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
+    flinkThread =
+        Executors.newSingleThreadExecutor(
+            task -> {
+              Thread thread = new Thread(task, "flink-planner");
+              thread.setDaemon(true);
+              thread.setContextClassLoader(classLoader); // Flink finds its factories through it
+              return thread;
+            });
+    streaming = onFlinkThread(() -> TableEnvironment.create(EnvironmentSettings.inStreamingMode()));
+    batch = onFlinkThread(() -> TableEnvironment.create(EnvironmentSettings.inBatchMode()));
+  }
+
+  /** What Flink's planner says about {@code table}'s query. */
+  public QueryAnalysis analyze(TableDefinition table) {
+    return onFlinkThread(() -> analyzeHere(table));
+  }
+
+  private <T> T onFlinkThread(Callable<T> work) {
+    try {
+      return flinkThread.submit(work).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while asking Flink's planner", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+    }
+  }
+
+  private QueryAnalysis analyzeHere(TableDefinition table) {
+    var upstream = table.sources().stream().filter(s -> s.kind() == TableDefinition.Kind.MATERIALIZED_TABLE).map(TableDefinition.SourceTable::table).toList();
+    if (!upstream.isEmpty()) {
+      // Reading another materialized table means reading its Paimon table, which the job manager
+      // declares; the planner cannot compile that read yet.
+      return QueryAnalysis.unknown("it reads materialized table(s) " + upstream + ", whose changelog is known when the job starts")
+          .withLatestValueSources(upstream);
+    }
+    try {
+      for (var source : table.sources()) {
+        declare(streaming, source);
+        declare(batch, source);
+        boundForBatch(source);
+      }
+    } catch (RuntimeException e) {
+      return QueryAnalysis.unknown("its source tables could not be declared here (" + deepestMessage(e) + ")");
+    }
+    String query = table.query().expanded();
+    // Validation first: a query that does not even validate here says nothing about streaming.
+    Table validated;
+    try {
+      validated = streaming.sqlQuery(query);
+    } catch (RuntimeException invalid) {
+      return QueryAnalysis.unknown("the query does not validate here (" + deepestMessage(invalid) + ")");
+    }
+    QueryAnalysis.BatchCheck batchCheck = batchCheck(query);
+    List<String> timeFunctions = timeFunctionsInConditions(logicalPlan(validated));
+    // A valid query that the streaming planner cannot turn into a plan cannot run as a stream.
+    String plan;
+    try {
+      plan = streaming.explainSql(query, ExplainDetail.CHANGELOG_MODE);
+    } catch (RuntimeException streamingError) {
+      return QueryAnalysis.notStreamable(deepestMessage(streamingError)).withBatch(batchCheck).withTimeFunctions(timeFunctions);
+    }
+    return QueryAnalysis.streamable(rootChangelog(plan))
+        .withUniqueKeys(FlinkUniqueKeys.of(validated))
+        .withBatch(batchCheck)
+        .withStatefulOperators(statefulOperators(plan))
+        .withTimeFunctions(timeFunctions)
+        .withLatestValueSources(changelogSources(plan));
+  }
+
+  private QueryAnalysis.BatchCheck batchCheck(String query) {
+    try {
+      batch.explainSql(query);
+      return QueryAnalysis.BatchCheck.RUNS;
+    } catch (RuntimeException batchError) {
+      return QueryAnalysis.BatchCheck.cannot(deepestMessage(batchError));
+    }
+  }
+
+  private static String logicalPlan(Table validated) {
+    try {
+      return validated.explain();
+    } catch (RuntimeException e) {
+      return "";
+    }
+  }
+
+  private static void declare(TableEnvironment env, TableDefinition.SourceTable source) {
+    String[] parts = source.table().split("\\.", 3);
+    env.executeSql("CREATE DATABASE IF NOT EXISTS `" + parts[0] + "`.`" + parts[1] + "`");
+    env.getCatalog(parts[0]).ifPresent(catalog -> dropQuietly(catalog, parts));
+    env.executeSql(source.statement());
+  }
+
+  /** A batch refresh reads a source up to where it stands when the refresh starts. */
+  private void boundForBatch(TableDefinition.SourceTable source) {
+    String[] parts = source.table().split("\\.", 3);
+    Map<String, String> options;
+    try {
+      options = batch.getCatalog(parts[0]).orElseThrow().getTable(new ObjectPath(parts[1], parts[2])).getOptions();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read the options of " + source.table(), e);
+    }
+    Map<String, String> extra = BoundedReads.extraOptions(options);
+    if (!extra.isEmpty()) {
+      StringBuilder set = new StringBuilder();
+      extra.forEach((k, v) -> set.append(set.isEmpty() ? "" : ", ").append('\'').append(k).append("' = '").append(v).append('\''));
+      batch.executeSql("ALTER TABLE `" + parts[0] + "`.`" + parts[1] + "`.`" + parts[2] + "` SET (" + set + ")");
+    }
+  }
+
+  /** The changelog mode of the first node of the optimized physical plan: the query's output. */
+  static String rootChangelog(String explain) {
+    Matcher matcher = CHANGELOG.matcher(physicalPlan(explain).lines().findFirst().orElse(""));
+    if (!matcher.find()) {
+      throw new IllegalStateException("no changelogMode on the root of Flink's plan");
+    }
+    return matcher.group(1);
+  }
+
+  /** The operators of the streaming plan that keep state per key forever, in words, once each. */
+  static List<String> statefulOperators(String explain) {
+    Set<String> found = new LinkedHashSet<>();
+    for (String line : physicalPlan(explain).lines().toList()) {
+      Matcher operator = OPERATOR.matcher(line);
+      if (operator.matches() && UNBOUNDED_STATE.containsKey(operator.group(1)) && !operator.group(2).contains("stateTtlHints=")) {
+        found.add(UNBOUNDED_STATE.get(operator.group(1)));
+      }
+    }
+    return List.copyOf(found);
+  }
+
+  /** The sources Flink reads as a changelog (updates and deletes), not as appended events. */
+  static List<String> changelogSources(String explain) {
+    Set<String> found = new LinkedHashSet<>();
+    for (String line : physicalPlan(explain).lines().toList()) {
+      Matcher operator = OPERATOR.matcher(line);
+      if (operator.matches() && operator.group(1).equals("TableSourceScan")) {
+        Matcher table = SCANNED_TABLE.matcher(operator.group(2));
+        Matcher changelog = CHANGELOG.matcher(operator.group(2));
+        if (table.find() && changelog.find() && !changelog.group(1).equals("[I]")) {
+          found.add(table.group(1).replace(", ", "."));
+        }
+      }
+    }
+    return List.copyOf(found);
+  }
+
+  /** Current-time functions in the filter and join conditions of the logical plan, once each. */
+  static List<String> timeFunctionsInConditions(String logicalPlan) {
+    Set<String> found = new LinkedHashSet<>();
+    for (String line : logicalPlan.lines().toList()) {
+      Matcher condition = CONDITION.matcher(line);
+      while (condition.find()) {
+        Matcher function = CURRENT_TIME.matcher(condition.group(1));
+        while (function.find()) {
+          found.add(function.group(1));
+        }
+      }
+    }
+    return List.copyOf(found);
+  }
+
+  private static String physicalPlan(String explain) {
+    int start = explain.indexOf(PHYSICAL_PLAN);
+    if (start < 0) {
+      throw new IllegalStateException("no optimized physical plan in Flink's explanation");
+    }
+    int end = explain.indexOf(EXECUTION_PLAN, start);
+    return explain.substring(start + PHYSICAL_PLAN.length(), end < 0 ? explain.length() : end).strip();
+  }
+
+  private static void dropQuietly(org.apache.flink.table.catalog.Catalog catalog, String[] parts) {
+    try {
+      catalog.dropTable(new ObjectPath(parts[1], parts[2]), true);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot replace " + String.join(".", parts) + " in the planner's catalog", e);
+    }
+  }
+
+  private static String deepestMessage(Throwable error) {
+    Throwable deepest = error;
+    while (deepest.getCause() != null && deepest.getCause() != deepest) {
+      deepest = deepest.getCause();
+    }
+    String message = deepest.getMessage() == null ? error.getMessage() : deepest.getMessage();
+    return message.lines().findFirst().orElse(message).strip();
+  }
+}

@@ -1,0 +1,92 @@
+package io.mtables.planning;
+
+import java.util.List;
+
+/**
+ * What Flink's planner says about a materialized table's query: whether it runs as a stream and
+ * with which changelog and keys, whether it runs as a batch, and the traps in its plan.
+ *
+ * @param verdict whether it can run as a stream
+ * @param changelogMode the changelog the query produces, such as {@code [I]} or {@code [I,UB,UA,D]};
+ *     null unless STREAMABLE
+ * @param detail why, in Flink's words when Flink refused; null when STREAMABLE
+ * @param uniqueKeys the keys Flink proves unique for the query's result (output column names),
+ *     smallest first; empty when none, null when not known
+ * @param batch whether the query can run as a batch (FULL refreshes), in Flink's words when not
+ * @param statefulOperators operators of the streaming plan whose state never expires, in words
+ *     ("regular join", "group aggregation", ...); operators with a STATE_TTL hint are left out
+ * @param timeFunctionsInConditions current-time functions (NOW(), CURRENT_TIMESTAMP, ...) found in
+ *     filter or join conditions
+ * @param latestValueSources source tables that hold the latest value of each row (a change stream,
+ *     an upsert topic, a database table or another materialized table) rather than every event
+ */
+public record QueryAnalysis(
+    Verdict verdict,
+    String changelogMode,
+    String detail,
+    List<List<String>> uniqueKeys,
+    BatchCheck batch,
+    List<String> statefulOperators,
+    List<String> timeFunctionsInConditions,
+    List<String> latestValueSources) {
+
+  /** The planner's answer. */
+  public enum Verdict {
+    STREAMABLE,
+    NOT_STREAMABLE,
+    UNKNOWN
+  }
+
+  /**
+   * Whether the query runs as a batch.
+   *
+   * @param runs whether it runs (assumed when not checked)
+   * @param checked whether Flink's batch planner was asked
+   * @param detail Flink's words when it cannot
+   */
+  public record BatchCheck(boolean runs, boolean checked, String detail) {
+    public static final BatchCheck RUNS = new BatchCheck(true, true, null);
+    public static final BatchCheck NOT_CHECKED = new BatchCheck(true, false, null);
+
+    public static BatchCheck cannot(String why) {
+      return new BatchCheck(false, true, why);
+    }
+  }
+
+  public static QueryAnalysis streamable(String changelogMode) {
+    return new QueryAnalysis(Verdict.STREAMABLE, changelogMode, null, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of());
+  }
+
+  public static QueryAnalysis notStreamable(String why) {
+    return new QueryAnalysis(Verdict.NOT_STREAMABLE, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of());
+  }
+
+  public static QueryAnalysis unknown(String why) {
+    return new QueryAnalysis(Verdict.UNKNOWN, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of());
+  }
+
+  public QueryAnalysis withUniqueKeys(List<List<String>> keys) {
+    return new QueryAnalysis(verdict, changelogMode, detail, keys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources);
+  }
+
+  public QueryAnalysis withBatch(BatchCheck check) {
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, check, statefulOperators, timeFunctionsInConditions, latestValueSources);
+  }
+
+  public QueryAnalysis withStatefulOperators(List<String> operators) {
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, operators, timeFunctionsInConditions, latestValueSources);
+  }
+
+  public QueryAnalysis withTimeFunctions(List<String> functions) {
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, functions, latestValueSources);
+  }
+
+  public QueryAnalysis withLatestValueSources(List<String> sources) {
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, sources);
+  }
+
+  /** Whether the query produces updates or deletes, not only inserts. */
+  public boolean updating() {
+    return changelogMode != null && !changelogMode.equals("[I]");
+  }
+}

@@ -1,0 +1,313 @@
+package io.mtables.planning;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinition.RefreshMode;
+import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlan.Mode;
+import io.mtables.schemas.plan.RefreshPlan.Status;
+import io.mtables.schemas.plan.RefreshPlan.UpsertKey;
+import io.mtables.schemas.plan.RefreshPlan.Warning;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class RefreshModeRulesTest {
+
+  private static final PlannerSettings FLINK_DEFAULTS = PlannerSettings.defaults();
+  private static final QueryAnalysis UPSERTS = QueryAnalysis.streamable("[I,UA,D]").withUniqueKeys(List.of(List.of("ds")));
+  private static final QueryAnalysis CANNOT_STREAM = QueryAnalysis.notStreamable("Sort on a non-time-attribute field is not supported.");
+
+  @ParameterizedTest(name = "{0} {1} {2} -> {3} {4}")
+  @CsvSource({
+    "AUTO, 29, MINUTE, CONTINUOUS, ACTIVE, the freshness 29 min is below the threshold 30 min",
+    "AUTO, 30, MINUTE, FULL, ACTIVE, the freshness 30 min is not below the threshold 30 min",
+    // 31 minutes is FULL by the threshold, and no cron period: ddl-service refuses it at CREATE,
+    // the planner refuses it too should it ever arrive (a threshold configured differently).
+    "AUTO, 31, MINUTE, FULL, REFUSED, the freshness 31 min is not below the threshold 30 min",
+    "AUTO, 5, SECOND, CONTINUOUS, ACTIVE, the freshness 5 s is below",
+    "AUTO, 1, DAY, FULL, ACTIVE, the freshness 1 day is not below",
+    "CONTINUOUS, 2, DAY, CONTINUOUS, ACTIVE, REFRESH_MODE = CONTINUOUS was declared; a declared mode wins",
+    "FULL, 1, MINUTE, FULL, ACTIVE, REFRESH_MODE = FULL was declared; a declared mode wins",
+  })
+  void modeFollowsTheDeclarationElseTheThreshold(
+      String declared, int interval, String unit, Mode expected, Status status, String reason) {
+    RefreshPlan plan = plan(table(RefreshMode.valueOf(declared), interval, unit, Map.of()));
+
+    assertThat(plan.status()).isEqualTo(status);
+    assertThat(plan.mode()).isEqualTo(status == Status.REFUSED ? null : expected);
+    assertThat(plan.reasons().get(0)).startsWith(expected + " because").contains(reason);
+    assertThat(plan.freshnessDeclared()).isTrue();
+  }
+
+  @Test
+  void noFreshnessUnderAutoIsContinuousAtThreeMinutes() {
+    RefreshPlan plan = plan(table(RefreshMode.AUTO, null, null, Map.of()));
+
+    assertThat(plan.mode()).isEqualTo(Mode.CONTINUOUS);
+    assertThat(plan.freshness()).isEqualTo(new RefreshPlan.Freshness(3, "MINUTE"));
+    assertThat(plan.checkpointInterval()).isEqualTo(Duration.ofMinutes(3));
+    assertThat(plan.freshnessDeclared()).isFalse();
+    assertThat(plan.reasons())
+        .contains("No FRESHNESS was declared: the CONTINUOUS default 3 min applies (materialized-table.default-freshness.continuous).");
+  }
+
+  @Test
+  void noFreshnessUnderFullIsOneHourOnTheHourlyCron() {
+    RefreshPlan plan = plan(table(RefreshMode.FULL, null, null, Map.of()));
+
+    assertThat(plan.freshness()).isEqualTo(new RefreshPlan.Freshness(1, "HOUR"));
+    assertThat(plan.cron()).isEqualTo("0 0 0/1 * * ? *");
+    assertThat(plan.reasons()).contains("No FRESHNESS was declared: the FULL default 1 h applies (materialized-table.default-freshness.full).");
+  }
+
+  @Test
+  void defaultsAndThresholdComeFromSettings() {
+    var settings = new PlannerSettings(Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofMinutes(10));
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, null, null, Map.of()), settings, UPSERTS, Instant.EPOCH);
+
+    assertThat(plan.mode()).isEqualTo(Mode.FULL);
+    assertThat(plan.freshness()).isEqualTo(new RefreshPlan.Freshness(10, "MINUTE"));
+    assertThat(plan.cron()).isEqualTo("0 0/10 * * * ? *");
+  }
+
+  @Test
+  void continuousCheckpointsAtTheFreshness() {
+    RefreshPlan plan = plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()));
+
+    assertThat(plan.checkpointInterval()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(plan.cron()).isNull();
+    assertThat(plan.reasons()).contains("Checkpoint every 5 min: each checkpoint commits a snapshot, so a change is readable within about 5 min.");
+    assertThat(plan.warnings()).isEmpty();
+  }
+
+  @Test
+  void fullTakesFlinksCronAndTheDateFormatterPartition() {
+    RefreshPlan plan = plan(table(RefreshMode.AUTO, 1, "DAY", Map.of("partition.fields.ds.date-formatter", "yyyy-MM-dd")));
+
+    assertThat(plan.cron()).isEqualTo("0 0 0 * * ? *");
+    assertThat(plan.checkpointInterval()).isNull();
+    assertThat(plan.partitionFormatters()).containsExactly(Map.entry("ds", "yyyy-MM-dd"));
+    assertThat(plan.reasons()).anyMatch(r -> r.contains("overwrites only the partition ds = its scheduled time formatted 'yyyy-MM-dd'"));
+  }
+
+  @Test
+  void fullWithoutFormatterOverwritesTheWholeTable() {
+    assertThat(plan(table(RefreshMode.FULL, 15, "MINUTE", Map.of())).reasons()).contains("Each scheduled refresh overwrites the whole table.");
+  }
+
+  @Test
+  void freshnessUnderTenSecondsWarnsAboutCheckpointCost() {
+    RefreshPlan plan = plan(table(RefreshMode.AUTO, 5, "SECOND", Map.of()));
+
+    assertThat(plan.warnings()).extracting(Warning::code).containsExactly("FreshnessBelowTenSeconds");
+    assertThat(plan(table(RefreshMode.AUTO, 10, "SECOND", Map.of())).warnings()).isEmpty();
+  }
+
+  @Test
+  void fullFreshnessThatIsNoCronPeriodIsRefusedWithTheAllowedPeriods() {
+    var settings = new PlannerSettings(Duration.ofSeconds(10), Duration.ofMinutes(3), Duration.ofHours(1));
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 45, "SECOND", Map.of()), settings, UPSERTS, Instant.EPOCH);
+
+    assertThat(plan.status()).isEqualTo(Status.REFUSED);
+    assertThat(plan.mode()).isNull();
+    assertThat(plan.reasons()).anyMatch(r -> r.startsWith("Refused: FULL needs a freshness that is a cron period") && r.contains("MINUTE 1, 2, 3"));
+  }
+
+  @Test
+  void suspendedTableIsPlannedAsSuspended() {
+    TableDefinition table = table(RefreshMode.AUTO, 5, "MINUTE", Map.of());
+    TableDefinition suspended =
+        new TableDefinition(table.table(), 2, table.kind(), table.statement(), table.columns(), table.primaryKey(), table.partitionKeys(),
+            table.distribution(), table.options(), table.comment(), table.freshness(), table.refreshMode(), table.query(), table.sources(),
+            TableDefinition.Status.SUSPENDED, Map.of(), table.createdAt(), table.updatedAt(), null);
+
+    RefreshPlan plan = plan(suspended);
+
+    assertThat(plan.status()).isEqualTo(Status.SUSPENDED);
+    assertThat(plan.definitionVersion()).isEqualTo(2);
+    assertThat(plan.reasons()).last().asString().startsWith("Suspended");
+  }
+
+  @Test
+  void aQueryThatCannotStreamFallsBackToFullUnderAuto() {
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, CANNOT_STREAM, Instant.EPOCH);
+
+    assertThat(plan.mode()).isEqualTo(Mode.FULL);
+    assertThat(plan.cron()).isEqualTo("0 0/5 * * * ? *");
+    assertThat(plan.reasons().get(0))
+        .isEqualTo("FULL because the query cannot run as a stream (Flink: Sort on a non-time-attribute field is not supported.), whatever the freshness.");
+  }
+
+  @Test
+  void aQueryThatCannotStreamIsRefusedUnderContinuous() {
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.CONTINUOUS, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, CANNOT_STREAM, Instant.EPOCH);
+
+    assertThat(plan.status()).isEqualTo(Status.REFUSED);
+    assertThat(plan.reasons().get(0)).startsWith("Refused: REFRESH_MODE = CONTINUOUS was declared, but the query cannot run as a stream (Flink: Sort");
+  }
+
+  @Test
+  void theChangelogIsExplained() {
+    assertThat(plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of())).reasons())
+        .contains("Flink's planner runs the query as a stream with the changelog [I,UA,D]: rows are updated and deleted in place.");
+    RefreshPlan appendOnly = RefreshModeRules.plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, QueryAnalysis.streamable("[I]"), Instant.EPOCH);
+    assertThat(appendOnly.changelogMode()).isEqualTo("[I]");
+    assertThat(appendOnly.reasons()).anyMatch(r -> r.endsWith("rows are only inserted."));
+  }
+
+  @Test
+  void anUpdatingStreamIsWrittenOnTheKeyFlinkDerives() {
+    RefreshPlan plan = plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()));
+
+    assertThat(plan.upsertKey()).isEqualTo(new UpsertKey(List.of("ds"), UpsertKey.Origin.DERIVED));
+    assertThat(plan.reasons()).contains("Upsert on (ds), the key Flink's planner derives from the query.");
+  }
+
+  @Test
+  void theSmallestDerivedKeyIsChosenAndTheOthersMentioned() {
+    var twoKeys = QueryAnalysis.streamable("[I,UA,D]").withUniqueKeys(List.of(List.of("id"), List.of("ds", "cat")));
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, twoKeys, Instant.EPOCH);
+
+    assertThat(plan.upsertKey().columns()).containsExactly("id");
+    assertThat(plan.reasons()).contains("Upsert on (id), the key Flink's planner derives from the query (smallest of 2 keys; declare PRIMARY KEY to choose another).");
+  }
+
+  @Test
+  void aDeclaredKeyWinsAndIsNotWarnedAboutWhenFlinkProvesIt() {
+    RefreshPlan plan = plan(withPrimaryKey(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), "ds"));
+
+    assertThat(plan.upsertKey()).isEqualTo(new UpsertKey(List.of("ds"), UpsertKey.Origin.DECLARED));
+    assertThat(plan.reasons()).contains("Upsert on (ds), the declared primary key.");
+    assertThat(plan.warnings()).extracting(Warning::code).doesNotContain("KeyNotProvenUnique");
+  }
+
+  @Test
+  void aDeclaredKeyFlinkCannotProveIsWarnedAbout() {
+    var noKey = QueryAnalysis.streamable("[I,UB,UA,D]").withUniqueKeys(List.of());
+
+    RefreshPlan plan = RefreshModeRules.plan(withPrimaryKey(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), "ds"), FLINK_DEFAULTS, noKey, Instant.EPOCH);
+
+    assertThat(plan.mode()).isEqualTo(Mode.CONTINUOUS);
+    assertThat(plan.warnings()).extracting(Warning::code).contains("KeyNotProvenUnique");
+    assertThat(warning(plan, "KeyNotProvenUnique")).startsWith("Flink's planner cannot prove (ds) unique for this query:");
+  }
+
+  @Test
+  void anUpdatingStreamWithoutAnyKeyFallsBackToFullUnderAuto() {
+    var noKey = QueryAnalysis.streamable("[I,UB,UA,D]").withUniqueKeys(List.of()).withBatch(QueryAnalysis.BatchCheck.RUNS);
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, noKey, Instant.EPOCH);
+
+    assertThat(plan.mode()).isEqualTo(Mode.FULL);
+    assertThat(plan.upsertKey()).isNull();
+    assertThat(plan.reasons()).containsSubsequence("Flink's planner derives no key from the query.", "FULL instead: each refresh overwrites the table, which needs no key.");
+  }
+
+  @Test
+  void anUpdatingStreamWithoutAnyKeyIsRefusedUnderContinuous() {
+    var noKey = QueryAnalysis.streamable("[I,UB,UA,D]").withUniqueKeys(List.of());
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.CONTINUOUS, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, noKey, Instant.EPOCH);
+
+    assertThat(plan.status()).isEqualTo(Status.REFUSED);
+    assertThat(plan.reasons()).last().asString().startsWith("Refused: the query produces updates and deletes, and Flink derives no key from it");
+  }
+
+  @Test
+  void aQueryThatCannotRunAsABatchStaysContinuousUnderAuto() {
+    var streamOnly = UPSERTS.withBatch(QueryAnalysis.BatchCheck.cannot("Querying a table in batch mode is currently only possible for INSERT-only table sources."));
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 1, "HOUR", Map.of()), FLINK_DEFAULTS, streamOnly, Instant.EPOCH);
+
+    assertThat(plan.mode()).isEqualTo(Mode.CONTINUOUS);
+    assertThat(plan.checkpointInterval()).isEqualTo(Duration.ofHours(1));
+    assertThat(plan.reasons())
+        .containsSubsequence(
+            "FULL because the freshness 1 h is not below the threshold 30 min (materialized-table.refresh-mode.freshness-threshold).",
+            "CONTINUOUS instead: the query cannot run as a batch (Flink: Querying a table in batch mode is currently only possible for INSERT-only table sources.), so it runs as a stream, committing at the freshness.");
+  }
+
+  @Test
+  void aQueryThatCannotRunAsABatchIsRefusedUnderFull() {
+    var streamOnly = UPSERTS.withBatch(QueryAnalysis.BatchCheck.cannot("only INSERT-only sources"));
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.FULL, 1, "HOUR", Map.of()), FLINK_DEFAULTS, streamOnly, Instant.EPOCH);
+
+    assertThat(plan.status()).isEqualTo(Status.REFUSED);
+    assertThat(plan.reasons().get(0)).startsWith("Refused: REFRESH_MODE = FULL was declared, but the query cannot run as a batch (Flink: only INSERT-only sources).");
+  }
+
+  @Test
+  void aQueryThatRunsNeitherWayIsRefused() {
+    var neither = CANNOT_STREAM.withBatch(QueryAnalysis.BatchCheck.cannot("no batch"));
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 1, "HOUR", Map.of()), FLINK_DEFAULTS, neither, Instant.EPOCH);
+
+    assertThat(plan.status()).isEqualTo(Status.REFUSED);
+    assertThat(plan.reasons().get(0)).startsWith("Refused: the query runs neither as a stream (Flink: Sort").contains("nor as a batch (Flink: no batch)");
+  }
+
+  @Test
+  void currentTimeInAContinuousFilterIsWarnedAbout() {
+    var lastDay = UPSERTS.withTimeFunctions(List.of("NOW"));
+
+    RefreshPlan continuous = RefreshModeRules.plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, lastDay, Instant.EPOCH);
+    RefreshPlan full = RefreshModeRules.plan(table(RefreshMode.AUTO, 1, "HOUR", Map.of()), FLINK_DEFAULTS, lastDay, Instant.EPOCH);
+
+    assertThat(warning(continuous, "CurrentTimeInCondition")).startsWith("The query filters on NOW: a stream evaluates it once, when a row arrives");
+    assertThat(full.warnings()).extracting(Warning::code).doesNotContain("CurrentTimeInCondition");
+  }
+
+  @Test
+  void unboundedStateInAContinuousTableIsWarnedAbout() {
+    var joinAndAggregate = UPSERTS.withStatefulOperators(List.of("regular join", "group aggregation"));
+
+    RefreshPlan continuous = RefreshModeRules.plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, joinAndAggregate, Instant.EPOCH);
+    RefreshPlan full = RefreshModeRules.plan(table(RefreshMode.AUTO, 1, "HOUR", Map.of()), FLINK_DEFAULTS, joinAndAggregate, Instant.EPOCH);
+
+    assertThat(warning(continuous, "UnboundedState")).startsWith("The stream keeps state for its regular join, group aggregation forever");
+    assertThat(full.warnings()).isEmpty();
+  }
+
+  @Test
+  void fullOverALatestValueSourceIsWarnedAbout() {
+    var overAMaterializedTable = QueryAnalysis.unknown("it reads materialized table(s)").withLatestValueSources(List.of("default_catalog.shop.orders_ods"));
+
+    RefreshPlan full = RefreshModeRules.plan(table(RefreshMode.AUTO, 1, "DAY", Map.of()), FLINK_DEFAULTS, overAMaterializedTable, Instant.EPOCH);
+    RefreshPlan continuous = RefreshModeRules.plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, overAMaterializedTable, Instant.EPOCH);
+
+    assertThat(warning(full, "FullOverLatestValueSource")).startsWith("default_catalog.shop.orders_ods hold(s) only the latest value of each row");
+    assertThat(continuous.warnings()).extracting(Warning::code).doesNotContain("FullOverLatestValueSource");
+  }
+
+  private static String warning(RefreshPlan plan, String code) {
+    return plan.warnings().stream().filter(w -> w.code().equals(code)).findFirst().orElseThrow(() -> new AssertionError("no " + code + " in " + plan.warnings())).message();
+  }
+
+  private static TableDefinition withPrimaryKey(TableDefinition t, String... key) {
+    return new TableDefinition(t.table(), t.version(), t.kind(), t.statement(), t.columns(), List.of(key), t.partitionKeys(), t.distribution(),
+        t.options(), t.comment(), t.freshness(), t.refreshMode(), t.query(), t.sources(), t.status(), t.resumeOptions(), t.createdAt(), t.updatedAt(), null);
+  }
+
+  private static RefreshPlan plan(TableDefinition table) {
+    return RefreshModeRules.plan(table, FLINK_DEFAULTS, UPSERTS, Instant.EPOCH);
+  }
+
+  private static TableDefinition table(RefreshMode mode, Integer interval, String unit, Map<String, String> options) {
+    return new TableDefinition(
+        "default_catalog.shop.t", 1, TableDefinition.Kind.MATERIALIZED_TABLE, "CREATE MATERIALIZED TABLE ...",
+        List.of(new TableDefinition.Column("ds", "STRING", true)), List.of(), List.of("ds"), null, options, null,
+        interval == null ? null : new TableDefinition.Freshness(interval, unit), mode,
+        new TableDefinition.Query("SELECT ds FROM s", "SELECT ds FROM s"), List.of(), TableDefinition.Status.ACTIVE, Map.of(),
+        Instant.EPOCH, Instant.EPOCH, null);
+  }
+}
