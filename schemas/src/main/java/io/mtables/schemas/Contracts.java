@@ -6,6 +6,13 @@ import io.mtables.schemas.ddl.DdlCommand;
 import io.mtables.schemas.ddl.StatementResult;
 import io.mtables.schemas.lifecycle.RefreshRequested;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.refresh.Dropped;
+import io.mtables.schemas.refresh.JobStarted;
+import io.mtables.schemas.refresh.RefreshFailed;
+import io.mtables.schemas.refresh.RefreshSucceeded;
+import io.mtables.schemas.refresh.Resumed;
+import io.mtables.schemas.refresh.Suspended;
+import io.mtables.schemas.tick.RefreshTick;
 import java.util.List;
 import java.util.Optional;
 
@@ -36,6 +43,32 @@ public final class Contracts {
   public static final Contract<RefreshPlan> REFRESH_PLANNED_V1 =
       new Contract<>("RefreshPlanned", 1, RefreshPlan.class);
 
+  /** A table's Flink job started, on {@link Topics#REFRESH_EVENTS}. */
+  public static final Contract<JobStarted> JOB_STARTED_V1 = new Contract<>("JobStarted", 1, JobStarted.class);
+
+  /** New data is readable in a table, on {@link Topics#REFRESH_EVENTS}. */
+  public static final Contract<RefreshSucceeded> REFRESH_SUCCEEDED_V1 =
+      new Contract<>("RefreshSucceeded", 1, RefreshSucceeded.class);
+
+  /** A refresh or job failed, on {@link Topics#REFRESH_EVENTS}. */
+  public static final Contract<RefreshFailed> REFRESH_FAILED_V1 = new Contract<>("RefreshFailed", 1, RefreshFailed.class);
+
+  /** A table's pipeline stopped, on {@link Topics#REFRESH_EVENTS}. */
+  public static final Contract<Suspended> SUSPENDED_V1 = new Contract<>("Suspended", 1, Suspended.class);
+
+  /** A suspended table runs again, on {@link Topics#REFRESH_EVENTS}. */
+  public static final Contract<Resumed> RESUMED_V1 = new Contract<>("Resumed", 1, Resumed.class);
+
+  /** A dropped table's pipeline and data are gone, on {@link Topics#REFRESH_EVENTS}. */
+  public static final Contract<Dropped> DROPPED_V1 = new Contract<>("Dropped", 1, Dropped.class);
+
+  /** Time for one FULL refresh, on {@link Topics#REFRESH_TICKS}. */
+  public static final Contract<RefreshTick> REFRESH_TICK_V1 = new Contract<>("RefreshTick", 1, RefreshTick.class);
+
+  /** Everything on {@link Topics#REFRESH_EVENTS}. */
+  public static final List<Contract<?>> REFRESH_EVENTS =
+      List.of(JOB_STARTED_V1, REFRESH_SUCCEEDED_V1, REFRESH_FAILED_V1, SUSPENDED_V1, RESUMED_V1, DROPPED_V1);
+
   public static final List<Contract<?>> ALL =
       List.of(
           DDL_COMMAND_V1,
@@ -43,7 +76,14 @@ public final class Contracts {
           TABLE_DEFINED_V1,
           TABLE_DROPPED_V1,
           REFRESH_REQUESTED_V1,
-          REFRESH_PLANNED_V1);
+          REFRESH_PLANNED_V1,
+          JOB_STARTED_V1,
+          REFRESH_SUCCEEDED_V1,
+          REFRESH_FAILED_V1,
+          SUSPENDED_V1,
+          RESUMED_V1,
+          DROPPED_V1,
+          REFRESH_TICK_V1);
 
   private Contracts() {}
 

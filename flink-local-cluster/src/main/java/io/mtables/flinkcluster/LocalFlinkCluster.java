@@ -1,0 +1,76 @@
+package io.mtables.flinkcluster;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+
+/**
+ * A whole Flink cluster in one JVM (Flink's MiniCluster: a job manager, one task manager and the
+ * REST endpoint on a fixed port), with the connectors, formats and Paimon on its class path. It is
+ * the "embedded" Flink of job-manager-service, run as a process of its own so that jobs outlive a
+ * restart of the service; jobs reach it exactly as they reach a remote session cluster, through
+ * its REST port. Tests also use it as that remote cluster.
+ *
+ * <p>Arguments: {@code <rest-port> <data-dir> [task-slots]}. Stops on SIGTERM.
+ */
+public final class LocalFlinkCluster {
+
+  private LocalFlinkCluster() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 2) {
+      System.err.println("usage: LocalFlinkCluster <rest-port> <data-dir> [task-slots]");
+      System.exit(2);
+    }
+    int port = Integer.parseInt(args[0]);
+    Path data = Path.of(args[1]).toAbsolutePath();
+    int slots = args.length > 2 ? Integer.parseInt(args[2]) : 8;
+    Files.createDirectories(data.resolve("checkpoints"));
+    Files.createDirectories(data.resolve("savepoints"));
+
+    MiniCluster cluster = new MiniCluster(
+        new MiniClusterConfiguration.Builder()
+            .setConfiguration(configuration(port, data, slots))
+            .setNumTaskManagers(1)
+            .setNumSlotsPerTaskManager(slots)
+            .build());
+    cluster.start();
+    System.out.println("Flink REST endpoint on http://127.0.0.1:" + port + " (" + slots + " task slots), data in " + data);
+
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        cluster.close();
+      } catch (Exception e) {
+        System.err.println("stopping Flink: " + e);
+      } finally {
+        stopped.countDown();
+      }
+    }, "flink-local-cluster-stop"));
+    stopped.await();
+  }
+
+  static Configuration configuration(int port, Path data, int slots) {
+    Configuration conf = new Configuration();
+    conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+    conf.set(RestOptions.ADDRESS, "127.0.0.1");
+    conf.set(RestOptions.PORT, port);
+    conf.set(TaskManagerOptions.NUM_TASK_SLOTS, slots);
+    // Small machines: a few hundred MB of managed memory is plenty for our jobs' state.
+    conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("256m"));
+    conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("64m"));
+    conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("64m"));
+    conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, data.resolve("checkpoints").toUri().toString());
+    conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, data.resolve("savepoints").toUri().toString());
+    // Jobs arrive as job graphs with no jars of their own: their classes are all here.
+    conf.setString("classloader.resolve-order", "parent-first");
+    return conf;
+  }
+}
