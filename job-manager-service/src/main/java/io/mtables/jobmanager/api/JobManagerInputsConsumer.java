@@ -1,52 +1,66 @@
 package io.mtables.jobmanager.api;
 
+import io.mtables.jobmanager.infra.JobManagerRuntime;
 import io.mtables.messaging.EventReader;
 import io.mtables.messaging.IncomingEvent;
 import io.mtables.schemas.Contract;
 import io.mtables.schemas.Contracts;
+import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.jboss.logging.Logger;
 
 /**
- * What the job manager acts on: plans (start, change or stop a table's pipeline), ticks (run one
- * FULL refresh) and lifecycle commands (suspend, resume, refresh, drop). A record it cannot read
- * goes to {@code mt.dead-letters} with the reason.
+ * What the job manager acts on: definitions (what a table reads and writes), plans (start, change,
+ * suspend or drop its pipeline), ticks (one FULL refresh) and lifecycle commands (a manual
+ * refresh). Each record is acted on before its offset is committed; a record it cannot read goes
+ * to {@code mt.dead-letters} with the reason.
  */
 @ApplicationScoped
 public class JobManagerInputsConsumer {
 
-  private static final Logger LOG = Logger.getLogger(JobManagerInputsConsumer.class);
-
-  /** The contracts read from each topic; they arrive with the planner and scheduler issues. */
+  static final List<Contract<?>> DEFINITIONS = List.of(Contracts.TABLE_DEFINED_V1, Contracts.TABLE_DROPPED_V1);
   static final List<Contract<?>> PLANS = List.of(Contracts.REFRESH_PLANNED_V1);
-  static final List<Contract<?>> TICKS = List.of();
+  static final List<Contract<?>> TICKS = List.of(Contracts.REFRESH_TICK_V1);
   static final List<Contract<?>> LIFECYCLE_COMMANDS = List.of(Contracts.REFRESH_REQUESTED_V1);
 
   private final EventReader reader;
+  private final JobManagerRuntime runtime;
 
-  public JobManagerInputsConsumer(EventReader reader) {
+  public JobManagerInputsConsumer(EventReader reader, JobManagerRuntime runtime) {
     this.reader = reader;
+    this.runtime = runtime;
+  }
+
+  @Incoming("table-definitions")
+  @Blocking(ordered = true)
+  public void onDefinition(ConsumerRecord<String, String> record) {
+    IncomingEvent event = reader.read(record, DEFINITIONS);
+    if (event.contract().equals(Contracts.TABLE_DEFINED_V1)) {
+      runtime.act(manager -> manager.onDefinition(event.payloadAs(Contracts.TABLE_DEFINED_V1)));
+    }
+    // a drop acts through its DROPPED plan, which comes after it
   }
 
   @Incoming("refresh-plans")
+  @Blocking(ordered = true)
   public void onPlan(ConsumerRecord<String, String> record) {
-    log(reader.read(record, PLANS));
+    IncomingEvent event = reader.read(record, PLANS);
+    runtime.act(manager -> manager.onPlan(event.payloadAs(Contracts.REFRESH_PLANNED_V1)));
   }
 
   @Incoming("refresh-ticks")
+  @Blocking(ordered = true)
   public void onTick(ConsumerRecord<String, String> record) {
-    log(reader.read(record, TICKS));
+    IncomingEvent event = reader.read(record, TICKS);
+    runtime.act(manager -> manager.onTick(event.payloadAs(Contracts.REFRESH_TICK_V1)));
   }
 
   @Incoming("lifecycle-commands")
+  @Blocking(ordered = true)
   public void onLifecycleCommand(ConsumerRecord<String, String> record) {
-    log(reader.read(record, LIFECYCLE_COMMANDS));
-  }
-
-  private static void log(IncomingEvent event) {
-    LOG.debugf("%s for %s at %s", event.contract().type(), event.key(), event.position());
+    IncomingEvent event = reader.read(record, LIFECYCLE_COMMANDS);
+    runtime.act(manager -> manager.onRefreshRequested(event.payloadAs(Contracts.REFRESH_REQUESTED_V1)));
   }
 }

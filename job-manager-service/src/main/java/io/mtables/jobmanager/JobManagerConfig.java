@@ -1,0 +1,108 @@
+package io.mtables.jobmanager;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** Where the jobs run and where the data lives. */
+@ConfigMapping(prefix = "mt")
+public interface JobManagerConfig {
+
+  /** The service's own files: the embedded cluster, checkpoints, savepoints, the default warehouse. */
+  @WithName("data-dir")
+  @WithDefault(".run/data")
+  String dataDir();
+
+  /** Flink. */
+  Flink flink();
+
+  /** Paimon. */
+  Paimon paimon();
+
+  /** Failure handling. */
+  Jobs jobs();
+
+  /** Flink settings. */
+  interface Flink {
+
+    /** {@code embedded} (a local cluster this service starts) or {@code remote} (a session cluster at rest-address). */
+    @WithDefault("embedded")
+    String target();
+
+    /** The remote cluster's REST address, host:port. */
+    @WithName("rest-address")
+    Optional<String> restAddress();
+
+    /** Jars a remote cluster needs for our jobs (connectors, Paimon), shipped with every job. */
+    @WithName("pipeline-jars")
+    Optional<List<String>> pipelineJars();
+
+    /** The embedded cluster. */
+    Embedded embedded();
+
+    /** Parallelism of every job. */
+    @WithDefault("1")
+    int parallelism();
+
+    /** {@code hashmap} (state on the heap) or {@code rocksdb} (state on disk). */
+    @WithName("state-backend")
+    @WithDefault("hashmap")
+    String stateBackend();
+
+    /** Where SUSPEND and new plan versions save streaming state; empty disables SUSPEND of running jobs. */
+    @WithName("savepoint-dir")
+    Optional<String> savepointDir();
+
+    /** Where streaming jobs keep their checkpoints (retained, so a lost cluster loses nothing). */
+    @WithName("checkpoint-dir")
+    Optional<String> checkpointDir();
+
+    /** How often the job manager looks at its jobs and at new snapshots. */
+    @WithName("poll-interval")
+    @WithDefault("1s")
+    Duration pollInterval();
+  }
+
+  /** The embedded cluster. */
+  interface Embedded {
+
+    /** REST and web UI port. */
+    @WithDefault("8085")
+    int port();
+
+    @WithName("task-slots")
+    @WithDefault("8")
+    int taskSlots();
+
+    /** Its JVM heap. */
+    @WithDefault("1g")
+    String heap();
+  }
+
+  /** Paimon settings. */
+  interface Paimon {
+
+    /** The warehouse URI (file:, s3://, hdfs://); default {@code <data-dir>/warehouse}. */
+    Optional<String> warehouse();
+  }
+
+  /** Failure handling. */
+  interface Jobs {
+
+    /** Failed refreshes or job failures in a row after which the table is suspended. */
+    @WithName("max-consecutive-failures")
+    @WithDefault("5")
+    int maxConsecutiveFailures();
+
+    /**
+     * The tables this job manager runs, a regular expression over {@code catalog.database.table}
+     * (default all): several job managers can split the tables between them, by database for
+     * example. Tables outside it are left alone, jobs included.
+     */
+    @WithDefault(".*")
+    String include();
+  }
+}

@@ -1,0 +1,65 @@
+package io.mtables.jobmanager.flink;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * The default target: a local Flink cluster on this machine, started by this service when none
+ * answers on the configured port and reached through its REST endpoint like any other cluster
+ * (its web UI is on the same port). It outlives the service, so running jobs survive a restart;
+ * stop it with {@code bin/run stop} or by its pid file.
+ */
+public class EmbeddedFlinkTarget implements FlinkTarget {
+
+  private final int port;
+  private final RemoteFlinkTarget rest;
+
+  public EmbeddedFlinkTarget(int port, Path dataDir, int taskSlots, String heap) {
+    this.port = port;
+    LocalClusterProcess.ensureRunning(port, dataDir, taskSlots, heap);
+    // Its class path is ours: nothing to ship with the jobs.
+    this.rest = new RemoteFlinkTarget("127.0.0.1", port, List.of());
+  }
+
+  @Override
+  public String describe() {
+    return "embedded at http://127.0.0.1:" + port;
+  }
+
+  @Override
+  public Configuration clientConfiguration() {
+    return rest.clientConfiguration();
+  }
+
+  @Override
+  public List<FlinkJob> jobs() {
+    return rest.jobs();
+  }
+
+  @Override
+  public Optional<FlinkJob> job(String jobId) {
+    return rest.job(jobId);
+  }
+
+  @Override
+  public Optional<String> failureCause(String jobId) {
+    return rest.failureCause(jobId);
+  }
+
+  @Override
+  public String stopWithSavepoint(String jobId, String directory) {
+    return rest.stopWithSavepoint(jobId, directory);
+  }
+
+  @Override
+  public void cancel(String jobId) {
+    rest.cancel(jobId);
+  }
+
+  @Override
+  public void close() {
+    rest.close();
+  }
+}

@@ -1,0 +1,38 @@
+package io.mtables.jobmanager.flink;
+
+import java.util.List;
+import java.util.Optional;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * The Flink cluster the jobs run on, seen through its REST endpoint: jobs are submitted as SQL
+ * from this JVM (compiled here, run there), then watched, stopped with a savepoint or cancelled.
+ * Two implementations: {@link EmbeddedFlinkTarget} (a local cluster this service starts and
+ * keeps) and {@link RemoteFlinkTarget} (a session cluster someone else runs).
+ */
+public interface FlinkTarget extends AutoCloseable {
+
+  /** Where the cluster is, for logs and DESCRIBE: "embedded at http://127.0.0.1:8085". */
+  String describe();
+
+  /** The client settings that make a TableEnvironment submit its jobs to this cluster. */
+  Configuration clientConfiguration();
+
+  /** Every job the cluster knows, running or ended. */
+  List<FlinkJob> jobs();
+
+  /** One job, if the cluster knows it. */
+  Optional<FlinkJob> job(String jobId);
+
+  /** Why a failed job failed, in Flink's words; empty when it did not fail. */
+  Optional<String> failureCause(String jobId);
+
+  /** Stops a streaming job after a savepoint into {@code directory}; the savepoint's path. */
+  String stopWithSavepoint(String jobId, String directory);
+
+  /** Cancels a job without a savepoint, and waits until it has ended. */
+  void cancel(String jobId);
+
+  @Override
+  void close();
+}

@@ -1,0 +1,98 @@
+package io.mtables.jobmanager.flink;
+
+import io.mtables.flinkcluster.LocalFlinkCluster;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The local Flink cluster ({@link LocalFlinkCluster}) as a process of its own, started with this
+ * service's class path. It is left running when the service stops, so that jobs survive a restart
+ * of the service; its pid is in {@code <data-dir>/flink/cluster.pid} for whoever stops it
+ * ({@code bin/run stop}, the tests).
+ */
+final class LocalClusterProcess {
+
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private LocalClusterProcess() {}
+
+  /** Starts the cluster unless one already answers on {@code port}; waits until it has slots. */
+  static void ensureRunning(int port, Path dataDir, int taskSlots, String heap) {
+    if (answers(port)) {
+      return;
+    }
+    Path home = dataDir.resolve("flink").toAbsolutePath();
+    try {
+      Files.createDirectories(home);
+      List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx" + heap, "-Djava.io.tmpdir=" + Files.createDirectories(home.resolve("tmp"))));
+      // Flink logs through SLF4J; on this class path that is JBoss LogManager, which logs to cluster.log.
+      command.add("-Djava.util.logging.manager=org.jboss.logmanager.LogManager");
+      command.addAll(List.of("-cp", classPath(), LocalFlinkCluster.class.getName(), String.valueOf(port), home.toString(), String.valueOf(taskSlots)));
+      Process process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("cluster.log").toFile()))
+              .start();
+      Files.writeString(home.resolve("cluster.pid"), process.pid() + "\n");
+      Instant deadline = Instant.now().plusSeconds(90);
+      while (!answers(port)) {
+        if (!process.isAlive()) {
+          throw new IllegalStateException("the local Flink cluster exited with " + process.exitValue() + "; see " + home.resolve("cluster.log"));
+        }
+        if (Instant.now().isAfter(deadline)) {
+          process.destroyForcibly();
+          throw new IllegalStateException("the local Flink cluster did not answer on port " + port + " within 90 s; see " + home.resolve("cluster.log"));
+        }
+        Thread.sleep(250);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot start the local Flink cluster in " + home + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting the local Flink cluster", e);
+    }
+  }
+
+  /** Whether a Flink REST endpoint with a task manager answers on {@code port}. */
+  static boolean answers(int port) {
+    try {
+      HttpResponse<String> overview =
+          HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/overview")).timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+      return overview.statusCode() == 200 && !overview.body().contains("\"taskmanagers\":0");
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * This service's class path, which holds Flink, the connectors and Paimon. In a packaged
+   * service ({@code quarkus-run.jar}) the libraries lie beside it in {@code lib/}; in tests and
+   * IDEs the JVM's class path has them all.
+   */
+  static String classPath() {
+    String own = System.getProperty("java.class.path");
+    String[] entries = own.split(File.pathSeparator);
+    if (entries.length == 1 && entries[0].endsWith("quarkus-run.jar")) {
+      Path app = Path.of(entries[0]).toAbsolutePath().getParent();
+      return app.resolve("lib/boot/*") + File.pathSeparator + app.resolve("lib/main/*");
+    }
+    return own;
+  }
+
+  private static String javaBinary() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+}

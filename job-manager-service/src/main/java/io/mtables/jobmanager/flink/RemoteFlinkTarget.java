@@ -1,0 +1,230 @@
+package io.mtables.jobmanager.flink;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.client.deployment.StandaloneClusterId;
+import org.apache.flink.client.program.rest.RestClusterClient;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.util.SerializedThrowable;
+
+/**
+ * A Flink session cluster reached at its REST address, with Flink's own REST client. Jobs are
+ * compiled in this JVM and shipped as job graphs; a cluster that lacks our connectors and Paimon
+ * gets them as {@code pipeline.jars}.
+ */
+public class RemoteFlinkTarget implements FlinkTarget {
+
+  private static final long TIMEOUT_SECONDS = 60;
+  private static final int SAVEPOINT_ATTEMPTS = 4;
+  private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+  private final String host;
+  private final int port;
+  private final List<String> pipelineJars;
+  private final RestClusterClient<StandaloneClusterId> client;
+
+  public RemoteFlinkTarget(String host, int port, List<String> pipelineJars) {
+    this.host = host;
+    this.port = port;
+    this.pipelineJars = List.copyOf(pipelineJars);
+    try {
+      this.client = new RestClusterClient<>(restConfiguration(), StandaloneClusterId.getInstance());
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create a REST client for Flink at " + host + ":" + port, e);
+    }
+  }
+
+  /** Parses {@code host:port}, saying what is wrong with a bad address. */
+  public static RemoteFlinkTarget at(String address, List<String> pipelineJars) {
+    int colon = address == null ? -1 : address.lastIndexOf(':');
+    if (colon <= 0) {
+      throw new IllegalArgumentException("mt.flink.rest-address must be host:port, such as flink-jobmanager:8081; was '" + address + "'");
+    }
+    try {
+      return new RemoteFlinkTarget(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)), pipelineJars);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("mt.flink.rest-address must end with a port number; was '" + address + "'");
+    }
+  }
+
+  @Override
+  public String describe() {
+    return "remote at http://" + host + ":" + port;
+  }
+
+  String baseUrl() {
+    return "http://" + host + ":" + port;
+  }
+
+  @Override
+  public Configuration clientConfiguration() {
+    Configuration configuration = restConfiguration();
+    configuration.set(DeploymentOptions.TARGET, "remote");
+    if (!pipelineJars.isEmpty()) {
+      configuration.set(PipelineOptions.JARS, pipelineJars);
+    }
+    return configuration;
+  }
+
+  private Configuration restConfiguration() {
+    Configuration configuration = new Configuration();
+    configuration.set(RestOptions.ADDRESS, host);
+    configuration.set(RestOptions.PORT, port);
+    return configuration;
+  }
+
+  @Override
+  public List<FlinkJob> jobs() {
+    List<FlinkJob> jobs = new ArrayList<>();
+    for (var status : await(client.listJobs(), "list the jobs")) {
+      jobs.add(new FlinkJob(status.getJobId().toHexString(), status.getJobName(), status.getJobState().name()));
+    }
+    return jobs;
+  }
+
+  @Override
+  public Optional<FlinkJob> job(String jobId) {
+    return jobs().stream().filter(job -> job.id().equals(jobId)).findFirst();
+  }
+
+  /**
+   * Read from the job's exception history over plain HTTP: Flink's REST client would deserialize
+   * the failure into its own exception classes, which breaks when two class loaders hold them
+   * (Quarkus tests).
+   */
+  @Override
+  public Optional<String> failureCause(String jobId) {
+    try {
+      var response =
+          HTTP.send(
+              java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl() + "/jobs/" + jobId + "/exceptions?maxExceptions=1")).timeout(java.time.Duration.ofSeconds(10)).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      var entries = JSON.readTree(response.body()).path("exceptionHistory").path("entries");
+      if (!entries.isArray() || entries.isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(deepestCause(entries.get(0).path("stacktrace").asText(entries.get(0).path("exceptionName").asText())));
+    } catch (java.io.IOException e) {
+      return Optional.of("the cause could not be read from Flink (" + e.getMessage() + ")");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  /** The last "Caused by:" of a printed stack trace (the root cause), else its first line. */
+  static String deepestCause(String stackTrace) {
+    String cause = stackTrace.lines().findFirst().orElse(stackTrace);
+    for (String line : stackTrace.lines().toList()) {
+      if (line.startsWith("Caused by: ")) {
+        cause = line.substring("Caused by: ".length());
+      }
+    }
+    return cause.strip();
+  }
+
+  /**
+   * Stops a job after a savepoint. Flink refuses while some task is not running yet (a job just
+   * started or restarting), so this tries a few times before giving up.
+   */
+  @Override
+  public String stopWithSavepoint(String jobId, String directory) {
+    awaitAllTasksRunning(jobId);
+    FlinkUnavailableException last = null;
+    for (int attempt = 1; attempt <= SAVEPOINT_ATTEMPTS; attempt++) {
+      try {
+        return await(client.stopWithSavepoint(JobID.fromHexString(jobId), false, directory, SavepointFormatType.CANONICAL), "stop job " + jobId + " with a savepoint");
+      } catch (FlinkUnavailableException e) {
+        last = e;
+        sleep(java.time.Duration.ofSeconds(2L * attempt));
+      }
+    }
+    throw last;
+  }
+
+  /** Waits (up to a minute) until every task of a job runs: before that, Flink refuses savepoints. */
+  private void awaitAllTasksRunning(String jobId) {
+    java.time.Instant deadline = java.time.Instant.now().plusSeconds(60);
+    while (java.time.Instant.now().isBefore(deadline)) {
+      try {
+        var response =
+            HTTP.send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl() + "/jobs/" + jobId)).timeout(java.time.Duration.ofSeconds(10)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        var job = JSON.readTree(response.body());
+        boolean allRunning = job.path("vertices").size() > 0;
+        for (var vertex : job.path("vertices")) {
+          allRunning &= vertex.path("status").asText().equals("RUNNING");
+        }
+        if (allRunning || !job.path("state").asText().matches("RUNNING|CREATED|INITIALIZING|RESTARTING|RECONCILING")) {
+          return;
+        }
+      } catch (java.io.IOException e) {
+        return; // the stop itself will say what is wrong
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      sleep(java.time.Duration.ofMillis(250));
+    }
+  }
+
+  private static void sleep(java.time.Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Cancels a job and waits (up to a minute) until it has ended: its sink writes nothing after this. */
+  @Override
+  public void cancel(String jobId) {
+    await(client.cancel(JobID.fromHexString(jobId)), "cancel job " + jobId);
+    java.time.Instant deadline = java.time.Instant.now().plusSeconds(60);
+    while (job(jobId).map(job -> !job.ended()).orElse(false)) {
+      if (java.time.Instant.now().isAfter(deadline)) {
+        throw new FlinkUnavailableException("job " + jobId + " did not end within a minute of its cancellation", null);
+      }
+      sleep(java.time.Duration.ofMillis(200));
+    }
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+
+  private <T> T await(java.util.concurrent.CompletableFuture<T> future, String what) {
+    try {
+      return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FlinkUnavailableException("interrupted while trying to " + what, e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new FlinkUnavailableException("cannot " + what + " on Flink " + describe() + ": " + rootCause(e), e);
+    }
+  }
+
+  static String rootCause(Throwable error) {
+    Throwable deepest = error;
+    while (deepest.getCause() != null && deepest.getCause() != deepest) {
+      deepest = deepest.getCause();
+    }
+    if (deepest instanceof SerializedThrowable serialized) {
+      String original = serialized.getOriginalErrorClassName();
+      return original.substring(original.lastIndexOf('.') + 1) + ": " + serialized.getMessage();
+    }
+    return deepest.getClass().getSimpleName() + ": " + deepest.getMessage();
+  }
+}

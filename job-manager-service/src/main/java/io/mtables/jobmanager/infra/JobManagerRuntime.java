@@ -1,0 +1,189 @@
+package io.mtables.jobmanager.infra;
+
+import io.mtables.jobmanager.JobManagerConfig;
+import io.mtables.jobmanager.flink.EmbeddedFlinkTarget;
+import io.mtables.jobmanager.flink.FlinkTarget;
+import io.mtables.jobmanager.flink.RemoteFlinkTarget;
+import io.mtables.jobmanager.jobs.JobSubmitter;
+import io.mtables.jobmanager.jobs.Locations;
+import io.mtables.jobmanager.jobs.PaimonSnapshots;
+import io.mtables.jobmanager.pipelines.PipelineManager;
+import io.mtables.messaging.KafkaLog;
+import io.mtables.messaging.ReadyGate;
+import io.mtables.schemas.ContractCodec;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Starts the job manager: reaches the Flink target (starting the embedded cluster if needed),
+ * reads back what the previous run left (its events, the definitions, the plans), takes over the
+ * jobs still running on the cluster, then acts on the plans. Every action runs on one control
+ * thread, in arrival order; the consumers wait for it, so an offset is committed once its record
+ * was acted on.
+ */
+@ApplicationScoped
+public class JobManagerRuntime {
+
+  private static final Logger LOG = Logger.getLogger(JobManagerRuntime.class);
+
+  private final ReadyGate gate = new ReadyGate();
+  private ScheduledExecutorService control;
+  private volatile PipelineManager manager;
+  private FlinkTarget flink;
+  private PaimonSnapshots snapshots;
+  private KafkaLog eventsLog;
+
+  void onStart(
+      @Observes StartupEvent start,
+      @Identifier("default-kafka-broker") Map<String, Object> kafka,
+      @ConfigProperty(name = "quarkus.application.name") String serviceName,
+      JobManagerConfig config,
+      Locations locations) {
+    ClassLoader quarkus = Thread.currentThread().getContextClassLoader();
+    control =
+        Executors.newSingleThreadScheduledExecutor(
+            task -> {
+              Thread thread = new Thread(task, "job-manager-control");
+              thread.setDaemon(true);
+              thread.setContextClassLoader(quarkus); // Flink finds its connectors through it
+              return thread;
+            });
+    control.execute(() -> load(KafkaLog.clientConfig(kafka), serviceName, config, locations));
+  }
+
+  void onStop(@Observes ShutdownEvent stop) {
+    if (control != null) {
+      control.shutdownNow();
+    }
+    if (flink != null) {
+      flink.close(); // the embedded cluster keeps running: jobs survive a restart of this service
+    }
+    if (snapshots != null) {
+      snapshots.close();
+    }
+    if (eventsLog != null) {
+      eventsLog.close();
+    }
+  }
+
+  public boolean ready() {
+    return gate.isOpen();
+  }
+
+  public String state() {
+    return gate.state();
+  }
+
+  /**
+   * Runs {@code action} on the control thread once started, and waits for it. An error is logged,
+   * not thrown: the record was understood, and the poll tries an unfinished plan again.
+   */
+  public void act(Consumer<PipelineManager> action) {
+    gate.await();
+    try {
+      call(() -> {
+        action.accept(manager);
+        return null;
+      });
+    } catch (RuntimeException e) {
+      LOG.errorf("acting on an event failed (tried again at the next poll): %s", e.getMessage());
+    }
+  }
+
+  private <T> T call(Callable<T> work) {
+    try {
+      return control.submit(work).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the control thread", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+    }
+  }
+
+  private void load(Map<String, Object> clientConfig, String serviceName, JobManagerConfig config, Locations locations) {
+    try {
+      gate.progress("reaching Flink (" + config.flink().target() + ")");
+      flink = target(config, locations);
+      snapshots = new PaimonSnapshots(locations.warehouse());
+      eventsLog = new KafkaLog(Topics.REFRESH_EVENTS, serviceName, clientConfig);
+      PipelineManager loading =
+          new PipelineManager(flink, new JobSubmitter(flink, locations.warehouse()), snapshots, locations, config, new RefreshEvents(eventsLog), Clock.systemUTC());
+      ContractCodec codec = new ContractCodec();
+      gate.progress("reading " + Topics.REFRESH_EVENTS);
+      for (var record : eventsLog.readAllWhenAvailable()) {
+        String type = KafkaLog.header(record, EventHeaders.TYPE);
+        if (Contracts.SUSPENDED_V1.type().equals(type)) {
+          loading.recall(codec.decode(Contracts.SUSPENDED_V1, record.value()));
+        } else if (Contracts.RESUMED_V1.type().equals(type)) {
+          loading.recall(codec.decode(Contracts.RESUMED_V1, record.value()));
+        } else if (Contracts.REFRESH_SUCCEEDED_V1.type().equals(type)) {
+          loading.recall(codec.decode(Contracts.REFRESH_SUCCEEDED_V1, record.value()));
+        }
+      }
+      gate.progress("reading " + Topics.TABLE_DEFINITIONS);
+      try (KafkaLog definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig)) {
+        for (var record : definitions.readAllWhenAvailable()) {
+          if (record.value() != null && Contracts.TABLE_DEFINED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
+            loading.onDefinition(codec.decode(Contracts.TABLE_DEFINED_V1, record.value()));
+          }
+        }
+      }
+      gate.progress("reading " + Topics.REFRESH_PLANS);
+      try (KafkaLog plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, clientConfig)) {
+        for (var record : plans.readAllWhenAvailable()) {
+          if (record.value() != null && Contracts.REFRESH_PLANNED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
+            loading.onPlan(codec.decode(Contracts.REFRESH_PLANNED_V1, record.value()));
+          }
+        }
+      }
+      gate.progress("taking over the jobs on " + flink.describe());
+      loading.start(flink.jobs());
+      manager = loading;
+      long every = config.flink().pollInterval().toMillis();
+      control.scheduleWithFixedDelay(this::poll, every, every, TimeUnit.MILLISECONDS);
+      gate.open();
+      LOG.infof("job manager ready; Flink %s, warehouse %s", flink.describe(), locations.warehouse());
+    } catch (RuntimeException e) {
+      LOG.error("job manager cannot start", e);
+      gate.progress("failed to start: " + e.getMessage());
+    }
+  }
+
+  private void poll() {
+    try {
+      manager.poll();
+    } catch (RuntimeException e) {
+      LOG.warnf("looking at the jobs failed: %s", e.getMessage());
+    }
+  }
+
+  private static FlinkTarget target(JobManagerConfig config, Locations locations) {
+    return switch (config.flink().target()) {
+      case "embedded" ->
+          new EmbeddedFlinkTarget(config.flink().embedded().port(), locations.dataDir(), config.flink().embedded().taskSlots(), config.flink().embedded().heap());
+      case "remote" ->
+          RemoteFlinkTarget.at(
+              config.flink().restAddress().orElseThrow(() -> new IllegalArgumentException("mt.flink.target=remote needs mt.flink.rest-address (host:port)")),
+              config.flink().pipelineJars().orElse(List.of()));
+      default -> throw new IllegalArgumentException("mt.flink.target must be embedded or remote; was '" + config.flink().target() + "'");
+    };
+  }
+}

@@ -1,0 +1,58 @@
+package io.mtables.jobmanager.jobs;
+
+import io.mtables.jobmanager.JobManagerConfig;
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The Flink settings of a table's jobs, by Flink's own option names. */
+public final class JobOptions {
+
+  private JobOptions() {}
+
+  /**
+   * The streaming job: a checkpoint (= a Paimon commit) every freshness period, exactly once,
+   * checkpoints retained so a lost cluster loses nothing, and Flink's restart strategy with
+   * backoff that gives up after the configured failures in a row.
+   *
+   * @param restoreFrom a savepoint or checkpoint to restore, or null
+   */
+  public static Map<String, String> streaming(
+      TableDefinition definition, RefreshPlan plan, JobManagerConfig config, Locations locations, String restoreFrom) {
+    Map<String, String> options = common(config);
+    options.put("pipeline.name", JobSql.streamingJobName(definition));
+    options.put("execution.checkpointing.interval", plan.checkpointInterval().toMillis() + " ms");
+    options.put("execution.checkpointing.mode", "EXACTLY_ONCE");
+    options.put("execution.checkpointing.dir", locations.checkpointDir(definition));
+    options.put("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
+    options.put("execution.checkpointing.num-retained", "2");
+    options.put("restart-strategy.type", "exponential-delay");
+    options.put("restart-strategy.exponential-delay.initial-backoff", "1 s");
+    options.put("restart-strategy.exponential-delay.max-backoff", "1 min");
+    options.put("restart-strategy.exponential-delay.attempts-before-reset-backoff", String.valueOf(config.jobs().maxConsecutiveFailures()));
+    // Paimon merges by key itself; Flink's upsert materializer in front of it is refused by Paimon.
+    options.put("table.exec.sink.upsert-materialize", "NONE");
+    if (restoreFrom != null) {
+      options.put("execution.state-recovery.path", restoreFrom);
+    }
+    options.putAll(definition.resumeOptions() == null ? Map.of() : definition.resumeOptions());
+    return options;
+  }
+
+  /** One FULL refresh, as a batch job. */
+  public static Map<String, String> refresh(TableDefinition definition, String refreshId, JobManagerConfig config) {
+    Map<String, String> options = common(config);
+    options.put("pipeline.name", JobSql.refreshJobName(definition, refreshId));
+    options.put("restart-strategy.type", "none"); // a failed refresh is counted and retried by the next tick
+    options.putAll(definition.resumeOptions() == null ? Map.of() : definition.resumeOptions());
+    return options;
+  }
+
+  private static Map<String, String> common(JobManagerConfig config) {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put("parallelism.default", String.valueOf(config.flink().parallelism()));
+    options.put("state.backend.type", config.flink().stateBackend());
+    return options;
+  }
+}

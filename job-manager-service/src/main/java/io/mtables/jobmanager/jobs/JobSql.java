@@ -1,0 +1,169 @@
+package io.mtables.jobmanager.jobs;
+
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The SQL of a table's jobs: the Paimon table it writes, the sources it reads (declared from the
+ * definitions the events carry, in Flink's in-memory catalog under their own names, so the
+ * expanded query runs as written), and the INSERT itself.
+ */
+public final class JobSql {
+
+  /** The name of the Paimon catalog in every job; users see the same tables under any name they give the warehouse. */
+  public static final String WAREHOUSE_CATALOG = "mt_warehouse";
+
+  private JobSql() {}
+
+  /**
+   * The streaming job's name, {@code mt:<table>:v<version>:q<fingerprint>}, by which a restarted
+   * job manager recognises its jobs on the cluster and the query they run.
+   */
+  public static String streamingJobName(TableDefinition definition) {
+    return "mt:" + definition.table() + ":v" + definition.version() + ":q" + QueryState.fingerprint(definition);
+  }
+
+  /** The job name of one FULL refresh, {@code mt:<table>:v<version>:refresh:<id>}. */
+  public static String refreshJobName(TableDefinition definition, String refreshId) {
+    return "mt:" + definition.table() + ":v" + definition.version() + ":refresh:" + refreshId;
+  }
+
+  public static String createCatalog(String warehouse) {
+    return "CREATE CATALOG `" + WAREHOUSE_CATALOG + "` WITH ('type' = 'paimon', 'warehouse' = " + literal(warehouse) + ")";
+  }
+
+  /** The Paimon table's name in the job: the table's database and name in the warehouse catalog. */
+  public static String paimonName(String table) {
+    String[] parts = table.split("\\.", 3);
+    return quote(WAREHOUSE_CATALOG) + "." + quote(parts[1]) + "." + quote(parts[2]);
+  }
+
+  public static String createDatabase(String table) {
+    String[] parts = table.split("\\.", 3);
+    return "CREATE DATABASE IF NOT EXISTS " + quote(WAREHOUSE_CATALOG) + "." + quote(parts[1]);
+  }
+
+  /**
+   * The Paimon table of a materialized table: its columns, the plan's key (with the partition
+   * columns, which Paimon requires in a primary key), partitions, buckets and options.
+   */
+  public static String createTable(TableDefinition definition, RefreshPlan plan) {
+    List<String> key = primaryKey(definition, plan);
+    List<String> lines = new ArrayList<>();
+    for (var column : definition.columns()) {
+      lines.add("  " + quote(column.name()) + " " + column.type() + (column.nullable() && !key.contains(column.name()) ? "" : " NOT NULL"));
+    }
+    if (!key.isEmpty()) {
+      lines.add("  PRIMARY KEY (" + quoteAll(key) + ") NOT ENFORCED");
+    }
+    StringBuilder sql = new StringBuilder("CREATE TABLE IF NOT EXISTS " + paimonName(definition.table()) + " (\n" + String.join(",\n", lines) + "\n)");
+    if (!definition.partitionKeys().isEmpty()) {
+      sql.append(" PARTITIONED BY (").append(quoteAll(definition.partitionKeys())).append(")");
+    }
+    Map<String, String> options = new TreeMap<>(definition.options());
+    options.put(QueryState.TABLE_OPTION, QueryState.fingerprint(definition));
+    if (definition.distribution() != null) {
+      if (definition.distribution().buckets() != null) {
+        options.put("bucket", String.valueOf(definition.distribution().buckets()));
+      }
+      if (!definition.distribution().keys().isEmpty()) {
+        options.put("bucket-key", String.join(",", definition.distribution().keys()));
+      }
+    }
+    if (!key.isEmpty()) {
+      // The writer's input is Flink's full changelog: keep it, so tables reading this one get it.
+      options.putIfAbsent("changelog-producer", "input");
+    }
+    if (!options.isEmpty()) {
+      List<String> pairs = new ArrayList<>();
+      options.forEach((k, v) -> pairs.add(literal(k) + " = " + literal(v)));
+      sql.append(" WITH (").append(String.join(", ", pairs)).append(")");
+    }
+    return sql.toString();
+  }
+
+  /** The Paimon primary key: the plan's key and the partition columns; empty for an append table. */
+  public static List<String> primaryKey(TableDefinition definition, RefreshPlan plan) {
+    if (plan.upsertKey() == null) {
+      return List.of();
+    }
+    Set<String> key = new LinkedHashSet<>(plan.upsertKey().columns());
+    key.addAll(definition.partitionKeys());
+    return List.copyOf(key);
+  }
+
+  /** The statements that declare the sources in the job's default catalog. */
+  public static List<String> declareSources(TableDefinition definition) {
+    List<String> statements = new ArrayList<>();
+    for (var source : definition.sources()) {
+      if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
+        throw new UnsupportedOperationException(
+            "reading another materialized table (" + source.table() + ") is not supported by the job manager yet");
+      }
+      String[] parts = source.table().split("\\.", 3);
+      statements.add("CREATE DATABASE IF NOT EXISTS " + quote(parts[0]) + "." + quote(parts[1]));
+      statements.add(source.statement());
+    }
+    return statements;
+  }
+
+  /** The streaming job's INSERT. */
+  public static String insert(TableDefinition definition) {
+    return "INSERT INTO " + paimonName(definition.table()) + "\n" + definition.query().expanded();
+  }
+
+  /** A FULL refresh of the whole table: every partition is replaced, also those the query no longer produces. */
+  public static String overwriteAll(TableDefinition definition) {
+    return "INSERT OVERWRITE " + paimonName(definition.table()) + " /*+ OPTIONS('dynamic-partition-overwrite' = 'false') */\n"
+        + definition.query().expanded();
+  }
+
+  /**
+   * A FULL refresh of one partition: only that partition is replaced, also when the query no longer
+   * produces any row for it.
+   */
+  public static String overwritePartition(TableDefinition definition, Map<String, String> partition) {
+    List<String> assignments = new ArrayList<>();
+    List<String> conditions = new ArrayList<>();
+    for (var entry : partition.entrySet()) {
+      String type = typeOf(definition, entry.getKey());
+      assignments.add(quote(entry.getKey()) + " = " + literal(entry.getValue()));
+      conditions.add("`q`." + quote(entry.getKey()) + " = CAST(" + literal(entry.getValue()) + " AS " + type + ")");
+    }
+    List<String> selected = new ArrayList<>();
+    for (var column : definition.columns()) {
+      if (!partition.containsKey(column.name())) {
+        selected.add("`q`." + quote(column.name()));
+      }
+    }
+    return "INSERT OVERWRITE " + paimonName(definition.table()) + " PARTITION (" + String.join(", ", assignments) + ")\n"
+        + "SELECT " + String.join(", ", selected) + " FROM (\n" + definition.query().expanded() + "\n) AS `q` WHERE "
+        + String.join(" AND ", conditions);
+  }
+
+  private static String typeOf(TableDefinition definition, String column) {
+    return definition.columns().stream()
+        .filter(c -> c.name().equals(column))
+        .map(TableDefinition.Column::type)
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException(column + " is not a column of " + definition.table()));
+  }
+
+  static String quote(String identifier) {
+    return "`" + identifier.replace("`", "``") + "`";
+  }
+
+  private static String quoteAll(List<String> identifiers) {
+    return String.join(", ", identifiers.stream().map(JobSql::quote).toList());
+  }
+
+  static String literal(String value) {
+    return "'" + value.replace("'", "''") + "'";
+  }
+}

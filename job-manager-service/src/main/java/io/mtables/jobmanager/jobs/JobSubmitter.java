@@ -1,0 +1,116 @@
+package io.mtables.jobmanager.jobs;
+
+import io.mtables.jobmanager.flink.FlinkTarget;
+import io.mtables.planning.BoundedReads;
+import io.mtables.schemas.catalog.TableDefinition;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.catalog.ObjectPath;
+
+/**
+ * Compiles a table's SQL in this JVM and submits the job to the target cluster. Each submission
+ * has a TableEnvironment of its own, used on the calling thread only (Flink's planner keeps
+ * per-thread state), whose context class loader must see the connectors.
+ */
+public class JobSubmitter {
+
+  private final FlinkTarget target;
+  private final String warehouse;
+
+  public JobSubmitter(FlinkTarget target, String warehouse) {
+    this.target = target;
+    this.warehouse = warehouse;
+  }
+
+  /**
+   * Creates the table's Paimon table if it does not exist, or creates it anew (empty) when another
+   * query wrote it: its rows and columns belong to that query. A catalog operation, no job.
+   *
+   * @return whether the table was created, empty
+   */
+  public boolean ensureTable(TableDefinition definition, io.mtables.schemas.plan.RefreshPlan plan) {
+    TableEnvironment env = environment(new Configuration(), false);
+    env.executeSql(JobSql.createCatalog(warehouse));
+    env.executeSql(JobSql.createDatabase(definition.table()));
+    String[] parts = definition.table().split("\\.", 3);
+    var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
+    ObjectPath path = new ObjectPath(parts[1], parts[2]);
+    if (catalog.tableExists(path)) {
+      String writtenBy;
+      try {
+        writtenBy = catalog.getTable(path).getOptions().get(QueryState.TABLE_OPTION);
+      } catch (Exception e) {
+        throw new IllegalStateException("cannot read the Paimon table of " + definition.table(), e);
+      }
+      if (QueryState.fingerprint(definition).equals(writtenBy)) {
+        return false;
+      }
+      env.executeSql("DROP TABLE " + JobSql.paimonName(definition.table()));
+    }
+    env.executeSql(JobSql.createTable(definition, plan));
+    return true;
+  }
+
+  /** Drops the table's Paimon table and its files, if it exists. */
+  public void dropTable(String table) {
+    TableEnvironment env = environment(new Configuration(), false);
+    env.executeSql(JobSql.createCatalog(warehouse));
+    env.executeSql("DROP TABLE IF EXISTS " + JobSql.paimonName(table));
+  }
+
+  /** Submits the CONTINUOUS job: an INSERT INTO that runs until stopped. */
+  public JobClient submitStreaming(TableDefinition definition, Map<String, String> jobOptions) {
+    TableEnvironment env = environment(configuration(jobOptions), true);
+    env.executeSql(JobSql.createCatalog(warehouse));
+    JobSql.declareSources(definition).forEach(env::executeSql);
+    return jobOf(env.executeSql(JobSql.insert(definition)));
+  }
+
+  /** Submits one FULL refresh: an INSERT OVERWRITE of the table or of one partition, read as a batch. */
+  public JobClient submitRefresh(TableDefinition definition, Map<String, String> partition, Map<String, String> jobOptions) {
+    TableEnvironment env = environment(configuration(jobOptions), false);
+    env.executeSql(JobSql.createCatalog(warehouse));
+    JobSql.declareSources(definition).forEach(env::executeSql);
+    for (var source : definition.sources()) {
+      bound(env, source.table());
+    }
+    String insert = partition.isEmpty() ? JobSql.overwriteAll(definition) : JobSql.overwritePartition(definition, partition);
+    return jobOf(env.executeSql(insert));
+  }
+
+  /** A batch refresh reads each source up to where it stands now. */
+  private static void bound(TableEnvironment env, String table) {
+    String[] parts = table.split("\\.", 3);
+    Map<String, String> options;
+    try {
+      options = env.getCatalog(parts[0]).orElseThrow().getTable(new ObjectPath(parts[1], parts[2])).getOptions();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read the options of " + table, e);
+    }
+    Map<String, String> extra = BoundedReads.extraOptions(options);
+    if (!extra.isEmpty()) {
+      List<String> pairs = extra.entrySet().stream().map(e -> JobSql.literal(e.getKey()) + " = " + JobSql.literal(e.getValue())).toList();
+      env.executeSql("ALTER TABLE " + JobSql.quote(parts[0]) + "." + JobSql.quote(parts[1]) + "." + JobSql.quote(parts[2]) + " SET (" + String.join(", ", pairs) + ")");
+    }
+  }
+
+  private Configuration configuration(Map<String, String> jobOptions) {
+    Configuration configuration = target.clientConfiguration();
+    jobOptions.forEach(configuration::setString);
+    return configuration;
+  }
+
+  private static TableEnvironment environment(Configuration configuration, boolean streaming) {
+    EnvironmentSettings.Builder settings = EnvironmentSettings.newInstance().withConfiguration(configuration);
+    return TableEnvironment.create((streaming ? settings.inStreamingMode() : settings.inBatchMode()).build());
+  }
+
+  private static JobClient jobOf(TableResult result) {
+    return result.getJobClient().orElseThrow(() -> new IllegalStateException("Flink returned no job for the INSERT"));
+  }
+}

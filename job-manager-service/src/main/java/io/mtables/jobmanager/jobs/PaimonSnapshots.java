@@ -1,0 +1,78 @@
+package io.mtables.jobmanager.jobs;
+
+import java.time.Instant;
+import java.util.Optional;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.table.FileStoreTable;
+
+/**
+ * Reads the latest snapshot of a table straight from the warehouse with Paimon's own API: what was
+ * committed, when, and how many rows; no Flink job needed.
+ */
+public class PaimonSnapshots implements AutoCloseable {
+
+  private final Catalog catalog;
+
+  public PaimonSnapshots(String warehouse) {
+    Options options = new Options();
+    options.set("warehouse", warehouse);
+    this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
+  }
+
+  /**
+   * A committed snapshot.
+   *
+   * @param id Paimon's snapshot id
+   * @param committedAt the commit time
+   * @param rowsAdded the rows this snapshot wrote (delta record count)
+   * @param totalRows the rows the table holds after it
+   * @param kind APPEND, COMPACT, OVERWRITE or ANALYZE
+   */
+  public record CommittedSnapshot(long id, Instant committedAt, long rowsAdded, long totalRows, String kind) {}
+
+  /** The table's latest snapshot; empty when the table has none or does not exist. */
+  public Optional<CommittedSnapshot> latest(String table) {
+    String[] parts = table.split("\\.", 3);
+    try {
+      FileStoreTable paimon = (FileStoreTable) catalog.getTable(Identifier.create(parts[1], parts[2]));
+      Snapshot snapshot = paimon.snapshotManager().latestSnapshot();
+      if (snapshot == null) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          new CommittedSnapshot(
+              snapshot.id(),
+              Instant.ofEpochMilli(snapshot.timeMillis()),
+              snapshot.deltaRecordCount() == null ? 0 : snapshot.deltaRecordCount(),
+              snapshot.totalRecordCount() == null ? 0 : snapshot.totalRecordCount(),
+              snapshot.commitKind().name()));
+    } catch (Catalog.TableNotExistException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Whether the warehouse holds the table. */
+  public boolean exists(String table) {
+    String[] parts = table.split("\\.", 3);
+    try {
+      catalog.getTable(Identifier.create(parts[1], parts[2]));
+      return true;
+    } catch (Catalog.TableNotExistException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      catalog.close();
+    } catch (Exception e) {
+      // closing a file-system catalog releases nothing that matters
+    }
+  }
+}

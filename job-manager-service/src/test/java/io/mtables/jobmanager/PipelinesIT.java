@@ -1,0 +1,241 @@
+package io.mtables.jobmanager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mtables.jobmanager.jobs.Locations;
+import io.mtables.schemas.Contract;
+import io.mtables.schemas.ContractCodec;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinition.Column;
+import io.mtables.schemas.catalog.TableDropped;
+import io.mtables.schemas.lifecycle.RefreshRequested;
+import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.testing.kafka.KafkaBroker;
+import io.mtables.testing.kafka.KafkaBrokerTestResource;
+import io.mtables.testing.kafka.TopicProbe;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real Flink jobs writing real Paimon tables, driven by hand-made definitions and plans through
+ * the real broker, on the embedded cluster.
+ */
+@QuarkusTest
+@QuarkusTestResource(KafkaBrokerTestResource.class)
+@QuarkusTestResource(EmbeddedFlinkTestResource.class)
+class PipelinesIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration PATIENCE = Duration.ofSeconds(120);
+
+  @Inject Locations locations;
+
+  private final ContractCodec codec = new ContractCodec();
+  private final String db = EmbeddedFlinkTestResource.RUN_PREFIX + UUID.randomUUID().toString().substring(0, 8);
+  private TopicProbe probe;
+
+  @BeforeEach
+  void tailEvents() {
+    probe = new TopicProbe().tail(Topics.REFRESH_EVENTS);
+  }
+
+  @AfterEach
+  void closeProbe() {
+    probe.close();
+  }
+
+  @Test
+  void continuousTableOverAChangeStreamHoldsTheInsertsUpdatesAndDeletes() throws Exception {
+    String topic = db + "_users";
+    var users = Tables.kafkaSource("default_catalog." + db + ".users", "`id` BIGINT NOT NULL, `name` STRING, PRIMARY KEY (`id`) NOT ENFORCED", topic, "debezium-json", KafkaBroker.bootstrapServers());
+    String table = "default_catalog." + db + ".users_mt";
+    TableDefinition definition =
+        Tables.materialized(table, 1, List.of(new Column("id", "BIGINT", false), new Column("name", "STRING", true)), List.of(),
+            "SELECT `users`.`id`, `users`.`name` FROM `default_catalog`.`" + db + "`.`users` AS `users`", List.of(users), TableDefinition.Status.ACTIVE);
+    change(topic, "1", null, "{\"id\":1,\"name\":\"ann\"}", "c");
+    change(topic, "2", null, "{\"id\":2,\"name\":\"bob\"}", "c");
+    change(topic, "3", null, "{\"id\":3,\"name\":\"cid\"}", "c");
+
+    publish(definition, Tables.continuous(table, 1, List.of("id"), Duration.ofSeconds(1)));
+
+    JsonNode started = event(Contracts.JOB_STARTED_V1, table);
+    assertThat(started.path("mode").asText()).isEqualTo("CONTINUOUS");
+    assertThat(started.path("jobName").asText()).startsWith("mt:" + table + ":v1:q");
+    awaitRows(table, List.of("1|ann", "2|bob", "3|cid"));
+
+    change(topic, "1", "{\"id\":1,\"name\":\"ann\"}", "{\"id\":1,\"name\":\"anna\"}", "u");
+    change(topic, "2", "{\"id\":2,\"name\":\"bob\"}", null, "d");
+    awaitRows(table, List.of("1|anna", "3|cid"));
+    JsonNode succeeded = event(Contracts.REFRESH_SUCCEEDED_V1, table);
+    assertThat(succeeded.path("mode").asText()).isEqualTo("CONTINUOUS");
+    assertThat(succeeded.path("snapshotId").asLong()).isPositive();
+  }
+
+  @Test
+  void suspendThenResumeLosesAndDuplicatesNothingAndDropLeavesNothing() throws Exception {
+    String topic = db + "_clicks";
+    var clicks = Tables.kafkaSource("default_catalog." + db + ".clicks", "`id` BIGINT, `category` STRING", topic, "json", KafkaBroker.bootstrapServers());
+    String table = "default_catalog." + db + ".clicks_by_category";
+    TableDefinition v1 =
+        Tables.materialized(table, 1, List.of(new Column("category", "STRING", true), new Column("n", "BIGINT", false)), List.of(),
+            "SELECT `clicks`.`category`, COUNT(*) AS `n` FROM `default_catalog`.`" + db + "`.`clicks` AS `clicks` GROUP BY `clicks`.`category`",
+            List.of(clicks), TableDefinition.Status.ACTIVE);
+    RefreshPlan plan = Tables.continuous(table, 1, List.of("category"), Duration.ofSeconds(1));
+    clicks(topic, 0, 30);
+    publish(v1, plan);
+    event(Contracts.JOB_STARTED_V1, table);
+    awaitRows(table, List.of("a|10", "b|10", "c|10"));
+
+    publish(Tables.withVersion(v1, 2, TableDefinition.Status.SUSPENDED), Tables.withStatus(plan, 2, RefreshPlan.Status.SUSPENDED));
+    JsonNode suspended = event(Contracts.SUSPENDED_V1, table);
+    assertThat(suspended.path("savepoint").asText()).contains("savepoint-");
+    assertThat(runningJobsOf(table)).isEmpty();
+    clicks(topic, 30, 60);
+    Thread.sleep(3000);
+    assertThat(PaimonRows.read(locations.warehouse(), table)).as("nothing is written while suspended").containsExactly("a|10", "b|10", "c|10");
+
+    publish(Tables.withVersion(v1, 3, TableDefinition.Status.ACTIVE), Tables.withStatus(plan, 3, RefreshPlan.Status.ACTIVE));
+    event(Contracts.RESUMED_V1, table);
+    JsonNode resumed = event(Contracts.JOB_STARTED_V1, table);
+    assertThat(resumed.path("restoredFrom").asText()).as("the job restores the savepoint").contains("savepoint-");
+    awaitRows(table, List.of("a|20", "b|20", "c|20"));
+    Thread.sleep(3000);
+    assertThat(PaimonRows.read(locations.warehouse(), table)).as("no row counted twice").containsExactly("a|20", "b|20", "c|20");
+
+    send(Topics.TABLE_DEFINITIONS, table, Contracts.TABLE_DROPPED_V1, new TableDropped(table, 4, TableDefinition.Kind.MATERIALIZED_TABLE, Instant.now(), null));
+    send(Topics.REFRESH_PLANS, table, Contracts.REFRESH_PLANNED_V1, Tables.withStatus(plan, 4, RefreshPlan.Status.DROPPED));
+    event(Contracts.DROPPED_V1, table);
+    assertThat(runningJobsOf(table)).isEmpty();
+    assertThat(java.nio.file.Files.exists(java.nio.file.Path.of(URI.create(locations.warehouse())).resolve(db + ".db/clicks_by_category"))).isFalse();
+  }
+
+  @Test
+  void fullTableRefreshesWholeThenOnlyOnePartition() throws Exception {
+    String topic = db + "_visits";
+    var visits = Tables.kafkaSource("default_catalog." + db + ".visits", "`id` BIGINT, `ds` STRING", topic, "json", KafkaBroker.bootstrapServers());
+    String table = "default_catalog." + db + ".daily";
+    TableDefinition definition =
+        Tables.materialized(table, 1, List.of(new Column("ds", "STRING", true), new Column("n", "BIGINT", false)), List.of("ds"),
+            "SELECT `visits`.`ds`, COUNT(*) AS `n` FROM `default_catalog`.`" + db + "`.`visits` AS `visits` GROUP BY `visits`.`ds`",
+            List.of(visits), TableDefinition.Status.ACTIVE);
+    visits(topic, "2026-11-28", 5);
+    visits(topic, "2026-11-29", 5);
+    publish(definition, Tables.full(table, 1));
+
+    refresh(table, Map.of());
+    JsonNode first = event(Contracts.REFRESH_SUCCEEDED_V1, table);
+    assertThat(first.path("mode").asText()).isEqualTo("FULL");
+    assertThat(first.path("rowsWritten").asLong()).isEqualTo(2);
+    assertThat(PaimonRows.read(locations.warehouse(), table)).containsExactly("2026-11-28|5", "2026-11-29|5");
+
+    visits(topic, "2026-11-28", 3);
+    visits(topic, "2026-11-29", 4);
+    refresh(table, Map.of("ds", "2026-11-28"));
+    JsonNode second = event(Contracts.REFRESH_SUCCEEDED_V1, table);
+    assertThat(second.path("partition").path("ds").asText()).isEqualTo("2026-11-28");
+    assertThat(PaimonRows.read(locations.warehouse(), table)).as("only the refreshed partition changed").containsExactly("2026-11-28|8", "2026-11-29|5");
+  }
+
+  @Test
+  void fiveFailedRefreshesInARowSuspendTheTable() throws Exception {
+    String topic = db + "_numbers";
+    var numbers = Tables.kafkaSource("default_catalog." + db + ".numbers", "`id` INT", topic, "json", KafkaBroker.bootstrapServers());
+    String table = "default_catalog." + db + ".broken";
+    TableDefinition definition =
+        Tables.materialized(table, 1, List.of(new Column("id", "INT", true), new Column("x", "INT", true)), List.of(),
+            "SELECT `numbers`.`id`, 10 / (`numbers`.`id` - `numbers`.`id`) AS `x` FROM `default_catalog`.`" + db + "`.`numbers` AS `numbers`",
+            List.of(numbers), TableDefinition.Status.ACTIVE);
+    produce(topic, "1", "{\"id\":1}");
+    publish(definition, Tables.full(table, 1));
+
+    for (int attempt = 1; attempt <= 5; attempt++) {
+      refresh(table, Map.of());
+      JsonNode failed = event(Contracts.REFRESH_FAILED_V1, table);
+      assertThat(failed.path("consecutiveFailures").asInt()).isEqualTo(attempt);
+      assertThat(failed.path("reason").asText()).contains("failed");
+    }
+    JsonNode suspended = event(Contracts.SUSPENDED_V1, table);
+    assertThat(suspended.path("reason").asText()).startsWith("5 failures in a row");
+  }
+
+  // ---- helpers ----
+
+  private void publish(TableDefinition definition, RefreshPlan plan) {
+    send(Topics.TABLE_DEFINITIONS, definition.table(), Contracts.TABLE_DEFINED_V1, definition);
+    send(Topics.REFRESH_PLANS, plan.table(), Contracts.REFRESH_PLANNED_V1, plan);
+  }
+
+  private void refresh(String table, Map<String, String> partition) {
+    send(Topics.LIFECYCLE_COMMANDS, table, Contracts.REFRESH_REQUESTED_V1, new RefreshRequested(table, 1, partition, Instant.now(), UUID.randomUUID().toString()));
+  }
+
+  private <T> void send(String topic, String key, Contract<T> contract, T payload) {
+    probe.send(topic, key, codec.encode(contract, payload), Map.of(EventHeaders.TYPE, contract.type()));
+  }
+
+  private void change(String topic, String key, String before, String after, String op) {
+    produce(topic, key, "{\"before\":" + before + ",\"after\":" + after + ",\"op\":\"" + op + "\"}");
+  }
+
+  private void clicks(String topic, int from, int to) {
+    for (int i = from; i < to; i++) {
+      produce(topic, String.valueOf(i), "{\"id\":" + i + ",\"category\":\"" + "abc".charAt(i % 3) + "\"}");
+    }
+  }
+
+  private void visits(String topic, String ds, int count) {
+    for (int i = 0; i < count; i++) {
+      produce(topic, ds + i, "{\"id\":" + i + ",\"ds\":\"" + ds + "\"}");
+    }
+  }
+
+  private void produce(String topic, String key, String value) {
+    probe.send(topic, key, value, Map.of());
+  }
+
+  private JsonNode event(Contract<?> contract, String table) throws Exception {
+    ConsumerRecord<String, String> record =
+        probe.await(r -> table.equals(r.key()) && contract.type().equals(TopicProbe.header(r, EventHeaders.TYPE)), PATIENCE);
+    return JSON.readTree(record.value());
+  }
+
+  private void awaitRows(String table, List<String> expected) {
+    await().atMost(PATIENCE).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+        .untilAsserted(() -> assertThat(PaimonRows.read(locations.warehouse(), table)).containsExactlyElementsOf(expected));
+  }
+
+  /** The jobs of a table the cluster runs now, from Flink's REST API. */
+  private static List<String> runningJobsOf(String table) throws Exception {
+    HttpResponse<String> overview =
+        HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:18085/jobs/overview")).build(), HttpResponse.BodyHandlers.ofString());
+    List<String> running = new ArrayList<>();
+    for (JsonNode job : JSON.readTree(overview.body()).path("jobs")) {
+      String state = job.path("state").asText();
+      if (job.path("name").asText().startsWith("mt:" + table + ":") && !List.of("FINISHED", "CANCELED", "FAILED").contains(state)) {
+        running.add(job.path("name").asText() + " " + state);
+      }
+    }
+    return running;
+  }
+}

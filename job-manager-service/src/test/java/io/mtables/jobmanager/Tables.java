@@ -1,0 +1,58 @@
+package io.mtables.jobmanager;
+
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinition.Column;
+import io.mtables.schemas.plan.RefreshPlan;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** Hand-made definitions and plans, as ddl-service and planner-service would publish them. */
+final class Tables {
+
+  private Tables() {}
+
+  static TableDefinition.SourceTable kafkaSource(String table, String columns, String topic, String format, String bootstrap) {
+    String[] parts = table.split("\\.");
+    String statement =
+        "CREATE TABLE `" + parts[0] + "`.`" + parts[1] + "`.`" + parts[2] + "` (" + columns + ") WITH ('connector' = 'kafka', 'topic' = '" + topic
+            + "', 'format' = '" + format + "', 'properties.bootstrap.servers' = '" + bootstrap + "', 'scan.startup.mode' = 'earliest-offset')";
+    return new TableDefinition.SourceTable(table, TableDefinition.Kind.SOURCE_TABLE, 1, statement);
+  }
+
+  static TableDefinition materialized(
+      String table, long version, List<Column> columns, List<String> partitionKeys, String expandedQuery, List<TableDefinition.SourceTable> sources,
+      TableDefinition.Status status) {
+    return new TableDefinition(
+        table, version, TableDefinition.Kind.MATERIALIZED_TABLE, "CREATE MATERIALIZED TABLE ...", columns, List.of(), partitionKeys, null, Map.of(), null,
+        null, TableDefinition.RefreshMode.AUTO, new TableDefinition.Query(expandedQuery, expandedQuery), sources, status, Map.of(), Instant.now(),
+        Instant.now(), null);
+  }
+
+  static RefreshPlan continuous(String table, long version, List<String> key, Duration checkpoint) {
+    return new RefreshPlan(
+        table, version, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.CONTINUOUS, new RefreshPlan.Freshness((int) checkpoint.toSeconds(), "SECOND"), true,
+        checkpoint, null, Map.of(), "[I,UA,D]", key.isEmpty() ? null : new RefreshPlan.UpsertKey(key, RefreshPlan.UpsertKey.Origin.DERIVED),
+        List.of("hand-made"), List.of(), Instant.now());
+  }
+
+  static RefreshPlan full(String table, long version) {
+    return new RefreshPlan(
+        table, version, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, new RefreshPlan.Freshness(1, "HOUR"), true, null, "0 0 0/1 * * ? *",
+        Map.of(), "[I,UA]", null, List.of("hand-made"), List.of(), Instant.now());
+  }
+
+  static RefreshPlan withStatus(RefreshPlan plan, long version, RefreshPlan.Status status) {
+    return new RefreshPlan(
+        plan.table(), version, status, status == RefreshPlan.Status.DROPPED ? null : plan.mode(), plan.freshness(), plan.freshnessDeclared(),
+        plan.checkpointInterval(), plan.cron(), plan.partitionFormatters(), plan.changelogMode(), plan.upsertKey(), plan.reasons(), plan.warnings(),
+        Instant.now());
+  }
+
+  static TableDefinition withVersion(TableDefinition d, long version, TableDefinition.Status status) {
+    return new TableDefinition(
+        d.table(), version, d.kind(), d.statement(), d.columns(), d.primaryKey(), d.partitionKeys(), d.distribution(), d.options(), d.comment(),
+        d.freshness(), d.refreshMode(), d.query(), d.sources(), status, d.resumeOptions(), d.createdAt(), Instant.now(), null);
+  }
+}
