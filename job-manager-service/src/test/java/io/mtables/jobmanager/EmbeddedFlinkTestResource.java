@@ -17,16 +17,17 @@ public class EmbeddedFlinkTestResource implements QuarkusTestResourceLifecycleMa
 
   static final Path DATA = Path.of("target/mt-data").toAbsolutePath();
   /**
-   * The databases of this run's tables: the job manager under test runs only those, not the
-   * tables earlier runs left on the shared broker.
+   * The databases of this application start's tables: the job manager under test runs only those,
+   * not the tables earlier runs (or the other test profile) left on the shared broker.
    */
-  static final String RUN_PREFIX = "jm_it_" + java.util.UUID.randomUUID().toString().substring(0, 6) + "_";
+  static volatile String runPrefix;
 
   @Override
   public Map<String, String> start() {
     stopCluster();
     deleteRecursively(DATA);
-    return Map.of("mt.data-dir", DATA.toString(), "mt.jobs.include", "default_catalog\\." + RUN_PREFIX + ".*");
+    runPrefix = "jm_it_" + java.util.UUID.randomUUID().toString().substring(0, 6) + "_";
+    return Map.of("mt.data-dir", DATA.toString(), "mt.jobs.include", "default_catalog\\." + runPrefix + ".*");
   }
 
   @Override

@@ -52,7 +52,7 @@ class PipelinesIT {
   @Inject Locations locations;
 
   private final ContractCodec codec = new ContractCodec();
-  private final String db = EmbeddedFlinkTestResource.RUN_PREFIX + UUID.randomUUID().toString().substring(0, 8);
+  private final String db = EmbeddedFlinkTestResource.runPrefix + UUID.randomUUID().toString().substring(0, 8);
   private TopicProbe probe;
 
   @BeforeEach
@@ -225,10 +225,15 @@ class PipelinesIT {
         .untilAsserted(() -> assertThat(PaimonRows.read(locations.warehouse(), table)).containsExactlyElementsOf(expected));
   }
 
+  /** The REST port of the cluster the jobs run on. */
+  int flinkPort() {
+    return 18085;
+  }
+
   /** The jobs of a table the cluster runs now, from Flink's REST API. */
-  private static List<String> runningJobsOf(String table) throws Exception {
+  private List<String> runningJobsOf(String table) throws Exception {
     HttpResponse<String> overview =
-        HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:18085/jobs/overview")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + flinkPort() + "/jobs/overview")).build(), HttpResponse.BodyHandlers.ofString());
     List<String> running = new ArrayList<>();
     for (JsonNode job : JSON.readTree(overview.body()).path("jobs")) {
       String state = job.path("state").asText();

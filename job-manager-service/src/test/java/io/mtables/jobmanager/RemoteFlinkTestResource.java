@@ -1,0 +1,67 @@
+package io.mtables.jobmanager;
+
+import io.mtables.flinkcluster.LocalFlinkCluster;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.io.File;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * A Flink cluster in a JVM of its own that the job manager did not start: the remote target. It
+ * runs {@link LocalFlinkCluster} with the test class path, so it has the connectors and Paimon, as
+ * a session cluster prepared for our jobs would.
+ */
+public class RemoteFlinkTestResource implements QuarkusTestResourceLifecycleManager {
+
+  static final int PORT = 18285;
+  private Process cluster;
+
+  @Override
+  public Map<String, String> start() {
+    try {
+      Path home = Path.of("target/remote-flink").toAbsolutePath();
+      Files.createDirectories(home);
+      cluster =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
+                  "-cp", System.getProperty("java.class.path"), LocalFlinkCluster.class.getName(), String.valueOf(PORT), home.toString(), "4")
+              .redirectErrorStream(true)
+              .redirectOutput(home.resolve("cluster.log").toFile())
+              .start();
+      HttpClient http = HttpClient.newHttpClient();
+      Instant deadline = Instant.now().plusSeconds(90);
+      while (true) {
+        try {
+          var overview = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + PORT + "/overview")).build(), HttpResponse.BodyHandlers.ofString());
+          if (overview.statusCode() == 200 && !overview.body().contains("\"taskmanagers\":0")) {
+            break;
+          }
+        } catch (java.io.IOException notYet) {
+          // starting
+        }
+        if (!cluster.isAlive() || Instant.now().isAfter(deadline)) {
+          throw new IllegalStateException("the remote Flink cluster of the tests did not start; see " + home.resolve("cluster.log"));
+        }
+        Thread.sleep(250);
+      }
+      return Map.of("mt.flink.target", "remote", "mt.flink.rest-address", "127.0.0.1:" + PORT);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot start the remote Flink cluster of the tests: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void stop() {
+    if (cluster != null) {
+      cluster.destroyForcibly();
+      cluster.onExit().join();
+    }
+  }
+}
