@@ -131,6 +131,34 @@ class PipelinesIT {
   }
 
   @Test
+  void aNewFreshnessKeepsTheStateAndANewQueryRebuildsTheTable() throws Exception {
+    String topic = db + "_taps";
+    var taps = Tables.kafkaSource("default_catalog." + db + ".taps", "`id` BIGINT, `category` STRING", topic, "json", KafkaBroker.bootstrapServers());
+    String table = "default_catalog." + db + ".taps_by_category";
+    TableDefinition v1 =
+        Tables.materialized(table, 1, List.of(new Column("category", "STRING", true), new Column("n", "BIGINT", false)), List.of(),
+            "SELECT `taps`.`category`, COUNT(*) AS `n` FROM `default_catalog`.`" + db + "`.`taps` AS `taps` GROUP BY `taps`.`category`",
+            List.of(taps), TableDefinition.Status.ACTIVE);
+    clicks(topic, 0, 30);
+    publish(v1, Tables.continuous(table, 1, List.of("category"), Duration.ofSeconds(1)));
+    assertThat(event(Contracts.JOB_STARTED_V1, table).path("restoredFrom").isMissingNode()).isTrue();
+    awaitRows(table, List.of("a|10", "b|10", "c|10"));
+
+    publish(Tables.withVersion(v1, 2, TableDefinition.Status.ACTIVE), Tables.continuous(table, 2, List.of("category"), Duration.ofSeconds(2)));
+    assertThat(event(Contracts.JOB_STARTED_V1, table).path("restoredFrom").asText()).as("same query: state kept").contains("savepoint-");
+    clicks(topic, 30, 60);
+    awaitRows(table, List.of("a|20", "b|20", "c|20"));
+
+    TableDefinition v3 =
+        Tables.materialized(table, 3, List.of(new Column("category", "STRING", true), new Column("n", "BIGINT", false), new Column("last_id", "BIGINT", true)),
+            List.of(), "SELECT `taps`.`category`, COUNT(*) AS `n`, MAX(`taps`.`id`) AS `last_id` FROM `default_catalog`.`" + db + "`.`taps` AS `taps` GROUP BY `taps`.`category`",
+            List.of(taps), TableDefinition.Status.ACTIVE);
+    publish(v3, Tables.continuous(table, 3, List.of("category"), Duration.ofSeconds(1)));
+    assertThat(event(Contracts.JOB_STARTED_V1, table).path("restoredFrom").isMissingNode()).as("new query: rebuilt from the sources").isTrue();
+    awaitRows(table, List.of("a|20|57", "b|20|58", "c|20|59"));
+  }
+
+  @Test
   void fullTableRefreshesWholeThenOnlyOnePartition() throws Exception {
     String topic = db + "_visits";
     var visits = Tables.kafkaSource("default_catalog." + db + ".visits", "`id` BIGINT, `ds` STRING", topic, "json", KafkaBroker.bootstrapServers());
