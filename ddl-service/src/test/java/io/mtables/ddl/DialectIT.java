@@ -158,7 +158,10 @@ class DialectIT {
     cases.add(ok("SELECT count(*) AS n FROM information_schema.materialized_tables WHERE status = 'ACTIVE'", 200));
     cases.add(ok("SELECT * FROM information_schema.materialized_tables ORDER BY table_name LIMIT 3", 200, "measured_lag"));
     cases.add(error("SELECT nope FROM information_schema.materialized_tables", 400, "InvalidStatement", "nope"));
-    cases.add(error(db("SELECT * FROM $db.by_day"), 400, "NotYetSupported", "job-manager issue"));
+    cases.add(ok(db("SELECT * FROM $db.by_day WHERE ds > '2026' LIMIT 5"), 200));
+    cases.add(error(db("SELECT * FROM $db.orders"), 400, "WrongTableKind", "only materialized tables are read here"));
+    cases.add(error("SELECT 1", 400, "UnsupportedStatement", "reads none"));
+    cases.add(error(db("SELECT * FROM $db.nothing_here"), 404, "TableNotFound", "does not exist"));
     // DROP
     cases.add(error(db("DROP TABLE $db.orders"), 409, "TableInUse", "is read by"));
     cases.add(error(db("DROP MATERIALIZED TABLE $db.by_day"), 409, "TableInUse", "chained"));
@@ -172,7 +175,7 @@ class DialectIT {
     cases.add(error("INSERT INTO t SELECT 1", 400, "UnsupportedStatement", "not part of the dialect"));
     cases.add(error("CREATE FUNCTION f AS 'x.Y'", 400, "UnsupportedStatement", "not part of the dialect"));
     cases.add(error("SELEKT 1", 400, "SyntaxError", "SELEKT"));
-    cases.add(error(db("TABLE $db.orders"), 400, "NotYetSupported", "nothing was read"));
+    cases.add(error(db("TABLE $db.orders"), 400, "WrongTableKind", "a stream"));
     return cases;
   }
 

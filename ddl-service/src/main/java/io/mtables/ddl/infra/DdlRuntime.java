@@ -42,6 +42,7 @@ public class DdlRuntime {
   private KafkaLog definitions;
   private KafkaLog results;
   private KafkaLog lifecycle;
+  private WarehouseReader warehouse = new WarehouseReader(java.nio.file.Path.of(".run/data/warehouse").toAbsolutePath().toUri().toString());
 
   void onStart(
       @Observes StartupEvent start,
@@ -52,9 +53,13 @@ public class DdlRuntime {
       @ConfigProperty(name = FlinkSql.FRESHNESS_THRESHOLD, defaultValue = "30m") Duration freshnessThreshold,
       @ConfigProperty(name = "materialized-table.default-freshness.continuous", defaultValue = "3m") Duration continuousDefault,
       @ConfigProperty(name = "materialized-table.default-freshness.full", defaultValue = "1h") Duration fullDefault,
+      // The Paimon warehouse job-manager-service writes: the same keys and default as its own.
+      @ConfigProperty(name = "mt.data-dir", defaultValue = ".run/data") String dataDir,
+      @ConfigProperty(name = "mt.paimon.warehouse") java.util.Optional<String> warehouse,
       DdlConfig config,
       Clock clock,
       PlanProjection plans) {
+    this.warehouse = new WarehouseReader(warehouse.orElse(java.nio.file.Path.of(dataDir).toAbsolutePath().normalize().resolve("warehouse").toUri().toString()));
     start(kafka, serviceName, new PlannerSettings(freshnessThreshold, continuousDefault, fullDefault), config, clock, plans);
   }
 
@@ -127,7 +132,7 @@ public class DdlRuntime {
     gate.progress("starting Flink's planner for EXPLAIN");
     FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
     PlanPreview preview = table -> RefreshModeRules.plan(table, settings, analyzer.analyze(table), clock.instant());
-    StatementService loaded = new StatementService(flink, catalog, plans, preview, definitions, results, lifecycle, config, clock);
+    StatementService loaded = new StatementService(flink, catalog, plans, preview, warehouse, definitions, results, lifecycle, config, clock);
     gate.progress("reading " + Topics.DDL_RESULTS);
     for (var record : results.readAllWhenAvailable()) {
       if (Contracts.STATEMENT_RESULT_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {

@@ -120,15 +120,6 @@ final class CatalogQueries {
     return new Outcome.Rows(answer.columns(), answer.rows());
   }
 
-  /** A SELECT over a table: reading a materialized table's rows comes with the data plane. */
-  Outcome select(io.mtables.ddl.infra.ParsedStatement parsed) {
-    throw StatementException.invalidAt(
-        "NotYetSupported",
-        "SELECT over a materialized table's rows is answered once tables hold data (job-manager issue); nothing was read.",
-        FlinkSql.positionOf(parsed.node()),
-        "SELECT ... FROM information_schema.materialized_tables");
-  }
-
   private static List<Object> materializedRow(TableDefinition table) {
     return List.of(table.table(), table.refreshMode().name(), freshness(table), table.status().name());
   }

@@ -26,9 +26,12 @@ public class StatementRouter {
   private final MaterializedTableStatements materializedTables;
   private final CatalogQueries queries;
   private final PlanPreview preview;
+  private final TableReads reads;
 
-  public StatementRouter(FlinkSql flink, Catalog catalog, io.mtables.ddl.domain.PlanProjection plans, PlanPreview preview) {
+  public StatementRouter(
+      FlinkSql flink, Catalog catalog, io.mtables.ddl.domain.PlanProjection plans, PlanPreview preview, io.mtables.ddl.infra.WarehouseReader warehouse) {
     this.preview = preview;
+    this.reads = new TableReads(flink, catalog, warehouse);
     this.flink = flink;
     this.sourceTables = new SourceTableStatements(flink, catalog);
     this.materializedTables = new MaterializedTableStatements(flink, catalog);
@@ -70,7 +73,7 @@ public class StatementRouter {
       return queries.describe(describe, parsed.describeMaterialized());
     }
     if (node.getKind().belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
-      return queries.select(parsed);
+      return reads.select(parsed);
     }
     if (TEMPORARY.matcher(parsed.text()).find()) {
       Statements.refuseTemporary(true, "object", node);

@@ -41,6 +41,7 @@ public class StatementService {
       Catalog catalog,
       io.mtables.ddl.domain.PlanProjection plans,
       PlanPreview preview,
+      io.mtables.ddl.infra.WarehouseReader warehouse,
       KafkaLog definitions,
       KafkaLog results,
       KafkaLog lifecycle,
@@ -48,7 +49,7 @@ public class StatementService {
       Clock clock) {
     this.flink = flink;
     this.catalog = catalog;
-    this.router = new StatementRouter(flink, catalog, plans, preview);
+    this.router = new StatementRouter(flink, catalog, plans, preview, warehouse);
     this.definitions = definitions;
     this.results = results;
     this.lifecycle = lifecycle;

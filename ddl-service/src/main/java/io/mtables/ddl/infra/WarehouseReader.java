@@ -1,0 +1,103 @@
+package io.mtables.ddl.infra;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.DataField;
+
+/**
+ * Reads the latest snapshot of a materialized table from the Paimon warehouse with Paimon's own
+ * API, as rows {@link InMemorySql} can query. Meant for looking at a table, not for analytics over
+ * large ones: the whole snapshot is read (Flink SQL or any Paimon reader pointed at the warehouse
+ * serves those).
+ */
+public class WarehouseReader {
+
+  private final String warehouse;
+
+  public WarehouseReader(String warehouse) {
+    this.warehouse = warehouse;
+  }
+
+  /** The rows of {@code table} (catalog.database.name) registered under {@code paths}; empty when it has no data yet. */
+  public Optional<List<InMemorySql.Table>> read(String table, List<List<String>> paths) {
+    String[] parts = table.split("\\.", 3);
+    Options options = new Options();
+    options.set("warehouse", warehouse);
+    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
+      Table paimon;
+      try {
+        paimon = catalog.getTable(Identifier.create(parts[1], parts[2]));
+      } catch (Catalog.TableNotExistException e) {
+        return Optional.empty();
+      }
+      List<DataField> fields = paimon.rowType().getFields();
+      List<InMemorySql.Column> columns = new ArrayList<>();
+      List<InternalRow.FieldGetter> getters = new ArrayList<>();
+      for (int i = 0; i < fields.size(); i++) {
+        columns.add(new InMemorySql.Column(fields.get(i).name(), sqlType(fields.get(i)), fields.get(i).type().isNullable()));
+        getters.add(InternalRow.createFieldGetter(fields.get(i).type(), i));
+      }
+      List<Object[]> rows = new ArrayList<>();
+      ReadBuilder read = paimon.newReadBuilder();
+      try (RecordReader<InternalRow> reader = read.newRead().createReader(read.newScan().plan())) {
+        reader.forEachRemaining(
+            row -> {
+              Object[] values = new Object[getters.size()];
+              for (int i = 0; i < values.length; i++) {
+                values[i] = javaValue(getters.get(i).getFieldOrNull(row), columns.get(i).type());
+              }
+              rows.add(values);
+            });
+      }
+      List<InMemorySql.Table> tables = new ArrayList<>();
+      for (List<String> path : paths) {
+        tables.add(new InMemorySql.Table(path, columns, rows));
+      }
+      return Optional.of(tables);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read " + table + " from the warehouse " + warehouse + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static SqlTypeName sqlType(DataField field) {
+    return switch (field.type().getTypeRoot()) {
+      case BOOLEAN -> SqlTypeName.BOOLEAN;
+      case TINYINT, SMALLINT, INTEGER -> SqlTypeName.INTEGER;
+      case BIGINT -> SqlTypeName.BIGINT;
+      case FLOAT, DOUBLE -> SqlTypeName.DOUBLE;
+      case DECIMAL -> SqlTypeName.DECIMAL;
+      case DATE -> SqlTypeName.DATE;
+      case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> SqlTypeName.TIMESTAMP;
+      default -> SqlTypeName.VARCHAR;
+    };
+  }
+
+  private static Object javaValue(Object value, SqlTypeName type) {
+    if (value == null) {
+      return null;
+    }
+    return switch (type) {
+      case INTEGER -> ((Number) value).intValue();
+      case BIGINT -> ((Number) value).longValue();
+      case DOUBLE -> ((Number) value).doubleValue();
+      case DECIMAL -> ((Decimal) value).toBigDecimal();
+      case TIMESTAMP -> ((Timestamp) value).getMillisecond();
+      case BOOLEAN, DATE -> value;
+      default -> value instanceof BinaryString text ? text.toString() : String.valueOf(value);
+    };
+  }
+}
