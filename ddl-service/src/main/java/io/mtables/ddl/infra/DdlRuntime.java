@@ -42,6 +42,8 @@ public class DdlRuntime {
   private KafkaLog definitions;
   private KafkaLog results;
   private KafkaLog lifecycle;
+  /** The job manager's reports; a runtime made by hand (tests) has an empty one. */
+  @jakarta.inject.Inject io.mtables.ddl.domain.RefreshStatusProjection statuses = new io.mtables.ddl.domain.RefreshStatusProjection();
   private WarehouseReader warehouse = new WarehouseReader(java.nio.file.Path.of(".run/data/warehouse").toAbsolutePath().toUri().toString());
 
   void onStart(
@@ -132,7 +134,7 @@ public class DdlRuntime {
     gate.progress("starting Flink's planner for EXPLAIN");
     FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
     PlanPreview preview = table -> RefreshModeRules.plan(table, settings, analyzer.analyze(table), clock.instant());
-    StatementService loaded = new StatementService(flink, catalog, plans, preview, warehouse, definitions, results, lifecycle, config, clock);
+    StatementService loaded = new StatementService(flink, catalog, plans, statuses, preview, warehouse, definitions, results, lifecycle, config, clock);
     gate.progress("reading " + Topics.DDL_RESULTS);
     for (var record : results.readAllWhenAvailable()) {
       if (Contracts.STATEMENT_RESULT_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {

@@ -1,6 +1,7 @@
 package io.mtables.ddl.infra;
 
 import io.mtables.ddl.domain.PlanProjection;
+import io.mtables.ddl.domain.RefreshStatusProjection;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
@@ -11,5 +12,11 @@ public class Projections {
   @Singleton
   PlanProjection plans() {
     return new PlanProjection();
+  }
+
+  @Produces
+  @Singleton
+  RefreshStatusProjection statuses() {
+    return new RefreshStatusProjection();
   }
 }

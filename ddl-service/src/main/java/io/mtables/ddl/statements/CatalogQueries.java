@@ -20,8 +20,10 @@ final class CatalogQueries {
   private final FlinkSql flink;
   private final Catalog catalog;
   private final io.mtables.ddl.domain.PlanProjection plans;
+  private final io.mtables.ddl.domain.RefreshStatusProjection statuses;
 
-  CatalogQueries(FlinkSql flink, Catalog catalog, io.mtables.ddl.domain.PlanProjection plans) {
+  CatalogQueries(FlinkSql flink, Catalog catalog, io.mtables.ddl.domain.PlanProjection plans, io.mtables.ddl.domain.RefreshStatusProjection statuses) {
+    this.statuses = statuses;
     this.flink = flink;
     this.catalog = catalog;
     this.plans = plans;
@@ -98,6 +100,13 @@ final class CatalogQueries {
       property(rows, "plan", "not yet planned for version " + definition.version() + " (planner-service)");
     }
     plan.ifPresent(p -> PlanRows.append(rows, p));
+    var refresh = statuses.find(table);
+    property(rows, "refresh.status", refreshStatus(definition));
+    property(rows, "refresh.job_id", refresh.map(s -> s.jobId()).orElse(null));
+    property(rows, "refresh.job_running_time", refresh.map(s -> s.jobStartedAt()).map(started -> java.time.Duration.between(started, java.time.Instant.now()).withNanos(0)).orElse(null));
+    property(rows, "refresh.last_refresh", refresh.map(s -> s.lastRefresh()).orElse(null));
+    property(rows, "refresh.last_snapshot_id", refresh.map(s -> s.lastSnapshotId()).orElse(null));
+    property(rows, "refresh.last_error", refresh.map(s -> s.lastError()).orElse(null));
     return new Outcome.Rows(PlanRows.COLUMNS, rows);
   }
 
@@ -114,10 +123,30 @@ final class CatalogQueries {
               .filter(p -> p.definitionVersion() == table.version() && p.mode() != null)
               .map(p -> p.mode().name())
               .orElse(table.refreshMode().name());
-      rows.add(new Object[] {table.table(), mode, freshness(table), table.status().name(), table.version(), null, null, null, null, null});
+      var refresh = statuses.find(table.table());
+      rows.add(
+          new Object[] {
+            table.table(), mode, freshness(table), refreshStatus(table), table.version(),
+            refresh.map(s -> s.lastRefresh()).map(java.time.Instant::toEpochMilli).orElse(null),
+            null,
+            refresh.map(s -> s.jobId()).orElse(null),
+            refresh.map(s -> s.jobStartedAt()).map(started -> java.time.Duration.between(started, java.time.Instant.now()).toMillis()).orElse(null),
+            null
+          });
     }
     var answer = io.mtables.ddl.infra.InformationSchema.query(query, rows);
     return new Outcome.Rows(answer.columns(), answer.rows());
+  }
+
+  /**
+   * INITIALIZING, ACTIVATED, SUSPENDED or FAILED: a suspended definition is SUSPENDED at once, else
+   * what the job manager last reported (INITIALIZING until it did).
+   */
+  private String refreshStatus(TableDefinition table) {
+    if (table.status() == TableDefinition.Status.SUSPENDED) {
+      return "SUSPENDED";
+    }
+    return statuses.find(table.table()).map(s -> s.status()).orElse("INITIALIZING");
   }
 
   private static List<Object> materializedRow(TableDefinition table) {

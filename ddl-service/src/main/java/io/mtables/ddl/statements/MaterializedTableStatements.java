@@ -37,7 +37,11 @@ final class MaterializedTableStatements {
   private final Catalog catalog;
   private final MaterializedTableCompiler compiler;
 
-  MaterializedTableStatements(FlinkSql flink, Catalog catalog) {
+  /** Whether the job manager suspended a table by itself (after failures): RESUME is then allowed on an ACTIVE definition. */
+  private final java.util.function.Predicate<String> suspendedByJobManager;
+
+  MaterializedTableStatements(FlinkSql flink, Catalog catalog, java.util.function.Predicate<String> suspendedByJobManager) {
+    this.suspendedByJobManager = suspendedByJobManager;
     this.flink = flink;
     this.catalog = catalog;
     this.compiler = new MaterializedTableCompiler(flink, catalog);
@@ -173,7 +177,8 @@ final class MaterializedTableStatements {
   }
 
   private Outcome changeStatus(TableDefinition current, Status status, Map<String, String> resumeOptions, String requestId, Instant now) {
-    if (current.status() == status) {
+    boolean autoSuspended = status == Status.ACTIVE && suspendedByJobManager.test(current.table());
+    if (current.status() == status && !autoSuspended) {
       throw StatementException.conflict(
           status == Status.SUSPENDED ? "AlreadySuspended" : "NotSuspended",
           "Materialized table " + current.table() + (status == Status.SUSPENDED ? " is already suspended." : " is not suspended."));

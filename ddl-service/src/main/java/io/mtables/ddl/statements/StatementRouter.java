@@ -29,13 +29,19 @@ public class StatementRouter {
   private final TableReads reads;
 
   public StatementRouter(
-      FlinkSql flink, Catalog catalog, io.mtables.ddl.domain.PlanProjection plans, PlanPreview preview, io.mtables.ddl.infra.WarehouseReader warehouse) {
+      FlinkSql flink,
+      Catalog catalog,
+      io.mtables.ddl.domain.PlanProjection plans,
+      io.mtables.ddl.domain.RefreshStatusProjection statuses,
+      PlanPreview preview,
+      io.mtables.ddl.infra.WarehouseReader warehouse) {
     this.preview = preview;
     this.reads = new TableReads(flink, catalog, warehouse);
     this.flink = flink;
     this.sourceTables = new SourceTableStatements(flink, catalog);
-    this.materializedTables = new MaterializedTableStatements(flink, catalog);
-    this.queries = new CatalogQueries(flink, catalog, plans);
+    this.materializedTables =
+        new MaterializedTableStatements(flink, catalog, table -> statuses.find(table).map(s -> s.status().equals("SUSPENDED")).orElse(false));
+    this.queries = new CatalogQueries(flink, catalog, plans, statuses);
   }
 
   /** What {@code statement} comes to; nothing is changed yet. */

@@ -40,6 +40,7 @@ public class StatementService {
       FlinkSql flink,
       Catalog catalog,
       io.mtables.ddl.domain.PlanProjection plans,
+      io.mtables.ddl.domain.RefreshStatusProjection statuses,
       PlanPreview preview,
       io.mtables.ddl.infra.WarehouseReader warehouse,
       KafkaLog definitions,
@@ -49,7 +50,7 @@ public class StatementService {
       Clock clock) {
     this.flink = flink;
     this.catalog = catalog;
-    this.router = new StatementRouter(flink, catalog, plans, preview, warehouse);
+    this.router = new StatementRouter(flink, catalog, plans, statuses, preview, warehouse);
     this.definitions = definitions;
     this.results = results;
     this.lifecycle = lifecycle;

@@ -1,0 +1,44 @@
+package io.mtables.ddl.api;
+
+import io.mtables.ddl.domain.RefreshStatusProjection;
+import io.mtables.messaging.EventReader;
+import io.mtables.messaging.IncomingEvent;
+import io.mtables.schemas.Contracts;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+/**
+ * Keeps each table's refresh status for DESCRIBE and information_schema. Its own consumer group
+ * reads {@code mt.refresh.events} from the start (within the topic's retention) at every start.
+ */
+@ApplicationScoped
+public class RefreshEventsConsumer {
+
+  private final EventReader reader;
+  private final RefreshStatusProjection statuses;
+
+  public RefreshEventsConsumer(EventReader reader, RefreshStatusProjection statuses) {
+    this.reader = reader;
+    this.statuses = statuses;
+  }
+
+  @Incoming("refresh-events")
+  public void onEvent(ConsumerRecord<String, String> record) {
+    IncomingEvent event = reader.read(record, Contracts.REFRESH_EVENTS);
+    var contract = event.contract();
+    if (contract.equals(Contracts.JOB_STARTED_V1)) {
+      statuses.apply(event.payloadAs(Contracts.JOB_STARTED_V1));
+    } else if (contract.equals(Contracts.REFRESH_SUCCEEDED_V1)) {
+      statuses.apply(event.payloadAs(Contracts.REFRESH_SUCCEEDED_V1));
+    } else if (contract.equals(Contracts.REFRESH_FAILED_V1)) {
+      statuses.apply(event.payloadAs(Contracts.REFRESH_FAILED_V1));
+    } else if (contract.equals(Contracts.SUSPENDED_V1)) {
+      statuses.apply(event.payloadAs(Contracts.SUSPENDED_V1));
+    } else if (contract.equals(Contracts.RESUMED_V1)) {
+      statuses.apply(event.payloadAs(Contracts.RESUMED_V1));
+    } else if (contract.equals(Contracts.DROPPED_V1)) {
+      statuses.apply(event.payloadAs(Contracts.DROPPED_V1));
+    }
+  }
+}

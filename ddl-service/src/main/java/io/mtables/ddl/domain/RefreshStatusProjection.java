@@ -1,0 +1,78 @@
+package io.mtables.ddl.domain;
+
+import io.mtables.schemas.refresh.Dropped;
+import io.mtables.schemas.refresh.JobStarted;
+import io.mtables.schemas.refresh.RefreshFailed;
+import io.mtables.schemas.refresh.RefreshSucceeded;
+import io.mtables.schemas.refresh.Resumed;
+import io.mtables.schemas.refresh.Suspended;
+import io.mtables.schemas.plan.RefreshPlan;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the job manager last said about each table (its events on {@code mt.refresh.events}): the
+ * status, the job, the last refresh and the last error, for DESCRIBE and information_schema.
+ */
+public class RefreshStatusProjection {
+
+  /**
+   * A table's refresh status.
+   *
+   * @param status INITIALIZING (no job yet), ACTIVATED, SUSPENDED or FAILED
+   * @param definitionVersion the version the last event was about
+   * @param jobId the streaming job, or the last refresh job
+   * @param jobStartedAt when the streaming job started; null for FULL tables
+   * @param lastRefresh when data was last committed
+   * @param lastSnapshotId the snapshot of that commit
+   * @param lastError the last failure, cleared by the next success
+   */
+  public record RefreshStatus(
+      String status, long definitionVersion, String jobId, Instant jobStartedAt, Instant lastRefresh, Long lastSnapshotId, String lastError) {
+
+    static RefreshStatus initial() {
+      return new RefreshStatus("INITIALIZING", 0, null, null, null, null, null);
+    }
+  }
+
+  private final Map<String, RefreshStatus> statuses = new ConcurrentHashMap<>();
+
+  public Optional<RefreshStatus> find(String table) {
+    return Optional.ofNullable(statuses.get(table));
+  }
+
+  public void apply(JobStarted event) {
+    update(event.table(), s -> event.mode() == RefreshPlan.Mode.CONTINUOUS
+        ? new RefreshStatus("ACTIVATED", event.definitionVersion(), event.jobId(), event.startedAt(), s.lastRefresh(), s.lastSnapshotId(), s.lastError())
+        : new RefreshStatus(s.status().equals("FAILED") ? s.status() : "ACTIVATED", event.definitionVersion(), event.jobId(), null, s.lastRefresh(), s.lastSnapshotId(), s.lastError()));
+  }
+
+  public void apply(RefreshSucceeded event) {
+    update(event.table(), s -> new RefreshStatus("ACTIVATED", event.definitionVersion(), event.jobId() == null ? s.jobId() : event.jobId(),
+        s.jobStartedAt(), event.finishedAt(), event.snapshotId(), null));
+  }
+
+  public void apply(RefreshFailed event) {
+    update(event.table(), s -> new RefreshStatus("FAILED", event.definitionVersion(), event.jobId() == null ? s.jobId() : event.jobId(),
+        s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), event.reason()));
+  }
+
+  public void apply(Suspended event) {
+    update(event.table(), s -> new RefreshStatus("SUSPENDED", event.definitionVersion(), null, null, s.lastRefresh(), s.lastSnapshotId(),
+        event.reason().startsWith("ALTER") ? s.lastError() : event.reason()));
+  }
+
+  public void apply(Resumed event) {
+    update(event.table(), s -> new RefreshStatus("ACTIVATED", event.definitionVersion(), s.jobId(), s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), null));
+  }
+
+  public void apply(Dropped event) {
+    statuses.remove(event.table());
+  }
+
+  private void update(String table, java.util.function.UnaryOperator<RefreshStatus> change) {
+    statuses.compute(table, (key, known) -> change.apply(known == null ? RefreshStatus.initial() : known));
+  }
+}

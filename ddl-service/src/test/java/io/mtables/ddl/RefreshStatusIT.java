@@ -1,0 +1,79 @@
+package io.mtables.ddl;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.hasItem;
+
+import io.mtables.schemas.Contract;
+import io.mtables.schemas.ContractCodec;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.refresh.JobStarted;
+import io.mtables.schemas.refresh.RefreshSucceeded;
+import io.mtables.schemas.refresh.Suspended;
+import io.mtables.testing.kafka.KafkaBrokerTestResource;
+import io.mtables.testing.kafka.TopicProbe;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The job manager's events show in DESCRIBE and information_schema; a table it suspended can be resumed. */
+@QuarkusTest
+@QuarkusTestResource(KafkaBrokerTestResource.class)
+class RefreshStatusIT {
+
+  private static final String DB = "status_" + UUID.randomUUID().toString().substring(0, 8);
+  private static final String JOB = "0e10ab6e545af315ea545a8e9d9fe95d";
+
+  @Test
+  void statusFollowsTheJobManagersEventsAndAnAutoSuspendedTableResumes() {
+    DialectIT.awaitReady();
+    String table = "default_catalog." + DB + ".mt";
+    post("CREATE TABLE " + DB + ".src (id BIGINT, v STRING) WITH ('connector' = 'datagen')", 202);
+    post("CREATE MATERIALIZED TABLE " + DB + ".mt FRESHNESS = INTERVAL '5' SECOND AS SELECT id, v FROM " + DB + ".src", 202);
+    describe(table, List.of("refresh.status", "INITIALIZING"));
+
+    try (TopicProbe probe = new TopicProbe()) {
+      send(probe, Contracts.JOB_STARTED_V1, table, new JobStarted(table, 1, RefreshPlan.Mode.CONTINUOUS, JOB, "mt:" + table + ":v1:qabc", null, Instant.now()));
+      send(probe, Contracts.REFRESH_SUCCEEDED_V1, table,
+          new RefreshSucceeded(table, 1, RefreshPlan.Mode.CONTINUOUS, Map.of(), 3, 10, Instant.now(), Instant.parse("2026-11-29T12:00:00Z"), Instant.now(), JOB));
+      describe(table, List.of("refresh.status", "ACTIVATED"), List.of("refresh.job_id", JOB), List.of("refresh.last_snapshot_id", "3"),
+          List.of("refresh.last_refresh", "2026-11-29T12:00:00Z"));
+      post("SELECT status, job_id FROM information_schema.materialized_tables WHERE table_name = '" + table + "'", 200)
+          .then().body("rows", hasItem(List.of("ACTIVATED", JOB)));
+
+      post("ALTER MATERIALIZED TABLE " + DB + ".mt RESUME", 409);
+      send(probe, Contracts.SUSPENDED_V1, table, new Suspended(table, 1, "5 failures in a row; the last: boom.", null, Instant.now()));
+      describe(table, List.of("refresh.status", "SUSPENDED"), List.of("refresh.last_error", "5 failures in a row; the last: boom."));
+    }
+    post("ALTER MATERIALIZED TABLE " + DB + ".mt RESUME", 202);
+    describe(table, List.of("version", "2"));
+  }
+
+  private static <T> void send(TopicProbe probe, Contract<T> contract, String key, T payload) {
+    probe.send(Topics.REFRESH_EVENTS, key, new ContractCodec().encode(contract, payload), Map.of(EventHeaders.TYPE, contract.type()));
+  }
+
+  private static void describe(String table, List<?>... rows) {
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+      var body = post("DESCRIBE MATERIALIZED TABLE " + table, 200).then();
+      for (List<?> row : rows) {
+        body.body("rows", hasItem(row));
+      }
+    });
+  }
+
+  private static io.restassured.response.Response post(String statement, int status) {
+    var response = given().contentType(ContentType.JSON).body(Map.of("statement", statement)).post("/api/v1/statements");
+    response.then().statusCode(status);
+    return response;
+  }
+}
