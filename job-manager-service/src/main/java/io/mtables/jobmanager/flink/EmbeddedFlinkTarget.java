@@ -14,10 +14,16 @@ import org.apache.flink.configuration.Configuration;
 public class EmbeddedFlinkTarget implements FlinkTarget {
 
   private final int port;
+  private final Path dataDir;
+  private final int taskSlots;
+  private final String heap;
   private final RemoteFlinkTarget rest;
 
   public EmbeddedFlinkTarget(int port, Path dataDir, int taskSlots, String heap) {
     this.port = port;
+    this.dataDir = dataDir;
+    this.taskSlots = taskSlots;
+    this.heap = heap;
     LocalClusterProcess.ensureRunning(port, dataDir, taskSlots, heap);
     // Its class path is ours: nothing to ship with the jobs.
     this.rest = new RemoteFlinkTarget("127.0.0.1", port, List.of());
@@ -31,6 +37,11 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
   @Override
   public Configuration clientConfiguration() {
     return rest.clientConfiguration();
+  }
+
+  @Override
+  public void ensureAvailable() {
+    LocalClusterProcess.ensureRunning(port, dataDir, taskSlots, heap);
   }
 
   @Override

@@ -18,6 +18,12 @@ public interface FlinkTarget extends AutoCloseable {
   /** The client settings that make a TableEnvironment submit its jobs to this cluster. */
   Configuration clientConfiguration();
 
+  /**
+   * Makes sure the cluster answers: the embedded cluster is started again if it died (its jobs are
+   * then restarted from their checkpoints by the job manager); a remote one is only asked.
+   */
+  void ensureAvailable();
+
   /** Every job the cluster knows, running or ended. */
   List<FlinkJob> jobs();
 

@@ -84,6 +84,11 @@ public class RemoteFlinkTarget implements FlinkTarget {
   }
 
   @Override
+  public void ensureAvailable() {
+    jobs(); // throws FlinkUnavailableException with the address when it does not answer
+  }
+
+  @Override
   public List<FlinkJob> jobs() {
     List<FlinkJob> jobs = new ArrayList<>();
     for (var status : await(client.listJobs(), "list the jobs")) {

@@ -379,6 +379,7 @@ public class PipelineManager {
 
   /** Looks at every job and at new snapshots; called every poll interval. */
   public void poll() {
+    flink.ensureAvailable();
     Map<String, FlinkJob> jobs = new HashMap<>();
     for (FlinkJob job : flink.jobs()) {
       jobs.put(job.id(), job);
@@ -393,7 +394,17 @@ public class PipelineManager {
   }
 
   private void watchStreaming(Pipeline pipeline, FlinkJob job) {
-    if (pipeline.streamingJobId == null || job == null) {
+    if (pipeline.streamingJobId == null) {
+      return;
+    }
+    if (job == null) {
+      // The cluster does not know the job: it was lost with the cluster. Start it again from the
+      // query's latest checkpoint.
+      LOG.warnf("job %s of %s is gone from the cluster; starting it again from its latest checkpoint", pipeline.streamingJobId, pipeline.table);
+      pipeline.streamingJobId = null;
+      if (pipeline.planReady() && pipeline.plan.status() == RefreshPlan.Status.ACTIVE && pipeline.plan.mode() == Mode.CONTINUOUS) {
+        activate(pipeline);
+      }
       return;
     }
     switch (job.state()) {
@@ -418,7 +429,22 @@ public class PipelineManager {
   }
 
   private void watchRefresh(Pipeline pipeline, FlinkJob job) {
-    if (pipeline.refreshJobId == null || job == null || !job.ended()) {
+    if (pipeline.refreshJobId == null) {
+      return;
+    }
+    if (job == null) {
+      LOG.warnf("refresh job %s of %s is gone from the cluster; counted as failed", pipeline.refreshJobId, pipeline.table);
+      Pipeline.Refresh lost = pipeline.refreshRunning;
+      pipeline.refreshJobId = null;
+      pipeline.refreshRunning = null;
+      fail(pipeline, null, "the refresh " + (lost == null ? "" : lost.id() + " ") + "was lost with the Flink cluster");
+      if (lost != null && pipeline.refreshWaiting == null) {
+        pipeline.refreshWaiting = lost; // run it again
+      }
+      startWaitingRefresh(pipeline);
+      return;
+    }
+    if (!job.ended()) {
       return;
     }
     String jobId = pipeline.refreshJobId;

@@ -1,0 +1,168 @@
+package io.mtables.system;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.hasItem;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mtables.testing.kafka.KafkaBroker;
+import io.mtables.testing.kafka.TopicProbe;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The user's path through ddl-service, planner-service and job-manager-service as separate
+ * processes, on the embedded Flink cluster: CREATE over REST, rows through Kafka, SELECT over REST;
+ * then the job manager is stopped, killed, and the Flink cluster itself is killed, and no row is
+ * lost or counted twice.
+ */
+class DataPlaneAcrossServicesIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Path DATA = Path.of("target/system-data").toAbsolutePath();
+  private static final int FLINK_PORT = 18185;
+  private static final String DB = "sys_" + UUID.randomUUID().toString().substring(0, 8);
+  private static ServiceProcess ddl;
+  private static ServiceProcess planner;
+  private static ServiceProcess jobManager;
+
+  @BeforeAll
+  static void startServices() throws Exception {
+    killCluster();
+    deleteRecursively(DATA);
+    ddl = new ServiceProcess("ddl-service", 18081, "mt.data-dir=" + DATA).start();
+    planner = new ServiceProcess("planner-service", 18082).start();
+    jobManager = jobManager().start();
+  }
+
+  private static ServiceProcess jobManager() {
+    return new ServiceProcess(
+        "job-manager-service", 18084, "mt.data-dir=" + DATA, "mt.flink.embedded.port=" + FLINK_PORT, "mt.flink.embedded.task-slots=4",
+        "mt.jobs.include=default_catalog\\." + DB + "\\..*");
+  }
+
+  @AfterAll
+  static void stopServices() throws Exception {
+    for (ServiceProcess service : new ServiceProcess[] {jobManager, planner, ddl}) {
+      if (service != null) {
+        service.stop();
+      }
+    }
+    killCluster();
+  }
+
+  @Test
+  void rowsSurviveRestartsAndKillsOfTheJobManagerAndOfFlink() throws Exception {
+    String topic = DB + "_clicks";
+    post("CREATE TABLE " + DB + ".clicks (id BIGINT, category STRING) WITH ('connector' = 'kafka', 'topic' = '" + topic + "', 'format' = 'json',"
+        + " 'properties.bootstrap.servers' = '" + KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset')", 202);
+    post("CREATE MATERIALIZED TABLE " + DB + ".by_category FRESHNESS = INTERVAL '2' SECOND AS SELECT category, COUNT(*) AS n FROM " + DB + ".clicks GROUP BY category", 202);
+    try (TopicProbe probe = new TopicProbe()) {
+      clicks(probe, topic, 0, 30);
+      awaitCounts(10);
+      String job = describe("refresh.job_id");
+      assertThat(describe("refresh.status")).isEqualTo("ACTIVATED");
+
+      jobManager.stop();
+      clicks(probe, topic, 30, 60);
+      jobManager = jobManager().start();
+      awaitCounts(20);
+      assertThat(runningJobs()).as("the restarted job manager re-attached to the running job").containsExactly(job);
+
+      jobManager.kill();
+      clicks(probe, topic, 60, 90);
+      jobManager = jobManager().start();
+      awaitCounts(30);
+      assertThat(runningJobs()).as("after kill -9 of the job manager, still the same one job").containsExactly(job);
+
+      killCluster();
+      clicks(probe, topic, 90, 120);
+      awaitCounts(40);
+      assertThat(runningJobs()).as("one job again, restored from its checkpoint").hasSize(1).doesNotContain(job);
+      Thread.sleep(4000);
+      awaitCounts(40);
+    }
+
+    post("DROP MATERIALIZED TABLE " + DB + ".by_category", 202);
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(runningJobs()).isEmpty());
+    post("SELECT * FROM " + DB + ".by_category", 404);
+  }
+
+  private static void clicks(TopicProbe probe, String topic, int from, int to) {
+    for (int i = from; i < to; i++) {
+      probe.send(topic, String.valueOf(i), "{\"id\":" + i + ",\"category\":\"" + "abc".charAt(i % 3) + "\"}", Map.of());
+    }
+  }
+
+  private static void awaitCounts(int each) {
+    await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).untilAsserted(
+        () -> post("SELECT category, n FROM " + DB + ".by_category ORDER BY category", 200)
+            .then()
+            .body("rows", org.hamcrest.Matchers.equalTo(List.of(List.of("a", each), List.of("b", each), List.of("c", each)))));
+  }
+
+  private static String describe(String property) throws Exception {
+    JsonNode rows = JSON.readTree(post("DESCRIBE MATERIALIZED TABLE " + DB + ".by_category", 200).asString()).path("rows");
+    for (JsonNode row : rows) {
+      if (row.get(0).asText().equals(property)) {
+        return row.get(1).asText();
+      }
+    }
+    throw new AssertionError("no " + property + " in DESCRIBE: " + rows);
+  }
+
+  /** The ids of the table's jobs the cluster runs now. */
+  private static List<String> runningJobs() throws Exception {
+    HttpResponse<String> overview =
+        HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + FLINK_PORT + "/jobs/overview")).build(), HttpResponse.BodyHandlers.ofString());
+    List<String> running = new ArrayList<>();
+    for (JsonNode job : JSON.readTree(overview.body()).path("jobs")) {
+      if (job.path("name").asText().startsWith("mt:default_catalog." + DB + ".by_category:") && job.path("state").asText().equals("RUNNING")) {
+        running.add(job.path("jid").asText());
+      }
+    }
+    return running;
+  }
+
+  private static void killCluster() throws Exception {
+    Path pidFile = DATA.resolve("flink/cluster.pid");
+    if (Files.exists(pidFile)) {
+      ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).ifPresent(process -> {
+        process.destroyForcibly();
+        process.onExit().join();
+      });
+    }
+  }
+
+  private static void deleteRecursively(Path root) throws Exception {
+    if (Files.exists(root)) {
+      try (Stream<Path> paths = Files.walk(root)) {
+        paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      }
+    }
+  }
+
+  private static Response post(String statement, int status) {
+    Response response = given().baseUri(ddl.baseUri()).contentType(ContentType.JSON).body(Map.of("statement", statement)).post("/api/v1/statements");
+    response.then().statusCode(status);
+    return response;
+  }
+}
