@@ -16,6 +16,7 @@ import io.mtables.schemas.catalog.TableDefinition.Column;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.lifecycle.RefreshRequested;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.tick.RefreshTick;
 import io.mtables.testing.kafka.KafkaBroker;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.mtables.testing.kafka.TopicProbe;
@@ -159,7 +160,7 @@ class PipelinesIT {
   }
 
   @Test
-  void fullTableRefreshesWholeThenOnlyOnePartition() throws Exception {
+  void fullTableRefreshesWholeOnRequestThenOnlyThePartitionOfATick() throws Exception {
     String topic = db + "_visits";
     var visits = Tables.kafkaSource("default_catalog." + db + ".visits", "`id` BIGINT, `ds` STRING", topic, "json", KafkaBroker.bootstrapServers());
     String table = "default_catalog." + db + ".daily";
@@ -179,8 +180,10 @@ class PipelinesIT {
 
     visits(topic, "2026-11-28", 3);
     visits(topic, "2026-11-29", 4);
-    refresh(table, Map.of("ds", "2026-11-28"));
+    send(Topics.REFRESH_TICKS, table, Contracts.REFRESH_TICK_V1,
+        new RefreshTick(table, 1, Instant.parse("2026-11-28T00:00:00Z"), Map.of("ds", "2026-11-28"), RefreshTick.Reason.SCHEDULED, table + "@2026-11-28"));
     JsonNode second = event(Contracts.REFRESH_SUCCEEDED_V1, table);
+    assertThat(second.path("dataTimestamp").asText()).isEqualTo("2026-11-28T00:00:00Z");
     assertThat(second.path("partition").path("ds").asText()).isEqualTo("2026-11-28");
     assertThat(PaimonRows.read(locations.warehouse(), table)).as("only the refreshed partition changed").containsExactly("2026-11-28|8", "2026-11-29|5");
   }

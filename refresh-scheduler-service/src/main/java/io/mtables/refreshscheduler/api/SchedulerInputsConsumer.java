@@ -22,7 +22,7 @@ public class SchedulerInputsConsumer {
 
   /** The contracts read from each topic; they arrive with the planner and job-manager issues. */
   static final List<Contract<?>> PLANS = List.of(Contracts.REFRESH_PLANNED_V1);
-  static final List<Contract<?>> REFRESH_EVENTS = List.of();
+  static final List<Contract<?>> REFRESH_EVENTS = Contracts.REFRESH_EVENTS;
   static final List<Contract<?>> LIFECYCLE_COMMANDS = List.of(Contracts.REFRESH_REQUESTED_V1);
 
   private final EventReader reader;
