@@ -60,6 +60,9 @@ class PlanInDescribeIT {
     post("SELECT refresh_mode FROM information_schema.materialized_tables WHERE table_name = '" + table + "'", 200)
         .then()
         .body("rows", hasItem(List.of("CONTINUOUS")));
+    post("ALTER MATERIALIZED TABLE " + DB + ".mt REFRESH", 409)
+        .then()
+        .body("title", org.hamcrest.Matchers.equalTo("RefreshOfContinuousTable"));
   }
 
   private static io.restassured.response.Response post(String statement, int status) {

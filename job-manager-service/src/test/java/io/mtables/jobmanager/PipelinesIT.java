@@ -14,7 +14,6 @@ import io.mtables.schemas.Topics;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Column;
 import io.mtables.schemas.catalog.TableDropped;
-import io.mtables.schemas.lifecycle.RefreshRequested;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.tick.RefreshTick;
 import io.mtables.testing.kafka.KafkaBroker;
@@ -217,8 +216,9 @@ class PipelinesIT {
     send(Topics.REFRESH_PLANS, plan.table(), Contracts.REFRESH_PLANNED_V1, plan);
   }
 
+  /** What the scheduler sends for ALTER ... REFRESH [PARTITION]. */
   private void refresh(String table, Map<String, String> partition) {
-    send(Topics.LIFECYCLE_COMMANDS, table, Contracts.REFRESH_REQUESTED_V1, new RefreshRequested(table, 1, partition, Instant.now(), UUID.randomUUID().toString()));
+    send(Topics.REFRESH_TICKS, table, Contracts.REFRESH_TICK_V1, new RefreshTick(table, 1, Instant.now(), partition, RefreshTick.Reason.MANUAL, UUID.randomUUID().toString()));
   }
 
   private <T> void send(String topic, String key, Contract<T> contract, T payload) {

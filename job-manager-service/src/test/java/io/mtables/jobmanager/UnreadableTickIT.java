@@ -19,20 +19,16 @@ import org.junit.jupiter.api.Test;
 class UnreadableTickIT {
 
   @Test
-  void tickOfAnUnknownTypeAndAnUnkeyedCommandAreBothDeadLettered() {
+  void aTickOfAnUnknownTypeIsDeadLettered() {
     String table = "default_catalog.it.t_" + UUID.randomUUID().toString().replace("-", "");
-    String marker = UUID.randomUUID().toString();
     try (TopicProbe probe = new TopicProbe().tail(Topics.DEAD_LETTERS)) {
       probe.send(Topics.REFRESH_TICKS, table, "{}", Map.of(EventHeaders.TYPE, "io.mtables.mt.Tick.v0"));
-      probe.send(Topics.LIFECYCLE_COMMANDS, null, "{\"marker\": \"" + marker + "\"}", Map.of());
 
       var tick = probe.await(r -> table.equals(r.key()), Duration.ofSeconds(60));
-      var command = probe.await(r -> r.value().contains(marker), Duration.ofSeconds(60));
 
       assertThat(TopicProbe.header(tick, "dead-letter-reason"))
           .startsWith("job-manager-service cannot read the record at mt.refresh.ticks-")
           .contains("type 'io.mtables.mt.Tick.v0'");
-      assertThat(TopicProbe.header(command, "dead-letter-topic")).isEqualTo(Topics.LIFECYCLE_COMMANDS);
     }
   }
 }

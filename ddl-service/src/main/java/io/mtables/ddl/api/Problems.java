@@ -13,7 +13,7 @@ final class Problems {
 
   private static final Set<String> NOT_FOUND = Set.of("TableNotFound", "OperationNotFound");
   private static final Set<String> CONFLICT =
-      Set.of("TableAlreadyExists", "TableInUse", "AlreadySuspended", "NotSuspended");
+      Set.of("TableAlreadyExists", "TableInUse", "AlreadySuspended", "NotSuspended", "RefreshOfContinuousTable");
 
   private Problems() {}
 

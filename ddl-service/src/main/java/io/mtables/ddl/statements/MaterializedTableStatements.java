@@ -40,8 +40,13 @@ final class MaterializedTableStatements {
   /** Whether the job manager suspended a table by itself (after failures): RESUME is then allowed on an ACTIVE definition. */
   private final java.util.function.Predicate<String> suspendedByJobManager;
 
-  MaterializedTableStatements(FlinkSql flink, Catalog catalog, java.util.function.Predicate<String> suspendedByJobManager) {
+  /** Whether the current version of a table is planned CONTINUOUS: its streaming job keeps it fresh, REFRESH does not apply. */
+  private final java.util.function.Predicate<TableDefinition> plannedContinuous;
+
+  MaterializedTableStatements(
+      FlinkSql flink, Catalog catalog, java.util.function.Predicate<String> suspendedByJobManager, java.util.function.Predicate<TableDefinition> plannedContinuous) {
     this.suspendedByJobManager = suspendedByJobManager;
+    this.plannedContinuous = plannedContinuous;
     this.flink = flink;
     this.catalog = catalog;
     this.compiler = new MaterializedTableCompiler(flink, catalog);
@@ -111,6 +116,12 @@ final class MaterializedTableStatements {
   Outcome refresh(org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTableRefresh refresh, String requestId, Instant now) {
     String table = Identifiers.qualify(refresh.fullTableName(), flink, refresh.getTableName());
     TableDefinition current = existingMaterialized(table, refresh.getTableName());
+    if (plannedContinuous.test(current)) {
+      throw StatementException.conflict(
+          "RefreshOfContinuousTable",
+          "Materialized table " + table + " is CONTINUOUS: its streaming job keeps it fresh, and a batch refresh beside it would be a"
+              + " second writer. REFRESH applies to FULL tables; nothing was requested.");
+    }
     Map<String, String> partition = new java.util.LinkedHashMap<>();
     if (refresh.getPartitionSpec() != null) {
       for (SqlNode entry : refresh.getPartitionSpec()) {

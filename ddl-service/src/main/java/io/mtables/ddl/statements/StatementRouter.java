@@ -40,7 +40,14 @@ public class StatementRouter {
     this.flink = flink;
     this.sourceTables = new SourceTableStatements(flink, catalog);
     this.materializedTables =
-        new MaterializedTableStatements(flink, catalog, table -> statuses.find(table).map(s -> s.status().equals("SUSPENDED")).orElse(false));
+        new MaterializedTableStatements(
+            flink,
+            catalog,
+            table -> statuses.find(table).map(s -> s.status().equals("SUSPENDED")).orElse(false),
+            definition -> plans.find(definition.table())
+                .filter(p -> p.definitionVersion() == definition.version())
+                .map(p -> p.mode() == io.mtables.schemas.plan.RefreshPlan.Mode.CONTINUOUS)
+                .orElse(false));
     this.queries = new CatalogQueries(flink, catalog, plans, statuses);
   }
 

@@ -13,8 +13,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * What the job manager acts on: definitions (what a table reads and writes), plans (start, change,
- * suspend or drop its pipeline), ticks (one FULL refresh) and lifecycle commands (a manual
- * refresh). Each record is acted on before its offset is committed; a record it cannot read goes
+ * suspend or drop its pipeline) and ticks (one FULL refresh; the scheduler turns a manual refresh
+ * into a MANUAL tick). Each record is acted on before its offset is committed; a record it cannot read goes
  * to {@code mt.dead-letters} with the reason.
  */
 @ApplicationScoped
@@ -23,7 +23,6 @@ public class JobManagerInputsConsumer {
   static final List<Contract<?>> DEFINITIONS = List.of(Contracts.TABLE_DEFINED_V1, Contracts.TABLE_DROPPED_V1);
   static final List<Contract<?>> PLANS = List.of(Contracts.REFRESH_PLANNED_V1);
   static final List<Contract<?>> TICKS = List.of(Contracts.REFRESH_TICK_V1);
-  static final List<Contract<?>> LIFECYCLE_COMMANDS = List.of(Contracts.REFRESH_REQUESTED_V1);
 
   private final EventReader reader;
   private final JobManagerRuntime runtime;
@@ -55,12 +54,5 @@ public class JobManagerInputsConsumer {
   public void onTick(ConsumerRecord<String, String> record) {
     IncomingEvent event = reader.read(record, TICKS);
     runtime.act(manager -> manager.onTick(event.payloadAs(Contracts.REFRESH_TICK_V1)));
-  }
-
-  @Incoming("lifecycle-commands")
-  @Blocking(ordered = true)
-  public void onLifecycleCommand(ConsumerRecord<String, String> record) {
-    IncomingEvent event = reader.read(record, LIFECYCLE_COMMANDS);
-    runtime.act(manager -> manager.onRefreshRequested(event.payloadAs(Contracts.REFRESH_REQUESTED_V1)));
   }
 }

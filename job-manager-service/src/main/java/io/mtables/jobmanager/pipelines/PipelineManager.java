@@ -11,7 +11,6 @@ import io.mtables.jobmanager.jobs.Locations;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.jobmanager.jobs.QueryState;
 import io.mtables.schemas.catalog.TableDefinition;
-import io.mtables.schemas.lifecycle.RefreshRequested;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.RefreshPlan.Mode;
 import io.mtables.schemas.refresh.Dropped;
@@ -338,16 +337,6 @@ public class PipelineManager {
     refresh(pipeline, new Pipeline.Refresh(tick.tickId(), tick.partition(), tick.scheduledTime(), tick.reason()));
   }
 
-  /** ALTER ... REFRESH [PARTITION]: one refresh now. */
-  public void onRefreshRequested(RefreshRequested request) {
-    if (!mine(request.table())) {
-      return;
-    }
-    Pipeline pipeline = pipelines.computeIfAbsent(request.table(), Pipeline::new);
-    String id = request.requestId() == null ? UUID.randomUUID().toString() : request.requestId();
-    refresh(pipeline, new Pipeline.Refresh(id, request.partition(), clock.instant(), RefreshTick.Reason.MANUAL));
-  }
-
   private void refresh(Pipeline pipeline, Pipeline.Refresh refresh) {
     if (loading || !pipeline.planReady() || pipeline.refreshRunning != null) {
       // The plan is not known yet (its topic is read by another consumer), or a refresh runs: this
@@ -360,6 +349,11 @@ public class PipelineManager {
     }
     if (pipeline.plan.status() != RefreshPlan.Status.ACTIVE || pipeline.status == Pipeline.Status.SUSPENDED) {
       LOG.infof("not refreshing %s: it is %s", pipeline.table, pipeline.status);
+      return;
+    }
+    if (pipeline.plan.mode() == Mode.CONTINUOUS) {
+      // Its streaming job writes it; a batch overwrite beside it would be a second writer.
+      LOG.infof("not refreshing %s: it is CONTINUOUS, kept fresh by its streaming job", pipeline.table);
       return;
     }
     TableDefinition definition = pipeline.definition;
