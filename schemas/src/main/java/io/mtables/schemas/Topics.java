@@ -37,6 +37,13 @@ public final class Topics {
   /** Records a service could not read, with the reason in headers; for operators to inspect. */
   public static final String DEAD_LETTERS = "mt.dead-letters";
 
+  /**
+   * The last tick fired for each FULL table (compacted, keyed by table, {@code RefreshTick.v1}):
+   * written in the same Kafka transaction as the tick, so a scheduler that takes a table over
+   * knows exactly where its predecessor stopped.
+   */
+  public static final String SCHEDULER_LAST_TICKS = "mt.scheduler.last-ticks";
+
   /** Every topic with its retention policy, so that any service can create what is missing. */
   public static final List<TopicSpec> ALL =
       List.of(
@@ -47,7 +54,8 @@ public final class Topics {
           new TopicSpec(REFRESH_TICKS, TopicSpec.Retention.DELETE),
           new TopicSpec(LIFECYCLE_COMMANDS, TopicSpec.Retention.DELETE),
           new TopicSpec(REFRESH_EVENTS, TopicSpec.Retention.DELETE),
-          new TopicSpec(DEAD_LETTERS, TopicSpec.Retention.DELETE));
+          new TopicSpec(DEAD_LETTERS, TopicSpec.Retention.DELETE),
+          new TopicSpec(SCHEDULER_LAST_TICKS, TopicSpec.Retention.COMPACT));
 
   private Topics() {}
 

@@ -1,0 +1,165 @@
+package io.mtables.refreshscheduler.domain;
+
+import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.tick.RefreshTick;
+import java.text.ParseException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.TimeZone;
+import java.util.function.Predicate;
+import org.quartz.CronExpression;
+
+/**
+ * When each FULL table refreshes next. Period boundaries come from the plan's Quartz cron
+ * expression, evaluated by Quartz's {@link CronExpression} in the configured time zone (no cron
+ * arithmetic of our own). After any gap (downtime, a take-over, a resume, a new plan) a table gets
+ * at most one CATCH_UP tick, for the latest boundary it missed, placed within the catch-up window
+ * at an offset of its own so that thousands of tables do not fire at once. Not thread-safe.
+ */
+public class TickSchedule {
+
+  /** One scheduled table. */
+  private static final class Entry {
+    final RefreshPlan plan;
+    final CronExpression cron;
+    Instant fireAt;
+    Instant boundary;
+    RefreshTick.Reason reason;
+
+    Entry(RefreshPlan plan, CronExpression cron) {
+      this.plan = plan;
+      this.cron = cron;
+    }
+  }
+
+  private final ZoneId zone;
+  private final Duration catchUpWindow;
+  private final Map<String, Entry> entries = new HashMap<>();
+  private final Map<String, RefreshTick> lastFired = new HashMap<>();
+  /** The newest plan version seen per table, also of unscheduled ones: an older plan arriving late changes nothing. */
+  private final Map<String, Long> planVersions = new HashMap<>();
+  private final PriorityQueue<Entry> queue = new PriorityQueue<>((a, b) -> a.fireAt.compareTo(b.fireAt));
+
+  public TickSchedule(ZoneId zone, Duration catchUpWindow) {
+    this.zone = zone;
+    this.catchUpWindow = catchUpWindow;
+  }
+
+  /** What fired last for a table, read back from the last-ticks topic. */
+  public void rememberFired(RefreshTick tick) {
+    lastFired.merge(tick.table(), tick, (known, next) -> next.scheduledTime().isAfter(known.scheduledTime()) ? next : known);
+  }
+
+  /**
+   * A table's plan: an ACTIVE FULL plan is scheduled (its next boundary, or one catch-up when a
+   * boundary passed since the last tick); any other plan unschedules the table at once.
+   */
+  public void plan(RefreshPlan plan, Instant now) {
+    Long known = planVersions.get(plan.table());
+    if (known != null && known > plan.definitionVersion()) {
+      return;
+    }
+    planVersions.put(plan.table(), plan.definitionVersion());
+    unschedule(plan.table());
+    if (plan.status() != RefreshPlan.Status.ACTIVE || plan.mode() != RefreshPlan.Mode.FULL || plan.cron() == null) {
+      return;
+    }
+    Entry entry = new Entry(plan, cron(plan.cron()));
+    Instant latestBoundary = latestBoundaryAtOrBefore(entry, now);
+    RefreshTick last = lastFired.get(plan.table());
+    boolean missed = latestBoundary != null && (last == null || last.scheduledTime().isBefore(latestBoundary));
+    if (missed) {
+      entry.boundary = latestBoundary;
+      entry.reason = RefreshTick.Reason.CATCH_UP;
+      entry.fireAt = now.plus(spread(plan.table()));
+    } else {
+      entry.boundary = next(entry, now);
+      entry.reason = RefreshTick.Reason.SCHEDULED;
+      entry.fireAt = entry.boundary;
+    }
+    entries.put(plan.table(), entry);
+    queue.add(entry);
+  }
+
+  /** Stops scheduling the tables that match, and forgets their plans (they moved to another scheduler). */
+  public void release(Predicate<String> tables) {
+    List.copyOf(entries.keySet()).stream().filter(tables).forEach(this::unschedule);
+    planVersions.keySet().removeIf(tables);
+  }
+
+  /** When the next tick is due; empty when nothing is scheduled. */
+  public Optional<Instant> nextDue() {
+    return Optional.ofNullable(queue.peek()).map(entry -> entry.fireAt);
+  }
+
+  /** The ticks due at {@code now}, each table's next one scheduled. */
+  public List<RefreshTick> due(Instant now) {
+    List<RefreshTick> ticks = new ArrayList<>();
+    while (!queue.isEmpty() && !queue.peek().fireAt.isAfter(now)) {
+      Entry entry = queue.poll();
+      RefreshTick tick =
+          new RefreshTick(
+              entry.plan.table(), entry.plan.definitionVersion(), entry.boundary, PeriodPartition.of(entry.plan, entry.boundary, zone), entry.reason,
+              entry.plan.table() + "@" + entry.boundary);
+      ticks.add(tick);
+      lastFired.put(tick.table(), tick);
+      entry.boundary = next(entry, entry.boundary);
+      entry.reason = RefreshTick.Reason.SCHEDULED;
+      entry.fireAt = entry.boundary;
+      queue.add(entry);
+    }
+    return ticks;
+  }
+
+  /** The tables scheduled now. */
+  public int size() {
+    return entries.size();
+  }
+
+  private void unschedule(String table) {
+    Entry entry = entries.remove(table);
+    if (entry != null) {
+      queue.remove(entry);
+    }
+  }
+
+  /** Where in the catch-up window a table's catch-up goes: the same place for a table every time. */
+  private Duration spread(String table) {
+    long window = Math.max(1, catchUpWindow.toMillis());
+    return Duration.ofMillis(Math.floorMod(table.hashCode(), window));
+  }
+
+  private CronExpression cron(String expression) {
+    try {
+      CronExpression cron = new CronExpression(expression);
+      cron.setTimeZone(TimeZone.getTimeZone(zone));
+      return cron;
+    } catch (ParseException e) {
+      throw new IllegalArgumentException("the plan's cron '" + expression + "' is not a Quartz expression: " + e.getMessage(), e);
+    }
+  }
+
+  private static Instant next(Entry entry, Instant after) {
+    return entry.cron.getNextValidTimeAfter(Date.from(after)).toInstant();
+  }
+
+  /** The latest boundary at or before {@code now} within one period back; null when none. */
+  private static Instant latestBoundaryAtOrBefore(Entry entry, Instant now) {
+    Duration period = PeriodPartition.length(entry.plan.freshness());
+    Instant candidate = next(entry, now.minus(period).minusMillis(1));
+    Instant latest = null;
+    while (!candidate.isAfter(now)) {
+      latest = candidate;
+      candidate = next(entry, candidate);
+    }
+    return latest;
+  }
+}
