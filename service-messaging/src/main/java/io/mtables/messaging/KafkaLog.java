@@ -6,13 +6,10 @@ import io.mtables.schemas.EventHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -40,7 +37,6 @@ public class KafkaLog implements AutoCloseable {
   private final String source;
   private final Map<String, Object> clientConfig;
   private final KafkaProducer<String, String> producer;
-  private final ContractCodec codec = new ContractCodec();
 
   public KafkaLog(String topic, String source, Map<String, Object> clientConfig) {
     this.topic = topic;
@@ -54,14 +50,7 @@ public class KafkaLog implements AutoCloseable {
 
   /** Appends one event and returns once the broker has it. */
   public <T> void append(Contract<T> contract, String key, T payload) {
-    ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, codec.encode(contract, payload));
-    header(record, EventHeaders.SPEC_VERSION, EventHeaders.SPEC_VERSION_1_0);
-    header(record, EventHeaders.ID, UUID.randomUUID().toString());
-    header(record, EventHeaders.SOURCE, source);
-    header(record, EventHeaders.TYPE, contract.type());
-    header(record, EventHeaders.SUBJECT, key);
-    header(record, EventHeaders.TIME, DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(Instant.now().atOffset(ZoneOffset.UTC)));
-    header(record, EventHeaders.CONTENT_TYPE, "application/json");
+    ProducerRecord<String, String> record = Envelope.record(topic, source, contract, key, payload);
     try {
       producer.send(record).get(APPEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
@@ -93,6 +82,8 @@ public class KafkaLog implements AutoCloseable {
   public List<ConsumerRecord<String, String>> readAll() {
     Map<String, Object> consumerConfig = new HashMap<>(clientConfig);
     consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    // Records of aborted or still open transactions (the scheduler writes with transactions) are not state.
+    consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     consumerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
     try (var consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer())) {
       List<TopicPartition> partitions =
@@ -132,9 +123,6 @@ public class KafkaLog implements AutoCloseable {
     return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
   }
 
-  private static void header(ProducerRecord<String, String> record, String name, String value) {
-    record.headers().add(name, value.getBytes(StandardCharsets.UTF_8));
-  }
 
   @Override
   public void close() {

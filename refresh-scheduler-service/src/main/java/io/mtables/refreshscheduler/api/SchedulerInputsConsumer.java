@@ -26,14 +26,19 @@ public class SchedulerInputsConsumer {
   static final List<Contract<?>> LIFECYCLE_COMMANDS = List.of(Contracts.REFRESH_REQUESTED_V1);
 
   private final EventReader reader;
+  private final io.mtables.refreshscheduler.infra.SchedulerRuntime runtime;
 
-  public SchedulerInputsConsumer(EventReader reader) {
+  public SchedulerInputsConsumer(EventReader reader, io.mtables.refreshscheduler.infra.SchedulerRuntime runtime) {
     this.reader = reader;
+    this.runtime = runtime;
   }
 
+  /** Plans of the partitions this instance owns (see PlansOwnership). */
   @Incoming("refresh-plans")
+  @io.smallrye.reactive.messaging.annotations.Blocking(ordered = true)
   public void onPlan(ConsumerRecord<String, String> record) {
-    log(reader.read(record, PLANS));
+    IncomingEvent event = reader.read(record, PLANS);
+    runtime.onPlan(event.payloadAs(Contracts.REFRESH_PLANNED_V1), record.partition());
   }
 
   @Incoming("refresh-events")
@@ -41,9 +46,12 @@ public class SchedulerInputsConsumer {
     log(reader.read(record, REFRESH_EVENTS));
   }
 
+  /** ALTER ... REFRESH: a MANUAL tick, written before the command's offset is committed. */
   @Incoming("lifecycle-commands")
+  @io.smallrye.reactive.messaging.annotations.Blocking(ordered = true)
   public void onLifecycleCommand(ConsumerRecord<String, String> record) {
-    log(reader.read(record, LIFECYCLE_COMMANDS));
+    IncomingEvent event = reader.read(record, LIFECYCLE_COMMANDS);
+    runtime.onRefreshRequested(event.payloadAs(Contracts.REFRESH_REQUESTED_V1));
   }
 
   private static void log(IncomingEvent event) {

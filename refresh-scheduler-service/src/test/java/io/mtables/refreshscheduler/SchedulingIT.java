@@ -1,0 +1,101 @@
+package io.mtables.refreshscheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mtables.schemas.Contract;
+import io.mtables.schemas.ContractCodec;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.lifecycle.RefreshRequested;
+import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.testing.kafka.KafkaBrokerTestResource;
+import io.mtables.testing.kafka.TopicProbe;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** Plans in, ticks out, through the real broker: boundaries, partitions, suspend, resume, drop, manual refresh. */
+@QuarkusTest
+@QuarkusTestResource(KafkaBrokerTestResource.class)
+class SchedulingIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final ContractCodec codec = new ContractCodec();
+
+  @Test
+  void ticksFollowThePlanAndStopAtOnce() throws Exception {
+    String table = "default_catalog.sched_it.t_" + UUID.randomUUID().toString().substring(0, 8);
+    RefreshPlan plan =
+        new RefreshPlan(table, 1, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, new RefreshPlan.Freshness(2, "SECOND"), true, null, "0/2 * * * * ? *",
+            Map.of("ss", "ss"), "[I]", null, List.of("test"), List.of(), Instant.now());
+    try (TopicProbe probe = new TopicProbe().tail(Topics.REFRESH_TICKS)) {
+      send(probe, Topics.REFRESH_PLANS, table, Contracts.REFRESH_PLANNED_V1, plan);
+
+      JsonNode first = tick(probe, table, Duration.ofSeconds(90));
+      assertThat(first.path("reason").asText()).as("a new FULL table is filled at once").isEqualTo("CATCH_UP");
+      JsonNode second = tick(probe, table, Duration.ofSeconds(10));
+      JsonNode third = tick(probe, table, Duration.ofSeconds(10));
+      assertThat(second.path("reason").asText()).isEqualTo("SCHEDULED");
+      Instant secondAt = Instant.parse(second.path("scheduledTime").asText());
+      assertThat(secondAt.getEpochSecond() % 2).as("on a 2-second boundary").isZero();
+      assertThat(Instant.parse(third.path("scheduledTime").asText())).isEqualTo(secondAt.plusSeconds(2));
+      assertThat(second.path("partition").path("ss").asText()).as("the period that just ended")
+          .isEqualTo(String.format("%02d", secondAt.minusSeconds(2).atZone(java.time.ZoneOffset.UTC).getSecond()));
+      assertThat(second.path("tickId").asText()).isEqualTo(table + "@" + secondAt);
+
+      send(probe, Topics.REFRESH_PLANS, table, Contracts.REFRESH_PLANNED_V1, withStatus(plan, 2, RefreshPlan.Status.SUSPENDED));
+      drain(probe, table, Duration.ofSeconds(3));
+      assertThatThrownBy(() -> tick(probe, table, Duration.ofSeconds(5))).as("no tick while suspended").isInstanceOf(AssertionError.class);
+
+      send(probe, Topics.REFRESH_PLANS, table, Contracts.REFRESH_PLANNED_V1, withStatus(plan, 3, RefreshPlan.Status.ACTIVE));
+      JsonNode resumed = tick(probe, table, Duration.ofSeconds(60));
+      assertThat(resumed.path("reason").asText()).isEqualTo("CATCH_UP");
+      assertThat(resumed.path("planVersion").asLong()).isEqualTo(3);
+
+      send(probe, Topics.REFRESH_PLANS, table, Contracts.REFRESH_PLANNED_V1, withStatus(plan, 4, RefreshPlan.Status.DROPPED));
+      drain(probe, table, Duration.ofSeconds(3));
+      assertThatThrownBy(() -> tick(probe, table, Duration.ofSeconds(5))).as("no tick after the drop").isInstanceOf(AssertionError.class);
+
+      String requestId = UUID.randomUUID().toString();
+      send(probe, Topics.LIFECYCLE_COMMANDS, table, Contracts.REFRESH_REQUESTED_V1, new RefreshRequested(table, 4, Map.of("ss", "07"), Instant.now(), requestId));
+      JsonNode manual = tick(probe, table, Duration.ofSeconds(60));
+      assertThat(manual.path("reason").asText()).isEqualTo("MANUAL");
+      assertThat(manual.path("tickId").asText()).isEqualTo(requestId);
+      assertThat(manual.path("partition").path("ss").asText()).isEqualTo("07");
+    }
+  }
+
+  private <T> void send(TopicProbe probe, String topic, String key, Contract<T> contract, T payload) {
+    probe.send(topic, key, codec.encode(contract, payload), Map.of(EventHeaders.TYPE, contract.type()));
+  }
+
+  private static JsonNode tick(TopicProbe probe, String table, Duration within) throws Exception {
+    return JSON.readTree(probe.await(r -> table.equals(r.key()), within).value());
+  }
+
+  /** Takes the ticks already on their way. */
+  private static void drain(TopicProbe probe, String table, Duration during) {
+    Instant end = Instant.now().plus(during);
+    while (Instant.now().isBefore(end)) {
+      try {
+        probe.await(r -> table.equals(r.key()), Duration.ofMillis(500));
+      } catch (AssertionError none) {
+        // nothing more yet
+      }
+    }
+  }
+
+  private static RefreshPlan withStatus(RefreshPlan p, long version, RefreshPlan.Status status) {
+    return new RefreshPlan(p.table(), version, status, status == RefreshPlan.Status.DROPPED ? null : p.mode(), p.freshness(), true, null, p.cron(),
+        p.partitionFormatters(), p.changelogMode(), null, p.reasons(), List.of(), Instant.now());
+  }
+}
