@@ -45,6 +45,8 @@ public final class TopicProbe implements AutoCloseable {
     consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     // Positions are set explicitly in tail(); should one ever be lost, re-read rather than skip.
     consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    // What a consumer of the system sees: ticks are written in transactions, aborted ones are not there.
+    consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     consumer = new KafkaConsumer<>(consumerProps, new StringDeserializer(), new StringDeserializer());
   }
 

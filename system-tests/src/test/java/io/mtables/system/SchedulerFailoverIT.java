@@ -1,0 +1,99 @@
+package io.mtables.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mtables.schemas.ContractCodec;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.testing.kafka.TopicProbe;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two refresh-scheduler-service replicas over the real broker: no tick fired twice; killing one
+ * (SIGKILL) moves its tables to the other with no boundary missed; killing the last one and
+ * starting it again after several missed periods gives each table exactly one catch-up.
+ */
+class SchedulerFailoverIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int TABLES = 12;
+  private static final int PERIOD_SECONDS = 30;
+
+  @Test
+  void replicasNeverDoubleATickAndAKilledReplicasTablesMissNoBoundary() throws Exception {
+    String prefix = "default_catalog.sys_sched_" + UUID.randomUUID().toString().substring(0, 6) + ".t";
+    List<String> tables = new ArrayList<>();
+    for (int i = 0; i < TABLES; i++) {
+      tables.add(prefix + i);
+    }
+    ServiceProcess first = new ServiceProcess("refresh-scheduler-service", 18083, "mt.scheduler.catch-up-window=3s").start();
+    ServiceProcess second = new ServiceProcess("refresh-scheduler-service", 18183, "mt.scheduler.catch-up-window=3s").start();
+    List<JsonNode> ticks = new ArrayList<>();
+    try (TopicProbe probe = new TopicProbe().tail(Topics.REFRESH_TICKS)) {
+      ContractCodec codec = new ContractCodec();
+      for (String table : tables) {
+        RefreshPlan plan =
+            new RefreshPlan(table, 1, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, new RefreshPlan.Freshness(PERIOD_SECONDS, "SECOND"), true, null,
+                "0/" + PERIOD_SECONDS + " * * * * ? *", Map.of(), "[I]", null, List.of("test"), List.of(), Instant.now());
+        probe.send(Topics.REFRESH_PLANS, table, codec.encode(Contracts.REFRESH_PLANNED_V1, plan), Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
+      }
+      collect(probe, prefix, ticks, Duration.ofSeconds(40));
+      Instant killedAt = Instant.now();
+      first.kill();
+      collect(probe, prefix, ticks, Duration.ofSeconds(75));
+      Instant observedUntil = Instant.now();
+
+      assertThat(ticks.stream().map(t -> t.path("tickId").asText()).toList()).as("no tick twice").doesNotHaveDuplicates();
+      for (String table : tables) {
+        Set<Instant> boundaries = new HashSet<>();
+        ticks.stream().filter(t -> t.path("table").asText().equals(table)).forEach(t -> boundaries.add(Instant.parse(t.path("scheduledTime").asText())));
+        for (Instant boundary = nextBoundary(killedAt.minusSeconds(PERIOD_SECONDS)); boundary.isBefore(observedUntil.minusSeconds(8)); boundary = boundary.plusSeconds(PERIOD_SECONDS)) {
+          assertThat(boundaries).as(table + ": boundary " + boundary + " ticked, across the kill").contains(boundary);
+        }
+      }
+
+      second.kill();
+      Thread.sleep(Duration.ofSeconds(PERIOD_SECONDS * 2 + 5).toMillis());
+      List<JsonNode> afterRestart = new ArrayList<>();
+      second = new ServiceProcess("refresh-scheduler-service", 18183, "mt.scheduler.catch-up-window=3s").start();
+      collect(probe, prefix, afterRestart, Duration.ofSeconds(25));
+      Map<String, Integer> catchUps = new HashMap<>();
+      afterRestart.stream().filter(t -> t.path("reason").asText().equals("CATCH_UP")).forEach(t -> catchUps.merge(t.path("table").asText(), 1, Integer::sum));
+      for (String table : tables) {
+        assertThat(catchUps.get(table)).as(table + ": one catch-up after two missed periods").isEqualTo(1);
+      }
+    } finally {
+      first.stop();
+      second.stop();
+    }
+  }
+
+  private static Instant nextBoundary(Instant after) {
+    long seconds = after.getEpochSecond();
+    return Instant.ofEpochSecond(seconds - Math.floorMod(seconds, PERIOD_SECONDS) + PERIOD_SECONDS);
+  }
+
+  private static void collect(TopicProbe probe, String prefix, List<JsonNode> into, Duration during) throws Exception {
+    Instant end = Instant.now().plus(during);
+    while (Instant.now().isBefore(end)) {
+      try {
+        into.add(JSON.readTree(probe.await(r -> r.key() != null && r.key().startsWith(prefix), Duration.ofMillis(500)).value()));
+      } catch (AssertionError none) {
+        // nothing yet
+      }
+    }
+  }
+}
