@@ -188,6 +188,32 @@ class PipelinesIT {
   }
 
   @Test
+  void ticksDuringARefreshAreCoalescedIntoOne() throws Exception {
+    String topic = db + "_hits";
+    var hits = Tables.kafkaSource("default_catalog." + db + ".hits", "`id` BIGINT, `ds` STRING", topic, "json", KafkaBroker.bootstrapServers());
+    String table = "default_catalog." + db + ".hits_daily";
+    TableDefinition definition =
+        Tables.materialized(table, 1, List.of(new Column("ds", "STRING", true), new Column("n", "BIGINT", false)), List.of(),
+            "SELECT `hits`.`ds`, COUNT(*) AS `n` FROM `default_catalog`.`" + db + "`.`hits` AS `hits` GROUP BY `hits`.`ds`", List.of(hits),
+            TableDefinition.Status.ACTIVE);
+    visits(topic, "2026-11-29", 3);
+    publish(definition, Tables.full(table, 1));
+
+    for (int i = 0; i < 4; i++) {
+      refresh(table, Map.of());
+    }
+
+    event(Contracts.REFRESH_SUCCEEDED_V1, table);
+    event(Contracts.REFRESH_SUCCEEDED_V1, table);
+    event(Contracts.JOB_STARTED_V1, table);
+    event(Contracts.JOB_STARTED_V1, table);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> probe.await(
+            r -> table.equals(r.key()) && Contracts.JOB_STARTED_V1.type().equals(TopicProbe.header(r, EventHeaders.TYPE)), Duration.ofSeconds(8)))
+        .as("four ticks, one refresh running: the three waiting ones become one")
+        .isInstanceOf(AssertionError.class);
+  }
+
+  @Test
   void fiveFailedRefreshesInARowSuspendTheTable() throws Exception {
     String topic = db + "_numbers";
     var numbers = Tables.kafkaSource("default_catalog." + db + ".numbers", "`id` INT", topic, "json", KafkaBroker.bootstrapServers());
