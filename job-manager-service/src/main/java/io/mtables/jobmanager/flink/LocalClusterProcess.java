@@ -26,9 +26,12 @@ final class LocalClusterProcess {
 
   private LocalClusterProcess() {}
 
-  /** Starts the cluster unless one already answers on {@code port}; waits until it has slots. */
+  /**
+   * Starts the cluster unless something listens on {@code port} (a busy cluster may answer slowly,
+   * and is not started twice); waits until it has slots.
+   */
   static void ensureRunning(int port, Path dataDir, int taskSlots, String heap) {
-    if (answers(port)) {
+    if (listening(port)) {
       return;
     }
     Path home = dataDir.resolve("flink").toAbsolutePath();
@@ -43,7 +46,6 @@ final class LocalClusterProcess {
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("cluster.log").toFile()))
               .start();
-      Files.writeString(home.resolve("cluster.pid"), process.pid() + "\n");
       Instant deadline = Instant.now().plusSeconds(90);
       while (!answers(port)) {
         if (!process.isAlive()) {
@@ -55,11 +57,23 @@ final class LocalClusterProcess {
         }
         Thread.sleep(250);
       }
+      // Only a cluster that started is recorded: a failed attempt must not hide the real one's pid.
+      Files.writeString(home.resolve("cluster.pid"), process.pid() + "\n");
     } catch (IOException e) {
       throw new IllegalStateException("cannot start the local Flink cluster in " + home + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while starting the local Flink cluster", e);
+    }
+  }
+
+  /** Whether anything accepts connections on the port. */
+  static boolean listening(int port) {
+    try (java.net.Socket socket = new java.net.Socket()) {
+      socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 2000);
+      return true;
+    } catch (IOException refused) {
+      return false;
     }
   }
 
