@@ -65,6 +65,32 @@ class PlanInDescribeIT {
         .body("title", org.hamcrest.Matchers.equalTo("RefreshOfContinuousTable"));
   }
 
+  @Test
+  void aFullTableShowsItsNextRefreshAtTheNextBoundary() throws Exception {
+    DialectIT.awaitReady();
+    String table = "default_catalog." + DB + ".hourly";
+    post("CREATE TABLE IF NOT EXISTS " + DB + ".src (id BIGINT NOT NULL, v STRING) WITH ('connector' = 'datagen')", 202);
+    post("CREATE MATERIALIZED TABLE " + DB + ".hourly FRESHNESS = INTERVAL '1' HOUR AS SELECT id, v FROM " + DB + ".src", 202);
+    RefreshPlan plan =
+        new RefreshPlan(
+            table, 1, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, new RefreshPlan.Freshness(1, "HOUR"), true, null, "0 0 0/1 * * ? *", Map.of(), "[I]",
+            null, List.of("FULL because the freshness 1 h is not below the threshold 30 min."), List.of(), Instant.now());
+    try (TopicProbe probe = new TopicProbe()) {
+      probe.send(Topics.REFRESH_PLANS, table, new ContractCodec().encode(Contracts.REFRESH_PLANNED_V1, plan), Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
+    }
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> post("DESCRIBE MATERIALIZED TABLE " + DB + ".hourly", 200).then().body("rows", hasItem(List.of("plan.mode", "FULL"))));
+
+    var rows = new com.fasterxml.jackson.databind.ObjectMapper().readTree(post("DESCRIBE MATERIALIZED TABLE " + DB + ".hourly", 200).asString()).path("rows");
+    Instant next = null;
+    for (var row : rows) {
+      if (row.get(0).asText().equals("refresh.next_refresh")) {
+        next = Instant.parse(row.get(1).asText());
+      }
+    }
+    org.assertj.core.api.Assertions.assertThat(next).as("the next full hour").isNotNull().isAfter(Instant.now()).isBefore(Instant.now().plus(Duration.ofHours(1)).plusSeconds(5));
+    org.assertj.core.api.Assertions.assertThat(next.getEpochSecond() % 3600).isZero();
+  }
+
   private static io.restassured.response.Response post(String statement, int status) {
     var response = given().contentType(ContentType.JSON).body(Map.of("statement", statement)).post("/api/v1/statements");
     response.then().statusCode(status);

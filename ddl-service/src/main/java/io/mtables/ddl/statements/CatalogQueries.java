@@ -107,6 +107,7 @@ final class CatalogQueries {
     property(rows, "refresh.last_refresh", refresh.map(s -> s.lastRefresh()).orElse(null));
     property(rows, "refresh.last_snapshot_id", refresh.map(s -> s.lastSnapshotId()).orElse(null));
     property(rows, "refresh.last_error", refresh.map(s -> s.lastError()).orElse(null));
+    property(rows, "refresh.next_refresh", nextRefresh(definition).orElse(null));
     return new Outcome.Rows(PlanRows.COLUMNS, rows);
   }
 
@@ -128,7 +129,7 @@ final class CatalogQueries {
           new Object[] {
             table.table(), mode, freshness(table), refreshStatus(table), table.version(),
             refresh.map(s -> s.lastRefresh()).map(java.time.Instant::toEpochMilli).orElse(null),
-            null,
+            nextRefresh(table).map(java.time.Instant::toEpochMilli).orElse(null),
             refresh.map(s -> s.jobId()).orElse(null),
             refresh.map(s -> s.jobStartedAt()).map(started -> java.time.Duration.between(started, java.time.Instant.now()).toMillis()).orElse(null),
             null
@@ -136,6 +137,16 @@ final class CatalogQueries {
     }
     var answer = io.mtables.ddl.infra.InformationSchema.query(query, rows);
     return new Outcome.Rows(answer.columns(), answer.rows());
+  }
+
+  /** The next period boundary of the current version's FULL plan, unless the table is suspended. */
+  private java.util.Optional<java.time.Instant> nextRefresh(TableDefinition table) {
+    if (refreshStatus(table).equals("SUSPENDED")) {
+      return java.util.Optional.empty();
+    }
+    return plans.find(table.table())
+        .filter(p -> p.definitionVersion() == table.version())
+        .flatMap(p -> NextRefresh.after(p, java.time.Instant.now()));
   }
 
   /**
