@@ -112,16 +112,14 @@ class PipelinesIT {
     assertThat(suspended.path("savepoint").asText()).contains("savepoint-");
     assertThat(runningJobsOf(table)).isEmpty();
     clicks(topic, 30, 60);
-    Thread.sleep(3000);
-    assertThat(PaimonRows.read(locations.warehouse(), table)).as("nothing is written while suspended").containsExactly("a|10", "b|10", "c|10");
+    rowsStay(table, List.of("a|10", "b|10", "c|10")); // nothing is written while suspended
 
     publish(Tables.withVersion(v1, 3, TableDefinition.Status.ACTIVE), Tables.withStatus(plan, 3, RefreshPlan.Status.ACTIVE));
     event(Contracts.RESUMED_V1, table);
     JsonNode resumed = event(Contracts.JOB_STARTED_V1, table);
     assertThat(resumed.path("restoredFrom").asText()).as("the job restores the savepoint").contains("savepoint-");
     awaitRows(table, List.of("a|20", "b|20", "c|20"));
-    Thread.sleep(3000);
-    assertThat(PaimonRows.read(locations.warehouse(), table)).as("no row counted twice").containsExactly("a|20", "b|20", "c|20");
+    rowsStay(table, List.of("a|20", "b|20", "c|20")); // no row counted twice
 
     send(Topics.TABLE_DEFINITIONS, table, Contracts.TABLE_DROPPED_V1, new TableDropped(table, 4, TableDefinition.Kind.MATERIALIZED_TABLE, Instant.now(), null));
     send(Topics.REFRESH_PLANS, table, Contracts.REFRESH_PLANNED_V1, Tables.withStatus(plan, 4, RefreshPlan.Status.DROPPED));
@@ -279,6 +277,12 @@ class PipelinesIT {
 
   private void awaitRows(String table, List<String> expected) {
     await().atMost(PATIENCE).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+        .untilAsserted(() -> assertThat(PaimonRows.read(locations.warehouse(), table)).containsExactlyElementsOf(expected));
+  }
+
+  /** The rows hold, unchanged, for three seconds in a row. */
+  private void rowsStay(String table, List<String> expected) {
+    await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500))
         .untilAsserted(() -> assertThat(PaimonRows.read(locations.warehouse(), table)).containsExactlyElementsOf(expected));
   }
 

@@ -97,8 +97,10 @@ class DataPlaneAcrossServicesIT {
       clicks(probe, topic, 90, 120);
       awaitCounts(40);
       assertThat(runningJobs()).as("one job again, restored from its checkpoint").hasSize(1).doesNotContain(job);
-      Thread.sleep(4000);
-      awaitCounts(40);
+      await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofSeconds(1)).untilAsserted(
+          () -> post("SELECT category, n FROM " + DB + ".by_category ORDER BY category", 200)
+              .then()
+              .body("rows", org.hamcrest.Matchers.equalTo(List.of(List.of("a", 40), List.of("b", 40), List.of("c", 40)))));
     }
 
     post("DROP MATERIALIZED TABLE " + DB + ".by_category", 202);

@@ -66,6 +66,7 @@ class SchedulerFailoverIT {
       }
 
       second.kill();
+      // Downtime is the point here: two whole periods pass with no scheduler running.
       Thread.sleep(Duration.ofSeconds(PERIOD_SECONDS * 2 + 5).toMillis());
       List<JsonNode> afterRestart = new ArrayList<>();
       second = new ServiceProcess("refresh-scheduler-service", 18183, "mt.scheduler.catch-up-window=3s").start();
