@@ -53,7 +53,7 @@ public final class SchedulerBench {
         String table = prefix + i;
         RefreshPlan plan =
             new RefreshPlan(table, 1, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, new RefreshPlan.Freshness(1, "MINUTE"), true, null, "0 0/1 * * * ? *",
-                Map.of(), "[I]", null, List.of("bench"), List.of(), Instant.now());
+                Map.of(), "[I]", null, List.of(), List.of("bench"), List.of(), Instant.now());
         ProducerRecord<String, String> record = new ProducerRecord<>(Topics.REFRESH_PLANS, table, codec.encode(Contracts.REFRESH_PLANNED_V1, plan));
         record.headers().add(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type().getBytes(StandardCharsets.UTF_8));
         producer.send(record);

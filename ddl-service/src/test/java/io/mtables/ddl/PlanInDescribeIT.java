@@ -41,7 +41,7 @@ class PlanInDescribeIT {
     RefreshPlan plan =
         new RefreshPlan(
             table, 1, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.CONTINUOUS, new RefreshPlan.Freshness(5, "MINUTE"), true,
-            Duration.ofMinutes(5), null, Map.of(), "[I]", new RefreshPlan.UpsertKey(List.of("id"), RefreshPlan.UpsertKey.Origin.DECLARED), List.of("CONTINUOUS because the freshness 5 min is below the threshold 30 min."),
+            Duration.ofMinutes(5), null, Map.of(), "[I]", new RefreshPlan.UpsertKey(List.of("id"), RefreshPlan.UpsertKey.Origin.DECLARED), List.of(), List.of("CONTINUOUS because the freshness 5 min is below the threshold 30 min."),
             List.of(), Instant.now());
     try (TopicProbe probe = new TopicProbe()) {
       probe.send(Topics.REFRESH_PLANS, table, new ContractCodec().encode(Contracts.REFRESH_PLANNED_V1, plan), Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
@@ -74,7 +74,7 @@ class PlanInDescribeIT {
     RefreshPlan plan =
         new RefreshPlan(
             table, 1, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, new RefreshPlan.Freshness(1, "HOUR"), true, null, "0 0 0/1 * * ? *", Map.of(), "[I]",
-            null, List.of("FULL because the freshness 1 h is not below the threshold 30 min."), List.of(), Instant.now());
+            null, List.of(), List.of("FULL because the freshness 1 h is not below the threshold 30 min."), List.of(), Instant.now());
     try (TopicProbe probe = new TopicProbe()) {
       probe.send(Topics.REFRESH_PLANS, table, new ContractCodec().encode(Contracts.REFRESH_PLANNED_V1, plan), Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
     }

@@ -18,7 +18,7 @@ final class Tables {
     String statement =
         "CREATE TABLE `" + parts[0] + "`.`" + parts[1] + "`.`" + parts[2] + "` (" + columns + ") WITH ('connector' = 'kafka', 'topic' = '" + topic
             + "', 'format' = '" + format + "', 'properties.bootstrap.servers' = '" + bootstrap + "', 'scan.startup.mode' = 'earliest-offset')";
-    return new TableDefinition.SourceTable(table, TableDefinition.Kind.SOURCE_TABLE, 1, statement);
+    return new TableDefinition.SourceTable(table, TableDefinition.Kind.SOURCE_TABLE, 1, statement, null, null);
   }
 
   static TableDefinition materialized(
@@ -34,19 +34,19 @@ final class Tables {
     return new RefreshPlan(
         table, version, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.CONTINUOUS, new RefreshPlan.Freshness((int) checkpoint.toSeconds(), "SECOND"), true,
         checkpoint, null, Map.of(), "[I,UA,D]", key.isEmpty() ? null : new RefreshPlan.UpsertKey(key, RefreshPlan.UpsertKey.Origin.DERIVED),
-        List.of("hand-made"), List.of(), Instant.now());
+        List.of(), List.of("hand-made"), List.of(), Instant.now());
   }
 
   static RefreshPlan full(String table, long version) {
     return new RefreshPlan(
         table, version, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, new RefreshPlan.Freshness(1, "HOUR"), true, null, "0 0 0/1 * * ? *",
-        Map.of(), "[I,UA]", null, List.of("hand-made"), List.of(), Instant.now());
+        Map.of(), "[I,UA]", null, List.of(), List.of("hand-made"), List.of(), Instant.now());
   }
 
   static RefreshPlan withStatus(RefreshPlan plan, long version, RefreshPlan.Status status) {
     return new RefreshPlan(
         plan.table(), version, status, status == RefreshPlan.Status.DROPPED ? null : plan.mode(), plan.freshness(), plan.freshnessDeclared(),
-        plan.checkpointInterval(), plan.cron(), plan.partitionFormatters(), plan.changelogMode(), plan.upsertKey(), plan.reasons(), plan.warnings(),
+        plan.checkpointInterval(), plan.cron(), plan.partitionFormatters(), plan.changelogMode(), plan.upsertKey(), plan.upstreamTables(), plan.reasons(), plan.warnings(),
         Instant.now());
   }
 

@@ -100,7 +100,7 @@ class PlanningIT {
         table, version, TableDefinition.Kind.MATERIALIZED_TABLE, "CREATE MATERIALIZED TABLE ...",
         List.of(new TableDefinition.Column("ds", "STRING", true)), List.of(), List.of(), null, Map.of(), null, freshness,
         TableDefinition.RefreshMode.AUTO, new TableDefinition.Query("SELECT ds, count(*) AS n FROM s GROUP BY ds", expanded),
-        List.of(new TableDefinition.SourceTable(source, TableDefinition.Kind.SOURCE_TABLE, 1, "CREATE TABLE " + quoted(source) + " (id BIGINT, ds STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '10')")),
+        List.of(new TableDefinition.SourceTable(source, TableDefinition.Kind.SOURCE_TABLE, 1, "CREATE TABLE " + quoted(source) + " (id BIGINT, ds STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '10')", null, null)),
         status, Map.of(), Instant.now(), Instant.now(), null);
   }
 

@@ -1,6 +1,7 @@
 package io.mtables.planning;
 
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -57,6 +58,7 @@ public class FlinkQueryAnalyzer {
   private final ExecutorService flinkThread;
   private final TableEnvironment streaming;
   private final TableEnvironment batch;
+  private final UpstreamTables upstream;
 
   public FlinkQueryAnalyzer() {
     ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
@@ -70,11 +72,20 @@ public class FlinkQueryAnalyzer {
             });
     streaming = onFlinkThread(() -> TableEnvironment.create(EnvironmentSettings.inStreamingMode()));
     batch = onFlinkThread(() -> TableEnvironment.create(EnvironmentSettings.inBatchMode()));
+    upstream = new UpstreamTables();
   }
 
-  /** What Flink's planner says about {@code table}'s query. */
+  /** What Flink's planner says about {@code table}'s query, which reads no materialized table. */
   public QueryAnalysis analyze(TableDefinition table) {
-    return onFlinkThread(() -> analyzeHere(table));
+    return analyze(table, UpstreamPlans.NONE);
+  }
+
+  /**
+   * What Flink's planner says about {@code table}'s query; the materialized tables it reads are
+   * planned as Paimon tables of their shape, written as their current plans say.
+   */
+  public QueryAnalysis analyze(TableDefinition table, UpstreamPlans upstreamPlans) {
+    return onFlinkThread(() -> analyzeHere(table, upstreamPlans));
   }
 
   private <T> T onFlinkThread(Callable<T> work) {
@@ -88,20 +99,25 @@ public class FlinkQueryAnalyzer {
     }
   }
 
-  private QueryAnalysis analyzeHere(TableDefinition table) {
-    var upstream = table.sources().stream().filter(s -> s.kind() == TableDefinition.Kind.MATERIALIZED_TABLE).map(TableDefinition.SourceTable::table).toList();
-    if (!upstream.isEmpty()) {
-      // Reading another materialized table means reading its Paimon table, which the job manager
-      // declares; the planner cannot compile that read yet.
-      return QueryAnalysis.unknown("it reads materialized table(s) " + upstream + ", whose changelog is known when the job starts")
-          .withLatestValueSources(upstream);
-    }
+  private QueryAnalysis analyzeHere(TableDefinition table, UpstreamPlans upstreamPlans) {
+    List<String> overwritten = new ArrayList<>();
     try {
       for (var source : table.sources()) {
-        declare(streaming, source);
-        declare(batch, source);
-        boundForBatch(source);
+        if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
+          RefreshPlan plan = runnablePlan(source, upstreamPlans);
+          upstream.declare(streaming, source, plan);
+          upstream.declare(batch, source, plan);
+          if (plan.mode() == RefreshPlan.Mode.FULL) {
+            overwritten.add(source.table());
+          }
+        } else {
+          declare(streaming, source);
+          declare(batch, source);
+          boundForBatch(source);
+        }
       }
+    } catch (BlockedByUpstream blocked) {
+      return QueryAnalysis.blocked(blocked.getMessage());
     } catch (RuntimeException e) {
       return QueryAnalysis.unknown("its source tables could not be declared here (" + deepestMessage(e) + ")");
     }
@@ -115,6 +131,15 @@ public class FlinkQueryAnalyzer {
     }
     QueryAnalysis.BatchCheck batchCheck = batchCheck(query);
     List<String> timeFunctions = timeFunctionsInConditions(logicalPlan(validated));
+    if (!overwritten.isEmpty()) {
+      // Paimon's streaming read skips overwrite commits, which is all a FULL table is made of.
+      return QueryAnalysis.notStreamable(
+              "it reads " + String.join(", ", overwritten) + ", FULL and so rewritten by overwrites, which a streaming read"
+                  + " does not follow")
+          .withUniqueKeys(FlinkUniqueKeys.of(validated))
+          .withBatch(batchCheck)
+          .withTimeFunctions(timeFunctions);
+    }
     // A valid query that the streaming planner cannot turn into a plan cannot run as a stream.
     String plan;
     try {
@@ -127,7 +152,29 @@ public class FlinkQueryAnalyzer {
         .withBatch(batchCheck)
         .withStatefulOperators(statefulOperators(plan))
         .withTimeFunctions(timeFunctions)
-        .withLatestValueSources(changelogSources(plan));
+        .withLatestValueSources(changelogSources(plan).stream().filter(name -> !UpstreamTables.isScratch(name)).toList());
+  }
+
+  /** The upstream table's plan, if it is one its readers can run on. */
+  private static RefreshPlan runnablePlan(TableDefinition.SourceTable source, UpstreamPlans plans) {
+    if (source.columns() == null) {
+      throw new BlockedByUpstream(
+          "the definition names " + source.table() + " without its columns (written by an older version); run the"
+              + " CREATE OR ALTER statement again");
+    }
+    RefreshPlan plan =
+        plans.find(source.table()).orElseThrow(() -> new BlockedByUpstream("it reads " + source.table() + ", which has no plan yet"));
+    if (plan.mode() == null || plan.status() == RefreshPlan.Status.REFUSED || plan.status() == RefreshPlan.Status.DROPPED) {
+      throw new BlockedByUpstream("it reads " + source.table() + ", whose plan is " + plan.status() + " and so has no data to read");
+    }
+    return plan;
+  }
+
+  /** A materialized table the query reads cannot be read. */
+  private static final class BlockedByUpstream extends RuntimeException {
+    BlockedByUpstream(String message) {
+      super(message);
+    }
   }
 
   private QueryAnalysis.BatchCheck batchCheck(String query) {

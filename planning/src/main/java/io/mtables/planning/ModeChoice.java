@@ -18,6 +18,10 @@ final class ModeChoice {
 
   /** The mode, with its reasons added; null when refused (the reasons say why). */
   static Mode choose(TableDefinition table, PlannerSettings settings, QueryAnalysis query, List<String> reasons) {
+    if (query.verdict() == QueryAnalysis.Verdict.BLOCKED) {
+      reasons.add("Refused: " + query.detail() + ".");
+      return null;
+    }
     boolean cannotStream = query.verdict() == QueryAnalysis.Verdict.NOT_STREAMABLE;
     boolean cannotBatch = !query.batch().runs();
     if (cannotStream && cannotBatch) {

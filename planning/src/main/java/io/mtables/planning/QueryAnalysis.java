@@ -34,7 +34,9 @@ public record QueryAnalysis(
   public enum Verdict {
     STREAMABLE,
     NOT_STREAMABLE,
-    UNKNOWN
+    UNKNOWN,
+    /** It cannot run at all as things stand, for a reason outside the query (an upstream table). */
+    BLOCKED
   }
 
   /**
@@ -63,6 +65,10 @@ public record QueryAnalysis(
 
   public static QueryAnalysis unknown(String why) {
     return new QueryAnalysis(Verdict.UNKNOWN, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of());
+  }
+
+  public static QueryAnalysis blocked(String why) {
+    return new QueryAnalysis(Verdict.BLOCKED, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of());
   }
 
   public QueryAnalysis withUniqueKeys(List<List<String>> keys) {

@@ -104,7 +104,7 @@ public final class RefreshModeRules {
     }
     return new RefreshPlan(
         table.table(), table.version(), status, mode, Durations.freshnessOf(freshness), declared, checkpoint, cron,
-        formatters, query.changelogMode(), key, reasons, warnings, now);
+        formatters, query.changelogMode(), key, upstreamTables(table), reasons, warnings, now);
   }
 
   private static void describeStreaming(Mode mode, QueryAnalysis query, List<String> reasons) {
@@ -126,7 +126,12 @@ public final class RefreshModeRules {
   private static RefreshPlan refused(TableDefinition table, Freshness freshness, QueryAnalysis query, List<String> reasons, Instant now) {
     return new RefreshPlan(
         table.table(), table.version(), Status.REFUSED, null, freshness, table.freshness() != null, null, null, Map.of(),
-        query.changelogMode(), null, reasons, List.of(), now);
+        query.changelogMode(), null, upstreamTables(table), reasons, List.of(), now);
+  }
+
+  /** The materialized tables the query reads, in the order the definition lists them. */
+  static List<String> upstreamTables(TableDefinition table) {
+    return table.sources().stream().filter(s -> s.kind() == TableDefinition.Kind.MATERIALIZED_TABLE).map(TableDefinition.SourceTable::table).toList();
   }
 
   private static Map<String, String> dateFormatters(Map<String, String> options) {

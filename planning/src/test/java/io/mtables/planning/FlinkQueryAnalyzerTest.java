@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mtables.planning.QueryAnalysis.Verdict;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Flink's own verdicts on real queries: the planner, not string matching, decides. */
@@ -129,8 +131,60 @@ class FlinkQueryAnalyzerTest {
     assertThat(append.latestValueSources()).isEmpty();
   }
 
+  @Test
+  void aContinuousUpstreamIsReadAsItsChangelogAndKeepsItsKey() {
+    var upstream = materializedSource("by_ds", List.of(new TableDefinition.Column("ds", "STRING", false), new TableDefinition.Column("n", "BIGINT", false)));
+    RefreshPlan upstreamPlan = upstreamPlan("by_ds", RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.CONTINUOUS, List.of("ds"));
+
+    QueryAnalysis analysis = ANALYZER.analyze(
+        table("SELECT `by_ds`.`ds`, `by_ds`.`n` FROM `default_catalog`.`shop`.`by_ds` AS `by_ds` WHERE `by_ds`.`n` > 1", List.of(upstream)),
+        name -> name.equals(upstream.table()) ? Optional.of(upstreamPlan) : Optional.empty());
+
+    assertThat(analysis.verdict()).isEqualTo(Verdict.STREAMABLE);
+    assertThat(analysis.updating()).isTrue();
+    assertThat(analysis.uniqueKeys()).contains(List.of("ds"));
+    assertThat(analysis.batch().runs()).isTrue();
+  }
+
+  @Test
+  void aFullUpstreamCannotBeFollowedAsAStreamButReadsAsABatch() {
+    var upstream = materializedSource("daily", List.of(new TableDefinition.Column("ds", "STRING", false), new TableDefinition.Column("n", "BIGINT", false)));
+    RefreshPlan upstreamPlan = upstreamPlan("daily", RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, List.of());
+
+    QueryAnalysis analysis = ANALYZER.analyze(
+        table("SELECT SUM(`daily`.`n`) AS `total` FROM `default_catalog`.`shop`.`daily` AS `daily`", List.of(upstream)),
+        name -> Optional.of(upstreamPlan));
+
+    assertThat(analysis.verdict()).isEqualTo(Verdict.NOT_STREAMABLE);
+    assertThat(analysis.detail()).contains("default_catalog.shop.daily").contains("overwrites");
+    assertThat(analysis.batch().runs()).isTrue();
+  }
+
+  @Test
+  void anUpstreamWithoutARunnablePlanBlocksTheQuery() {
+    var upstream = materializedSource("refused", List.of(new TableDefinition.Column("ds", "STRING", false)));
+    TableDefinition reader = table("SELECT `refused`.`ds` FROM `default_catalog`.`shop`.`refused` AS `refused`", List.of(upstream));
+
+    QueryAnalysis unplanned = ANALYZER.analyze(reader, UpstreamPlans.NONE);
+    QueryAnalysis refused = ANALYZER.analyze(reader, name -> Optional.of(upstreamPlan("refused", RefreshPlan.Status.REFUSED, null, List.of())));
+
+    assertThat(unplanned.verdict()).isEqualTo(Verdict.BLOCKED);
+    assertThat(unplanned.detail()).isEqualTo("it reads default_catalog.shop.refused, which has no plan yet");
+    assertThat(refused.verdict()).isEqualTo(Verdict.BLOCKED);
+    assertThat(refused.detail()).contains("whose plan is REFUSED");
+  }
+
+  private static TableDefinition.SourceTable materializedSource(String name, List<TableDefinition.Column> columns) {
+    return new TableDefinition.SourceTable("default_catalog.shop." + name, TableDefinition.Kind.MATERIALIZED_TABLE, 1, "CREATE MATERIALIZED TABLE ...", columns, List.of());
+  }
+
+  private static RefreshPlan upstreamPlan(String name, RefreshPlan.Status status, RefreshPlan.Mode mode, List<String> key) {
+    return new RefreshPlan("default_catalog.shop." + name, 1, status, mode, new RefreshPlan.Freshness(1, "MINUTE"), true, null, null, Map.of(), null,
+        key.isEmpty() ? null : new RefreshPlan.UpsertKey(key, RefreshPlan.UpsertKey.Origin.DERIVED), List.of(), List.of("test"), List.of(), Instant.EPOCH);
+  }
+
   private static TableDefinition.SourceTable source(String name, String statement) {
-    return new TableDefinition.SourceTable("default_catalog.shop." + name, TableDefinition.Kind.SOURCE_TABLE, 1, statement);
+    return new TableDefinition.SourceTable("default_catalog.shop." + name, TableDefinition.Kind.SOURCE_TABLE, 1, statement, null, null);
   }
 
   private static TableDefinition table(String expanded, String source, String statement) {

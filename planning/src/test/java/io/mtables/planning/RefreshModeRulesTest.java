@@ -289,6 +289,21 @@ class RefreshModeRulesTest {
     assertThat(continuous.warnings()).extracting(Warning::code).doesNotContain("FullOverLatestValueSource");
   }
 
+  @Test
+  void aQueryBlockedByItsUpstreamIsRefusedWithTheReasonAndNamesItsUpstream() {
+    TableDefinition reader = table(RefreshMode.AUTO, 1, "HOUR", Map.of());
+    reader = new TableDefinition(reader.table(), 1, reader.kind(), reader.statement(), reader.columns(), List.of(), reader.partitionKeys(), null, Map.of(),
+        null, reader.freshness(), reader.refreshMode(), reader.query(),
+        List.of(new TableDefinition.SourceTable("default_catalog.shop.up", TableDefinition.Kind.MATERIALIZED_TABLE, 1, "CREATE MATERIALIZED TABLE ...", List.of(), List.of())),
+        reader.status(), Map.of(), Instant.EPOCH, Instant.EPOCH, null);
+
+    RefreshPlan plan = RefreshModeRules.plan(reader, FLINK_DEFAULTS, QueryAnalysis.blocked("it reads default_catalog.shop.up, which has no plan yet"), Instant.EPOCH);
+
+    assertThat(plan.status()).isEqualTo(RefreshPlan.Status.REFUSED);
+    assertThat(plan.reasons()).containsExactly("Refused: it reads default_catalog.shop.up, which has no plan yet.");
+    assertThat(plan.upstreamTables()).containsExactly("default_catalog.shop.up");
+  }
+
   private static String warning(RefreshPlan plan, String code) {
     return plan.warnings().stream().filter(w -> w.code().equals(code)).findFirst().orElseThrow(() -> new AssertionError("no " + code + " in " + plan.warnings())).message();
   }

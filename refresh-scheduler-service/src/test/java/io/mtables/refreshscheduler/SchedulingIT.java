@@ -36,7 +36,7 @@ class SchedulingIT {
     String table = "default_catalog.sched_it.t_" + UUID.randomUUID().toString().substring(0, 8);
     RefreshPlan plan =
         new RefreshPlan(table, 1, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, new RefreshPlan.Freshness(2, "SECOND"), true, null, "0/2 * * * * ? *",
-            Map.of("ss", "ss"), "[I]", null, List.of("test"), List.of(), Instant.now());
+            Map.of("ss", "ss"), "[I]", null, List.of(), List.of("test"), List.of(), Instant.now());
     try (TopicProbe probe = new TopicProbe().tail(Topics.REFRESH_TICKS)) {
       send(probe, Topics.REFRESH_PLANS, table, Contracts.REFRESH_PLANNED_V1, plan);
 
@@ -96,6 +96,6 @@ class SchedulingIT {
 
   private static RefreshPlan withStatus(RefreshPlan p, long version, RefreshPlan.Status status) {
     return new RefreshPlan(p.table(), version, status, status == RefreshPlan.Status.DROPPED ? null : p.mode(), p.freshness(), true, null, p.cron(),
-        p.partitionFormatters(), p.changelogMode(), null, p.reasons(), List.of(), Instant.now());
+        p.partitionFormatters(), p.changelogMode(), null, p.upstreamTables(), p.reasons(), List.of(), Instant.now());
   }
 }

@@ -47,7 +47,7 @@ class SchedulerFailoverIT {
       for (String table : tables) {
         RefreshPlan plan =
             new RefreshPlan(table, 1, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, new RefreshPlan.Freshness(PERIOD_SECONDS, "SECOND"), true, null,
-                "0/" + PERIOD_SECONDS + " * * * * ? *", Map.of(), "[I]", null, List.of("test"), List.of(), Instant.now());
+                "0/" + PERIOD_SECONDS + " * * * * ? *", Map.of(), "[I]", null, List.of(), List.of("test"), List.of(), Instant.now());
         probe.send(Topics.REFRESH_PLANS, table, codec.encode(Contracts.REFRESH_PLANNED_V1, plan), Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
       }
       collect(probe, prefix, ticks, Duration.ofSeconds(40));

@@ -133,7 +133,7 @@ public class DdlRuntime {
     }
     gate.progress("starting Flink's planner for EXPLAIN");
     FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
-    PlanPreview preview = table -> RefreshModeRules.plan(table, settings, analyzer.analyze(table), clock.instant());
+    PlanPreview preview = table -> RefreshModeRules.plan(table, settings, analyzer.analyze(table, plans::find), clock.instant());
     StatementService loaded = new StatementService(flink, catalog, plans, statuses, preview, warehouse, definitions, results, lifecycle, config, clock);
     gate.progress("reading " + Topics.DDL_RESULTS);
     for (var record : results.readAllWhenAvailable()) {

@@ -170,7 +170,7 @@ final class MaterializedTableCompiler {
     for (String name : names) {
       catalog
           .find(name)
-          .ifPresent(t -> sources.add(new SourceTable(t.table(), t.kind(), t.version(), t.statement())));
+          .ifPresent(t -> sources.add(new SourceTable(t.table(), t.kind(), t.version(), t.statement(), t.columns(), t.partitionKeys())));
     }
     return sources;
   }

@@ -1,12 +1,11 @@
 package io.mtables.jobmanager.jobs;
 
+import io.mtables.planning.PaimonTables;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -54,18 +53,6 @@ public final class JobSql {
    * columns, which Paimon requires in a primary key), partitions, buckets and options.
    */
   public static String createTable(TableDefinition definition, RefreshPlan plan) {
-    List<String> key = primaryKey(definition, plan);
-    List<String> lines = new ArrayList<>();
-    for (var column : definition.columns()) {
-      lines.add("  " + quote(column.name()) + " " + column.type() + (column.nullable() && !key.contains(column.name()) ? "" : " NOT NULL"));
-    }
-    if (!key.isEmpty()) {
-      lines.add("  PRIMARY KEY (" + quoteAll(key) + ") NOT ENFORCED");
-    }
-    StringBuilder sql = new StringBuilder("CREATE TABLE IF NOT EXISTS " + paimonName(definition.table()) + " (\n" + String.join(",\n", lines) + "\n)");
-    if (!definition.partitionKeys().isEmpty()) {
-      sql.append(" PARTITIONED BY (").append(quoteAll(definition.partitionKeys())).append(")");
-    }
     Map<String, String> options = new TreeMap<>(definition.options());
     options.put(QueryState.TABLE_OPTION, QueryState.fingerprint(definition));
     if (definition.distribution() != null) {
@@ -76,39 +63,27 @@ public final class JobSql {
         options.put("bucket-key", String.join(",", definition.distribution().keys()));
       }
     }
-    if (!key.isEmpty()) {
-      // The writer's input is Flink's full changelog: keep it, so tables reading this one get it.
-      options.putIfAbsent("changelog-producer", "input");
-    }
-    if (!options.isEmpty()) {
-      List<String> pairs = new ArrayList<>();
-      options.forEach((k, v) -> pairs.add(literal(k) + " = " + literal(v)));
-      sql.append(" WITH (").append(String.join(", ", pairs)).append(")");
-    }
-    return sql.toString();
+    return PaimonTables.createTable(paimonName(definition.table()), definition.columns(), definition.partitionKeys(), primaryKey(definition, plan), options);
   }
 
   /** The Paimon primary key: the plan's key and the partition columns; empty for an append table. */
   public static List<String> primaryKey(TableDefinition definition, RefreshPlan plan) {
-    if (plan.upsertKey() == null) {
-      return List.of();
-    }
-    Set<String> key = new LinkedHashSet<>(plan.upsertKey().columns());
-    key.addAll(definition.partitionKeys());
-    return List.copyOf(key);
+    return PaimonTables.primaryKey(plan, definition.partitionKeys());
   }
 
   /** The statements that declare the sources in the job's default catalog. */
   public static List<String> declareSources(TableDefinition definition) {
     List<String> statements = new ArrayList<>();
     for (var source : definition.sources()) {
-      if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
-        throw new UnsupportedOperationException(
-            "reading another materialized table (" + source.table() + ") is not supported by the job manager yet");
-      }
       String[] parts = source.table().split("\\.", 3);
       statements.add("CREATE DATABASE IF NOT EXISTS " + quote(parts[0]) + "." + quote(parts[1]));
-      statements.add(source.statement());
+      if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
+        // Another materialized table is read from its Paimon table: in a stream, its changelog
+        // from the latest snapshot on; in a batch, its latest snapshot.
+        statements.add("CREATE VIEW " + quote(parts[0]) + "." + quote(parts[1]) + "." + quote(parts[2]) + " AS SELECT * FROM " + paimonName(source.table()));
+      } else {
+        statements.add(source.statement());
+      }
     }
     return statements;
   }
@@ -156,14 +131,10 @@ public final class JobSql {
   }
 
   static String quote(String identifier) {
-    return "`" + identifier.replace("`", "``") + "`";
-  }
-
-  private static String quoteAll(List<String> identifiers) {
-    return String.join(", ", identifiers.stream().map(JobSql::quote).toList());
+    return PaimonTables.quote(identifier);
   }
 
   static String literal(String value) {
-    return "'" + value.replace("'", "''") + "'";
+    return PaimonTables.literal(value);
   }
 }

@@ -77,7 +77,9 @@ public class JobSubmitter {
     env.executeSql(JobSql.createCatalog(warehouse));
     JobSql.declareSources(definition).forEach(env::executeSql);
     for (var source : definition.sources()) {
-      bound(env, source.table());
+      if (source.kind() == TableDefinition.Kind.SOURCE_TABLE) {
+        bound(env, source.table()); // a materialized table is read at its latest snapshot anyway
+      }
     }
     String insert = partition.isEmpty() ? JobSql.overwriteAll(definition) : JobSql.overwritePartition(definition, partition);
     return jobOf(env.executeSql(insert));

@@ -151,7 +151,8 @@ public class PipelineManager {
         LOG.infof("re-attached to streaming job %s of %s v%d", job.id(), pipeline.table, version);
       } else {
         pipeline.refreshJobId = job.id();
-        pipeline.refreshRunning = new Pipeline.Refresh(parts[4], Map.of(), clock.instant(), RefreshTick.Reason.CATCH_UP);
+        String refreshId = job.name().substring(job.name().indexOf(":refresh:") + ":refresh:".length());
+        pipeline.refreshRunning = new Pipeline.Refresh(refreshId, Map.of(), scheduledTimeOf(refreshId), RefreshTick.Reason.CATCH_UP);
         pipeline.refreshStartedAt = clock.instant();
         LOG.infof("re-attached to refresh job %s of %s", job.id(), pipeline.table);
       }
@@ -278,14 +279,14 @@ public class PipelineManager {
       Optional<String> directory = locations.savepointDir(pipeline.definition);
       if (directory.isEmpty()) {
         events.failed(new RefreshFailed(pipeline.table, pipeline.plan.definitionVersion(), Mode.CONTINUOUS, pipeline.streamingJobId,
-            "SUSPEND needs a savepoint directory (mt.flink.savepoint-dir); the job keeps running", 1, clock.instant()));
+            "SUSPEND needs a savepoint directory (mt.flink.savepoint-dir); the job keeps running", 1, clock.instant(), null));
         return;
       }
       try {
         savepoint = flink.stopWithSavepoint(pipeline.streamingJobId, directory.get());
       } catch (RuntimeException e) {
         events.failed(new RefreshFailed(pipeline.table, pipeline.plan.definitionVersion(), Mode.CONTINUOUS, pipeline.streamingJobId,
-            "SUSPEND could not save the job's state: " + rootMessage(e) + "; the job keeps running", 1, clock.instant()));
+            "SUSPEND could not save the job's state: " + rootMessage(e) + "; the job keeps running", 1, clock.instant(), null));
         return;
       }
     }
@@ -301,7 +302,7 @@ public class PipelineManager {
     pipeline.status = Pipeline.Status.FAILED;
     List<String> reasons = pipeline.plan.reasons();
     events.failed(new RefreshFailed(pipeline.table, pipeline.plan.definitionVersion(), Mode.CONTINUOUS, null,
-        "the plan of version " + pipeline.plan.definitionVersion() + " was refused: " + reasons.get(reasons.size() - 1), 1, clock.instant()));
+        "the plan of version " + pipeline.plan.definitionVersion() + " was refused: " + reasons.get(reasons.size() - 1), 1, clock.instant(), null));
   }
 
   private void drop(Pipeline pipeline) {
@@ -365,7 +366,7 @@ public class PipelineManager {
       events.jobStarted(new JobStarted(pipeline.table, definition.version(), Mode.FULL, pipeline.refreshJobId,
           JobSql.refreshJobName(definition, refresh.id()), null, pipeline.refreshStartedAt));
     } catch (RuntimeException e) {
-      fail(pipeline, null, "cannot start the refresh: " + rootMessage(e));
+      fail(pipeline, null, "cannot start the refresh: " + rootMessage(e), refresh);
     }
   }
 
@@ -431,7 +432,7 @@ public class PipelineManager {
       Pipeline.Refresh lost = pipeline.refreshRunning;
       pipeline.refreshJobId = null;
       pipeline.refreshRunning = null;
-      fail(pipeline, null, "the refresh " + (lost == null ? "" : lost.id() + " ") + "was lost with the Flink cluster");
+      fail(pipeline, null, "the refresh " + (lost == null ? "" : lost.id() + " ") + "was lost with the Flink cluster", lost);
       if (lost != null && pipeline.refreshWaiting == null) {
         pipeline.refreshWaiting = lost; // run it again
       }
@@ -448,17 +449,20 @@ public class PipelineManager {
     if (job.state().equals("FINISHED")) {
       pipeline.consecutiveFailures = 0;
       pipeline.status = Pipeline.Status.ACTIVATED;
-      reportNewSnapshot(pipeline, Mode.FULL, refresh.partition(), pipeline.refreshStartedAt, refresh.dataTimestamp(), jobId);
+      if (!reportNewSnapshot(pipeline, Mode.FULL, refresh.partition(), pipeline.refreshStartedAt, refresh.dataTimestamp(), jobId)) {
+        reportUnchanged(pipeline, refresh, jobId);
+      }
     } else {
-      fail(pipeline, jobId, "the refresh " + refresh.id() + " failed: " + flink.failureCause(jobId).orElse(job.state()));
+      fail(pipeline, jobId, "the refresh " + refresh.id() + " failed: " + flink.failureCause(jobId).orElse(job.state()), refresh);
     }
     startWaitingRefresh(pipeline);
   }
 
-  private void reportNewSnapshot(Pipeline pipeline, Mode mode, Map<String, String> partition, Instant startedAt, Instant dataTimestamp, String jobId) {
+  /** Reports the table's latest snapshot if it is new; whether it was. */
+  private boolean reportNewSnapshot(Pipeline pipeline, Mode mode, Map<String, String> partition, Instant startedAt, Instant dataTimestamp, String jobId) {
     var latest = snapshots.latest(pipeline.table);
     if (latest.isEmpty() || latest.get().id() <= pipeline.lastSnapshotId || latest.get().kind().equals("COMPACT")) {
-      return;
+      return false;
     }
     var snapshot = latest.get();
     Instant previous = pipeline.lastSnapshotAt == null ? snapshot.committedAt() : pipeline.lastSnapshotAt;
@@ -466,14 +470,39 @@ public class PipelineManager {
     pipeline.lastSnapshotAt = snapshot.committedAt();
     events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), mode, partition, snapshot.id(), snapshot.rowsAdded(),
         startedAt == null ? previous : startedAt, snapshot.committedAt(), dataTimestamp == null ? snapshot.committedAt() : dataTimestamp, jobId));
+    return true;
   }
 
-  /** Counts a failure; at the limit the table is suspended with the reason. */
+  /**
+   * A FULL refresh that committed nothing new (Paimon skips an empty commit) still succeeded: the
+   * table is as fresh as its scheduled time, and tables waiting for it go ahead.
+   */
+  private void reportUnchanged(Pipeline pipeline, Pipeline.Refresh refresh, String jobId) {
+    var latest = snapshots.latest(pipeline.table);
+    if (latest.isEmpty()) {
+      LOG.warnf("refresh %s of %s finished but the table has no snapshot to report", refresh.id(), pipeline.table);
+      return;
+    }
+    Instant now = clock.instant();
+    events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), Mode.FULL, refresh.partition(), latest.get().id(), 0,
+        pipeline.refreshStartedAt == null ? now : pipeline.refreshStartedAt, now, refresh.dataTimestamp(), jobId));
+  }
+
   private void fail(Pipeline pipeline, String jobId, String reason) {
+    fail(pipeline, jobId, reason, null);
+  }
+
+  /**
+   * Counts a failure; at the limit the table is suspended with the reason.
+   *
+   * @param refresh the FULL refresh that failed, or null
+   */
+  private void fail(Pipeline pipeline, String jobId, String reason, Pipeline.Refresh refresh) {
     pipeline.consecutiveFailures++;
     long version = pipeline.plan == null ? 0 : pipeline.plan.definitionVersion();
     Mode mode = pipeline.plan == null || pipeline.plan.mode() == null ? Mode.FULL : pipeline.plan.mode();
-    events.failed(new RefreshFailed(pipeline.table, version, mode, jobId, reason, pipeline.consecutiveFailures, clock.instant()));
+    Instant scheduledTime = refresh == null ? null : refresh.dataTimestamp();
+    events.failed(new RefreshFailed(pipeline.table, version, mode, jobId, reason, pipeline.consecutiveFailures, clock.instant(), scheduledTime));
     LOG.warnf("%s: %s (%d in a row)", pipeline.table, reason, pipeline.consecutiveFailures);
     if (pipeline.consecutiveFailures >= config.jobs().maxConsecutiveFailures()) {
       pipeline.status = Pipeline.Status.SUSPENDED;
@@ -482,6 +511,15 @@ public class PipelineManager {
           pipeline.consecutiveFailures + " failures in a row; the last: " + reason + ". ALTER MATERIALIZED TABLE ... RESUME runs it again.", null, clock.instant()));
     } else if (pipeline.status != Pipeline.Status.SUSPENDED) {
       pipeline.status = Pipeline.Status.FAILED;
+    }
+  }
+
+  /** A scheduled tick's id ends with its scheduled time ({@code <table>@<time>}); else now. */
+  private Instant scheduledTimeOf(String tickId) {
+    try {
+      return Instant.parse(tickId.substring(tickId.lastIndexOf('@') + 1));
+    } catch (RuntimeException notATime) {
+      return clock.instant();
     }
   }
 

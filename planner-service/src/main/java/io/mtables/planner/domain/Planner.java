@@ -42,7 +42,7 @@ public class Planner {
     }
     return Optional.of(
         new RefreshPlan(
-            dropped.table(), dropped.version(), RefreshPlan.Status.DROPPED, null, null, false, null, null, Map.of(), null, null,
+            dropped.table(), dropped.version(), RefreshPlan.Status.DROPPED, null, null, false, null, null, Map.of(), null, null, List.of(),
             List.of("Dropped: the pipeline stops first, then the table's data is removed."), List.of(), now));
   }
 }

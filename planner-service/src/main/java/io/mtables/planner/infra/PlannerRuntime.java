@@ -83,7 +83,8 @@ public class PlannerRuntime {
     }
     gate.progress("starting Flink's planner");
     FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
-    planner = new Planner(book, config.settings(), analyzer::analyze);
+    // A query over other materialized tables is planned with their current plans.
+    planner = new Planner(book, config.settings(), table -> analyzer.analyze(table, book::last));
     gate.open();
   }
 }

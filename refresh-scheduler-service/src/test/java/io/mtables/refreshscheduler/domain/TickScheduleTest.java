@@ -140,11 +140,11 @@ class TickScheduleTest {
 
   static RefreshPlan full(String table, long version, int interval, String unit, String cron, Map<String, String> formatters) {
     return new RefreshPlan(table, version, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, new RefreshPlan.Freshness(interval, unit), true, null, cron,
-        formatters, "[I]", null, List.of("test"), List.of(), Instant.EPOCH);
+        formatters, "[I]", null, List.of(), List.of("test"), List.of(), Instant.EPOCH);
   }
 
   private static RefreshPlan withStatus(RefreshPlan p, long version, RefreshPlan.Status status) {
     return new RefreshPlan(p.table(), version, status, status == RefreshPlan.Status.ACTIVE ? p.mode() : null, p.freshness(), true, null, p.cron(),
-        p.partitionFormatters(), p.changelogMode(), null, p.reasons(), List.of(), Instant.EPOCH);
+        p.partitionFormatters(), p.changelogMode(), null, p.upstreamTables(), p.reasons(), List.of(), Instant.EPOCH);
   }
 }

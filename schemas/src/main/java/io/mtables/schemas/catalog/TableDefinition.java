@@ -112,6 +112,8 @@ public record TableDefinition(
    * @param kind source or materialized table
    * @param version the definition version the query was validated against
    * @param statement that table's DDL
+   * @param columns that table's columns at that version (null in events written before chains)
+   * @param partitionKeys that table's partition columns (null in events written before chains)
    */
-  public record SourceTable(String table, Kind kind, long version, String statement) {}
+  public record SourceTable(String table, Kind kind, long version, String statement, List<Column> columns, List<String> partitionKeys) {}
 }

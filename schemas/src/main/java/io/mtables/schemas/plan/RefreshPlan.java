@@ -28,6 +28,8 @@ import java.util.Map;
  * @param upsertKey the key the table is written on (a Paimon primary-key table): the declared
  *     primary key, or the key Flink's planner derives from the query when it produces updates;
  *     null for a table written without a key
+ * @param upstreamTables the materialized tables the query reads: a FULL table's tick for a period
+ *     waits until those of them refreshing in the same period have done so; null or empty for none
  * @param reasons the decisions in plain words, in order
  * @param warnings traps the user would not see
  * @param plannedAt when the plan was made
@@ -44,6 +46,7 @@ public record RefreshPlan(
     Map<String, String> partitionFormatters,
     String changelogMode,
     UpsertKey upsertKey,
+    List<String> upstreamTables,
     List<String> reasons,
     List<Warning> warnings,
     Instant plannedAt) {

@@ -15,6 +15,8 @@ import java.time.Instant;
  * @param consecutiveFailures failures in a row, this one included; at the limit the table is
  *     suspended
  * @param failedAt when the failure was seen
+ * @param scheduledTime FULL: the scheduled time of the tick whose refresh failed, so tables waiting
+ *     for this one's refresh of that period go ahead; null otherwise
  */
 public record RefreshFailed(
-    String table, long definitionVersion, RefreshPlan.Mode mode, String jobId, String reason, int consecutiveFailures, Instant failedAt) {}
+    String table, long definitionVersion, RefreshPlan.Mode mode, String jobId, String reason, int consecutiveFailures, Instant failedAt, Instant scheduledTime) {}

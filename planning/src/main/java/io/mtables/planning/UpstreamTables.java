@@ -1,0 +1,78 @@
+package io.mtables.planning;
+
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.catalog.ObjectPath;
+
+/**
+ * Declares a materialized table that a query reads as the job manager does: a view under the
+ * table's own name over its Paimon table. Here the Paimon table is an empty one of the same shape
+ * (columns, key, partitions, changelog producer) in a scratch warehouse of this process, so Flink
+ * plans the read exactly as it will run: a changelog in a stream, a snapshot in a batch.
+ */
+final class UpstreamTables {
+
+  private static final String CATALOG = "mt_planning";
+
+  private final Path warehouse;
+  private final Set<TableEnvironment> withCatalog = new HashSet<>();
+
+  UpstreamTables() {
+    try {
+      warehouse = Files.createTempDirectory("mt-planning-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the planner's scratch warehouse", e);
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(warehouse), "planning-scratch-cleanup"));
+  }
+
+  /**
+   * Whether a table Flink names in a plan is one of the scratch tables: a materialized table read
+   * through it is a table of results, not a change stream of a database.
+   */
+  static boolean isScratch(String table) {
+    return table.startsWith(CATALOG + ".");
+  }
+
+  void declare(TableEnvironment env, TableDefinition.SourceTable source, RefreshPlan plan) {
+    if (withCatalog.add(env)) {
+      env.executeSql(
+          "CREATE CATALOG " + PaimonTables.quote(CATALOG) + " WITH ('type' = 'paimon', 'warehouse' = "
+              + PaimonTables.literal(warehouse.toUri().toString()) + ", 'cache-enabled' = 'false')");
+    }
+    String[] parts = source.table().split("\\.", 3);
+    String paimonName = PaimonTables.quote(CATALOG) + "." + PaimonTables.quote(parts[1]) + "." + PaimonTables.quote(parts[2]);
+    env.executeSql("CREATE DATABASE IF NOT EXISTS " + PaimonTables.quote(CATALOG) + "." + PaimonTables.quote(parts[1]));
+    env.executeSql("DROP TABLE IF EXISTS " + paimonName);
+    var partitionKeys = source.partitionKeys() == null ? java.util.List.<String>of() : source.partitionKeys();
+    env.executeSql(PaimonTables.createTable(paimonName, source.columns(), partitionKeys, PaimonTables.primaryKey(plan, partitionKeys), java.util.Map.of()));
+    env.executeSql("CREATE DATABASE IF NOT EXISTS " + PaimonTables.quote(parts[0]) + "." + PaimonTables.quote(parts[1]));
+    env.getCatalog(parts[0]).ifPresent(catalog -> {
+      try {
+        catalog.dropTable(new ObjectPath(parts[1], parts[2]), true);
+      } catch (Exception e) {
+        throw new IllegalStateException("cannot replace " + source.table() + " in the planner's catalog", e);
+      }
+    });
+    env.executeSql(
+        "CREATE VIEW " + PaimonTables.quote(parts[0]) + "." + PaimonTables.quote(parts[1]) + "." + PaimonTables.quote(parts[2])
+            + " AS SELECT * FROM " + paimonName);
+  }
+
+  private static void deleteQuietly(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException | UncheckedIOException e) {
+      // a scratch directory in the temp folder: the system cleans it up otherwise
+    }
+  }
+}
