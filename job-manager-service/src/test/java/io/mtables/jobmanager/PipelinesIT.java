@@ -212,6 +212,44 @@ class PipelinesIT {
   }
 
   @Test
+  void aChainOfThreeReadsEachUpstreamAsItIsWritten() throws Exception {
+    String topic = db + "_staff";
+    var staff = Tables.kafkaSource("default_catalog." + db + ".staff", "`id` BIGINT NOT NULL, `dept` STRING, PRIMARY KEY (`id`) NOT ENFORCED", topic, "debezium-json", KafkaBroker.bootstrapServers());
+    String ods = "default_catalog." + db + ".staff_ods";
+    String perDept = "default_catalog." + db + ".per_dept";
+    String large = "default_catalog." + db + ".large_depts";
+    TableDefinition odsTable =
+        Tables.materialized(ods, 1, List.of(new Column("id", "BIGINT", false), new Column("dept", "STRING", true)), List.of(),
+            "SELECT `staff`.`id`, `staff`.`dept` FROM `default_catalog`.`" + db + "`.`staff` AS `staff`", List.of(staff), TableDefinition.Status.ACTIVE);
+    TableDefinition perDeptTable =
+        Tables.materialized(perDept, 1, List.of(new Column("dept", "STRING", true), new Column("n", "BIGINT", false)), List.of(),
+            "SELECT `o`.`dept`, COUNT(*) AS `n` FROM `default_catalog`.`" + db + "`.`staff_ods` AS `o` GROUP BY `o`.`dept`",
+            List.of(Tables.materializedSource(odsTable)), TableDefinition.Status.ACTIVE);
+    TableDefinition largeTable =
+        Tables.materialized(large, 1, List.of(new Column("dept", "STRING", true), new Column("n", "BIGINT", false)), List.of(),
+            "SELECT `p`.`dept`, `p`.`n` FROM `default_catalog`.`" + db + "`.`per_dept` AS `p` WHERE `p`.`n` >= 2",
+            List.of(Tables.materializedSource(perDeptTable)), TableDefinition.Status.ACTIVE);
+    change(topic, "1", null, "{\"id\":1,\"dept\":\"ops\"}", "c");
+    change(topic, "2", null, "{\"id\":2,\"dept\":\"ops\"}", "c");
+    change(topic, "3", null, "{\"id\":3,\"dept\":\"dev\"}", "c");
+
+    publish(odsTable, Tables.continuous(ods, 1, List.of("id"), Duration.ofSeconds(1)));
+    publish(perDeptTable, Tables.continuous(perDept, 1, List.of("dept"), Duration.ofSeconds(1)));
+    publish(largeTable, Tables.full(large, 1));
+    awaitRows(perDept, List.of("dev|1", "ops|2"));
+    refresh(large, Map.of());
+    event(Contracts.REFRESH_SUCCEEDED_V1, large);
+    assertThat(PaimonRows.read(locations.warehouse(), large)).containsExactly("ops|2");
+
+    change(topic, "1", "{\"id\":1,\"dept\":\"ops\"}", "{\"id\":1,\"dept\":\"dev\"}", "u");
+    change(topic, "2", "{\"id\":2,\"dept\":\"ops\"}", null, "d");
+    awaitRows(ods, List.of("1|dev", "3|dev"));
+    awaitRows(perDept, List.of("dev|2"));
+    refresh(large, Map.of());
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(PaimonRows.read(locations.warehouse(), large)).containsExactly("dev|2"));
+  }
+
+  @Test
   void fiveFailedRefreshesInARowSuspendTheTable() throws Exception {
     String topic = db + "_numbers";
     var numbers = Tables.kafkaSource("default_catalog." + db + ".numbers", "`id` INT", topic, "json", KafkaBroker.bootstrapServers());

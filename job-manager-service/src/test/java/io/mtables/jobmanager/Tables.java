@@ -21,6 +21,11 @@ final class Tables {
     return new TableDefinition.SourceTable(table, TableDefinition.Kind.SOURCE_TABLE, 1, statement, null, null);
   }
 
+  /** A materialized table as a source of another one. */
+  static TableDefinition.SourceTable materializedSource(TableDefinition table) {
+    return new TableDefinition.SourceTable(table.table(), TableDefinition.Kind.MATERIALIZED_TABLE, table.version(), table.statement(), table.columns(), table.partitionKeys());
+  }
+
   static TableDefinition materialized(
       String table, long version, List<Column> columns, List<String> partitionKeys, String expandedQuery, List<TableDefinition.SourceTable> sources,
       TableDefinition.Status status) {

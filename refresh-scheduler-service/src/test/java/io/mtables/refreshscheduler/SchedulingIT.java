@@ -12,6 +12,8 @@ import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.lifecycle.RefreshRequested;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.refresh.RefreshFailed;
+import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -72,6 +74,46 @@ class SchedulingIT {
       assertThat(manual.path("tickId").asText()).isEqualTo(requestId);
       assertThat(manual.path("partition").path("ss").asText()).isEqualTo("07");
     }
+  }
+
+  @Test
+  void aChainOfThreeTicksInDependencyOrderAsTheUpstreamRefreshesEnd() throws Exception {
+    String prefix = "default_catalog.sched_it.chain_" + UUID.randomUUID().toString().substring(0, 8) + "_";
+    String a = prefix + "a";
+    String b = prefix + "b";
+    String c = prefix + "c";
+    // A held tick waits until the next boundary at most: start early in a minute, so the steps below have 20 s or more.
+    int second = Instant.now().atZone(java.time.ZoneOffset.UTC).getSecond();
+    if (second > 40) {
+      Thread.sleep((61 - second) * 1000L);
+    }
+    try (TopicProbe probe = new TopicProbe().tail(Topics.REFRESH_TICKS)) {
+      send(probe, Topics.REFRESH_PLANS, a, Contracts.REFRESH_PLANNED_V1, minutely(a));
+      send(probe, Topics.REFRESH_PLANS, b, Contracts.REFRESH_PLANNED_V1, minutely(b, a));
+      send(probe, Topics.REFRESH_PLANS, c, Contracts.REFRESH_PLANNED_V1, minutely(c, b));
+
+      JsonNode first = tick(probe, a, Duration.ofSeconds(30));
+      Instant boundary = Instant.parse(first.path("scheduledTime").asText());
+      assertThatThrownBy(() -> tick(probe, b, Duration.ofSeconds(3))).as("B waits for A").isInstanceOf(AssertionError.class);
+
+      send(probe, Topics.REFRESH_EVENTS, a, Contracts.REFRESH_SUCCEEDED_V1,
+          new RefreshSucceeded(a, 1, RefreshPlan.Mode.FULL, Map.of(), 7, 10, Instant.now(), Instant.now(), boundary, "0123456789abcdef0123456789abcdef"));
+      JsonNode afterA = tick(probe, b, Duration.ofSeconds(10));
+      assertThat(afterA.path("reason").asText()).isEqualTo("UPSTREAM");
+      assertThat(afterA.path("scheduledTime").asText()).as("the root's boundary").isEqualTo(boundary.toString());
+      assertThatThrownBy(() -> tick(probe, c, Duration.ofSeconds(2))).as("C waits for B").isInstanceOf(AssertionError.class);
+
+      send(probe, Topics.REFRESH_EVENTS, b, Contracts.REFRESH_FAILED_V1,
+          new RefreshFailed(b, 1, RefreshPlan.Mode.FULL, null, "boom", 1, Instant.now(), boundary));
+      JsonNode afterB = tick(probe, c, Duration.ofSeconds(10));
+      assertThat(afterB.path("reason").asText()).as("a failed upstream refresh ends the wait too").isEqualTo("UPSTREAM");
+      assertThat(afterB.path("scheduledTime").asText()).isEqualTo(boundary.toString());
+    }
+  }
+
+  private static RefreshPlan minutely(String table, String... upstream) {
+    return new RefreshPlan(table, 1, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, new RefreshPlan.Freshness(1, "MINUTE"), true, null, "0 0/1 * * * ? *",
+        Map.of(), "[I]", null, List.of(upstream), List.of("test"), List.of(), Instant.now());
   }
 
   private <T> void send(TopicProbe probe, String topic, String key, Contract<T> contract, T payload) {

@@ -11,9 +11,10 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
 /**
- * What the scheduler listens to: plans (which tables tick, and how often), refresh events (an
- * upstream table refreshed, so its dependants tick) and lifecycle commands (manual refresh,
- * suspend, resume, drop). A record it cannot read goes to {@code mt.dead-letters} with the reason.
+ * What the scheduler listens to through its consumer groups: the plans of the tables it owns
+ * (which tables tick, and how often) and lifecycle commands (manual refresh). Plans of all tables
+ * and refresh outcomes, which order chains, are read by the ChainWatcher. A record it cannot read
+ * goes to {@code mt.dead-letters} with the reason.
  */
 @ApplicationScoped
 public class SchedulerInputsConsumer {
@@ -22,7 +23,6 @@ public class SchedulerInputsConsumer {
 
   /** The contracts read from each topic; they arrive with the planner and job-manager issues. */
   static final List<Contract<?>> PLANS = List.of(Contracts.REFRESH_PLANNED_V1);
-  static final List<Contract<?>> REFRESH_EVENTS = Contracts.REFRESH_EVENTS;
   static final List<Contract<?>> LIFECYCLE_COMMANDS = List.of(Contracts.REFRESH_REQUESTED_V1);
 
   private final EventReader reader;
@@ -41,11 +41,6 @@ public class SchedulerInputsConsumer {
     runtime.onPlan(event.payloadAs(Contracts.REFRESH_PLANNED_V1), record.partition());
   }
 
-  @Incoming("refresh-events")
-  public void onRefreshEvent(ConsumerRecord<String, String> record) {
-    log(reader.read(record, REFRESH_EVENTS));
-  }
-
   /** ALTER ... REFRESH: a MANUAL tick, written before the command's offset is committed. */
   @Incoming("lifecycle-commands")
   @io.smallrye.reactive.messaging.annotations.Blocking(ordered = true)
@@ -54,7 +49,4 @@ public class SchedulerInputsConsumer {
     runtime.onRefreshRequested(event.payloadAs(Contracts.REFRESH_REQUESTED_V1));
   }
 
-  private static void log(IncomingEvent event) {
-    LOG.debugf("%s for %s at %s", event.contract().type(), event.key(), event.position());
-  }
 }

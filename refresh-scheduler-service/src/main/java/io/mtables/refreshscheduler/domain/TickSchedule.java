@@ -22,7 +22,13 @@ import org.quartz.CronExpression;
  * expression, evaluated by Quartz's {@link CronExpression} in the configured time zone (no cron
  * arithmetic of our own). After any gap (downtime, a take-over, a resume, a new plan) a table gets
  * at most one CATCH_UP tick, for the latest boundary it missed, placed within the catch-up window
- * at an offset of its own so that thousands of tables do not fire at once. Not thread-safe.
+ * at an offset of its own so that thousands of tables do not fire at once.
+ *
+ * <p>A table that reads other materialized tables refreshes after them: its tick for a boundary is
+ * held while an upstream FULL table that refreshes at the same boundary has not reported the
+ * outcome of that refresh (success or failure), then fires as UPSTREAM with the same scheduled
+ * time, so its lag counts from the root's boundary. A held tick waits at most until the table's
+ * next boundary, then fires as it was. Not thread-safe.
  */
 public class TickSchedule {
 
@@ -47,6 +53,16 @@ public class TickSchedule {
   /** The newest plan version seen per table, also of unscheduled ones: an older plan arriving late changes nothing. */
   private final Map<String, Long> planVersions = new HashMap<>();
   private final PriorityQueue<Entry> queue = new PriorityQueue<>((a, b) -> a.fireAt.compareTo(b.fireAt));
+  /** Ticks waiting for upstream refreshes, by table. */
+  private final Map<String, Held> held = new HashMap<>();
+  /** The current plan of every table, also of those scheduled elsewhere: whether an upstream refreshes at a boundary. */
+  private final Map<String, RefreshPlan> upstreamPlans = new HashMap<>();
+  private final Map<String, CronExpression> upstreamCrons = new HashMap<>();
+  /** Per table, the latest scheduled time for which a FULL refresh outcome was reported. */
+  private final Map<String, Instant> refreshedUpTo = new HashMap<>();
+
+  /** A tick held back until its upstream tables have refreshed for its boundary, or until {@code until}. */
+  private record Held(RefreshPlan plan, Instant boundary, RefreshTick.Reason reason, Instant until) {}
 
   public TickSchedule(ZoneId zone, Duration catchUpWindow) {
     this.zone = zone;
@@ -100,23 +116,85 @@ public class TickSchedule {
     return Optional.ofNullable(queue.peek()).map(entry -> entry.fireAt);
   }
 
-  /** The ticks due at {@code now}, each table's next one scheduled. */
+  /**
+   * The ticks due at {@code now}, each table's next one scheduled: held ticks whose upstream tables
+   * have refreshed (or whose wait is over), then boundaries reached, held back where an upstream
+   * refreshes at the same boundary.
+   */
   public List<RefreshTick> due(Instant now) {
     List<RefreshTick> ticks = new ArrayList<>();
+    for (Held waiting : List.copyOf(held.values())) {
+      boolean upstreamDone = upstreamsPending(waiting.plan, waiting.boundary).isEmpty();
+      if (upstreamDone || !now.isBefore(waiting.until)) {
+        held.remove(waiting.plan.table());
+        ticks.add(fire(waiting.plan, waiting.boundary, upstreamDone ? RefreshTick.Reason.UPSTREAM : waiting.reason));
+      }
+    }
     while (!queue.isEmpty() && !queue.peek().fireAt.isAfter(now)) {
       Entry entry = queue.poll();
-      RefreshTick tick =
-          new RefreshTick(
-              entry.plan.table(), entry.plan.definitionVersion(), entry.boundary, PeriodPartition.of(entry.plan, entry.boundary, zone), entry.reason,
-              entry.plan.table() + "@" + entry.boundary);
-      ticks.add(tick);
-      lastFired.put(tick.table(), tick);
+      Instant boundary = entry.boundary;
+      RefreshTick.Reason reason = entry.reason;
       entry.boundary = next(entry, entry.boundary);
       entry.reason = RefreshTick.Reason.SCHEDULED;
       entry.fireAt = entry.boundary;
       queue.add(entry);
+      if (upstreamsPending(entry.plan, boundary).isEmpty()) {
+        ticks.add(fire(entry.plan, boundary, reason));
+      } else {
+        held.put(entry.plan.table(), new Held(entry.plan, boundary, reason, entry.boundary));
+      }
     }
     return ticks;
+  }
+
+  private RefreshTick fire(RefreshPlan plan, Instant boundary, RefreshTick.Reason reason) {
+    RefreshTick tick = new RefreshTick(plan.table(), plan.definitionVersion(), boundary, PeriodPartition.of(plan, boundary, zone), reason, plan.table() + "@" + boundary);
+    lastFired.put(tick.table(), tick);
+    return tick;
+  }
+
+  /** A table's current plan, whoever schedules it: readers of the table learn whether it refreshes at their boundaries. */
+  public void knowPlan(RefreshPlan plan) {
+    RefreshPlan known = upstreamPlans.get(plan.table());
+    if (known != null && known.definitionVersion() > plan.definitionVersion()) {
+      return;
+    }
+    upstreamPlans.put(plan.table(), plan);
+    upstreamCrons.remove(plan.table());
+  }
+
+  /** A FULL refresh of {@code table} for {@code scheduledTime} ended (succeeded or failed). */
+  public void refreshEnded(String table, Instant scheduledTime) {
+    refreshedUpTo.merge(table, scheduledTime, (a, b) -> a.isAfter(b) ? a : b);
+  }
+
+  /** The ticks held for upstream refreshes now. */
+  public int heldCount() {
+    return held.size();
+  }
+
+  /**
+   * The upstream tables of {@code plan} that refresh at {@code boundary} (ACTIVE FULL tables whose
+   * cron has that boundary) and have not reported the outcome of that refresh yet.
+   */
+  private List<String> upstreamsPending(RefreshPlan plan, Instant boundary) {
+    if (plan.upstreamTables() == null || plan.upstreamTables().isEmpty()) {
+      return List.of();
+    }
+    List<String> pending = new ArrayList<>();
+    for (String upstream : plan.upstreamTables()) {
+      RefreshPlan upstreamPlan = upstreamPlans.get(upstream);
+      if (upstreamPlan == null || upstreamPlan.status() != RefreshPlan.Status.ACTIVE || upstreamPlan.mode() != RefreshPlan.Mode.FULL
+          || upstreamPlan.cron() == null) {
+        continue; // a CONTINUOUS upstream is always as fresh as it gets; a stopped one will not refresh
+      }
+      CronExpression cron = upstreamCrons.computeIfAbsent(upstream, t -> cron(upstreamPlan.cron()));
+      Instant reported = refreshedUpTo.get(upstream);
+      if (cron.isSatisfiedBy(Date.from(boundary)) && (reported == null || reported.isBefore(boundary))) {
+        pending.add(upstream);
+      }
+    }
+    return pending;
   }
 
   /** The tables scheduled now. */
@@ -125,6 +203,7 @@ public class TickSchedule {
   }
 
   private void unschedule(String table) {
+    held.remove(table);
     Entry entry = entries.remove(table);
     if (entry != null) {
       queue.remove(entry);

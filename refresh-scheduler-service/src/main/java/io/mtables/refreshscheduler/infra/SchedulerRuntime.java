@@ -39,11 +39,15 @@ public class SchedulerRuntime {
 
   private final ReadyGate gate = new ReadyGate();
   private final Clock clock = Clock.systemUTC();
+  /** How far back refresh outcomes are read at start: a held tick waits at most one period, at most a day. */
+  private static final Duration CHAIN_LOOKBACK = Duration.ofDays(2);
+
   private final Object lock = new Object();
   private final Map<String, Integer> partitionOf = new HashMap<>();
   private final Set<Integer> owned = new HashSet<>();
   private TickSchedule schedule;
   private TickWriter writer;
+  private Thread watcher;
   private Map<String, Object> clientConfig;
   private String source;
   private Thread timer;
@@ -61,6 +65,12 @@ public class SchedulerRuntime {
       try {
         gate.progress("starting the transactional tick writer");
         writer = new TickWriter(clientConfig, serviceName, config.transactionTimeout());
+        gate.progress("reading all plans and recent refresh outcomes, for the order of chains");
+        ChainWatcher chains = new ChainWatcher(clientConfig, CHAIN_LOOKBACK, clock, this::onAnyPlan, this::onRefreshEnded);
+        chains.catchUp();
+        watcher = new Thread(() -> watchChains(chains), "chain-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
         timer = new Thread(this::fireLoop, "tick-timer");
         timer.setDaemon(true);
         timer.start();
@@ -78,6 +88,9 @@ public class SchedulerRuntime {
     if (timer != null) {
       timer.interrupt();
     }
+    if (watcher != null) {
+      watcher.interrupt();
+    }
     if (writer != null) {
       writer.close();
     }
@@ -88,7 +101,8 @@ public class SchedulerRuntime {
   }
 
   public String state() {
-    return gate.state() + "; tables scheduled: " + (schedule == null ? 0 : schedule.size()) + "; " + jitter.summary();
+    return gate.state() + "; tables scheduled: " + (schedule == null ? 0 : schedule.size()) + "; ticks held for upstream refreshes: "
+        + (schedule == null ? 0 : schedule.heldCount()) + "; " + jitter.summary();
   }
 
   /** Partitions given to this instance: its tables' last ticks are read back before their plans arrive. */
@@ -123,6 +137,33 @@ public class SchedulerRuntime {
     }
   }
 
+  /** Any table's plan, owned here or not: tables reading it learn when it refreshes. */
+  private void onAnyPlan(RefreshPlan plan) {
+    synchronized (lock) {
+      schedule.knowPlan(plan);
+    }
+  }
+
+  /** A FULL refresh ended: ticks held for it may fire. */
+  private void onRefreshEnded(String table, Instant scheduledTime) {
+    synchronized (lock) {
+      schedule.refreshEnded(table, scheduledTime);
+      lock.notifyAll();
+    }
+  }
+
+  private void watchChains(ChainWatcher chains) {
+    try (chains) {
+      while (!Thread.currentThread().isInterrupted()) {
+        chains.pollOnce(Duration.ofMillis(500));
+      }
+    } catch (org.apache.kafka.common.errors.InterruptException e) {
+      // stopping
+    } catch (RuntimeException e) {
+      LOG.error("the chain watcher stopped; tables reading other tables now tick at their own boundaries only", e);
+    }
+  }
+
   /** ALTER ... REFRESH [PARTITION]: one MANUAL tick now, whichever instance reads the request. */
   public void onRefreshRequested(RefreshRequested request) {
     gate.await();
@@ -135,8 +176,10 @@ public class SchedulerRuntime {
       List<RefreshTick> due;
       synchronized (lock) {
         Instant now = clock.instant();
-        Instant next = schedule.nextDue().orElse(now.plusSeconds(1));
-        if (next.isAfter(now)) {
+        due = schedule.due(now);
+        if (due.isEmpty()) {
+          // Woken by a new plan or a refresh outcome (a held tick may go), else at the next boundary.
+          Instant next = schedule.nextDue().orElse(now.plusSeconds(1));
           try {
             lock.wait(Math.max(1, Math.min(1000, Duration.between(now, next).toMillis())));
           } catch (InterruptedException e) {
@@ -144,7 +187,6 @@ public class SchedulerRuntime {
           }
           continue;
         }
-        due = schedule.due(now);
       }
       try {
         writer.writeScheduled(due);

@@ -128,6 +128,105 @@ class TickScheduleTest {
         .containsExactly(org.assertj.core.groups.Tuple.tuple(Reason.CATCH_UP, Instant.parse("2026-11-29T10:00:00Z")));
   }
 
+  // ---- chains ----
+
+  private static final String HOURLY = "0 0 0/1 * * ? *";
+  private static final String A = "default_catalog.shop.a";
+  private static final String B = "default_catalog.shop.b";
+  private static final String C = "default_catalog.shop.c";
+
+  /** A, B reading A, C reading B, all hourly, all owned here: one boundary refreshes them in that order. */
+  private TickSchedule chainOfThree(Instant now) {
+    TickSchedule schedule = new TickSchedule(UTC, Duration.ZERO);
+    List<RefreshPlan> plans = List.of(full(A, 1, 1, "HOUR", HOURLY, Map.of()), reading(full(B, 1, 1, "HOUR", HOURLY, Map.of()), A),
+        reading(full(C, 1, 1, "HOUR", HOURLY, Map.of()), B));
+    for (RefreshPlan plan : plans) {
+      schedule.rememberFired(tick(plan.table(), Instant.parse("2026-11-29T10:00:00Z")));
+      schedule.knowPlan(plan);
+      schedule.plan(plan, now);
+    }
+    return schedule;
+  }
+
+  @Test
+  void aChainOfThreeRefreshesInDependencyOrderWithTheRootsScheduledTime() {
+    Instant boundary = Instant.parse("2026-11-29T11:00:00Z");
+    TickSchedule schedule = chainOfThree(Instant.parse("2026-11-29T10:30:00Z"));
+
+    assertThat(schedule.due(boundary)).extracting(RefreshTick::table, RefreshTick::reason).containsExactly(org.assertj.core.groups.Tuple.tuple(A, Reason.SCHEDULED));
+    assertThat(schedule.heldCount()).isEqualTo(2);
+    assertThat(schedule.due(boundary.plusSeconds(30))).as("A has not refreshed yet").isEmpty();
+
+    schedule.refreshEnded(A, boundary);
+    List<RefreshTick> afterA = schedule.due(boundary.plusSeconds(40));
+    assertThat(afterA).extracting(RefreshTick::table, RefreshTick::reason, RefreshTick::scheduledTime)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(B, Reason.UPSTREAM, boundary));
+    assertThat(schedule.due(boundary.plusSeconds(50))).as("C waits for B").isEmpty();
+
+    schedule.refreshEnded(B, boundary);
+    assertThat(schedule.due(boundary.plusSeconds(60))).extracting(RefreshTick::table, RefreshTick::reason, RefreshTick::scheduledTime)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(C, Reason.UPSTREAM, boundary));
+    assertThat(schedule.heldCount()).isZero();
+  }
+
+  @Test
+  void aFailedUpstreamRefreshLetsItsReadersGoAhead() {
+    Instant boundary = Instant.parse("2026-11-29T11:00:00Z");
+    TickSchedule schedule = chainOfThree(Instant.parse("2026-11-29T10:30:00Z"));
+    schedule.due(boundary);
+
+    schedule.refreshEnded(A, boundary); // a RefreshFailed for the 11:00 tick counts as an outcome
+
+    assertThat(schedule.due(boundary.plusSeconds(5))).extracting(RefreshTick::table).containsExactly(B);
+  }
+
+  @Test
+  void anUpstreamThatNeverReportsHoldsItsReaderUntilItsNextBoundaryAtMost() {
+    Instant boundary = Instant.parse("2026-11-29T11:00:00Z");
+    Instant next = Instant.parse("2026-11-29T12:00:00Z");
+    TickSchedule schedule = chainOfThree(Instant.parse("2026-11-29T10:30:00Z"));
+    schedule.due(boundary);
+
+    assertThat(schedule.due(next.minusMillis(1))).isEmpty();
+    List<RefreshTick> atNext = schedule.due(next);
+
+    assertThat(atNext).extracting(RefreshTick::table, RefreshTick::reason, RefreshTick::scheduledTime)
+        .contains(org.assertj.core.groups.Tuple.tuple(B, Reason.SCHEDULED, boundary), org.assertj.core.groups.Tuple.tuple(A, Reason.SCHEDULED, next));
+  }
+
+  @Test
+  void aDailyUpstreamHoldsAnHourlyReaderOnlyAtMidnight() {
+    String daily = "default_catalog.shop.daily_up";
+    TickSchedule schedule = new TickSchedule(UTC, Duration.ZERO);
+    Instant now = Instant.parse("2026-11-29T22:30:00Z");
+    RefreshPlan up = full(daily, 1, 1, "DAY", "0 0 0 * * ? *", Map.of());
+    RefreshPlan reader = reading(full(B, 1, 1, "HOUR", HOURLY, Map.of()), daily);
+    schedule.knowPlan(up);
+    schedule.rememberFired(tick(B, Instant.parse("2026-11-29T22:00:00Z")));
+    schedule.plan(reader, now);
+
+    assertThat(schedule.due(Instant.parse("2026-11-29T23:00:00Z"))).extracting(RefreshTick::table).containsExactly(B);
+    assertThat(schedule.due(Instant.parse("2026-11-30T00:00:00Z"))).as("the daily table refreshes at midnight too").isEmpty();
+    schedule.refreshEnded(daily, Instant.parse("2026-11-30T00:00:00Z"));
+    assertThat(schedule.due(Instant.parse("2026-11-30T00:02:00Z"))).extracting(RefreshTick::reason).containsExactly(Reason.UPSTREAM);
+  }
+
+  @Test
+  void aContinuousOrSuspendedUpstreamHoldsNothingAndAnUpstreamAlreadyRefreshedNeither() {
+    Instant boundary = Instant.parse("2026-11-29T11:00:00Z");
+    TickSchedule schedule = chainOfThree(Instant.parse("2026-11-29T10:30:00Z"));
+    schedule.knowPlan(withStatus(full(A, 1, 1, "HOUR", HOURLY, Map.of()), 2, RefreshPlan.Status.SUSPENDED));
+    schedule.refreshEnded(B, boundary); // B already refreshed for 11:00 (before a restart, say)
+
+    assertThat(schedule.due(boundary)).as("A's own tick, and neither reader held").extracting(RefreshTick::table).containsExactlyInAnyOrder(A, B, C);
+    assertThat(schedule.heldCount()).isZero();
+  }
+
+  private static RefreshPlan reading(RefreshPlan p, String... upstream) {
+    return new RefreshPlan(p.table(), p.definitionVersion(), p.status(), p.mode(), p.freshness(), true, null, p.cron(), p.partitionFormatters(),
+        p.changelogMode(), null, List.of(upstream), p.reasons(), List.of(), Instant.EPOCH);
+  }
+
   private static Instant latestBefore(String cron, Instant now) {
     TickSchedule probe = new TickSchedule(UTC, Duration.ZERO);
     probe.plan(full("probe.probe.probe", 1, 1, "DAY", cron, Map.of()), now);
