@@ -43,6 +43,7 @@ class DataPlaneAcrossServicesIT {
   private static ServiceProcess ddl;
   private static ServiceProcess planner;
   private static ServiceProcess jobManager;
+  private static ServiceProcess scheduler;
 
   @BeforeAll
   static void startServices() throws Exception {
@@ -51,6 +52,7 @@ class DataPlaneAcrossServicesIT {
     ddl = new ServiceProcess("ddl-service", 18081, "mt.data-dir=" + DATA).start();
     planner = new ServiceProcess("planner-service", 18082).start();
     jobManager = jobManager().start();
+    scheduler = new ServiceProcess("refresh-scheduler-service", 18083, "mt.scheduler.catch-up-window=2s").start();
   }
 
   private static ServiceProcess jobManager() {
@@ -61,7 +63,7 @@ class DataPlaneAcrossServicesIT {
 
   @AfterAll
   static void stopServices() throws Exception {
-    for (ServiceProcess service : new ServiceProcess[] {jobManager, planner, ddl}) {
+    for (ServiceProcess service : new ServiceProcess[] {scheduler, jobManager, planner, ddl}) {
       if (service != null) {
         service.stop();
       }
@@ -108,6 +110,42 @@ class DataPlaneAcrossServicesIT {
     post("SELECT * FROM " + DB + ".by_category", 404);
   }
 
+  /**
+   * A CONTINUOUS table over a change stream, a FULL table over it and a FULL table over that one,
+   * all through the REST front door: the scheduler refreshes the third only after the second has
+   * refreshed for the same minute, and the rows are right at the end of the chain.
+   */
+  @Test
+  void aChainOfThreeTablesRefreshesInDependencyOrder() throws Exception {
+    String topic = DB + "_staff";
+    post("CREATE TABLE " + DB + ".staff (id BIGINT NOT NULL, dept STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'kafka', 'topic' = '" + topic
+        + "', 'format' = 'debezium-json', 'properties.bootstrap.servers' = '" + KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset')", 202);
+    post("CREATE MATERIALIZED TABLE " + DB + ".staff_ods FRESHNESS = INTERVAL '2' SECOND AS SELECT id, dept FROM " + DB + ".staff", 202);
+    post("CREATE MATERIALIZED TABLE " + DB + ".per_dept FRESHNESS = INTERVAL '1' MINUTE REFRESH_MODE = FULL AS SELECT dept, COUNT(*) AS n FROM "
+        + DB + ".staff_ods GROUP BY dept", 202);
+    post("CREATE MATERIALIZED TABLE " + DB + ".large_depts FRESHNESS = INTERVAL '1' MINUTE REFRESH_MODE = FULL AS SELECT dept, n FROM " + DB
+        + ".per_dept WHERE n >= 2", 202);
+    String perDept = "default_catalog." + DB + ".per_dept";
+    String large = "default_catalog." + DB + ".large_depts";
+    try (TopicProbe probe = new TopicProbe().tail("mt.refresh.ticks")) {
+      for (int id = 1; id <= 5; id++) {
+        String after = "{\"id\":" + id + ",\"dept\":\"" + (id <= 3 ? "ops" : id == 4 ? "dev" : "hr") + "\"}";
+        probe.send(topic, String.valueOf(id), "{\"before\":null,\"after\":" + after + ",\"op\":\"c\"}", Map.of());
+      }
+      await().atMost(Duration.ofSeconds(200)).pollInterval(Duration.ofSeconds(2)).untilAsserted(
+          () -> post("SELECT dept, n FROM " + DB + ".large_depts", 200).then().body("rows", org.hamcrest.Matchers.equalTo(List.of(List.of("ops", 3)))));
+
+      // Every tick of the last table after its first: UPSTREAM, for a minute its upstream refreshed first.
+      JsonNode upstreamTick = JSON.readTree(probe.await(r -> large.equals(r.key()) && r.value().contains("\"UPSTREAM\""), Duration.ofSeconds(90)).value());
+      java.time.Instant minute = java.time.Instant.parse(upstreamTick.path("scheduledTime").asText());
+      assertThat(minute.getEpochSecond() % 60).as("a minute boundary").isZero();
+      assertThat(describe(perDept, "refresh.last_refresh")).isNotBlank();
+    }
+    for (String table : List.of("large_depts", "per_dept", "staff_ods")) {
+      post("DROP MATERIALIZED TABLE " + DB + "." + table, 202);
+    }
+  }
+
   private static void clicks(TopicProbe probe, String topic, int from, int to) {
     for (int i = from; i < to; i++) {
       probe.send(topic, String.valueOf(i), "{\"id\":" + i + ",\"category\":\"" + "abc".charAt(i % 3) + "\"}", Map.of());
@@ -122,7 +160,11 @@ class DataPlaneAcrossServicesIT {
   }
 
   private static String describe(String property) throws Exception {
-    JsonNode rows = JSON.readTree(post("DESCRIBE MATERIALIZED TABLE " + DB + ".by_category", 200).asString()).path("rows");
+    return describe("default_catalog." + DB + ".by_category", property);
+  }
+
+  private static String describe(String table, String property) throws Exception {
+    JsonNode rows = JSON.readTree(post("DESCRIBE MATERIALIZED TABLE " + table, 200).asString()).path("rows");
     for (JsonNode row : rows) {
       if (row.get(0).asText().equals(property)) {
         return row.get(1).asText();
