@@ -1,0 +1,142 @@
+package io.mtables.jobmanager.pipelines;
+
+import io.mtables.jobmanager.JobManagerConfig;
+import io.mtables.jobmanager.flink.FlinkJob;
+import io.mtables.jobmanager.flink.FlinkTarget;
+import io.mtables.jobmanager.jobs.JobOptions;
+import io.mtables.jobmanager.jobs.JobSql;
+import io.mtables.jobmanager.jobs.JobSubmitter;
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlan.Mode;
+import io.mtables.schemas.refresh.JobStarted;
+import io.mtables.schemas.tick.RefreshTick;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import org.jboss.logging.Logger;
+
+/**
+ * FULL refreshes: at most one per table at a time; a refresh asked for while one runs waits, the
+ * newest only, the others coalesced into it. Watches the refresh job to its end.
+ */
+final class FullRefreshes {
+
+  private static final Logger LOG = Logger.getLogger(FullRefreshes.class);
+
+  private final FlinkTarget flink;
+  private final JobSubmitter submitter;
+  private final JobManagerConfig config;
+  private final PipelineReports reports;
+  private final Clock clock;
+  /** Until the previous run's state is read back, refreshes wait. */
+  private boolean started;
+
+  FullRefreshes(FlinkTarget flink, JobSubmitter submitter, JobManagerConfig config, PipelineReports reports, Clock clock) {
+    this.flink = flink;
+    this.submitter = submitter;
+    this.config = config;
+    this.reports = reports;
+    this.clock = clock;
+  }
+
+  void start() {
+    started = true;
+  }
+
+  /** A refresh job found on the cluster at start is the table's running refresh. */
+  void attach(Pipeline pipeline, FlinkJob job) {
+    String refreshId = job.name().substring(job.name().indexOf(":refresh:") + ":refresh:".length());
+    pipeline.refreshJobId = job.id();
+    pipeline.refreshRunning = new Pipeline.Refresh(refreshId, Map.of(), scheduledTimeOf(refreshId), RefreshTick.Reason.CATCH_UP);
+    pipeline.refreshStartedAt = clock.instant();
+    LOG.infof("re-attached to refresh job %s of %s", job.id(), pipeline.table);
+  }
+
+  /** Runs the refresh now, or makes it the one waiting. */
+  void request(Pipeline pipeline, Pipeline.Refresh refresh) {
+    if (!started || !pipeline.planReady() || pipeline.refreshRunning != null) {
+      // The plan is not known yet (its topic is read by another consumer), or a refresh runs: this
+      // one waits, the newest only; the others are coalesced into it.
+      if (pipeline.refreshWaiting != null) {
+        pipeline.coalescedRefreshes++;
+      }
+      pipeline.refreshWaiting = refresh;
+      return;
+    }
+    if (pipeline.plan.status() != RefreshPlan.Status.ACTIVE || pipeline.status == Pipeline.Status.SUSPENDED) {
+      LOG.infof("not refreshing %s: it is %s", pipeline.table, pipeline.status);
+      return;
+    }
+    if (pipeline.plan.mode() == Mode.CONTINUOUS) {
+      // Its streaming job writes it; a batch overwrite beside it would be a second writer.
+      LOG.infof("not refreshing %s: it is CONTINUOUS, kept fresh by its streaming job", pipeline.table);
+      return;
+    }
+    TableDefinition definition = pipeline.definition;
+    try {
+      var job = submitter.submitRefresh(definition, refresh.partition(), JobOptions.refresh(definition, refresh.id(), config));
+      pipeline.refreshJobId = job.getJobID().toHexString();
+      pipeline.refreshRunning = refresh;
+      pipeline.refreshStartedAt = clock.instant();
+      reports.events().jobStarted(new JobStarted(pipeline.table, definition.version(), Mode.FULL, pipeline.refreshJobId,
+          JobSql.refreshJobName(definition, refresh.id()), null, pipeline.refreshStartedAt));
+    } catch (RuntimeException e) {
+      reports.failed(pipeline, null, "cannot start the refresh: " + PipelineReports.rootMessage(e), refresh);
+    }
+  }
+
+  /** A refresh that arrived before its plan, or while another ran, runs now. */
+  void startWaiting(Pipeline pipeline) {
+    Pipeline.Refresh next = pipeline.refreshWaiting;
+    if (next != null && pipeline.refreshRunning == null) {
+      pipeline.refreshWaiting = null;
+      request(pipeline, next);
+    }
+  }
+
+  /** Looks at the running refresh job: reports its end and starts the one waiting. */
+  void watch(Pipeline pipeline, FlinkJob job) {
+    if (pipeline.refreshJobId == null) {
+      return;
+    }
+    if (job == null) {
+      LOG.warnf("refresh job %s of %s is gone from the cluster; counted as failed", pipeline.refreshJobId, pipeline.table);
+      Pipeline.Refresh lost = pipeline.refreshRunning;
+      pipeline.refreshJobId = null;
+      pipeline.refreshRunning = null;
+      reports.failed(pipeline, null, "the refresh " + (lost == null ? "" : lost.id() + " ") + "was lost with the Flink cluster", lost);
+      if (lost != null && pipeline.refreshWaiting == null) {
+        pipeline.refreshWaiting = lost; // run it again
+      }
+      startWaiting(pipeline);
+      return;
+    }
+    if (!job.ended()) {
+      return;
+    }
+    String jobId = pipeline.refreshJobId;
+    Pipeline.Refresh refresh = pipeline.refreshRunning;
+    pipeline.refreshJobId = null;
+    pipeline.refreshRunning = null;
+    if (job.state().equals("FINISHED")) {
+      pipeline.consecutiveFailures = 0;
+      pipeline.status = Pipeline.Status.ACTIVATED;
+      if (!reports.newSnapshot(pipeline, Mode.FULL, refresh.partition(), pipeline.refreshStartedAt, refresh.dataTimestamp(), jobId)) {
+        reports.unchanged(pipeline, refresh, jobId);
+      }
+    } else {
+      reports.failed(pipeline, jobId, "the refresh " + refresh.id() + " failed: " + flink.failureCause(jobId).orElse(job.state()), refresh);
+    }
+    startWaiting(pipeline);
+  }
+
+  /** A scheduled tick's id ends with its scheduled time ({@code <table>@<time>}); else now. */
+  private Instant scheduledTimeOf(String tickId) {
+    try {
+      return Instant.parse(tickId.substring(tickId.lastIndexOf('@') + 1));
+    } catch (RuntimeException notATime) {
+      return clock.instant();
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package io.mtables.jobmanager.pipelines;
+
+import io.mtables.jobmanager.JobManagerConfig;
+import io.mtables.jobmanager.infra.RefreshEvents;
+import io.mtables.jobmanager.jobs.PaimonSnapshots;
+import io.mtables.schemas.plan.RefreshPlan.Mode;
+import io.mtables.schemas.refresh.RefreshFailed;
+import io.mtables.schemas.refresh.RefreshSucceeded;
+import io.mtables.schemas.refresh.Suspended;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import org.jboss.logging.Logger;
+
+/** What a pipeline's outcomes are reported as: new snapshots, and failures counted up to suspension. */
+final class PipelineReports {
+
+  private static final Logger LOG = Logger.getLogger(PipelineReports.class);
+
+  private final RefreshEvents events;
+  private final PaimonSnapshots snapshots;
+  private final JobManagerConfig config;
+  private final Clock clock;
+
+  PipelineReports(RefreshEvents events, PaimonSnapshots snapshots, JobManagerConfig config, Clock clock) {
+    this.events = events;
+    this.snapshots = snapshots;
+    this.config = config;
+    this.clock = clock;
+  }
+
+  RefreshEvents events() {
+    return events;
+  }
+
+  /** Reports the table's latest snapshot if it is new; whether it was. */
+  boolean newSnapshot(Pipeline pipeline, Mode mode, Map<String, String> partition, Instant startedAt, Instant dataTimestamp, String jobId) {
+    var latest = snapshots.latest(pipeline.table);
+    if (latest.isEmpty() || latest.get().id() <= pipeline.lastSnapshotId || latest.get().kind().equals("COMPACT")) {
+      return false;
+    }
+    var snapshot = latest.get();
+    Instant previous = pipeline.lastSnapshotAt == null ? snapshot.committedAt() : pipeline.lastSnapshotAt;
+    pipeline.lastSnapshotId = snapshot.id();
+    pipeline.lastSnapshotAt = snapshot.committedAt();
+    events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), mode, partition, snapshot.id(), snapshot.rowsAdded(),
+        startedAt == null ? previous : startedAt, snapshot.committedAt(), dataTimestamp == null ? snapshot.committedAt() : dataTimestamp, jobId));
+    return true;
+  }
+
+  /**
+   * A FULL refresh that committed nothing new (Paimon skips an empty commit) still succeeded: the
+   * table is as fresh as its scheduled time, and tables waiting for it go ahead.
+   */
+  void unchanged(Pipeline pipeline, Pipeline.Refresh refresh, String jobId) {
+    var latest = snapshots.latest(pipeline.table);
+    if (latest.isEmpty()) {
+      LOG.warnf("refresh %s of %s finished but the table has no snapshot to report", refresh.id(), pipeline.table);
+      return;
+    }
+    Instant now = clock.instant();
+    events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), Mode.FULL, refresh.partition(), latest.get().id(), 0,
+        pipeline.refreshStartedAt == null ? now : pipeline.refreshStartedAt, now, refresh.dataTimestamp(), jobId));
+  }
+
+  /** A one-off failure of a streaming table that does not count towards suspension (the job keeps running, or the plan says why). */
+  void notice(Pipeline pipeline, String jobId, String reason) {
+    events.failed(new RefreshFailed(pipeline.table, pipeline.plan.definitionVersion(), Mode.CONTINUOUS, jobId, reason, 1, clock.instant(), null));
+  }
+
+  /**
+   * Counts a failure; at the limit the table is suspended with the reason.
+   *
+   * @param refresh the FULL refresh that failed, or null
+   */
+  void failed(Pipeline pipeline, String jobId, String reason, Pipeline.Refresh refresh) {
+    pipeline.consecutiveFailures++;
+    long version = pipeline.plan == null ? 0 : pipeline.plan.definitionVersion();
+    Mode mode = pipeline.plan == null || pipeline.plan.mode() == null ? Mode.FULL : pipeline.plan.mode();
+    Instant scheduledTime = refresh == null ? null : refresh.dataTimestamp();
+    events.failed(new RefreshFailed(pipeline.table, version, mode, jobId, reason, pipeline.consecutiveFailures, clock.instant(), scheduledTime));
+    LOG.warnf("%s: %s (%d in a row)", pipeline.table, reason, pipeline.consecutiveFailures);
+    if (pipeline.consecutiveFailures >= config.jobs().maxConsecutiveFailures()) {
+      pipeline.status = Pipeline.Status.SUSPENDED;
+      pipeline.refreshWaiting = null;
+      events.suspended(new Suspended(pipeline.table, version,
+          pipeline.consecutiveFailures + " failures in a row; the last: " + reason + ". ALTER MATERIALIZED TABLE ... RESUME runs it again.", null, clock.instant()));
+    } else if (pipeline.status != Pipeline.Status.SUSPENDED) {
+      pipeline.status = Pipeline.Status.FAILED;
+    }
+  }
+
+  static String rootMessage(Throwable error) {
+    Throwable deepest = error;
+    while (deepest.getCause() != null && deepest.getCause() != deepest) {
+      deepest = deepest.getCause();
+    }
+    String message = deepest.getMessage() == null ? deepest.getClass().getSimpleName() : deepest.getMessage();
+    return message.lines().findFirst().orElse(message);
+  }
+}

@@ -1,0 +1,132 @@
+package io.mtables.jobmanager.pipelines;
+
+import io.mtables.jobmanager.JobManagerConfig;
+import io.mtables.jobmanager.flink.FlinkJob;
+import io.mtables.jobmanager.flink.FlinkTarget;
+import io.mtables.jobmanager.jobs.JobOptions;
+import io.mtables.jobmanager.jobs.JobSql;
+import io.mtables.jobmanager.jobs.JobSubmitter;
+import io.mtables.jobmanager.jobs.Locations;
+import io.mtables.jobmanager.jobs.QueryState;
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan.Mode;
+import io.mtables.schemas.refresh.JobStarted;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/** The streaming job of a CONTINUOUS table: started (new or from saved state), stopped, watched. */
+final class StreamingJobs {
+
+  private static final Logger LOG = Logger.getLogger(StreamingJobs.class);
+
+  private final FlinkTarget flink;
+  private final JobSubmitter submitter;
+  private final Locations locations;
+  private final JobManagerConfig config;
+  private final PipelineReports reports;
+  private final Clock clock;
+
+  StreamingJobs(FlinkTarget flink, JobSubmitter submitter, Locations locations, JobManagerConfig config, PipelineReports reports, Clock clock) {
+    this.flink = flink;
+    this.submitter = submitter;
+    this.locations = locations;
+    this.config = config;
+    this.reports = reports;
+    this.clock = clock;
+  }
+
+  /** A streaming job found on the cluster at start is the table's job again (not a second one). */
+  void attach(Pipeline pipeline, FlinkJob job, long version, String queryFingerprint) {
+    pipeline.streamingJobId = job.id();
+    pipeline.streamingJobVersion = version;
+    pipeline.streamingJobQuery = queryFingerprint;
+    pipeline.status = Pipeline.Status.ACTIVATED;
+    LOG.infof("re-attached to streaming job %s of %s v%d", job.id(), pipeline.table, version);
+  }
+
+  /** Whether the table's job runs this definition version already. */
+  boolean runs(Pipeline pipeline, TableDefinition definition) {
+    return pipeline.streamingJobId != null && pipeline.streamingJobVersion == definition.version() && running(pipeline.streamingJobId);
+  }
+
+  void start(Pipeline pipeline, String restoreFrom) {
+    TableDefinition definition = pipeline.definition;
+    try {
+      var job = submitter.submitStreaming(definition, JobOptions.streaming(definition, pipeline.plan, config, locations, restoreFrom));
+      pipeline.streamingJobId = job.getJobID().toHexString();
+      pipeline.streamingJobVersion = definition.version();
+      pipeline.streamingJobQuery = QueryState.fingerprint(definition);
+      pipeline.status = Pipeline.Status.INITIALIZING;
+      reports.events().jobStarted(
+          new JobStarted(pipeline.table, definition.version(), Mode.CONTINUOUS, pipeline.streamingJobId, JobSql.streamingJobName(definition), restoreFrom, clock.instant()));
+      LOG.infof("started streaming job %s for %s v%d%s", pipeline.streamingJobId, pipeline.table, definition.version(), restoreFrom == null ? "" : " from " + restoreFrom);
+    } catch (RuntimeException e) {
+      reports.failed(pipeline, null, "cannot start the streaming job: " + PipelineReports.rootMessage(e), null);
+    }
+  }
+
+  /**
+   * Stops the table's streaming job: with a savepoint into the state directory of {@code
+   * keepStateOf} (whose query the job runs), else cancelled. The savepoint's path, or null.
+   */
+  String stop(Pipeline pipeline, TableDefinition keepStateOf) {
+    String jobId = pipeline.streamingJobId;
+    pipeline.streamingJobId = null;
+    if (jobId == null || !running(jobId)) {
+      return null;
+    }
+    Optional<String> directory = keepStateOf == null ? Optional.empty() : locations.savepointDir(keepStateOf);
+    if (directory.isPresent()) {
+      try {
+        return flink.stopWithSavepoint(jobId, directory.get());
+      } catch (RuntimeException e) {
+        LOG.warnf("stop with savepoint of %s failed (%s); cancelling it", jobId, PipelineReports.rootMessage(e));
+      }
+    }
+    flink.cancel(jobId);
+    return null;
+  }
+
+  /**
+   * Looks at the table's streaming job: reports new snapshots; a job Flink gave up on counts as
+   * failed; a job the cluster lost is started again by {@code restart}.
+   */
+  void watch(Pipeline pipeline, FlinkJob job, Runnable restart) {
+    if (pipeline.streamingJobId == null) {
+      return;
+    }
+    if (job == null) {
+      // The cluster does not know the job: it was lost with the cluster. Start it again from the
+      // query's latest checkpoint.
+      LOG.warnf("job %s of %s is gone from the cluster; starting it again from its latest checkpoint", pipeline.streamingJobId, pipeline.table);
+      pipeline.streamingJobId = null;
+      restart.run();
+      return;
+    }
+    switch (job.state()) {
+      case "RUNNING" -> {
+        if (pipeline.status == Pipeline.Status.INITIALIZING) {
+          pipeline.status = Pipeline.Status.ACTIVATED;
+        }
+        reports.newSnapshot(pipeline, Mode.CONTINUOUS, Map.of(), pipeline.lastSnapshotAt, null, pipeline.streamingJobId);
+      }
+      case "FAILED" -> {
+        String jobId = pipeline.streamingJobId;
+        pipeline.streamingJobId = null;
+        String cause = flink.failureCause(jobId).orElse("the job failed");
+        pipeline.consecutiveFailures = config.jobs().maxConsecutiveFailures() - 1; // Flink's restarts are used up
+        reports.failed(pipeline, jobId, "the streaming job failed after " + config.jobs().maxConsecutiveFailures() + " restarts: " + cause, null);
+      }
+      case "CANCELED", "FINISHED" -> pipeline.streamingJobId = null;
+      default -> {
+        // starting, restarting: Flink's restart strategy is at work
+      }
+    }
+  }
+
+  boolean running(String jobId) {
+    return flink.job(jobId).map(job -> !job.ended()).orElse(false);
+  }
+}
