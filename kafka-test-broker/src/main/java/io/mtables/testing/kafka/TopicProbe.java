@@ -60,6 +60,16 @@ public final class TopicProbe implements AutoCloseable {
     return this;
   }
 
+  /** Read {@code topic} from its beginning: for records written before the test could tail it. */
+  public TopicProbe fromStart(String topic) {
+    List<TopicPartition> partitions = partitionsOf(topic);
+    List<TopicPartition> assigned = new ArrayList<>(consumer.assignment());
+    assigned.addAll(partitions);
+    consumer.assign(assigned);
+    consumer.seekToBeginning(partitions);
+    return this;
+  }
+
   /** Send one record and wait until the broker has it. */
   public void send(String topic, String key, String value, Map<String, String> headers) {
     ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);

@@ -1,0 +1,58 @@
+package io.mtables.cdc.domain;
+
+import io.mtables.cdc.CdcConfig;
+import java.util.Properties;
+
+/**
+ * The Debezium PostgreSQL connector's configuration for our topics: the same properties a Kafka
+ * Connect deployment takes (docs/cdc.md), plus the embedded engine's offset store.
+ */
+public final class DebeziumProperties {
+
+  /** The engine's name: the key its offsets are stored under. */
+  public static final String ENGINE_NAME = "mt-cdc-capture";
+
+  private DebeziumProperties() {}
+
+  public static Properties of(CdcConfig config, String bootstrapServers) {
+    Properties p = new Properties();
+    p.setProperty("name", ENGINE_NAME);
+    p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+    p.setProperty("database.hostname", config.database().host());
+    p.setProperty("database.port", String.valueOf(config.database().port()));
+    p.setProperty("database.user", config.database().user());
+    p.setProperty("database.password", config.database().password());
+    p.setProperty("database.dbname", config.database().name());
+    p.setProperty("topic.prefix", config.topicPrefix());
+    p.setProperty("table.include.list", String.join(",", config.tables()));
+    // pgoutput is built into PostgreSQL 10+; the default decoderbufs needs a server plugin.
+    p.setProperty("plugin.name", "pgoutput");
+    p.setProperty("slot.name", config.slotName());
+    p.setProperty("publication.name", config.publication());
+    p.setProperty("publication.autocreate.mode", "filtered");
+    p.setProperty("snapshot.mode", config.snapshotMode());
+    // Flink's debezium-json reads decimals as strings; Debezium's default is base64 bytes.
+    p.setProperty("decimal.handling.mode", "string");
+    // date, time and timestamp as text Flink's debezium-json reads as DATE, TIME and TIMESTAMP.
+    p.setProperty("converters", "temporal");
+    p.setProperty("temporal.type", IsoTemporalConverter.class.getName());
+    p.setProperty("heartbeat.interval.ms", String.valueOf(config.heartbeatInterval().toMillis()));
+    // A delete is followed by a tombstone (null value) so compacted topics drop the key; Flink skips it.
+    p.setProperty("tombstones.on.delete", "true");
+    // The plain envelope {before, after, source, op, ts_ms}: what Flink's debezium-json expects by default.
+    p.setProperty("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+    p.setProperty("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    p.setProperty("converter.schemas.enable", "false");
+    p.setProperty("key.converter.schemas.enable", "false");
+    p.setProperty("value.converter.schemas.enable", "false");
+    p.setProperty("offset.storage", "org.apache.kafka.connect.storage.KafkaOffsetBackingStore");
+    p.setProperty("offset.storage.topic", config.offsetsTopic());
+    p.setProperty("offset.storage.partitions", "1");
+    p.setProperty("offset.storage.replication.factor", "1");
+    p.setProperty("offset.flush.interval.ms", String.valueOf(config.offsetFlushInterval().toMillis()));
+    p.setProperty("bootstrap.servers", bootstrapServers);
+    p.setProperty("statistics.metrics.enabled", "false");
+    config.debezium().forEach(p::setProperty);
+    return p;
+  }
+}

@@ -1,0 +1,95 @@
+package io.mtables.cdc.infra;
+
+import io.debezium.engine.ChangeEvent;
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.format.Json;
+import io.mtables.cdc.CdcConfig;
+import io.mtables.cdc.domain.DebeziumProperties;
+import io.mtables.messaging.KafkaLog;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs Debezium's embedded engine with the PostgreSQL connector: the configured tables' rows, then
+ * their changes, into Kafka. Stops cleanly on shutdown (offsets flushed); after a crash it resumes
+ * from the last committed offset and re-sends what followed.
+ */
+@ApplicationScoped
+public class CaptureRuntime {
+
+  private static final Logger LOG = Logger.getLogger(CaptureRuntime.class);
+
+  private final ExecutorService engineThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "debezium-engine"));
+  private volatile String state = "starting";
+  private volatile boolean running;
+  private DebeziumEngine<ChangeEvent<String, String>> engine;
+  private ChangePublisher publisher;
+
+  void onStart(@Observes StartupEvent start, @Identifier("default-kafka-broker") Map<String, Object> kafka, CdcConfig config) {
+    Map<String, Object> clientConfig = KafkaLog.clientConfig(kafka);
+    DatabasePreparation.prepare(config);
+    publisher = new ChangePublisher(clientConfig, config.topicPartitions(), List.of("__debezium-heartbeat"));
+    engine =
+        DebeziumEngine.create(Json.class)
+            .using(DebeziumProperties.of(config, String.valueOf(clientConfig.get("bootstrap.servers"))))
+            .using(new DebeziumEngine.ConnectorCallback() {
+              @Override
+              public void taskStarted() {
+                running = true;
+                state = "capturing " + String.join(", ", config.tables()) + " into " + config.topicPrefix() + ".*";
+                LOG.infof("capturing %s from %s:%d/%s", config.tables(), config.database().host(), config.database().port(), config.database().name());
+              }
+
+              @Override
+              public void taskStopped() {
+                running = false;
+              }
+            })
+            .using((success, message, error) -> {
+              running = false;
+              state = success ? "stopped" : "failed: " + message + (error == null ? "" : " (" + error.getMessage() + ")");
+              if (!success) {
+                LOG.errorf(error, "the capture stopped: %s", message);
+              }
+            })
+            .notifying(publisher)
+            .build();
+    engineThread.execute(engine);
+  }
+
+  void onStop(@Observes ShutdownEvent stop) {
+    try {
+      if (engine != null) {
+        engine.close(); // commits the offsets of what Kafka acknowledged
+      }
+      engineThread.shutdown();
+      engineThread.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (IOException e) {
+      LOG.warnf("closing the engine: %s", e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      if (publisher != null) {
+        publisher.close();
+      }
+    }
+  }
+
+  public boolean running() {
+    return running;
+  }
+
+  public String state() {
+    return state + "; change events published: " + (publisher == null ? 0 : publisher.published());
+  }
+}

@@ -1,0 +1,96 @@
+package io.mtables.cdc;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mtables.testing.kafka.KafkaBrokerTestResource;
+import io.mtables.testing.kafka.TopicProbe;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+/** A real PostgreSQL, the real Debezium engine and a real broker: what lands in the topics. */
+@QuarkusTest
+@QuarkusTestResource(KafkaBrokerTestResource.class)
+@QuarkusTestResource(PostgresTestResource.class)
+class CaptureIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration PATIENCE = Duration.ofSeconds(60);
+  private static final String ITEMS = PostgresTestResource.TOPIC_PREFIX + ".cdc_it.items";
+
+  @Test
+  void rowsThenTheirChangesArriveInTheEnvelopeAndFormatsFlinkReads() throws Exception {
+    try (TopicProbe probe = new TopicProbe().fromStart(ITEMS)) {
+      JsonNode snapshot = event(probe, "1", "r");
+      assertThat(snapshot.path("before").isNull()).isTrue();
+      assertThat(snapshot.path("after").toString()).isEqualTo(
+          "{\"id\":1,\"name\":\"snapshot\",\"price\":\"12.34\",\"d\":\"2026-11-29\",\"t\":\"10:15:30.123456\","
+              + "\"ts\":\"2026-11-29 10:15:30.123456\",\"tstz\":\"2026-11-29 09:15:30.123456Z\",\"flag\":true}");
+
+      PostgresTestResource.execute(
+          "INSERT INTO cdc_it.items VALUES (2, 'stream', 0.5, '1999-12-31', '23:59:59.999999', '1999-12-31 23:59:59.999999',"
+              + " '2000-01-01 00:00:00+00', false)");
+      JsonNode inserted = event(probe, "2", "c");
+      assertThat(inserted.path("after").toString()).isEqualTo(
+          "{\"id\":2,\"name\":\"stream\",\"price\":\"0.50\",\"d\":\"1999-12-31\",\"t\":\"23:59:59.999999\","
+              + "\"ts\":\"1999-12-31 23:59:59.999999\",\"tstz\":\"2000-01-01 00:00:00Z\",\"flag\":false}");
+
+      PostgresTestResource.execute("UPDATE cdc_it.items SET name = 'renamed', ts = NULL WHERE id = 2");
+      JsonNode updated = event(probe, "2", "u");
+      assertThat(updated.path("before").path("name").asText()).as("the whole old row (REPLICA IDENTITY FULL)").isEqualTo("stream");
+      assertThat(updated.path("before").path("price").asText()).isEqualTo("0.50");
+      assertThat(updated.path("after").path("name").asText()).isEqualTo("renamed");
+      assertThat(updated.path("after").path("ts").isNull()).isTrue();
+
+      PostgresTestResource.execute("DELETE FROM cdc_it.items WHERE id = 2");
+      JsonNode deleted = event(probe, "2", "d");
+      assertThat(deleted.path("before").path("name").asText()).isEqualTo("renamed");
+      assertThat(deleted.path("after").isNull()).isTrue();
+      ConsumerRecord<String, String> tombstone = probe.await(r -> r.value() == null, PATIENCE);
+      assertThat(JSON.readTree(tombstone.key()).path("id").asLong()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void anIdleCaptureStillConfirmsNewWalPositionsSoTheSlotHoldsNoWal() throws Exception {
+    PostgresTestResource.execute("INSERT INTO cdc_it_other.noise (payload) SELECT repeat('x', 200) FROM generate_series(1, 20000)");
+    String written = query("SELECT pg_current_wal_lsn()::text");
+
+    await().atMost(PATIENCE).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+        assertThat(Boolean.parseBoolean(query("SELECT confirmed_flush_lsn >= '" + written + "'::pg_lsn FROM pg_replication_slots WHERE slot_name = '"
+            + PostgresTestResource.SLOT + "'").equals("t") ? "true" : "false"))
+            .as("the slot confirmed past WAL written only for tables it does not capture").isTrue());
+  }
+
+  @Test
+  void readinessSaysWhatIsCaptured() {
+    await().atMost(PATIENCE).untilAsserted(() ->
+        given().get("/q/health/ready").then().statusCode(200).body("checks.find { it.name == 'mt-cdc' }.status", equalTo("UP")));
+  }
+
+  private static JsonNode event(TopicProbe probe, String id, String op) throws Exception {
+    ConsumerRecord<String, String> record = probe.await(
+        r -> r.value() != null && r.key() != null && r.key().equals("{\"id\":" + id + "}") && r.value().contains("\"op\":\"" + op + "\""), PATIENCE);
+    JsonNode event = JSON.readTree(record.value());
+    assertThat(event.has("source")).isTrue();
+    assertThat(event.path("source").path("table").asText()).isEqualTo("items");
+    return event;
+  }
+
+  private static String query(String sql) throws Exception {
+    try (Connection connection = PostgresTestResource.connect(); Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+      rows.next();
+      return rows.getString(1);
+    }
+  }
+}
