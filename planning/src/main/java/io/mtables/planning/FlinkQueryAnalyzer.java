@@ -70,7 +70,11 @@ public class FlinkQueryAnalyzer {
               thread.setContextClassLoader(classLoader); // Flink finds its factories through it
               return thread;
             });
-    streaming = onFlinkThread(() -> TableEnvironment.create(EnvironmentSettings.inStreamingMode()));
+    streaming = onFlinkThread(() -> {
+      TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+      PlanShapingOptions.streaming().forEach(env.getConfig()::set);
+      return env;
+    });
     batch = onFlinkThread(() -> TableEnvironment.create(EnvironmentSettings.inBatchMode()));
     upstream = new UpstreamTables();
   }

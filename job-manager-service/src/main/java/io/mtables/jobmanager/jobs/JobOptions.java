@@ -1,5 +1,6 @@
 package io.mtables.jobmanager.jobs;
 
+import io.mtables.planning.PlanShapingOptions;
 import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
@@ -33,6 +34,7 @@ public final class JobOptions {
     options.put("restart-strategy.exponential-delay.attempts-before-reset-backoff", String.valueOf(config.jobs().maxConsecutiveFailures()));
     // Paimon merges by key itself; Flink's upsert materializer in front of it is refused by Paimon.
     options.put("table.exec.sink.upsert-materialize", "NONE");
+    options.putAll(PlanShapingOptions.streaming());
     if (restoreFrom != null) {
       options.put("execution.state-recovery.path", restoreFrom);
     }

@@ -1,0 +1,20 @@
+package io.mtables.planning;
+
+import java.util.Map;
+
+/**
+ * Flink options that change a streaming job's plan: the job manager runs every streaming job with
+ * them, and the planner analyses queries with them, so the plan analysed is the plan that runs.
+ */
+public final class PlanShapingOptions {
+
+  private PlanShapingOptions() {}
+
+  /**
+   * Change streams are delivered at least once (Debezium re-sends after a restart): a source with a
+   * primary key is normalized by key, so a repeated event changes nothing.
+   */
+  public static Map<String, String> streaming() {
+    return Map.of("table.exec.source.cdc-events-duplicate", "true");
+  }
+}
