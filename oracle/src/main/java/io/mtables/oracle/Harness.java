@@ -1,0 +1,166 @@
+package io.mtables.oracle;
+
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Drives an example's seeded workload into PostgreSQL, waits until the pipeline is quiet, and
+ * compares each materialized table with the same query run by PostgreSQL over the same rows,
+ * printing every differing row.
+ */
+public final class Harness {
+
+  /**
+   * @param schema the PostgreSQL schema, also the Flink database of the example's tables
+   * @param topicPrefix cdc-capture-service's topic prefix (mt.cdc.topic-prefix)
+   * @param rate changes per second the workload aims at, bursts included
+   * @param quietTimeout how long the tables may take to agree once the workload stopped
+   */
+  public record Settings(Example example, String schema, String topicPrefix, String bootstrapServers, long seed, Duration duration, int rate, Duration quietTimeout) {}
+
+  /** One table's comparison. */
+  public record CheckResult(Check check, int postgresRows, List<List<String>> onlyInMaterialized, List<List<String>> onlyInPostgres) {
+    public boolean agrees() {
+      return onlyInMaterialized.isEmpty() && onlyInPostgres.isEmpty();
+    }
+  }
+
+  /** All tables' comparisons. */
+  public record Report(List<CheckResult> results, int changes, Duration quietAfter) {
+    public boolean agrees() {
+      return results.stream().allMatch(CheckResult::agrees);
+    }
+
+    public int differingRows() {
+      return results.stream().mapToInt(r -> r.onlyInMaterialized().size() + r.onlyInPostgres().size()).sum();
+    }
+  }
+
+  private final Settings settings;
+  private final Postgres postgres;
+  private final Statements statements;
+  private final PrintStream out;
+
+  public Harness(Settings settings, Postgres postgres, Statements statements, PrintStream out) {
+    this.settings = settings;
+    this.postgres = postgres;
+    this.statements = statements;
+    this.out = out;
+  }
+
+  /** The example's PostgreSQL tables and sample rows; before cdc-capture-service starts, so its publication has them. */
+  public void preparePostgres() throws SQLException {
+    postgres.execute(settings.example().postgresTables(settings.schema()));
+    postgres.execute(settings.example().sampleRows(settings.schema()));
+  }
+
+  /** The example's source and materialized tables, through ddl-service; again changes nothing. */
+  public void declareTables() {
+    for (String statement : settings.example().sourceTables(settings.schema(), settings.topicPrefix(), settings.bootstrapServers())) {
+      statements.send(statement);
+    }
+    for (String statement : settings.example().materializedTables(settings.schema())) {
+      statements.send(statement);
+    }
+  }
+
+  /**
+   * Runs the workload for the configured duration, calls {@code midway} halfway through (to kill
+   * a service, say), then waits for agreement.
+   */
+  public Report run(Runnable midway) throws SQLException, InterruptedException {
+    int changes = drive(midway);
+    return awaitAgreement(changes);
+  }
+
+  private int drive(Runnable midway) throws SQLException, InterruptedException {
+    Random random = new Random(settings.seed());
+    Instant start = Instant.now();
+    Instant half = start.plus(settings.duration().dividedBy(2));
+    Instant end = start.plus(settings.duration());
+    Instant nextReport = start.plusSeconds(10);
+    boolean midwayDone = false;
+    int changes = 0;
+    try (Connection connection = postgres.connect()) {
+      Workload workload = settings.example().workload(settings.schema(), random, connection);
+      out.printf("driving %s (seed %d) for %s at about %d changes/s%n", settings.example().name(), settings.seed(), words(settings.duration()), settings.rate());
+      while (Instant.now().isBefore(end)) {
+        int done = workload.step(connection);
+        changes += done;
+        Thread.sleep(Math.max(0, done * 1000L / Math.max(1, settings.rate())));
+        if (!midwayDone && Instant.now().isAfter(half)) {
+          midwayDone = true;
+          midway.run();
+        }
+        if (Instant.now().isAfter(nextReport)) {
+          out.printf("  %d changes committed%n", changes);
+          nextReport = nextReport.plusSeconds(10);
+        }
+      }
+    }
+    out.printf("workload done: %d changes in %s%n", changes, words(Duration.between(start, Instant.now())));
+    return changes;
+  }
+
+  /** Compares until every table agrees with PostgreSQL or the quiet timeout passes; prints the outcome. */
+  public Report awaitAgreement(int changes) throws SQLException, InterruptedException {
+    Instant start = Instant.now();
+    Instant deadline = start.plus(settings.quietTimeout());
+    for (Check check : settings.example().checks(settings.schema())) {
+      if (check.refreshFirst()) {
+        statements.send("ALTER MATERIALIZED TABLE " + check.table() + " REFRESH");
+      }
+    }
+    List<CheckResult> results = compare();
+    while (!results.stream().allMatch(CheckResult::agrees) && Instant.now().isBefore(deadline)) {
+      Thread.sleep(2000);
+      results = compare();
+    }
+    Report report = new Report(results, changes, Duration.between(start, Instant.now()));
+    print(report);
+    return report;
+  }
+
+  private List<CheckResult> compare() throws SQLException {
+    List<CheckResult> results = new ArrayList<>();
+    for (Check check : settings.example().checks(settings.schema())) {
+      List<List<String>> expected = postgres.rows(check.postgresQuery());
+      List<List<String>> actual;
+      try {
+        actual = statements.rows(check.materializedQuery());
+      } catch (Statements.StatementFailed notReadable) {
+        actual = List.of(); // not created or not written yet
+      }
+      results.add(new CheckResult(check, expected.size(), Rows.missingFrom(expected, actual), Rows.missingFrom(actual, expected)));
+    }
+    return results;
+  }
+
+  private void print(Report report) {
+    for (CheckResult result : report.results()) {
+      if (result.agrees()) {
+        out.printf("%s: equal to PostgreSQL (%d rows)%n", result.check().table(), result.postgresRows());
+        continue;
+      }
+      out.printf("%s: %d row(s) differ from PostgreSQL (%d rows there)%n", result.check().table(),
+          result.onlyInMaterialized().size() + result.onlyInPostgres().size(), result.postgresRows());
+      result.onlyInMaterialized().stream().sorted(ROWS).forEach(row -> out.println("  only in the materialized table: " + row));
+      result.onlyInPostgres().stream().sorted(ROWS).forEach(row -> out.println("  only in PostgreSQL:             " + row));
+    }
+    out.printf("%s after %d changes: %d differing row(s); compared for %s after the workload%n",
+        report.agrees() ? "AGREES" : "DIFFERS", report.changes(), report.differingRows(), words(report.quietAfter()));
+  }
+
+  private static final Comparator<List<String>> ROWS = Comparator.comparing(Object::toString);
+
+  private static String words(Duration duration) {
+    return duration.toSeconds() + " s";
+  }
+}
