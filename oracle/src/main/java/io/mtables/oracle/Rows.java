@@ -12,18 +12,23 @@ public final class Rows {
 
   private Rows() {}
 
-  /** A value as text: numbers without trailing zeros, NULL for null, timestamps with a space. */
+  private static final java.util.regex.Pattern NUMBER = java.util.regex.Pattern.compile("-?\\d+(\\.\\d+)?");
+  private static final java.util.regex.Pattern TIMESTAMP =
+      java.util.regex.Pattern.compile("(\\d{4}-\\d{2}-\\d{2})[T ](\\d{2}:\\d{2}(?::\\d{2})?)(\\.\\d+)?Z?");
+
+  /**
+   * A value as text, the same whichever side it comes from: numbers without trailing zeros,
+   * timestamps as {@code yyyy-MM-dd HH:mm:ss[.fraction]} without trailing zeros or zone letter, NULL
+   * for null.
+   */
   public static String value(Object value) {
     if (value == null) {
       return "NULL";
     }
-    if (value instanceof Number number) {
-      return new BigDecimal(number.toString()).stripTrailingZeros().toPlainString();
-    }
     if (value instanceof java.sql.Timestamp timestamp) {
-      return timestamp.toLocalDateTime().toString().replace('T', ' ');
+      return normalize(timestamp.toLocalDateTime().toString());
     }
-    return value.toString();
+    return normalize(value.toString());
   }
 
   /** A value of a JSON row from ddl-service's SELECT. */
@@ -31,11 +36,20 @@ public final class Rows {
     if (node == null || node.isNull()) {
       return "NULL";
     }
-    if (node.isNumber()) {
-      return node.decimalValue().stripTrailingZeros().toPlainString();
+    return normalize(node.isNumber() ? node.decimalValue().toPlainString() : node.asText());
+  }
+
+  static String normalize(String text) {
+    if (NUMBER.matcher(text).matches()) {
+      return new BigDecimal(text).stripTrailingZeros().toPlainString();
     }
-    String text = node.asText();
-    return text.matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}.*") ? text.replace('T', ' ') : text;
+    var timestamp = TIMESTAMP.matcher(text);
+    if (timestamp.matches()) {
+      String time = timestamp.group(2).length() == 5 ? timestamp.group(2) + ":00" : timestamp.group(2);
+      String fraction = timestamp.group(3) == null ? "" : timestamp.group(3).replaceAll("0+$", "");
+      return timestamp.group(1) + " " + time + (fraction.equals(".") ? "" : fraction);
+    }
+    return text;
   }
 
   /**

@@ -35,18 +35,22 @@ class OracleAcrossServicesIT {
   private static ServiceProcess planner;
   private static ServiceProcess jobManager;
   private static ServiceProcess cdc;
+  private static ServiceProcess scheduler;
 
   @BeforeAll
   static void startServices() throws Exception {
     deleteRecursively(DATA);
     // The tables exist before the capture starts: its publication is made for the tables it finds.
-    harness(Example.named("users-domains"), 0, Duration.ZERO).preparePostgres();
+    for (Example example : Example.all()) {
+      harness(example, 0, Duration.ZERO).preparePostgres();
+    }
     cdc = cdc().start();
     ddl = new ServiceProcess("ddl-service", 18081, "mt.data-dir=" + DATA).start();
     planner = new ServiceProcess("planner-service", 18082).start();
     jobManager = new ServiceProcess(
         "job-manager-service", 18084, "mt.data-dir=" + DATA, "mt.flink.embedded.port=" + FLINK_PORT, "mt.flink.embedded.task-slots=4",
         "mt.jobs.include=default_catalog\\." + SCHEMA + "\\..*").start();
+    scheduler = new ServiceProcess("refresh-scheduler-service", 18083, "mt.scheduler.catch-up-window=2s").start();
   }
 
   private static ServiceProcess cdc() {
@@ -56,7 +60,7 @@ class OracleAcrossServicesIT {
 
   @AfterAll
   static void stopServices() throws Exception {
-    for (ServiceProcess service : new ServiceProcess[] {jobManager, planner, ddl, cdc}) {
+    for (ServiceProcess service : new ServiceProcess[] {scheduler, jobManager, planner, ddl, cdc}) {
       if (service != null) {
         service.stop();
       }
@@ -85,6 +89,39 @@ class OracleAcrossServicesIT {
     Harness.Report killed = harness(example, 2, Duration.ofSeconds(30)).run(OracleAcrossServicesIT::killAndRestartCapture);
     assertThat(killed.differingRows()).as("seed 2, the capture killed with SIGKILL halfway").isZero();
     assertThat(killed.changes()).isPositive();
+  }
+
+  @Test
+  void theDashboardsTiersEqualPostgresAndARefreshedPartitionIsTheOnlyOneThatChanges() throws Exception {
+    Example example = Example.named("orders-dashboard");
+    harness(example, 3, Duration.ZERO).declareTables();
+
+    Harness.Report report = harness(example, 3, Duration.ofSeconds(30)).run(() -> {});
+    assertThat(report.differingRows()).as("seed 3, all four tables").isZero();
+
+    // One order of the first day changes, one of the last day too; only the first day is refreshed.
+    String first = POSTGRES.rows("SELECT min(to_char(order_ts, 'YYYY-MM-DD')) FROM " + SCHEMA + ".orders").get(0).get(0);
+    String last = POSTGRES.rows("SELECT max(to_char(order_ts, 'YYYY-MM-DD')) FROM " + SCHEMA + ".orders").get(0).get(0);
+    List<List<String>> before = statements().rows("SELECT ds, orders, revenue FROM " + SCHEMA + ".orders_daily WHERE ds = '" + last + "'");
+    POSTGRES.execute(List.of(
+        "UPDATE " + SCHEMA + ".orders SET amount = amount + 1 WHERE id = (SELECT min(id) FROM " + SCHEMA + ".orders WHERE to_char(order_ts, 'YYYY-MM-DD') = '" + first + "')",
+        "UPDATE " + SCHEMA + ".orders SET amount = amount + 1 WHERE id = (SELECT min(id) FROM " + SCHEMA + ".orders WHERE to_char(order_ts, 'YYYY-MM-DD') = '" + last + "')"));
+    String day = "SELECT to_char(order_ts, 'YYYY-MM-DD'), COUNT(*), SUM(amount) FROM " + SCHEMA + ".orders WHERE to_char(order_ts, 'YYYY-MM-DD') = '";
+    List<List<String>> expectedFirst = POSTGRES.rows(day + first + "' GROUP BY 1");
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() ->
+        assertThat(statements().rows("SELECT ds, SUM(amount) FROM " + SCHEMA + ".orders_ods WHERE ds = '" + first + "' GROUP BY ds"))
+            .containsExactly(List.of(first, expectedFirst.get(0).get(2))));
+
+    statements().send("ALTER MATERIALIZED TABLE " + SCHEMA + ".orders_daily REFRESH PARTITION (ds = '" + first + "')");
+
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() ->
+        assertThat(statements().rows("SELECT ds, orders, revenue FROM " + SCHEMA + ".orders_daily WHERE ds = '" + first + "'")).isEqualTo(expectedFirst));
+    assertThat(statements().rows("SELECT ds, orders, revenue FROM " + SCHEMA + ".orders_daily WHERE ds = '" + last + "'"))
+        .as("the other day was not refreshed: it still holds the old amount").isEqualTo(before);
+  }
+
+  private static Statements statements() {
+    return new Statements("http://127.0.0.1:18081");
   }
 
   private static void killAndRestartCapture() {
