@@ -104,6 +104,7 @@ public final class Harness {
           nextReport = nextReport.plusSeconds(10);
         }
       }
+      workload.finish(connection);
     }
     out.printf("workload done: %d changes in %s%n", changes, words(Duration.between(start, Instant.now())));
     return changes;

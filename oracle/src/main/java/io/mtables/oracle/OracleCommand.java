@@ -36,7 +36,7 @@ public final class OracleCommand {
 
   /** Options every subcommand takes. */
   static class Common {
-    @Option(names = "--example", defaultValue = "users-domains", description = "users-domains (seed 003) or orders-dashboard (seed 000). Default: ${DEFAULT-VALUE}")
+    @Option(names = "--example", defaultValue = "users-domains", description = "users-domains (seed 003), orders-dashboard (seed 000) or clicks-per-minute (TUMBLE). Default: ${DEFAULT-VALUE}")
     String example;
 
     @Option(names = "--schema", defaultValue = "demo", description = "PostgreSQL schema and Flink database. Default: ${DEFAULT-VALUE}")

@@ -12,4 +12,7 @@ public interface Workload {
    * @return the number of rows changed
    */
   int step(Connection postgres) throws SQLException;
+
+  /** After the last step: whatever the example needs for its results to be final (a window to close, say). */
+  default void finish(Connection postgres) throws SQLException {}
 }

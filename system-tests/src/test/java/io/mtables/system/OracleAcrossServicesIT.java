@@ -120,6 +120,17 @@ class OracleAcrossServicesIT {
         .as("the other day was not refreshed: it still holds the old amount").isEqualTo(before);
   }
 
+  @Test
+  void aTumbleWindowAggregationEqualsPostgresForEveryClosedWindow() throws Exception {
+    Example example = Example.named("clicks-per-minute");
+    harness(example, 4, Duration.ZERO).declareTables();
+
+    Harness.Report report = harness(example, 4, Duration.ofSeconds(30)).run(() -> {});
+
+    assertThat(report.differingRows()).as("seed 4").isZero();
+    assertThat(report.results().get(0).postgresRows()).as("windows compared").isGreaterThan(10);
+  }
+
   private static Statements statements() {
     return new Statements("http://127.0.0.1:18081");
   }

@@ -1,0 +1,159 @@
+package io.mtables.oracle;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.LocalDateTime;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * A TUMBLE window aggregation in a CONTINUOUS table: clicks per event-time minute, over a change
+ * stream with a watermark 5 seconds behind the newest click. A window's row is written once, when
+ * the watermark passes its end, and is final: a change to a click of a closed window comes too
+ * late. The workload therefore runs on an event-time clock of its own (one second per change,
+ * continuing after the newest click in the table), changes or deletes only clicks at most three
+ * seconds old, and ends with a click 70 seconds later, so every window of the run closes. The
+ * PostgreSQL query counts the closed windows only.
+ */
+final class ClicksPerMinute implements Example {
+
+  @Override
+  public String name() {
+    return "clicks-per-minute";
+  }
+
+  @Override
+  public List<String> postgresTables(String schema) {
+    return List.of(
+        "CREATE SCHEMA IF NOT EXISTS " + schema,
+        "CREATE TABLE IF NOT EXISTS " + schema + ".clicks (id BIGINT PRIMARY KEY, amount NUMERIC(10, 2) NOT NULL, ts TIMESTAMP(3) NOT NULL)");
+  }
+
+  @Override
+  public List<String> sampleRows(String schema) {
+    return List.of("INSERT INTO " + schema + ".clicks VALUES (1, 1.00, '2026-11-29 00:00:10'), (2, 2.50, '2026-11-29 00:00:40'),"
+        + " (3, 4.00, '2026-11-29 00:02:00') ON CONFLICT DO NOTHING");
+  }
+
+  @Override
+  public List<String> sourceTables(String schema, String topicPrefix, String bootstrapServers) {
+    return List.of(UsersDomains.source(schema, "clicks",
+        "id BIGINT NOT NULL, amount DECIMAL(10, 2), ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND", topicPrefix, bootstrapServers));
+  }
+
+  @Override
+  public List<String> materializedTables(String schema) {
+    return List.of("CREATE OR ALTER MATERIALIZED TABLE " + schema + ".clicks_per_minute FRESHNESS = INTERVAL '5' SECOND AS"
+        + " SELECT window_start, window_end, COUNT(*) AS clicks, SUM(amount) AS amount"
+        + " FROM TABLE(TUMBLE(TABLE " + schema + ".clicks, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end");
+  }
+
+  @Override
+  public List<Check> checks(String schema) {
+    String minute = "date_trunc('minute', ts)";
+    return List.of(new Check(schema + ".clicks_per_minute", "SELECT window_start, window_end, clicks, amount FROM " + schema + ".clicks_per_minute",
+        "SELECT " + minute + ", " + minute + " + interval '1 minute', COUNT(*), SUM(amount) FROM " + schema + ".clicks"
+            + " WHERE " + minute + " + interval '1 minute' <= (SELECT max(ts) - interval '5 second' FROM " + schema + ".clicks) GROUP BY 1, 2",
+        false));
+  }
+
+  @Override
+  public Workload workload(String schema, Random random, Connection postgres) throws SQLException {
+    try (Statement statement = postgres.createStatement();
+        ResultSet row = statement.executeQuery("SELECT COALESCE(max(id), 0), COALESCE(max(ts), TIMESTAMP '2026-11-29 00:00:00') FROM " + schema + ".clicks")) {
+      row.next();
+      return new Clicks(schema, random, row.getLong(1) + 1, row.getTimestamp(2).toLocalDateTime().withNano(0).plusMinutes(1));
+    }
+  }
+
+  /** Clicks on an event-time clock of their own; changes only to clicks of still open windows. */
+  private static final class Clicks implements Workload {
+    private static final long CHANGEABLE_SECONDS = 3;
+
+    private final String schema;
+    private final Random random;
+    private final Deque<long[]> recent = new ArrayDeque<>(); // {id, second of the clock it was made at}
+    private long next;
+    private LocalDateTime clock;
+    private long second;
+
+    Clicks(String schema, Random random, long next, LocalDateTime clock) {
+      this.schema = schema;
+      this.random = random;
+      this.next = next;
+      this.clock = clock;
+    }
+
+    @Override
+    public int step(Connection postgres) throws SQLException {
+      int changes = random.nextInt(20) == 0 ? 100 + random.nextInt(200) : 1 + random.nextInt(3);
+      postgres.setAutoCommit(false);
+      try {
+        for (int i = 0; i < changes; i++) {
+          change(postgres);
+        }
+        postgres.commit();
+      } catch (SQLException e) {
+        postgres.rollback();
+        throw e;
+      } finally {
+        postgres.setAutoCommit(true);
+      }
+      return changes;
+    }
+
+    private void change(Connection postgres) throws SQLException {
+      clock = clock.plusSeconds(1);
+      second++;
+      while (!recent.isEmpty() && recent.peekFirst()[1] < second - CHANGEABLE_SECONDS) {
+        recent.removeFirst();
+      }
+      int dice = random.nextInt(100);
+      if (dice < 70 || recent.isEmpty()) {
+        long id = next++;
+        insert(postgres, id, clock);
+        recent.addLast(new long[] {id, second});
+      } else {
+        List<long[]> open = new ArrayList<>(recent);
+        long[] click = open.get(random.nextInt(open.size()));
+        if (dice < 85) {
+          update(postgres, "UPDATE " + schema + ".clicks SET amount = ? WHERE id = ?", amount(), click[0]);
+        } else {
+          update(postgres, "DELETE FROM " + schema + ".clicks WHERE id = ?", click[0]);
+          recent.remove(click);
+        }
+      }
+    }
+
+    /** A click 70 seconds on: the watermark passes the end of every window of the run. */
+    @Override
+    public void finish(Connection postgres) throws SQLException {
+      insert(postgres, next++, clock.plusSeconds(70));
+    }
+
+    private void insert(Connection postgres, long id, LocalDateTime at) throws SQLException {
+      update(postgres, "INSERT INTO " + schema + ".clicks VALUES (?, ?, ?)", id, amount(), Timestamp.valueOf(at));
+    }
+
+    private BigDecimal amount() {
+      return BigDecimal.valueOf(1 + random.nextInt(10_000), 2);
+    }
+
+    private static void update(Connection postgres, String sql, Object... values) throws SQLException {
+      try (PreparedStatement statement = postgres.prepareStatement(sql)) {
+        for (int i = 0; i < values.length; i++) {
+          statement.setObject(i + 1, values[i]);
+        }
+        statement.executeUpdate();
+      }
+    }
+  }
+}
