@@ -1,0 +1,135 @@
+package io.mtables.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+
+/**
+ * The control plane: how long a statement takes to be acknowledged by ddl-service, and how long
+ * from {@code CREATE MATERIALIZED TABLE} over REST to its streaming job RUNNING on Flink, through
+ * ddl-service, the definitions topic, planner-service, the plans topic and job-manager-service.
+ * Baseline, in the same run: the same INSERT job submitted straight to the same cluster by Flink's
+ * own client from a warm JVM (what Flink's SQL gateway does), to RUNNING.
+ *
+ * <p>Arguments: ddl-service URL, Flink REST port, warehouse path, statements to time, tables to create.
+ */
+public final class ControlPlaneBench {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  public static void main(String[] args) throws Exception {
+    String ddl = args[0];
+    int flinkPort = Integer.parseInt(args[1]);
+    String warehouse = args[2];
+    int statements = Integer.parseInt(args[3]);
+    int tables = Integer.parseInt(args[4]);
+    MachineFacts.print("control plane: DDL acknowledgement and CREATE to RUNNING");
+
+    // Acknowledgement: ddl-service answers once the definition is on its topic.
+    post(ddl, "CREATE TABLE bench.warmup (id BIGINT) WITH ('connector' = 'datagen')");
+    List<Long> acks = new ArrayList<>();
+    for (int i = 0; i < statements; i++) {
+      long start = System.nanoTime();
+      post(ddl, "CREATE TABLE bench.source_" + i + " (id BIGINT, category STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '10',"
+          + " 'fields.category.length' = '1')");
+      acks.add((System.nanoTime() - start) / 1_000_000);
+    }
+
+    // Through all the services: CREATE over REST to the job RUNNING.
+    List<Long> ours = new ArrayList<>();
+    for (int i = 0; i < tables; i++) {
+      String name = "mt_" + i;
+      long start = System.nanoTime();
+      post(ddl, "CREATE MATERIALIZED TABLE bench." + name + " FRESHNESS = INTERVAL '1' SECOND AS SELECT category, COUNT(*) AS n FROM bench.source_" + i
+          + " GROUP BY category");
+      awaitRunning(flinkPort, "mt:default_catalog.bench." + name + ":");
+      ours.add((System.nanoTime() - start) / 1_000_000);
+    }
+
+    // Baseline: the same job straight to Flink from this (warm) JVM.
+    List<Long> direct = new ArrayList<>();
+    for (int i = 0; i <= tables; i++) {
+      String name = "direct_" + i;
+      long start = System.nanoTime();
+      submitDirectly(flinkPort, warehouse, name);
+      awaitRunning(flinkPort, name);
+      long took = (System.nanoTime() - start) / 1_000_000;
+      if (i > 0) {
+        direct.add(took); // the first one warms the client up (class loading, planner)
+      }
+    }
+
+    System.out.println();
+    System.out.println("DDL acknowledgement (" + statements + " CREATE TABLE over REST): " + summary(acks));
+    System.out.println("CREATE MATERIALIZED TABLE to job RUNNING, through the services (" + tables + " tables): " + summary(ours) + "  each: " + ours);
+    System.out.println("baseline: the same INSERT straight to Flink from a warm client (" + direct.size() + " jobs): " + summary(direct) + "  each: " + direct);
+    System.out.printf("ratio of p50 (services / baseline): %.2f%n", (double) percentile(ours, 50) / percentile(direct, 50));
+  }
+
+  private static void submitDirectly(int flinkPort, String warehouse, String name) {
+    Configuration configuration = new Configuration();
+    configuration.set(DeploymentOptions.TARGET, "remote");
+    configuration.set(RestOptions.ADDRESS, "127.0.0.1");
+    configuration.set(RestOptions.PORT, flinkPort);
+    configuration.setString("pipeline.name", name);
+    configuration.setString("execution.checkpointing.interval", "1 s");
+    TableEnvironment env = TableEnvironment.create(EnvironmentSettings.newInstance().withConfiguration(configuration).inStreamingMode().build());
+    env.executeSql("CREATE CATALOG wh WITH ('type' = 'paimon', 'warehouse' = '" + warehouse + "')");
+    env.executeSql("CREATE DATABASE IF NOT EXISTS wh.bench_direct");
+    env.executeSql("CREATE TABLE wh.bench_direct." + name + " (category STRING NOT NULL, n BIGINT, PRIMARY KEY (category) NOT ENFORCED)"
+        + " WITH ('changelog-producer' = 'input')");
+    env.executeSql("CREATE TEMPORARY TABLE src (id BIGINT, category STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '10', 'fields.category.length' = '1')");
+    env.executeSql("INSERT INTO wh.bench_direct." + name + " SELECT category, COUNT(*) AS n FROM src GROUP BY category");
+  }
+
+  private static void awaitRunning(int flinkPort, String namePrefix) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    while (System.nanoTime() < deadline) {
+      HttpResponse<String> overview = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + flinkPort + "/jobs/overview")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      for (JsonNode job : JSON.readTree(overview.body()).path("jobs")) {
+        if (job.path("name").asText().startsWith(namePrefix) && job.path("state").asText().equals("RUNNING")
+            && job.path("tasks").path("running").asInt() == job.path("tasks").path("total").asInt()) {
+          return;
+        }
+      }
+      Thread.sleep(20);
+    }
+    throw new IllegalStateException("no RUNNING job " + namePrefix + "* within 2 minutes");
+  }
+
+  private static void post(String ddl, String statement) throws Exception {
+    HttpResponse<String> response = HTTP.send(
+        HttpRequest.newBuilder(URI.create(ddl + "/api/v1/statements")).header("content-type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("statement", statement)))).build(),
+        HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() >= 300) {
+      throw new IllegalStateException("HTTP " + response.statusCode() + " for " + statement + ": " + response.body());
+    }
+  }
+
+  private static String summary(List<Long> millis) {
+    return String.format("p50 %d ms, p99 %d ms, max %d ms", percentile(millis, 50), percentile(millis, 99), Collections.max(millis));
+  }
+
+  private static long percentile(List<Long> values, int p) {
+    List<Long> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+    return sorted.get(Math.max(0, Math.min(index, sorted.size() - 1)));
+  }
+}

@@ -1,0 +1,181 @@
+package io.mtables.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The cost of refreshing what changed: a FULL table by day with 90 daily partitions, reading a
+ * CONTINUOUS table partitioned by day (the ODS layer), refreshed whole and then only for the one
+ * day that changed, in the same run, through the REST front door; the times are those of the
+ * refresh jobs as the job manager reports them (JobStarted to RefreshSucceeded).
+ *
+ * <p>Arguments: ddl-service URL, Kafka bootstrap servers, rows per day, rounds.
+ */
+public final class RefreshCostBench {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final int DAYS = 90;
+  private static final LocalDate FIRST_DAY = LocalDate.parse("2026-09-01");
+
+  public static void main(String[] args) throws Exception {
+    String ddl = args[0];
+    String bootstrap = args[1];
+    int rowsPerDay = Integer.parseInt(args[2]);
+    int rounds = Integer.parseInt(args[3]);
+    MachineFacts.print("refresh cost: one changed partition of 90 versus the whole table");
+    String topic = "bench_sales_" + UUID.randomUUID().toString().substring(0, 8);
+    long id = 0;
+    try (KafkaProducer<String, String> producer = producer(bootstrap); KafkaConsumer<String, String> events = eventsConsumer(bootstrap)) {
+      for (int day = 0; day < DAYS; day++) {
+        id = sales(producer, topic, FIRST_DAY.plusDays(day).toString(), rowsPerDay, id);
+      }
+      producer.flush();
+      long total = id;
+      System.out.printf("source: %,d rows over %d days in topic %s%n", total, DAYS, topic);
+
+      post(ddl, "CREATE TABLE bench.sales (id BIGINT, ds STRING, amount DECIMAL(10, 2)) WITH ('connector' = 'kafka', 'topic' = '" + topic
+          + "', 'format' = 'json', 'properties.bootstrap.servers' = '" + bootstrap + "', 'scan.startup.mode' = 'earliest-offset')");
+      post(ddl, "CREATE MATERIALIZED TABLE bench.sales_ods PARTITIONED BY (ds) FRESHNESS = INTERVAL '5' SECOND AS SELECT id, ds, amount FROM bench.sales");
+      awaitRows(events, "default_catalog.bench.sales_ods", total);
+      post(ddl, "CREATE MATERIALIZED TABLE bench.sales_daily PARTITIONED BY (ds) WITH ('partition.fields.ds.date-formatter' = 'yyyy-MM-dd')"
+          + " FRESHNESS = INTERVAL '1' DAY REFRESH_MODE = FULL AS SELECT ds, COUNT(*) AS n, SUM(amount) AS total FROM bench.sales_ods GROUP BY ds");
+      refreshOf(events, "default_catalog.bench.sales_daily", e -> true); // the new table's catch-up refresh
+
+      List<Long> whole = new ArrayList<>();
+      List<Long> partition = new ArrayList<>();
+      for (int round = 0; round < rounds; round++) {
+        post(ddl, "ALTER MATERIALIZED TABLE bench.sales_daily REFRESH");
+        whole.add(refreshOf(events, "default_catalog.bench.sales_daily", e -> e.path("partition").isEmpty()));
+
+        String changedDay = FIRST_DAY.plusDays(round * 7L).toString();
+        id = sales(producer, topic, changedDay, 100, id);
+        producer.flush();
+        total = id;
+        awaitRows(events, "default_catalog.bench.sales_ods", total);
+        post(ddl, "ALTER MATERIALIZED TABLE bench.sales_daily REFRESH PARTITION (ds = '" + changedDay + "')");
+        partition.add(refreshOf(events, "default_catalog.bench.sales_daily", e -> changedDay.equals(e.path("partition").path("ds").asText())));
+      }
+      System.out.println();
+      System.out.println("whole table (90 partitions) refresh: " + summary(whole) + "  each: " + whole);
+      System.out.println("one partition refresh:               " + summary(partition) + "  each: " + partition);
+      System.out.printf("ratio of medians (partition / whole): %.3f  (goal <= 0.033)%n", (double) median(partition) / median(whole));
+    }
+  }
+
+  private static long sales(KafkaProducer<String, String> producer, String topic, String ds, int rows, long fromId) {
+    long id = fromId;
+    for (int i = 0; i < rows; i++) {
+      id++;
+      producer.send(new ProducerRecord<>(topic, String.valueOf(id), "{\"id\":" + id + ",\"ds\":\"" + ds + "\",\"amount\":" + (id % 10_000) / 100.0 + "}"));
+    }
+    return id;
+  }
+
+  /** Waits until the CONTINUOUS table's snapshots hold {@code total} rows (their rowsWritten add up). */
+  private static void awaitRows(KafkaConsumer<String, String> events, String table, long total) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+    long written = ODS_ROWS.getOrDefault(table, 0L);
+    while (written < total) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(table + " holds " + written + " of " + total + " rows after 10 minutes");
+      }
+      for (ConsumerRecord<String, String> record : events.poll(Duration.ofMillis(500))) {
+        JsonNode event = JSON.readTree(record.value());
+        if (table.equals(record.key()) && event.has("rowsWritten")) {
+          written += event.path("rowsWritten").asLong();
+        } else if (event.has("rowsWritten")) {
+          PENDING.add(record);
+        }
+      }
+    }
+    ODS_ROWS.put(table, written);
+  }
+
+  private static final Map<String, Long> ODS_ROWS = new java.util.HashMap<>();
+  private static final List<ConsumerRecord<String, String>> PENDING = new ArrayList<>();
+
+  /** The milliseconds of the next refresh of {@code table} that matches: its job's start to its commit. */
+  private static long refreshOf(KafkaConsumer<String, String> events, String table, Predicate<JsonNode> matching) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+    while (System.nanoTime() < deadline) {
+      List<ConsumerRecord<String, String>> records = new ArrayList<>(PENDING);
+      PENDING.clear();
+      events.poll(Duration.ofMillis(500)).forEach(records::add);
+      for (ConsumerRecord<String, String> record : records) {
+        JsonNode event = JSON.readTree(record.value());
+        if (table.equals(record.key()) && event.path("mode").asText().equals("FULL") && event.has("snapshotId") && matching.test(event)) {
+          return Duration.between(Instant.parse(event.path("startedAt").asText()), Instant.parse(event.path("finishedAt").asText())).toMillis();
+        }
+        if (table.equals(record.key()) && event.has("consecutiveFailures")) {
+          throw new IllegalStateException("the refresh of " + table + " failed: " + event.path("reason").asText());
+        }
+      }
+    }
+    throw new IllegalStateException("no refresh of " + table + " within 10 minutes");
+  }
+
+  private static KafkaProducer<String, String> producer(String bootstrap) {
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    props.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+    props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+    return new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
+  }
+
+  private static KafkaConsumer<String, String> eventsConsumer(String bootstrap) {
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer());
+    List<TopicPartition> partitions = consumer.partitionsFor("mt.refresh.events", Duration.ofSeconds(30)).stream()
+        .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+    consumer.assign(partitions);
+    consumer.seekToEnd(partitions);
+    partitions.forEach(consumer::position);
+    return consumer;
+  }
+
+  private static void post(String ddl, String statement) throws Exception {
+    HttpResponse<String> response = HTTP.send(
+        HttpRequest.newBuilder(URI.create(ddl + "/api/v1/statements")).header("content-type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("statement", statement)))).build(),
+        HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() >= 300) {
+      throw new IllegalStateException("HTTP " + response.statusCode() + " for " + statement + ": " + response.body());
+    }
+  }
+
+  private static long median(List<Long> values) {
+    List<Long> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    return sorted.get(sorted.size() / 2);
+  }
+
+  private static String summary(List<Long> millis) {
+    return "median " + median(millis) + " ms, min " + Collections.min(millis) + " ms, max " + Collections.max(millis) + " ms";
+  }
+}
