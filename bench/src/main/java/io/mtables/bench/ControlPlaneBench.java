@@ -40,11 +40,11 @@ public final class ControlPlaneBench {
     MachineFacts.print("control plane: DDL acknowledgement and CREATE to RUNNING");
 
     // Acknowledgement: ddl-service answers once the definition is on its topic.
-    post(ddl, "CREATE TABLE bench.warmup (id BIGINT) WITH ('connector' = 'datagen')");
+    Statements.post(ddl, "CREATE TABLE bench.warmup (id BIGINT) WITH ('connector' = 'datagen')");
     List<Long> acks = new ArrayList<>();
     for (int i = 0; i < statements; i++) {
       long start = System.nanoTime();
-      post(ddl, "CREATE TABLE bench.source_" + i + " (id BIGINT, category STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '10',"
+      Statements.post(ddl, "CREATE TABLE bench.source_" + i + " (id BIGINT, category STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '10',"
           + " 'fields.category.length' = '1')");
       acks.add((System.nanoTime() - start) / 1_000_000);
     }
@@ -54,7 +54,7 @@ public final class ControlPlaneBench {
     for (int i = 0; i < tables; i++) {
       String name = "mt_" + i;
       long start = System.nanoTime();
-      post(ddl, "CREATE MATERIALIZED TABLE bench." + name + " FRESHNESS = INTERVAL '1' SECOND AS SELECT category, COUNT(*) AS n FROM bench.source_" + i
+      Statements.post(ddl, "CREATE MATERIALIZED TABLE bench." + name + " FRESHNESS = INTERVAL '1' SECOND AS SELECT category, COUNT(*) AS n FROM bench.source_" + i
           + " GROUP BY category");
       awaitRunning(flinkPort, "mt:default_catalog.bench." + name + ":");
       ours.add((System.nanoTime() - start) / 1_000_000);
@@ -112,15 +112,6 @@ public final class ControlPlaneBench {
     throw new IllegalStateException("no RUNNING job " + namePrefix + "* within 2 minutes");
   }
 
-  private static void post(String ddl, String statement) throws Exception {
-    HttpResponse<String> response = HTTP.send(
-        HttpRequest.newBuilder(URI.create(ddl + "/api/v1/statements")).header("content-type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("statement", statement)))).build(),
-        HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() >= 300) {
-      throw new IllegalStateException("HTTP " + response.statusCode() + " for " + statement + ": " + response.body());
-    }
-  }
 
   private static String summary(List<Long> millis) {
     return String.format("p50 %d ms, p99 %d ms, max %d ms", percentile(millis, 50), percentile(millis, 99), Collections.max(millis));

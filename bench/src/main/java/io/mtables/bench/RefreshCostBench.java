@@ -57,18 +57,18 @@ public final class RefreshCostBench {
       long total = id;
       System.out.printf("source: %,d rows over %d days in topic %s%n", total, DAYS, topic);
 
-      post(ddl, "CREATE TABLE bench.sales (id BIGINT, ds STRING, amount DECIMAL(10, 2)) WITH ('connector' = 'kafka', 'topic' = '" + topic
+      Statements.post(ddl, "CREATE TABLE bench.sales (id BIGINT, ds STRING, amount DECIMAL(10, 2)) WITH ('connector' = 'kafka', 'topic' = '" + topic
           + "', 'format' = 'json', 'properties.bootstrap.servers' = '" + bootstrap + "', 'scan.startup.mode' = 'earliest-offset')");
-      post(ddl, "CREATE MATERIALIZED TABLE bench.sales_ods PARTITIONED BY (ds) FRESHNESS = INTERVAL '5' SECOND AS SELECT id, ds, amount FROM bench.sales");
+      Statements.post(ddl, "CREATE MATERIALIZED TABLE bench.sales_ods PARTITIONED BY (ds) FRESHNESS = INTERVAL '5' SECOND AS SELECT id, ds, amount FROM bench.sales");
       awaitRows(events, "default_catalog.bench.sales_ods", total);
-      post(ddl, "CREATE MATERIALIZED TABLE bench.sales_daily PARTITIONED BY (ds) WITH ('partition.fields.ds.date-formatter' = 'yyyy-MM-dd')"
+      Statements.post(ddl, "CREATE MATERIALIZED TABLE bench.sales_daily PARTITIONED BY (ds) WITH ('partition.fields.ds.date-formatter' = 'yyyy-MM-dd')"
           + " FRESHNESS = INTERVAL '1' DAY REFRESH_MODE = FULL AS SELECT ds, COUNT(*) AS n, SUM(amount) AS total FROM bench.sales_ods GROUP BY ds");
       refreshOf(events, "default_catalog.bench.sales_daily", e -> true); // the new table's catch-up refresh
 
       List<Long> whole = new ArrayList<>();
       List<Long> partition = new ArrayList<>();
       for (int round = 0; round < rounds; round++) {
-        post(ddl, "ALTER MATERIALIZED TABLE bench.sales_daily REFRESH");
+        Statements.post(ddl, "ALTER MATERIALIZED TABLE bench.sales_daily REFRESH");
         whole.add(refreshOf(events, "default_catalog.bench.sales_daily", e -> e.path("partition").isEmpty()));
 
         String changedDay = FIRST_DAY.plusDays(round * 7L).toString();
@@ -76,7 +76,7 @@ public final class RefreshCostBench {
         producer.flush();
         total = id;
         awaitRows(events, "default_catalog.bench.sales_ods", total);
-        post(ddl, "ALTER MATERIALIZED TABLE bench.sales_daily REFRESH PARTITION (ds = '" + changedDay + "')");
+        Statements.post(ddl, "ALTER MATERIALIZED TABLE bench.sales_daily REFRESH PARTITION (ds = '" + changedDay + "')");
         partition.add(refreshOf(events, "default_catalog.bench.sales_daily", e -> changedDay.equals(e.path("partition").path("ds").asText())));
       }
       System.out.println();
@@ -159,15 +159,6 @@ public final class RefreshCostBench {
     return consumer;
   }
 
-  private static void post(String ddl, String statement) throws Exception {
-    HttpResponse<String> response = HTTP.send(
-        HttpRequest.newBuilder(URI.create(ddl + "/api/v1/statements")).header("content-type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("statement", statement)))).build(),
-        HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() >= 300) {
-      throw new IllegalStateException("HTTP " + response.statusCode() + " for " + statement + ": " + response.body());
-    }
-  }
 
   private static long median(List<Long> values) {
     List<Long> sorted = new ArrayList<>(values);

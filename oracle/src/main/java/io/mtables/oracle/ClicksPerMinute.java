@@ -2,7 +2,6 @@ package io.mtables.oracle;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -75,42 +74,24 @@ final class ClicksPerMinute implements Example {
   }
 
   /** Clicks on an event-time clock of their own; changes only to clicks of still open windows. */
-  private static final class Clicks implements Workload {
+  private static final class Clicks extends SeededChanges {
     private static final long CHANGEABLE_SECONDS = 3;
 
     private final String schema;
-    private final Random random;
     private final Deque<long[]> recent = new ArrayDeque<>(); // {id, second of the clock it was made at}
     private long next;
     private LocalDateTime clock;
     private long second;
 
     Clicks(String schema, Random random, long next, LocalDateTime clock) {
+      super(random);
       this.schema = schema;
-      this.random = random;
       this.next = next;
       this.clock = clock;
     }
 
     @Override
-    public int step(Connection postgres) throws SQLException {
-      int changes = random.nextInt(20) == 0 ? 100 + random.nextInt(200) : 1 + random.nextInt(3);
-      postgres.setAutoCommit(false);
-      try {
-        for (int i = 0; i < changes; i++) {
-          change(postgres);
-        }
-        postgres.commit();
-      } catch (SQLException e) {
-        postgres.rollback();
-        throw e;
-      } finally {
-        postgres.setAutoCommit(true);
-      }
-      return changes;
-    }
-
-    private void change(Connection postgres) throws SQLException {
+    protected void change(Connection postgres) throws SQLException {
       clock = clock.plusSeconds(1);
       second++;
       while (!recent.isEmpty() && recent.peekFirst()[1] < second - CHANGEABLE_SECONDS) {
@@ -145,15 +126,6 @@ final class ClicksPerMinute implements Example {
 
     private BigDecimal amount() {
       return BigDecimal.valueOf(1 + random.nextInt(10_000), 2);
-    }
-
-    private static void update(Connection postgres, String sql, Object... values) throws SQLException {
-      try (PreparedStatement statement = postgres.prepareStatement(sql)) {
-        for (int i = 0; i < values.length; i++) {
-          statement.setObject(i + 1, values[i]);
-        }
-        statement.executeUpdate();
-      }
     }
   }
 }

@@ -2,7 +2,6 @@ package io.mtables.oracle;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -90,39 +89,21 @@ final class OrdersDashboard implements Example {
   }
 
   /** New orders over the last three days, changed amounts and categories, cancellations; one step in twenty is a burst. */
-  private static final class Orders implements Workload {
+  private static final class Orders extends SeededChanges {
     private final String schema;
-    private final Random random;
     private final List<Long> ids;
     private final LocalDateTime now = LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS);
     private long next;
 
     Orders(String schema, Random random, List<Long> ids) {
+      super(random);
       this.schema = schema;
-      this.random = random;
       this.ids = ids;
       this.next = ids.stream().mapToLong(Long::longValue).max().orElse(0) + 1;
     }
 
     @Override
-    public int step(Connection postgres) throws SQLException {
-      int changes = random.nextInt(20) == 0 ? 100 + random.nextInt(200) : 1 + random.nextInt(3);
-      postgres.setAutoCommit(false);
-      try {
-        for (int i = 0; i < changes; i++) {
-          change(postgres);
-        }
-        postgres.commit();
-      } catch (SQLException e) {
-        postgres.rollback();
-        throw e;
-      } finally {
-        postgres.setAutoCommit(true);
-      }
-      return changes;
-    }
-
-    private void change(Connection postgres) throws SQLException {
+    protected void change(Connection postgres) throws SQLException {
       int dice = random.nextInt(100);
       if (dice < 60 || ids.isEmpty()) {
         long id = next++;
@@ -140,15 +121,6 @@ final class OrdersDashboard implements Example {
 
     private BigDecimal amount() {
       return BigDecimal.valueOf(100 + random.nextInt(50_000), 2);
-    }
-
-    private static void update(Connection postgres, String sql, Object... values) throws SQLException {
-      try (PreparedStatement statement = postgres.prepareStatement(sql)) {
-        for (int i = 0; i < values.length; i++) {
-          statement.setObject(i + 1, values[i]);
-        }
-        statement.executeUpdate();
-      }
     }
   }
 }

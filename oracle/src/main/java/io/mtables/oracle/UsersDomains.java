@@ -1,7 +1,6 @@
 package io.mtables.oracle;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -87,17 +86,16 @@ final class UsersDomains implements Example {
   }
 
   /** Inserts, renames, moves and deletes of users and domains; one in twenty steps is a burst. */
-  private static final class Changes implements Workload {
+  private static final class Changes extends SeededChanges {
     private final String schema;
-    private final Random random;
     private final List<Long> users;
     private final List<Long> domains;
     private long nextUser;
     private long nextDomain;
 
     Changes(String schema, Random random, List<Long> users, List<Long> domains) {
+      super(random);
       this.schema = schema;
-      this.random = random;
       this.users = users;
       this.domains = domains;
       this.nextUser = users.stream().mapToLong(Long::longValue).max().orElse(0) + 1;
@@ -105,24 +103,7 @@ final class UsersDomains implements Example {
     }
 
     @Override
-    public int step(Connection postgres) throws SQLException {
-      int changes = random.nextInt(20) == 0 ? 100 + random.nextInt(200) : 1 + random.nextInt(3);
-      postgres.setAutoCommit(false);
-      try {
-        for (int i = 0; i < changes; i++) {
-          change(postgres);
-        }
-        postgres.commit();
-      } catch (SQLException e) {
-        postgres.rollback();
-        throw e;
-      } finally {
-        postgres.setAutoCommit(true);
-      }
-      return changes;
-    }
-
-    private void change(Connection postgres) throws SQLException {
+    protected void change(Connection postgres) throws SQLException {
       int dice = random.nextInt(100);
       if (dice < 8 || users.isEmpty()) {
         long id = nextUser++;
@@ -150,15 +131,6 @@ final class UsersDomains implements Example {
 
     private String pick(String[] values) {
       return values[random.nextInt(values.length)];
-    }
-
-    private static void update(Connection postgres, String sql, Object... values) throws SQLException {
-      try (PreparedStatement statement = postgres.prepareStatement(sql)) {
-        for (int i = 0; i < values.length; i++) {
-          statement.setObject(i + 1, values[i]);
-        }
-        statement.executeUpdate();
-      }
     }
   }
 }

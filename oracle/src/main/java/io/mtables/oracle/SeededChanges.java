@@ -1,0 +1,49 @@
+package io.mtables.oracle;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Random;
+
+/**
+ * A workload of single changes drawn from a seeded random source: each step commits one
+ * transaction of 1-3 changes, or, one step in twenty, a burst of 100-300.
+ */
+abstract class SeededChanges implements Workload {
+
+  protected final Random random;
+
+  SeededChanges(Random random) {
+    this.random = random;
+  }
+
+  /** One insert, update or delete. */
+  protected abstract void change(Connection postgres) throws SQLException;
+
+  @Override
+  public final int step(Connection postgres) throws SQLException {
+    int changes = random.nextInt(20) == 0 ? 100 + random.nextInt(200) : 1 + random.nextInt(3);
+    postgres.setAutoCommit(false);
+    try {
+      for (int i = 0; i < changes; i++) {
+        change(postgres);
+      }
+      postgres.commit();
+    } catch (SQLException e) {
+      postgres.rollback();
+      throw e;
+    } finally {
+      postgres.setAutoCommit(true);
+    }
+    return changes;
+  }
+
+  protected static void update(Connection postgres, String sql, Object... values) throws SQLException {
+    try (PreparedStatement statement = postgres.prepareStatement(sql)) {
+      for (int i = 0; i < values.length; i++) {
+        statement.setObject(i + 1, values[i]);
+      }
+      statement.executeUpdate();
+    }
+  }
+}
