@@ -51,13 +51,16 @@ public final class ControlPlaneBench {
 
     // Through all the services: CREATE over REST to the job RUNNING.
     List<Long> ours = new ArrayList<>();
+    Map<String, long[]> wallClock = new java.util.LinkedHashMap<>(); // table -> {POST sent, RUNNING seen}, epoch ms
     for (int i = 0; i < tables; i++) {
       String name = "mt_" + i;
+      long sentAt = System.currentTimeMillis();
       long start = System.nanoTime();
       Statements.post(ddl, "CREATE MATERIALIZED TABLE bench." + name + " FRESHNESS = INTERVAL '1' SECOND AS SELECT category, COUNT(*) AS n FROM bench.source_" + i
           + " GROUP BY category");
       awaitRunning(flinkPort, "mt:default_catalog.bench." + name + ":");
       ours.add((System.nanoTime() - start) / 1_000_000);
+      wallClock.put("default_catalog.bench." + name, new long[] {sentAt, System.currentTimeMillis()});
     }
 
     // Baseline: the same job straight to Flink from this (warm) JVM.
@@ -65,9 +68,10 @@ public final class ControlPlaneBench {
     for (int i = 0; i <= tables; i++) {
       String name = "direct_" + i;
       long start = System.nanoTime();
-      submitDirectly(flinkPort, warehouse, name);
+      var job = submitDirectly(flinkPort, warehouse, name);
       awaitRunning(flinkPort, name);
       long took = (System.nanoTime() - start) / 1_000_000;
+      job.getJobClient().orElseThrow().cancel().get(); // its slot is free for the next one
       if (i > 0) {
         direct.add(took); // the first one warms the client up (class loading, planner)
       }
@@ -78,22 +82,59 @@ public final class ControlPlaneBench {
     System.out.println("CREATE MATERIALIZED TABLE to job RUNNING, through the services (" + tables + " tables): " + summary(ours) + "  each: " + ours);
     System.out.println("baseline: the same INSERT straight to Flink from a warm client (" + direct.size() + " jobs): " + summary(direct) + "  each: " + direct);
     System.out.printf("ratio of p50 (services / baseline): %.2f%n", (double) percentile(ours, 50) / percentile(direct, 50));
+    stages(args.length > 5 ? args[5] : "127.0.0.1:29092", wallClock);
   }
 
-  private static void submitDirectly(int flinkPort, String warehouse, String name) {
+  /**
+   * Where the time of each CREATE went, from the broker's timestamps of the records each step wrote:
+   * the definition (ddl-service), the plan (planner-service), JobStarted (job-manager-service, once
+   * Flink accepted the job), then RUNNING as seen on Flink's REST API.
+   */
+  private static void stages(String bootstrap, Map<String, long[]> wallClock) {
+    Map<String, Long> defined = firstRecordTimes(bootstrap, "mt.table.definitions", wallClock.keySet(), null);
+    Map<String, Long> planned = firstRecordTimes(bootstrap, "mt.refresh.plans", wallClock.keySet(), null);
+    Map<String, Long> started = firstRecordTimes(bootstrap, "mt.refresh.events", wallClock.keySet(), "\"jobName\"");
+    System.out.println("stages, ms (REST to definition written | definition to plan | plan to job submitted | submitted to RUNNING):");
+    wallClock.forEach((table, times) -> System.out.printf("  %s: %d | %d | %d | %d%n", table,
+        defined.get(table) - times[0], planned.get(table) - defined.get(table), started.get(table) - planned.get(table), times[1] - started.get(table)));
+  }
+
+  private static Map<String, Long> firstRecordTimes(String bootstrap, String topic, java.util.Set<String> keys, String mustContain) {
+    java.util.Properties props = new java.util.Properties();
+    props.put("bootstrap.servers", bootstrap);
+    Map<String, Long> times = new java.util.HashMap<>();
+    try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(props, new org.apache.kafka.common.serialization.StringDeserializer(),
+        new org.apache.kafka.common.serialization.StringDeserializer())) {
+      var partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream().map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      var ends = consumer.endOffsets(partitions);
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+        for (var record : consumer.poll(Duration.ofMillis(500))) {
+          if (keys.contains(record.key()) && record.value() != null && (mustContain == null || record.value().contains(mustContain))) {
+            times.putIfAbsent(record.key(), record.timestamp());
+          }
+        }
+      }
+    }
+    return times;
+  }
+
+  private static org.apache.flink.table.api.TableResult submitDirectly(int flinkPort, String warehouse, String name) {
     Configuration configuration = new Configuration();
     configuration.set(DeploymentOptions.TARGET, "remote");
     configuration.set(RestOptions.ADDRESS, "127.0.0.1");
     configuration.set(RestOptions.PORT, flinkPort);
     configuration.setString("pipeline.name", name);
     configuration.setString("execution.checkpointing.interval", "1 s");
+    configuration.setString("parallelism.default", "1"); // as the job manager runs its jobs
     TableEnvironment env = TableEnvironment.create(EnvironmentSettings.newInstance().withConfiguration(configuration).inStreamingMode().build());
     env.executeSql("CREATE CATALOG wh WITH ('type' = 'paimon', 'warehouse' = '" + warehouse + "')");
     env.executeSql("CREATE DATABASE IF NOT EXISTS wh.bench_direct");
     env.executeSql("CREATE TABLE wh.bench_direct." + name + " (category STRING NOT NULL, n BIGINT, PRIMARY KEY (category) NOT ENFORCED)"
         + " WITH ('changelog-producer' = 'input')");
     env.executeSql("CREATE TEMPORARY TABLE src (id BIGINT, category STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '10', 'fields.category.length' = '1')");
-    env.executeSql("INSERT INTO wh.bench_direct." + name + " SELECT category, COUNT(*) AS n FROM src GROUP BY category");
+    return env.executeSql("INSERT INTO wh.bench_direct." + name + " SELECT category, COUNT(*) AS n FROM src GROUP BY category");
   }
 
   private static void awaitRunning(int flinkPort, String namePrefix) throws Exception {
