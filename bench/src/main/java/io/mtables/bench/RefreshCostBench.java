@@ -25,6 +25,13 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.table.FileStoreTable;
 
 /**
  * The cost of refreshing what changed: a FULL table by day with 90 daily partitions, reading a
@@ -32,7 +39,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * day that changed, in the same run, through the REST front door; the times are those of the
  * refresh jobs as the job manager reports them (JobStarted to RefreshSucceeded).
  *
- * <p>Arguments: ddl-service URL, Kafka bootstrap servers, rows per day, rounds.
+ * <p>Arguments: ddl-service URL, Kafka bootstrap servers, rows per day, rounds, warehouse.
  */
 public final class RefreshCostBench {
 
@@ -46,6 +53,7 @@ public final class RefreshCostBench {
     String bootstrap = args[1];
     int rowsPerDay = Integer.parseInt(args[2]);
     int rounds = Integer.parseInt(args[3]);
+    String warehouse = args[4];
     MachineFacts.print("refresh cost: one changed partition of 90 versus the whole table");
     String topic = "bench_sales_" + UUID.randomUUID().toString().substring(0, 8);
     long id = 0;
@@ -60,7 +68,7 @@ public final class RefreshCostBench {
       Statements.post(ddl, "CREATE TABLE bench.sales (id BIGINT, ds STRING, amount DECIMAL(10, 2)) WITH ('connector' = 'kafka', 'topic' = '" + topic
           + "', 'format' = 'json', 'properties.bootstrap.servers' = '" + bootstrap + "', 'scan.startup.mode' = 'earliest-offset')");
       Statements.post(ddl, "CREATE MATERIALIZED TABLE bench.sales_ods PARTITIONED BY (ds) FRESHNESS = INTERVAL '5' SECOND AS SELECT id, ds, amount FROM bench.sales");
-      awaitRows(events, "default_catalog.bench.sales_ods", total);
+      awaitRows(warehouse, "bench", "sales_ods", total);
       Statements.post(ddl, "CREATE MATERIALIZED TABLE bench.sales_daily PARTITIONED BY (ds) WITH ('partition.fields.ds.date-formatter' = 'yyyy-MM-dd')"
           + " FRESHNESS = INTERVAL '1' DAY REFRESH_MODE = FULL AS SELECT ds, COUNT(*) AS n, SUM(amount) AS total FROM bench.sales_ods GROUP BY ds");
       refreshOf(events, "default_catalog.bench.sales_daily", e -> true); // the new table's catch-up refresh
@@ -75,7 +83,7 @@ public final class RefreshCostBench {
         id = sales(producer, topic, changedDay, 100, id);
         producer.flush();
         total = id;
-        awaitRows(events, "default_catalog.bench.sales_ods", total);
+        awaitRows(warehouse, "bench", "sales_ods", total);
         Statements.post(ddl, "ALTER MATERIALIZED TABLE bench.sales_daily REFRESH PARTITION (ds = '" + changedDay + "')");
         partition.add(refreshOf(events, "default_catalog.bench.sales_daily", e -> changedDay.equals(e.path("partition").path("ds").asText())));
       }
@@ -95,27 +103,28 @@ public final class RefreshCostBench {
     return id;
   }
 
-  /** Waits until the CONTINUOUS table's snapshots hold {@code total} rows (their rowsWritten add up). */
-  private static void awaitRows(KafkaConsumer<String, String> events, String table, long total) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-    long written = ODS_ROWS.getOrDefault(table, 0L);
-    while (written < total) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(table + " holds " + written + " of " + total + " rows after 10 minutes");
-      }
-      for (ConsumerRecord<String, String> record : events.poll(Duration.ofMillis(500))) {
-        JsonNode event = JSON.readTree(record.value());
-        if (table.equals(record.key()) && event.has("rowsWritten")) {
-          written += event.path("rowsWritten").asLong();
-        } else if (event.has("rowsWritten")) {
-          PENDING.add(record);
+  /** Waits until the CONTINUOUS table's latest snapshot holds {@code total} rows (Paimon's own count). */
+  private static void awaitRows(String warehouse, String database, String name, long total) throws Exception {
+    Options options = new Options();
+    options.set("warehouse", warehouse);
+    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
+      long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+      long rows = 0;
+      while (rows < total) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(database + "." + name + " holds " + rows + " of " + total + " rows after 10 minutes");
+        }
+        Thread.sleep(500);
+        try {
+          Snapshot latest = ((FileStoreTable) catalog.getTable(Identifier.create(database, name))).snapshotManager().latestSnapshot();
+          rows = latest == null || latest.totalRecordCount() == null ? 0 : latest.totalRecordCount();
+        } catch (Catalog.TableNotExistException notYet) {
+          rows = 0;
         }
       }
     }
-    ODS_ROWS.put(table, written);
   }
 
-  private static final Map<String, Long> ODS_ROWS = new java.util.HashMap<>();
   private static final List<ConsumerRecord<String, String>> PENDING = new ArrayList<>();
 
   /** The milliseconds of the next refresh of {@code table} that matches: its job's start to its commit. */
