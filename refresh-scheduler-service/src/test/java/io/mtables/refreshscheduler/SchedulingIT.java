@@ -83,10 +83,8 @@ class SchedulingIT {
     String b = prefix + "b";
     String c = prefix + "c";
     // A held tick waits until the next boundary at most: start early in a minute, so the steps below have 20 s or more.
-    int second = Instant.now().atZone(java.time.ZoneOffset.UTC).getSecond();
-    if (second > 40) {
-      Thread.sleep((61 - second) * 1000L);
-    }
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(25)).pollInterval(Duration.ofMillis(200))
+        .until(() -> Instant.now().atZone(java.time.ZoneOffset.UTC).getSecond() <= 40);
     try (TopicProbe probe = new TopicProbe().tail(Topics.REFRESH_TICKS)) {
       send(probe, Topics.REFRESH_PLANS, a, Contracts.REFRESH_PLANNED_V1, minutely(a));
       send(probe, Topics.REFRESH_PLANS, b, Contracts.REFRESH_PLANNED_V1, minutely(b, a));

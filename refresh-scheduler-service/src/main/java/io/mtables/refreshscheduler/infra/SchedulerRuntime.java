@@ -153,7 +153,7 @@ public class SchedulerRuntime {
   }
 
   private void watchChains(ChainWatcher chains) {
-    try (chains) {
+    try {
       while (!Thread.currentThread().isInterrupted()) {
         chains.pollOnce(Duration.ofMillis(500));
       }
@@ -161,6 +161,9 @@ public class SchedulerRuntime {
       // stopping
     } catch (RuntimeException e) {
       LOG.error("the chain watcher stopped; tables reading other tables now tick at their own boundaries only", e);
+    } finally {
+      Thread.interrupted(); // the consumer cannot close cleanly while the interrupt is pending
+      chains.close();
     }
   }
 
