@@ -2,7 +2,14 @@ package io.mtables.flinkcluster;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.logging.ConsoleHandler;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
@@ -29,6 +36,7 @@ public final class LocalFlinkCluster {
       System.err.println("usage: LocalFlinkCluster <rest-port> <data-dir> [task-slots]");
       System.exit(2);
     }
+    configureLogging();
     int port = Integer.parseInt(args[0]);
     Path data = Path.of(args[1]).toAbsolutePath();
     int slots = args.length > 2 ? Integer.parseInt(args[2]) : 8;
@@ -55,6 +63,35 @@ public final class LocalFlinkCluster {
       }
     }, "flink-local-cluster-stop"));
     stopped.await();
+  }
+
+  /** Kept: java.util.logging holds its loggers weakly, and a collected logger forgets its level. */
+  private static final List<Logger> CONFIGURED = new ArrayList<>();
+
+  /**
+   * Logging to standard error (the process's log file) at INFO, some chatty libraries at WARNING.
+   * Needed before any library initialises: on job-manager-service's class path SLF4J goes to JBoss
+   * LogManager, whose start-up configuration from Quarkus sets the root level to ALL and queues every
+   * record for a Quarkus that never starts here. Profiled: Parquet's writer then formats a DEBUG
+   * message for every value it writes, and Paimon writes ran about 10 times slower.
+   */
+  static void configureLogging() {
+    System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT %4$s %3$s: %5$s%6$s%n");
+    Logger root = Logger.getLogger("");
+    for (Handler handler : root.getHandlers()) {
+      root.removeHandler(handler);
+    }
+    ConsoleHandler console = new ConsoleHandler();
+    console.setFormatter(new SimpleFormatter());
+    console.setLevel(Level.ALL);
+    root.addHandler(console);
+    root.setLevel(Level.INFO);
+    CONFIGURED.add(root);
+    for (String chatty : List.of("org.apache.kafka", "org.apache.paimon", "org.apache.flink.runtime.checkpoint", "org.apache.flink.runtime.source")) {
+      Logger logger = Logger.getLogger(chatty);
+      logger.setLevel(Level.WARNING);
+      CONFIGURED.add(logger);
+    }
   }
 
   static Configuration configuration(int port, Path data, int slots) {

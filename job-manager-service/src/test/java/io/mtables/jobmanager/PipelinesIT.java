@@ -273,6 +273,17 @@ class PipelinesIT {
 
   // ---- helpers ----
 
+  /**
+   * The embedded cluster's own logging is set up (not left to Quarkus's start-up handler, which
+   * enabled every level and made Parquet format a DEBUG message per written value).
+   */
+  @Test
+  void theEmbeddedClusterLogsAtInfoIntoItsLogFileAndNothingFiner() throws Exception {
+    java.nio.file.Path log = EmbeddedFlinkTestResource.DATA.resolve("flink/cluster.log");
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(java.nio.file.Files.readString(log)).contains(" INFO org.apache.flink."));
+    assertThat(java.nio.file.Files.readString(log)).doesNotContain(" DEBUG ", " TRACE ", " FINE ");
+  }
+
   private void publish(TableDefinition definition, RefreshPlan plan) {
     send(Topics.TABLE_DEFINITIONS, definition.table(), Contracts.TABLE_DEFINED_V1, definition);
     send(Topics.REFRESH_PLANS, plan.table(), Contracts.REFRESH_PLANNED_V1, plan);

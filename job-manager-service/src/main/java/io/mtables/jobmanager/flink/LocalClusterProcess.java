@@ -38,7 +38,7 @@ final class LocalClusterProcess {
     try {
       Files.createDirectories(home);
       List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx" + heap, "-Djava.io.tmpdir=" + Files.createDirectories(home.resolve("tmp"))));
-      // Flink logs through SLF4J; on this class path that is JBoss LogManager, which logs to cluster.log.
+      // Flink logs through SLF4J; on this class path that is JBoss LogManager (set up by LocalFlinkCluster: cluster.log).
       command.add("-Djava.util.logging.manager=org.jboss.logmanager.LogManager");
       command.addAll(List.of("-cp", classPath(), LocalFlinkCluster.class.getName(), String.valueOf(port), home.toString(), String.valueOf(taskSlots)));
       Process process =
