@@ -1,11 +1,5 @@
 package io.mtables.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,8 +22,6 @@ import org.apache.flink.table.api.TableEnvironment;
  */
 public final class ControlPlaneBench {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   public static void main(String[] args) throws Exception {
     String ddl = args[0];
@@ -58,7 +50,7 @@ public final class ControlPlaneBench {
       long start = System.nanoTime();
       Statements.post(ddl, "CREATE MATERIALIZED TABLE bench." + name + " FRESHNESS = INTERVAL '1' SECOND AS SELECT category, COUNT(*) AS n FROM bench.source_" + i
           + " GROUP BY category");
-      awaitRunning(flinkPort, "mt:default_catalog.bench." + name + ":");
+      FlinkJobs.awaitRunning(flinkPort, "mt:default_catalog.bench." + name + ":");
       ours.add((System.nanoTime() - start) / 1_000_000);
       wallClock.put("default_catalog.bench." + name, new long[] {sentAt, System.currentTimeMillis()});
     }
@@ -69,7 +61,7 @@ public final class ControlPlaneBench {
       String name = "direct_" + i;
       long start = System.nanoTime();
       var job = submitDirectly(flinkPort, warehouse, name);
-      awaitRunning(flinkPort, name);
+      FlinkJobs.awaitRunning(flinkPort, name);
       long took = (System.nanoTime() - start) / 1_000_000;
       job.getJobClient().orElseThrow().cancel().get(); // its slot is free for the next one
       if (i > 0) {
@@ -137,21 +129,6 @@ public final class ControlPlaneBench {
     return env.executeSql("INSERT INTO wh.bench_direct." + name + " SELECT category, COUNT(*) AS n FROM src GROUP BY category");
   }
 
-  private static void awaitRunning(int flinkPort, String namePrefix) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-    while (System.nanoTime() < deadline) {
-      HttpResponse<String> overview = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + flinkPort + "/jobs/overview")).build(),
-          HttpResponse.BodyHandlers.ofString());
-      for (JsonNode job : JSON.readTree(overview.body()).path("jobs")) {
-        if (job.path("name").asText().startsWith(namePrefix) && job.path("state").asText().equals("RUNNING")
-            && job.path("tasks").path("running").asInt() == job.path("tasks").path("total").asInt()) {
-          return;
-        }
-      }
-      Thread.sleep(20);
-    }
-    throw new IllegalStateException("no RUNNING job " + namePrefix + "* within 2 minutes");
-  }
 
 
   private static String summary(List<Long> millis) {

@@ -23,12 +23,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.paimon.CoreOptions;
-import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
-import org.apache.paimon.catalog.CatalogFactory;
-import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.options.Options;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.ReadBuilder;
@@ -39,12 +34,17 @@ import org.apache.paimon.table.source.ReadBuilder;
  * commit (Debezium's source.ts_ms) and from its Kafka send (the record's timestamp) to the commit of
  * the first Paimon snapshot that holds it (read with Paimon's API as snapshots appear).
  *
+ * <p>Steady state only: the writing starts once the job runs, and the rows of the first
+ * {@value #WARM_UP_SECONDS} seconds of writing are not counted (the job's and the capture's JIT
+ * warm-up; a run that counted the job's start measured its start, not its freshness).
+ *
  * <p>Arguments: ddl-service URL, bootstrap servers, warehouse, JDBC URL, schema, rows per second,
- * seconds, PNG path.
+ * seconds, PNG path, Flink REST port.
  */
 public final class FreshnessBench {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int WARM_UP_SECONDS = 10;
 
   public static void main(String[] args) throws Exception {
     String ddl = args[0];
@@ -55,21 +55,24 @@ public final class FreshnessBench {
     int rate = Integer.parseInt(args[5]);
     int seconds = Integer.parseInt(args[6]);
     String png = args[7];
+    int flinkPort = Integer.parseInt(args[8]);
     MachineFacts.print("freshness: PostgreSQL commit and Kafka send to readable in Paimon, FRESHNESS 1 second");
 
     Statements.post(ddl, "CREATE TABLE " + schema + ".events (id BIGINT NOT NULL, payload STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'kafka',"
         + " 'topic' = 'cdc." + schema + ".events', 'format' = 'debezium-json', 'properties.bootstrap.servers' = '" + bootstrap + "',"
         + " 'scan.startup.mode' = 'earliest-offset')");
     Statements.post(ddl, "CREATE MATERIALIZED TABLE " + schema + ".events_mt FRESHNESS = INTERVAL '1' SECOND AS SELECT id, payload FROM " + schema + ".events");
-    FileStoreTable table = awaitTable(warehouse, schema, "events_mt");
-    Thread.sleep(5000); // the job runs and has committed its first snapshots
+    FileStoreTable table = new Warehouse(warehouse).awaitTable(schema, "events_mt", Duration.ofMinutes(2));
+    FlinkJobs.awaitRunning(flinkPort, "mt:default_catalog." + schema + ".events_mt:");
 
     Map<Long, Long> readableAt = new HashMap<>();
     AtomicBoolean writing = new AtomicBoolean(true);
     Thread watcher = new Thread(() -> watchSnapshots(table, readableAt, writing), "snapshot-watcher");
     watcher.start();
-    long written = write(jdbc, schema, rate, seconds);
-    System.out.printf("wrote %,d rows in %d s (%d rows/s asked)%n", written, seconds, rate);
+    long warmUp = (long) Math.max(1, rate / 100) * 100 * WARM_UP_SECONDS;
+    long written = write(jdbc, schema, rate, WARM_UP_SECONDS + seconds);
+    System.out.printf("wrote %,d rows in %d s (%d rows/s asked); the first %,d (%d s) warm up and are not counted%n", written, WARM_UP_SECONDS + seconds, rate, warmUp,
+        WARM_UP_SECONDS);
     long deadline = System.currentTimeMillis() + 60_000;
     while (System.currentTimeMillis() < deadline && sizeOf(readableAt) < written) {
       Thread.sleep(200);
@@ -83,18 +86,22 @@ public final class FreshnessBench {
     synchronized (readableAt) {
       readableAt.forEach((id, readable) -> {
         long[] times = sent.get(id);
-        if (times != null) {
+        if (times != null && id > warmUp) {
           fromCommit.add(readable - times[0]);
           fromKafka.add(readable - times[1]);
         }
       });
     }
     System.out.println();
-    System.out.printf("rows measured: %,d of %,d written%n", fromCommit.size(), written);
+    System.out.printf("rows measured: %,d of %,d written after the warm-up%n", fromCommit.size(), written - warmUp);
     System.out.println("PostgreSQL commit to readable: " + summary(fromCommit) + "   (goal p99 <= 2000 ms)");
     System.out.println("Kafka send to readable:        " + summary(fromKafka) + "   (goal p99 <= 1200 ms)");
     List<Long> captureLag = new ArrayList<>();
-    sent.values().forEach(t -> captureLag.add(t[1] - t[0]));
+    sent.forEach((id, t) -> {
+      if (id > warmUp) {
+        captureLag.add(t[1] - t[0]);
+      }
+    });
     System.out.println("of which PostgreSQL commit to Kafka send (the capture): " + summary(captureLag));
     histogram(fromCommit, fromKafka, new File(png));
     System.out.println("histogram: " + png);
@@ -192,23 +199,6 @@ public final class FreshnessBench {
       }
     }
     return times;
-  }
-
-  private static FileStoreTable awaitTable(String warehouse, String database, String name) throws Exception {
-    Options options = new Options();
-    options.set("warehouse", warehouse);
-    Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
-    long deadline = System.currentTimeMillis() + 120_000;
-    while (true) {
-      try {
-        return (FileStoreTable) catalog.getTable(Identifier.create(database, name));
-      } catch (Catalog.TableNotExistException notYet) {
-        if (System.currentTimeMillis() > deadline) {
-          throw notYet;
-        }
-        Thread.sleep(200);
-      }
-    }
   }
 
   private static String summary(List<Long> millis) {

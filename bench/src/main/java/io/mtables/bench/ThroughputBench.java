@@ -1,11 +1,6 @@
 package io.mtables.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -37,8 +32,6 @@ import org.apache.paimon.table.FileStoreTable;
 public final class ThroughputBench {
 
   private static final String SCHEMA = "bench_join";
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final Duration CATCH_UP_LIMIT = Duration.ofMinutes(10);
 
   public static void main(String[] args) throws Exception {
@@ -66,23 +59,23 @@ public final class ThroughputBench {
     Statements.post(ddl, "CREATE MATERIALIZED TABLE " + SCHEMA + ".user_domains FRESHNESS = INTERVAL '" + freshnessSeconds + "' SECOND AS"
         + " SELECT d.id AS domain_id, u.id AS user_id, u.firstname, u.lastname, d.domain_name"
         + " FROM " + SCHEMA + ".users AS u JOIN " + SCHEMA + ".domains AS d ON d.user_id = u.id");
-    JsonNode ourJob = awaitJob(flinkPort, "mt:default_catalog." + SCHEMA + ".user_domains:");
+    JsonNode ourJob = FlinkJobs.awaitRunning(flinkPort, "mt:default_catalog." + SCHEMA + ".user_domains:");
     FileStoreTable ours = warehouse.awaitTable(SCHEMA, "user_domains", Duration.ofMinutes(2));
     Result oursResult = caughtUp("ours (CONTINUOUS materialized table)", ours, ourJob, written);
     System.out.printf("  from the CREATE statement: %.1f s%n", (oursResult.caughtUpAt - createdAt) / 1000.0);
     String jobId = ourJob.path("jid").asText();
-    long checkpointMillis = get(flinkPort, "/jobs/" + jobId + "/checkpoints/config").path("interval").asLong();
-    int parallelism = get(flinkPort, "/jobs/" + jobId + "/config").path("execution-config").path("job-parallelism").asInt(1);
-    String stateBackend = get(flinkPort, "/jobs/" + jobId + "/checkpoints/config").path("state_backend").asText().contains("RocksDB") ? "rocksdb" : "hashmap";
+    long checkpointMillis = FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints/config").path("interval").asLong();
+    int parallelism = FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/config").path("execution-config").path("job-parallelism").asInt(1);
+    String stateBackend = FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints/config").path("state_backend").asText().contains("RocksDB") ? "rocksdb" : "hashmap";
     Statements.post(ddl, "ALTER MATERIALIZED TABLE " + SCHEMA + ".user_domains SUSPEND");
-    awaitNoJobRunning(flinkPort);
+    FlinkJobs.awaitNoneRunning(flinkPort);
 
     // The baseline: the hand-written DataStream job, alone on the same cluster.
     FileStoreTable byHand = warehouse.createLike(ours, SCHEMA, "user_domains_by_hand");
     System.out.printf("hand-written job: checkpoint every %d ms, parallelism %d, state backend %s (as ours)%n", checkpointMillis, parallelism, stateBackend);
     JobClient client = HandWrittenJoin.submit("127.0.0.1", flinkPort, benchJar, bootstrap, JoinChanges.usersTopic(SCHEMA), JoinChanges.domainsTopic(SCHEMA),
         byHand, checkpointMillis, parallelism, stateBackend);
-    JsonNode handJob = get(flinkPort, "/jobs/" + client.getJobID());
+    JsonNode handJob = FlinkJobs.get(flinkPort, "/jobs/" + client.getJobID());
     Result handResult = caughtUp("hand-written DataStream job", byHand, handJob, written);
     client.cancel().get();
 
@@ -150,41 +143,8 @@ public final class ThroughputBench {
     }
   }
 
-  private static JsonNode awaitJob(int flinkPort, String namePrefix) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-    while (System.nanoTime() < deadline) {
-      for (JsonNode job : get(flinkPort, "/jobs/overview").path("jobs")) {
-        if (job.path("name").asText().startsWith(namePrefix) && job.path("state").asText().equals("RUNNING")) {
-          return job;
-        }
-      }
-      Thread.sleep(100);
-    }
-    throw new IllegalStateException("no RUNNING job " + namePrefix + "* within 2 minutes");
-  }
 
-  private static void awaitNoJobRunning(int flinkPort) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-    while (System.nanoTime() < deadline) {
-      boolean running = false;
-      for (JsonNode job : get(flinkPort, "/jobs/overview").path("jobs")) {
-        running |= List.of("RUNNING", "CREATED", "CANCELLING", "RESTARTING").contains(job.path("state").asText());
-      }
-      if (!running) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new IllegalStateException("a job still runs on Flink 2 minutes after SUSPEND");
-  }
 
-  private static JsonNode get(int flinkPort, String path) throws Exception {
-    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + flinkPort + path)).build(), HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
-      throw new IllegalStateException("Flink REST " + path + ": HTTP " + response.statusCode() + " " + response.body());
-    }
-    return JSON.readTree(response.body());
-  }
 
   private static double seconds(long nanos) {
     return nanos / 1e9;

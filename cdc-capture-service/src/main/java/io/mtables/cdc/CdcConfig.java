@@ -12,8 +12,17 @@ public interface CdcConfig {
 
   Database database();
 
-  /** The tables to capture, as {@code schema.table} names or regular expressions (Debezium's table.include.list). */
-  List<String> tables();
+  /**
+   * The tables to capture, as {@code schema.table} names or regular expressions, comma-separated
+   * (Debezium's table.include.list). One string, split by {@link #includeList}: a list-typed
+   * property would lose the backslashes of {@code public\..*} to SmallRye's escape handling.
+   */
+  String tables();
+
+  /** {@link #tables()} split at its commas, each entry trimmed. */
+  static List<String> includeList(String tables) {
+    return java.util.Arrays.stream(tables.split(",")).map(String::strip).filter(entry -> !entry.isEmpty()).toList();
+  }
 
   /** Topics are named {@code <prefix>.<schema>.<table>}. */
   @WithDefault("cdc")

@@ -72,6 +72,17 @@ class CaptureIT {
             .as("the slot confirmed past WAL written only for tables it does not capture").isTrue());
   }
 
+  /** A job declared over a table with no rows yet must find its topic (Flink's Kafka source fails on a missing one). */
+  @Test
+  void everyCapturedTableHasItsTopicBeforeItsFirstChange() throws Exception {
+    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+        java.util.Map.of("bootstrap.servers", io.mtables.testing.kafka.KafkaBroker.bootstrapServers()))) {
+      await().atMost(PATIENCE).untilAsserted(() -> assertThat(admin.listTopics().names().get())
+          .contains(PostgresTestResource.TOPIC_PREFIX + ".cdc_it.empty_at_start")
+          .doesNotContain(PostgresTestResource.TOPIC_PREFIX + ".cdc_it_other.noise"));
+    }
+  }
+
   @Test
   void readinessSaysWhatIsCaptured() {
     await().atMost(PATIENCE).untilAsserted(() ->

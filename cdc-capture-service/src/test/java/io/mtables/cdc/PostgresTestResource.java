@@ -29,6 +29,7 @@ public class PostgresTestResource implements QuarkusTestResourceLifecycleManager
         "CREATE SCHEMA cdc_it_other",
         "CREATE TABLE cdc_it.items (id BIGINT PRIMARY KEY, name TEXT, price NUMERIC(10, 2), d DATE, t TIME(6), ts TIMESTAMP(6), tstz TIMESTAMPTZ, flag BOOLEAN)",
         "CREATE TABLE cdc_it_other.noise (id BIGSERIAL PRIMARY KEY, payload TEXT)",
+        "CREATE TABLE cdc_it.empty_at_start (id BIGINT PRIMARY KEY)",
         "INSERT INTO cdc_it.items VALUES (1, 'snapshot', 12.34, '2026-11-29', '10:15:30.123456', '2026-11-29 10:15:30.123456',"
             + " '2026-11-29 10:15:30.123456+01', true)");
     return Map.of(

@@ -24,7 +24,7 @@ public final class DebeziumProperties {
     p.setProperty("database.password", config.database().password());
     p.setProperty("database.dbname", config.database().name());
     p.setProperty("topic.prefix", config.topicPrefix());
-    p.setProperty("table.include.list", String.join(",", config.tables()));
+    p.setProperty("table.include.list", String.join(",", CdcConfig.includeList(config.tables())));
     // pgoutput is built into PostgreSQL 10+; the default decoderbufs needs a server plugin.
     p.setProperty("plugin.name", "pgoutput");
     p.setProperty("slot.name", config.slotName());

@@ -37,8 +37,11 @@ public class CaptureRuntime {
 
   void onStart(@Observes StartupEvent start, @Identifier("default-kafka-broker") Map<String, Object> kafka, CdcConfig config) {
     Map<String, Object> clientConfig = KafkaLog.clientConfig(kafka);
-    DatabasePreparation.prepare(config);
+    List<DatabasePreparation.CapturedTable> tables = DatabasePreparation.prepare(config);
     publisher = new ChangePublisher(clientConfig, config.topicPartitions(), List.of("__debezium-heartbeat"));
+    // Every captured table has its topic before its first change: a job over a table still empty
+    // would otherwise fail on a topic that does not exist (Flink's Kafka source does not wait).
+    tables.forEach(table -> publisher.ensureTopic(config.topicPrefix() + "." + table.name()));
     engine =
         DebeziumEngine.create(Json.class)
             .using(DebeziumProperties.of(config, String.valueOf(clientConfig.get("bootstrap.servers"))))
@@ -46,8 +49,8 @@ public class CaptureRuntime {
               @Override
               public void taskStarted() {
                 running = true;
-                state = "capturing " + String.join(", ", config.tables()) + " into " + config.topicPrefix() + ".*";
-                LOG.infof("capturing %s from %s:%d/%s", config.tables(), config.database().host(), config.database().port(), config.database().name());
+                state = "capturing " + String.join(", ", CdcConfig.includeList(config.tables())) + " into " + config.topicPrefix() + ".*";
+                LOG.infof("capturing %s from %s:%d/%s", CdcConfig.includeList(config.tables()), config.database().host(), config.database().port(), config.database().name());
               }
 
               @Override

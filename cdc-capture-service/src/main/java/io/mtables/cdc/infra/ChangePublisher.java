@@ -87,7 +87,7 @@ final class ChangePublisher implements DebeziumEngine.ChangeConsumer<ChangeEvent
   }
 
   /** Change topics are created with the configured partitions rather than by the broker's defaults, if it auto-creates at all. */
-  private void ensureTopic(String topic) {
+  synchronized void ensureTopic(String topic) {
     if (topicsKnown.contains(topic)) {
       return;
     }
