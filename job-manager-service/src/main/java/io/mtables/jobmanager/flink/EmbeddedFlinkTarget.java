@@ -18,6 +18,12 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
   private final int taskSlots;
   private final String heap;
   private final RemoteFlinkTarget rest;
+  /**
+   * Set as soon as this JVM begins to stop: a cluster stopped together with the service (SIGTERM
+   * to both) must not be started again by a poll that runs while the service shuts down, or it
+   * outlives everything as an orphan.
+   */
+  private volatile boolean stopping;
 
   public EmbeddedFlinkTarget(int port, Path dataDir, int taskSlots, String heap) {
     this.port = port;
@@ -25,6 +31,7 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
     this.taskSlots = taskSlots;
     this.heap = heap;
     LocalClusterProcess.ensureRunning(port, dataDir, taskSlots, heap);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> stopping = true, "embedded-flink-no-restart"));
     // Its class path is ours: nothing to ship with the jobs.
     this.rest = new RemoteFlinkTarget("127.0.0.1", port, List.of());
   }
@@ -41,6 +48,9 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
 
   @Override
   public void ensureAvailable() {
+    if (stopping) {
+      return;
+    }
     LocalClusterProcess.ensureRunning(port, dataDir, taskSlots, heap);
   }
 
@@ -71,6 +81,7 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
 
   @Override
   public void close() {
+    stopping = true;
     rest.close();
   }
 }

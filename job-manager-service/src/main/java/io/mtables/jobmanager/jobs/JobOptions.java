@@ -55,6 +55,10 @@ public final class JobOptions {
     Map<String, String> options = new LinkedHashMap<>();
     options.put("parallelism.default", String.valueOf(config.flink().parallelism()));
     options.put("state.backend.type", config.flink().stateBackend());
+    if (config.flink().stateBackend().equals("rocksdb")) {
+      // Each checkpoint uploads only the files new since the last: its cost follows the changes, not the state's size.
+      options.put("execution.checkpointing.incremental", "true");
+    }
     return options;
   }
 }
