@@ -63,13 +63,16 @@ public final class FreshnessBench {
         + " 'scan.startup.mode' = 'earliest-offset')");
     Statements.post(ddl, "CREATE MATERIALIZED TABLE " + schema + ".events_mt FRESHNESS = INTERVAL '1' SECOND AS SELECT id, payload FROM " + schema + ".events");
     FileStoreTable table = new Warehouse(warehouse).awaitTable(schema, "events_mt", Duration.ofMinutes(2));
-    FlinkJobs.awaitRunning(flinkPort, "mt:default_catalog." + schema + ".events_mt:");
+    String jobId = FlinkJobs.awaitRunning(flinkPort, "mt:default_catalog." + schema + ".events_mt:").path("jid").asText();
+    CheckpointLog checkpoints = CheckpointLog.follow(flinkPort, jobId);
 
     Map<Long, Long> readableAt = new HashMap<>();
+    Map<Long, Long> committedAt = new java.util.concurrent.ConcurrentHashMap<>(); // checkpoint id -> Paimon commit time
     AtomicBoolean writing = new AtomicBoolean(true);
-    Thread watcher = new Thread(() -> watchSnapshots(table, readableAt, writing), "snapshot-watcher");
+    Thread watcher = new Thread(() -> watchSnapshots(table, readableAt, committedAt, writing), "snapshot-watcher");
     watcher.start();
     long warmUp = (long) Math.max(1, rate / 100) * 100 * WARM_UP_SECONDS;
+    long measuredFrom = System.currentTimeMillis() + WARM_UP_SECONDS * 1000L;
     long written = write(jdbc, schema, rate, WARM_UP_SECONDS + seconds);
     System.out.printf("wrote %,d rows in %d s (%d rows/s asked); the first %,d (%d s) warm up and are not counted%n", written, WARM_UP_SECONDS + seconds, rate, warmUp,
         WARM_UP_SECONDS);
@@ -79,6 +82,7 @@ public final class FreshnessBench {
     }
     writing.set(false);
     watcher.join();
+    checkpoints.close();
 
     Map<Long, long[]> sent = changeEvents(bootstrap, "cdc." + schema + ".events"); // id -> {commit ms, kafka send ms}
     List<Long> fromCommit = new ArrayList<>();
@@ -103,8 +107,36 @@ public final class FreshnessBench {
       }
     });
     System.out.println("of which PostgreSQL commit to Kafka send (the capture): " + summary(captureLag));
+    printCheckpoints(checkpoints, committedAt, measuredFrom);
     histogram(fromCommit, fromKafka, new File(png));
     System.out.println("histogram: " + png);
+  }
+
+  /**
+   * Where a row's wait goes once it is in Kafka: to the next checkpoint, the checkpoint itself
+   * (trigger to last acknowledgement), then Paimon's commit of it (acknowledged to snapshot).
+   */
+  private static void printCheckpoints(CheckpointLog log, Map<Long, Long> committedAt, long measuredFrom) {
+    List<CheckpointLog.Checkpoint> measured = log.completed().values().stream().filter(c -> c.triggeredAt() >= measuredFrom).toList();
+    if (measured.size() < 2) {
+      System.out.println("checkpoints: too few seen to summarise (" + measured.size() + ")");
+      return;
+    }
+    List<Long> durations = measured.stream().map(CheckpointLog.Checkpoint::duration).toList();
+    List<Long> gaps = new ArrayList<>();
+    for (int i = 1; i < measured.size(); i++) {
+      gaps.add(measured.get(i).triggeredAt() - measured.get(i - 1).triggeredAt());
+    }
+    List<Long> commits = measured.stream().filter(c -> committedAt.containsKey(c.id())).map(c -> committedAt.get(c.id()) - c.acknowledgedAt()).toList();
+    System.out.printf("checkpoints while measuring: %d; trigger to acknowledged: %s%n", measured.size(), summary(durations));
+    System.out.println("  between two triggers:             " + summary(gaps));
+    if (!commits.isEmpty()) {
+      System.out.println("  acknowledged to Paimon snapshot:  " + summary(commits));
+    }
+    System.out.println("  the slowest, with their slowest task:");
+    measured.stream().sorted((a, b) -> Long.compare(b.duration(), a.duration())).limit(5).forEach(c -> System.out.printf(
+        "    #%d: %d ms, %,d bytes; %s; commit +%s ms%n", c.id(), c.duration(), c.checkpointedBytes(), c.slowestPart(),
+        committedAt.containsKey(c.id()) ? String.valueOf(committedAt.get(c.id()) - c.acknowledgedAt()) : "?"));
   }
 
   private static int sizeOf(Map<Long, Long> map) {
@@ -141,7 +173,7 @@ public final class FreshnessBench {
   }
 
   /** Each new snapshot's rows become readable at its commit time. */
-  private static void watchSnapshots(FileStoreTable table, Map<Long, Long> readableAt, AtomicBoolean running) {
+  private static void watchSnapshots(FileStoreTable table, Map<Long, Long> readableAt, Map<Long, Long> committedAt, AtomicBoolean running) {
     Long last = table.snapshotManager().latestSnapshotId();
     while (running.get()) {
       Long latest = table.snapshotManager().latestSnapshotId();
@@ -153,6 +185,7 @@ public final class FreshnessBench {
             continue;
           }
           long committed = snapshot.timeMillis();
+          committedAt.putIfAbsent(snapshot.commitIdentifier(), committed); // a streaming write commits under its checkpoint's id
           FileStoreTable delta = table.copy(Map.of(CoreOptions.INCREMENTAL_BETWEEN.key(), (id - 1) + "," + id));
           ReadBuilder read = delta.newReadBuilder();
           try (RecordReader<InternalRow> reader = read.newRead().createReader(read.newScan().plan())) {

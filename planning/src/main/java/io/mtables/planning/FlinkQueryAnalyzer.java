@@ -133,8 +133,8 @@ public class FlinkQueryAnalyzer {
     } catch (RuntimeException invalid) {
       return QueryAnalysis.unknown("the query does not validate here (" + deepestMessage(invalid) + ")");
     }
-    QueryAnalysis.BatchCheck batchCheck = batchCheck(query);
-    List<String> timeFunctions = timeFunctionsInConditions(logicalPlan(validated));
+    BatchPlan batchPlan = batchPlan(query);
+    QueryAnalysis.BatchCheck batchCheck = batchPlan.check();
     if (!overwritten.isEmpty()) {
       // Paimon's streaming read skips overwrite commits, which is all a FULL table is made of.
       return QueryAnalysis.notStreamable(
@@ -142,20 +142,22 @@ public class FlinkQueryAnalyzer {
                   + " does not follow")
           .withUniqueKeys(FlinkUniqueKeys.of(validated))
           .withBatch(batchCheck)
-          .withTimeFunctions(timeFunctions);
+          .withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
     }
     // A valid query that the streaming planner cannot turn into a plan cannot run as a stream.
     String plan;
     try {
       plan = streaming.explainSql(query, ExplainDetail.CHANGELOG_MODE);
     } catch (RuntimeException streamingError) {
-      return QueryAnalysis.notStreamable(deepestMessage(streamingError)).withBatch(batchCheck).withTimeFunctions(timeFunctions);
+      return QueryAnalysis.notStreamable(deepestMessage(streamingError)).withBatch(batchCheck).withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
     }
+    // The time functions are read from a plan already made (its syntax tree comes first): planning
+    // the query once more only to print it cost a third of the analysis (bin/bench control-plane).
     return QueryAnalysis.streamable(rootChangelog(plan))
         .withUniqueKeys(FlinkUniqueKeys.of(validated))
         .withBatch(batchCheck)
         .withStatefulOperators(statefulOperators(plan))
-        .withTimeFunctions(timeFunctions)
+        .withTimeFunctions(timeFunctionsInConditions(plan))
         .withLatestValueSources(changelogSources(plan).stream().filter(name -> !UpstreamTables.isScratch(name)).toList());
   }
 
@@ -181,22 +183,17 @@ public class FlinkQueryAnalyzer {
     }
   }
 
-  private QueryAnalysis.BatchCheck batchCheck(String query) {
+  /** Whether the query runs as a batch job, and its plan when it does (else empty). */
+  private record BatchPlan(QueryAnalysis.BatchCheck check, String plan) {}
+
+  private BatchPlan batchPlan(String query) {
     try {
-      batch.explainSql(query);
-      return QueryAnalysis.BatchCheck.RUNS;
+      return new BatchPlan(QueryAnalysis.BatchCheck.RUNS, batch.explainSql(query));
     } catch (RuntimeException batchError) {
-      return QueryAnalysis.BatchCheck.cannot(deepestMessage(batchError));
+      return new BatchPlan(QueryAnalysis.BatchCheck.cannot(deepestMessage(batchError)), "");
     }
   }
 
-  private static String logicalPlan(Table validated) {
-    try {
-      return validated.explain();
-    } catch (RuntimeException e) {
-      return "";
-    }
-  }
 
   private static void declare(TableEnvironment env, TableDefinition.SourceTable source) {
     String[] parts = source.table().split("\\.", 3);
