@@ -279,7 +279,7 @@ class PipelinesIT {
    */
   @Test
   void theEmbeddedClusterLogsAtInfoIntoItsLogFileAndNothingFiner() throws Exception {
-    java.nio.file.Path log = EmbeddedFlinkTestResource.DATA.resolve("flink/cluster.log");
+    java.nio.file.Path log = clusterLog();
     await().atMost(PATIENCE).untilAsserted(() -> assertThat(java.nio.file.Files.readString(log)).contains(" INFO org.apache.flink."));
     assertThat(java.nio.file.Files.readString(log)).doesNotContain(" DEBUG ", " TRACE ", " FINE ");
   }
@@ -338,6 +338,11 @@ class PipelinesIT {
   /** The REST port of the cluster the jobs run on. */
   int flinkPort() {
     return 18085;
+  }
+
+  /** The log file of the cluster the jobs run on. */
+  java.nio.file.Path clusterLog() {
+    return EmbeddedFlinkTestResource.DATA.resolve("flink/cluster.log");
   }
 
   /** The jobs of a table the cluster runs now, from Flink's REST API. */

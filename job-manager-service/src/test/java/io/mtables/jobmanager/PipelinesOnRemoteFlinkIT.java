@@ -24,4 +24,9 @@ class PipelinesOnRemoteFlinkIT extends PipelinesIT {
   int flinkPort() {
     return RemoteFlinkTestResource.PORT;
   }
+
+  @Override
+  java.nio.file.Path clusterLog() {
+    return RemoteFlinkTestResource.HOME.resolve("cluster.log");
+  }
 }

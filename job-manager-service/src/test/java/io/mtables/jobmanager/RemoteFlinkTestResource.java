@@ -21,12 +21,13 @@ import java.util.Map;
 public class RemoteFlinkTestResource implements QuarkusTestResourceLifecycleManager {
 
   static final int PORT = 18285;
+  static final Path HOME = Path.of("target/remote-flink").toAbsolutePath();
   private Process cluster;
 
   @Override
   public Map<String, String> start() {
     try {
-      Path home = Path.of("target/remote-flink").toAbsolutePath();
+      Path home = HOME;
       Files.createDirectories(home);
       cluster =
           new ProcessBuilder(
