@@ -71,6 +71,12 @@ public class JobManagerRuntime {
   void onStop(@Observes ShutdownEvent stop) {
     if (control != null) {
       control.shutdownNow();
+      try {
+        // No poll may run after this: one would start the embedded cluster again once it is stopped.
+        control.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     if (flink != null) {
       flink.close(); // the embedded cluster keeps running: jobs survive a restart of this service
