@@ -73,7 +73,7 @@ public final class LocalFlinkCluster {
    * Needed before any library initialises: on job-manager-service's class path SLF4J goes to JBoss
    * LogManager, whose start-up configuration from Quarkus sets the root level to ALL and queues every
    * record for a Quarkus that never starts here. Profiled: Parquet's writer then formats a DEBUG
-   * message for every value it writes, and Paimon writes ran about 10 times slower.
+   * message for every value it writes, and Paimon writes ran about 4 times slower.
    */
   static void configureLogging() {
     System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT %4$s %3$s: %5$s%6$s%n");

@@ -37,6 +37,7 @@ public class CaptureRuntime {
 
   void onStart(@Observes StartupEvent start, @Identifier("default-kafka-broker") Map<String, Object> kafka, CdcConfig config) {
     Map<String, Object> clientConfig = KafkaLog.clientConfig(kafka);
+    List<String> includeList = CdcConfig.includeList(config.tables());
     List<DatabasePreparation.CapturedTable> tables = DatabasePreparation.prepare(config);
     publisher = new ChangePublisher(clientConfig, config.topicPartitions(), List.of("__debezium-heartbeat"));
     // Every captured table has its topic before its first change: a job over a table still empty
@@ -49,8 +50,8 @@ public class CaptureRuntime {
               @Override
               public void taskStarted() {
                 running = true;
-                state = "capturing " + String.join(", ", CdcConfig.includeList(config.tables())) + " into " + config.topicPrefix() + ".*";
-                LOG.infof("capturing %s from %s:%d/%s", CdcConfig.includeList(config.tables()), config.database().host(), config.database().port(), config.database().name());
+                state = "capturing " + String.join(", ", includeList) + " into " + config.topicPrefix() + ".*";
+                LOG.infof("capturing %s from %s:%d/%s", includeList, config.database().host(), config.database().port(), config.database().name());
               }
 
               @Override
