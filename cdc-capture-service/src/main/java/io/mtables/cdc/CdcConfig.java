@@ -48,7 +48,10 @@ public interface CdcConfig {
   @WithDefault("1s")
   Duration offsetFlushInterval();
 
-  /** Heartbeats commit the position read so far while the captured tables are idle, so the slot does not hold WAL. */
+  /**
+   * How often the capture writes a heartbeat message into the WAL and commits the position read so
+   * far, so the slot holds no WAL while the captured tables are idle (see DebeziumProperties).
+   */
   @WithDefault("10s")
   Duration heartbeatInterval();
 

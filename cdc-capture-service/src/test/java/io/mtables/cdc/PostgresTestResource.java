@@ -17,6 +17,8 @@ public class PostgresTestResource implements QuarkusTestResourceLifecycleManager
   static final String URL = "jdbc:postgresql://127.0.0.1:5432/" + env("MT_PG_DB", "mt");
   static final String SLOT = "mt_cdc_it";
   static final String TOPIC_PREFIX = "cdcit" + UUID.randomUUID().toString().substring(0, 8);
+  static final java.time.Duration HEARTBEAT = java.time.Duration.ofSeconds(1);
+  static final java.time.Duration OFFSET_FLUSH = java.time.Duration.ofSeconds(1);
 
   @Override
   public Map<String, String> start() {
@@ -38,7 +40,8 @@ public class PostgresTestResource implements QuarkusTestResourceLifecycleManager
         "mt.cdc.publication", SLOT,
         "mt.cdc.topic-prefix", TOPIC_PREFIX,
         "mt.cdc.offsets-topic", "mt.cdc.offsets." + TOPIC_PREFIX,
-        "mt.cdc.heartbeat-interval", "1s");
+        "mt.cdc.heartbeat-interval", HEARTBEAT.toMillis() + "ms",
+        "mt.cdc.offset-flush-interval", OFFSET_FLUSH.toMillis() + "ms");
   }
 
   @Override

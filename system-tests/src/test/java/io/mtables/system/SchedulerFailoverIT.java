@@ -50,17 +50,18 @@ class SchedulerFailoverIT {
                 "0/" + PERIOD_SECONDS + " * * * * ? *", Map.of(), "[I]", null, List.of(), List.of("test"), List.of(), Instant.now());
         probe.send(Topics.REFRESH_PLANS, table, codec.encode(Contracts.REFRESH_PLANNED_V1, plan), Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
       }
-      collect(probe, prefix, ticks, Duration.ofSeconds(40));
+      // Both replicas schedule: every table has ticked once.
+      collectUntil(probe, prefix, ticks, () -> tables.stream().allMatch(t -> !boundaries(ticks, t, null).isEmpty()), Duration.ofSeconds(120));
       Instant killedAt = Instant.now();
       first.kill();
-      collect(probe, prefix, ticks, Duration.ofSeconds(75));
-      Instant observedUntil = Instant.now();
+      // The boundary after the next one: by then the survivor has caught up every table it took over.
+      Instant lastBoundary = nextBoundary(killedAt).plusSeconds(PERIOD_SECONDS);
+      collectUntil(probe, prefix, ticks, () -> tables.stream().allMatch(t -> boundaries(ticks, t, null).contains(lastBoundary)), Duration.ofSeconds(180));
 
       assertThat(ticks.stream().map(t -> t.path("tickId").asText()).toList()).as("no tick twice").doesNotHaveDuplicates();
       for (String table : tables) {
-        Set<Instant> boundaries = new HashSet<>();
-        ticks.stream().filter(t -> t.path("table").asText().equals(table)).forEach(t -> boundaries.add(Instant.parse(t.path("scheduledTime").asText())));
-        for (Instant boundary = nextBoundary(killedAt.minusSeconds(PERIOD_SECONDS)); boundary.isBefore(observedUntil.minusSeconds(8)); boundary = boundary.plusSeconds(PERIOD_SECONDS)) {
+        Set<Instant> boundaries = boundaries(ticks, table, null);
+        for (Instant boundary = nextBoundary(killedAt.minusSeconds(PERIOD_SECONDS)); !boundary.isAfter(lastBoundary); boundary = boundary.plusSeconds(PERIOD_SECONDS)) {
           assertThat(boundaries).as(table + ": boundary " + boundary + " ticked, across the kill").contains(boundary);
         }
       }
@@ -70,7 +71,9 @@ class SchedulerFailoverIT {
       Thread.sleep(Duration.ofSeconds(PERIOD_SECONDS * 2 + 5).toMillis());
       List<JsonNode> afterRestart = new ArrayList<>();
       second = new ServiceProcess("refresh-scheduler-service", 18183, "mt.scheduler.catch-up-window=3s").start();
-      collect(probe, prefix, afterRestart, Duration.ofSeconds(25));
+      collectUntil(probe, prefix, afterRestart, () -> tables.stream().allMatch(t -> !boundaries(afterRestart, t, "CATCH_UP").isEmpty()), Duration.ofSeconds(120));
+      // A second catch-up would come within the catch-up window (3 s): look that long and more for one.
+      collectUntil(probe, prefix, afterRestart, () -> false, Duration.ofSeconds(8));
       Map<String, Integer> catchUps = new HashMap<>();
       afterRestart.stream().filter(t -> t.path("reason").asText().equals("CATCH_UP")).forEach(t -> catchUps.merge(t.path("table").asText(), 1, Integer::sum));
       for (String table : tables) {
@@ -87,9 +90,19 @@ class SchedulerFailoverIT {
     return Instant.ofEpochSecond(seconds - Math.floorMod(seconds, PERIOD_SECONDS) + PERIOD_SECONDS);
   }
 
-  private static void collect(TopicProbe probe, String prefix, List<JsonNode> into, Duration during) throws Exception {
-    Instant end = Instant.now().plus(during);
-    while (Instant.now().isBefore(end)) {
+  /** The scheduled times of a table's ticks, of one reason or (null) all. */
+  private static Set<Instant> boundaries(List<JsonNode> ticks, String table, String reason) {
+    Set<Instant> boundaries = new HashSet<>();
+    ticks.stream()
+        .filter(t -> t.path("table").asText().equals(table) && (reason == null || reason.equals(t.path("reason").asText())))
+        .forEach(t -> boundaries.add(Instant.parse(t.path("scheduledTime").asText())));
+    return boundaries;
+  }
+
+  /** Collects ticks until {@code done} holds (then returns) or {@code atMost} has passed (then returns too, if {@code done} never can). */
+  private static void collectUntil(TopicProbe probe, String prefix, List<JsonNode> into, java.util.function.BooleanSupplier done, Duration atMost) throws Exception {
+    Instant end = Instant.now().plus(atMost);
+    while (!done.getAsBoolean() && Instant.now().isBefore(end)) {
       try {
         into.add(JSON.readTree(probe.await(r -> r.key() != null && r.key().startsWith(prefix), Duration.ofMillis(500)).value()));
       } catch (AssertionError none) {

@@ -12,6 +12,18 @@ public final class DebeziumProperties {
   /** The engine's name: the key its offsets are stored under. */
   public static final String ENGINE_NAME = "mt-cdc-capture";
 
+  /** The prefix of the logical decoding messages the heartbeat writes; they are never published. */
+  public static final String HEARTBEAT_MESSAGE_PREFIX = "mt-heartbeat";
+
+  /**
+   * Writes one WAL record the slot decodes, whatever tables are busy: a non-transactional logical
+   * decoding message (PostgreSQL 14+, needs no table). pgoutput skips transactions on tables outside
+   * the publication, so without it an idle capture reads nothing it could confirm while other
+   * tables fill the WAL; with it, every heartbeat moves the confirmed position past all of that WAL.
+   */
+  public static final String HEARTBEAT_ACTION_QUERY =
+      "SELECT pg_logical_emit_message(false, '" + HEARTBEAT_MESSAGE_PREFIX + "', now()::text)";
+
   private DebeziumProperties() {}
 
   public static Properties of(CdcConfig config, String bootstrapServers) {
@@ -37,6 +49,9 @@ public final class DebeziumProperties {
     p.setProperty("converters", "temporal");
     p.setProperty("temporal.type", IsoTemporalConverter.class.getName());
     p.setProperty("heartbeat.interval.ms", String.valueOf(config.heartbeatInterval().toMillis()));
+    p.setProperty("heartbeat.action.query", HEARTBEAT_ACTION_QUERY);
+    // The heartbeat's message moves the position but is not a change: Debezium drops it unpublished.
+    p.setProperty("message.prefix.exclude.list", HEARTBEAT_MESSAGE_PREFIX);
     // A delete is followed by a tombstone (null value) so compacted topics drop the key; Flink skips it.
     p.setProperty("tombstones.on.delete", "true");
     // The plain envelope {before, after, source, op, ts_ms}: what Flink's debezium-json expects by default.
