@@ -122,16 +122,20 @@ class SchedulingIT {
     return JSON.readTree(probe.await(r -> table.equals(r.key()), within).value());
   }
 
-  /** Takes the ticks already on their way. */
-  private static void drain(TopicProbe probe, String table, Duration during) {
-    Instant end = Instant.now().plus(during);
-    while (Instant.now().isBefore(end)) {
+  /**
+   * Takes the ticks already on their way: returns once none has come for {@code quiet} (longer than
+   * the 2-second period, so the scheduler has stopped ticking), however long a loaded machine takes.
+   */
+  private static void drain(TopicProbe probe, String table, Duration quiet) {
+    Instant giveUp = Instant.now().plusSeconds(120);
+    while (Instant.now().isBefore(giveUp)) {
       try {
-        probe.await(r -> table.equals(r.key()), Duration.ofMillis(500));
+        probe.await(r -> table.equals(r.key()), quiet);
       } catch (AssertionError none) {
-        // nothing more yet
+        return;
       }
     }
+    throw new AssertionError("ticks of " + table + " kept coming for two minutes");
   }
 
   private static RefreshPlan withStatus(RefreshPlan p, long version, RefreshPlan.Status status) {
