@@ -32,6 +32,11 @@ class DialectIT {
           + "  PRIMARY KEY (id) NOT ENFORCED\n) WITH ('connector' = 'kafka', 'topic' = 'orders', 'format' = 'debezium-json',"
           + " 'properties.bootstrap.servers' = '127.0.0.1:9092', 'scan.startup.mode' = 'earliest-offset')";
 
+  /** Orders as appended events: a batch can read it, so FULL tables can be declared over it. */
+  private static final String ORDERS_LOG =
+      "CREATE TABLE " + DB + ".orders_log (id BIGINT NOT NULL, ds STRING, amount DECIMAL(10, 2)) WITH ('connector' = 'kafka', 'topic' = 'orders_log',"
+          + " 'format' = 'json', 'properties.bootstrap.servers' = '127.0.0.1:9092', 'scan.startup.mode' = 'earliest-offset')";
+
   private record Case(String statement, int status, String reason, String contains, Integer line, Integer column) {}
 
   private static Case ok(String statement, int status) {
@@ -72,15 +77,22 @@ class DialectIT {
     cases.add(error(db("CREATE TABLE $db.ctas AS SELECT * FROM $db.orders"), 400, "UnsupportedStatement", "materialized table"));
     cases.add(errorAt(db("CREATE TABLE $db.broken (a INT"), "SyntaxError", "Encountered \"<EOF>\"", 1, db("CREATE TABLE $db.broken (a INT").length()));
     cases.add(error(db("CREATE TABLE other_catalog.$db.x (a INT) WITH ('connector' = 'datagen')"), 400, "UnknownCatalog", "other_catalog"));
+    cases.add(ok(ORDERS_LOG, 202, "created"));
     cases.add(ok("SHOW TABLES", 200));
     // Materialized tables: accepted forms
     cases.add(ok(db("CREATE MATERIALIZED TABLE $db.by_day PARTITIONED BY (ds) FRESHNESS = INTERVAL '5' MINUTE AS SELECT ds, count(*) AS order_count, sum(amount) AS total FROM $db.orders GROUP BY ds"), 202, "created"));
-    cases.add(ok(db("CREATE MATERIALIZED TABLE $db.full_all (PRIMARY KEY (id) NOT ENFORCED) COMMENT 'all orders' DISTRIBUTED BY HASH(id) INTO 4 BUCKETS PARTITIONED BY (ds) WITH ('partition.fields.ds.date-formatter' = 'yyyy-MM-dd') FRESHNESS = INTERVAL '1' HOUR REFRESH_MODE = FULL AS SELECT id, ds, amount FROM $db.orders"), 202, "created"));
+    cases.add(ok(db("CREATE MATERIALIZED TABLE $db.full_all (PRIMARY KEY (id) NOT ENFORCED) COMMENT 'all orders' DISTRIBUTED BY HASH(id) INTO 4 BUCKETS PARTITIONED BY (ds) WITH ('partition.fields.ds.date-formatter' = 'yyyy-MM-dd') FRESHNESS = INTERVAL '1' HOUR REFRESH_MODE = FULL AS SELECT id, ds, amount FROM $db.orders_log"), 202, "created"));
     cases.add(ok(db("CREATE MATERIALIZED TABLE $db.auto_mode FRESHNESS = INTERVAL '10' SECOND REFRESH_MODE = AUTO AS SELECT id, category FROM $db.orders"), 202));
     cases.add(ok(db("CREATE MATERIALIZED TABLE $db.no_freshness AS SELECT category, count(*) AS n FROM $db.orders GROUP BY category"), 202));
     cases.add(ok(db("CREATE MATERIALIZED TABLE $db.cont FRESHNESS = INTERVAL '2' DAY REFRESH_MODE = CONTINUOUS AS SELECT id FROM $db.orders"), 202));
     cases.add(ok(db("CREATE MATERIALIZED TABLE $db.chained FRESHNESS = INTERVAL '1' DAY AS SELECT ds, total FROM $db.by_day"), 202));
-    cases.add(ok(db("CREATE MATERIALIZED TABLE $db.full_minutes FRESHNESS = INTERVAL '15' MINUTE REFRESH_MODE = FULL AS SELECT id FROM $db.orders"), 202));
+    cases.add(ok(db("CREATE MATERIALIZED TABLE $db.full_minutes FRESHNESS = INTERVAL '15' MINUTE REFRESH_MODE = FULL AS SELECT id FROM $db.orders_log"), 202));
+    // Shapes whose key can be NULL or is empty: keyed on a synthetic key, accepted
+    cases.add(ok(db("CREATE MATERIALIZED TABLE $db.distinct_cat FRESHNESS = INTERVAL '10' SECOND AS SELECT DISTINCT category FROM $db.orders"), 202, "created"));
+    cases.add(ok(db("CREATE MATERIALIZED TABLE $db.one_row FRESHNESS = INTERVAL '10' SECOND AS SELECT count(*) AS n, sum(amount) AS total FROM $db.orders"), 202, "created"));
+    // Refused at CREATE with the planner's reason, not accepted to be refused later
+    cases.add(error(db("CREATE MATERIALIZED TABLE $db.full_cdc FRESHNESS = INTERVAL '1' HOUR REFRESH_MODE = FULL AS SELECT id FROM $db.orders"), 400, "PlanRefused", "cannot run as a batch"));
+    cases.add(error(db("CREATE MATERIALIZED TABLE $db.full_storm FRESHNESS = INTERVAL '30' SECOND REFRESH_MODE = FULL AS SELECT id FROM $db.orders_log"), 400, "PlanRefused", "FULL refreshes run at most once a minute"));
     cases.add(ok(db("CREATE MATERIALIZED TABLE $db.full_hours FRESHNESS = INTERVAL '8' HOUR AS SELECT id FROM $db.orders"), 202));
     // Materialized tables: every rule
     cases.add(errorAt(db("CREATE MATERIALIZED TABLE $db.cols (a INT, b INT) AS SELECT id, ds FROM $db.orders"), "ColumnListNotAllowed", "derived from the query", "a INT"));

@@ -22,8 +22,8 @@ final class FlinkUniqueKeys {
   private FlinkUniqueKeys() {}
 
   /**
-   * The keys of {@code query}'s result as column names, smallest first; null when the planner could
-   * not be asked (then no key is derived, and the rules say so).
+   * The keys of {@code query}'s result as column names, smallest first (the empty key when it has at
+   * most one row); null when the planner could not be asked (then no key is derived, and the rules say so).
    */
   static List<List<String>> of(Table query) {
     List<String> columns = query.getResolvedSchema().getColumnNames();
@@ -46,14 +46,12 @@ final class FlinkUniqueKeys {
         for (Object index : (List<?>) toList.invoke(bits)) {
           key.add(columns.get((Integer) index));
         }
-        if (!key.isEmpty()) { // the empty key of a one-row result (a global aggregate) keys no table
-          named.add(List.copyOf(key));
-        }
+        named.add(List.copyOf(key)); // empty: the result has at most one row (a global aggregate)
       }
       // Only minimal keys: (user_id, domain_id) says nothing that (domain_id) does not.
       List<List<String>> all = List.copyOf(named);
       named.removeIf(key -> all.stream().anyMatch(other -> other.size() < key.size() && key.containsAll(other)));
-      named.sort(Comparator.<List<String>>comparingInt(List::size).thenComparing(key -> columns.indexOf(key.get(0))));
+      named.sort(Comparator.<List<String>>comparingInt(List::size).thenComparing(key -> key.isEmpty() ? -1 : columns.indexOf(key.get(0))));
       return List.copyOf(named);
     } catch (ReflectiveOperationException | RuntimeException e) {
       return null;

@@ -3,12 +3,15 @@ package io.mtables.planning;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan.Mode;
 import io.mtables.schemas.plan.RefreshPlan.UpsertKey;
+import io.mtables.schemas.plan.SyntheticKey;
 import java.util.List;
 
 /**
  * The key a table is written on. A declared PRIMARY KEY always is; otherwise a CONTINUOUS table
  * whose query produces updates takes the smallest key Flink's planner derives from the query (its
- * GROUP BY, or the keys of joined sources that survive the join).
+ * GROUP BY, or the keys of joined sources that survive the join) whose columns are NOT NULL. When
+ * every derived key can hold NULL (GROUP BY a nullable column, an outer join) or is empty (a global
+ * aggregate), the table is keyed on a synthetic column encoding it ({@link SyntheticKey}).
  */
 final class KeyChoice {
 
@@ -28,11 +31,32 @@ final class KeyChoice {
       reasons.add("Flink's planner derives no key from the query" + (query.uniqueKeys() == null ? " (it could not be asked)" : "") + ".");
       return null;
     }
+    // A key of NOT NULL columns is stored as it is; Paimon refuses NULL in a key column.
+    for (List<String> key : derived) {
+      if (!key.isEmpty() && nullable(table, key).isEmpty()) {
+        reasons.add(
+            "Upsert on (" + String.join(", ", key) + "), the key Flink's planner derives from the query"
+                + (derived.size() > 1 ? " (smallest" + (key == derived.get(0) ? "" : " NOT NULL one") + " of " + derived.size() + " keys; declare PRIMARY KEY to choose another)" : "") + ".");
+        return new UpsertKey(key, UpsertKey.Origin.DERIVED);
+      }
+    }
     List<String> key = derived.get(0);
-    reasons.add(
-        "Upsert on (" + String.join(", ", key) + "), the key Flink's planner derives from the query"
-            + (derived.size() > 1 ? " (smallest of " + derived.size() + " keys; declare PRIMARY KEY to choose another)" : "") + ".");
-    return new UpsertKey(key, UpsertKey.Origin.DERIVED);
+    if (key.isEmpty()) {
+      reasons.add(
+          "Upsert on " + SyntheticKey.COLUMN + ", a synthetic key: the query has at most one row (Flink's planner derives the"
+              + " empty key), and a stored key needs a column. It holds one constant value and is hidden from SELECT *.");
+    } else {
+      reasons.add(
+          "Upsert on " + SyntheticKey.COLUMN + ", a NULL-safe encoding of (" + String.join(", ", key) + "): Flink's planner derives"
+              + " that key, and " + String.join(", ", nullable(table, key)) + " can be NULL, which a stored key column cannot."
+              + " The job computes it; it is hidden from SELECT *.");
+    }
+    return new UpsertKey(key, UpsertKey.Origin.SYNTHETIC);
+  }
+
+  /** The columns of {@code key} the table's derived schema says can be NULL. */
+  private static List<String> nullable(TableDefinition table, List<String> key) {
+    return table.columns().stream().filter(c -> c.nullable() && key.contains(c.name())).map(TableDefinition.Column::name).toList();
   }
 
   /** Whether Flink proves the declared key unique: some derived key is part of it. */

@@ -16,8 +16,45 @@ final class ModeChoice {
 
   private ModeChoice() {}
 
+  /**
+   * The shortest period of FULL refreshes. Each is a Flink batch job (about 0.5 s of fixed cost
+   * here, bin/bench refresh-cost) holding a task slot: every few seconds is a storm of jobs that
+   * a stream does better. Below it a table streams, or is refused.
+   */
+  static final Duration MINIMUM_FULL_PERIOD = Duration.ofMinutes(1);
+
   /** The mode, with its reasons added; null when refused (the reasons say why). */
   static Mode choose(TableDefinition table, PlannerSettings settings, QueryAnalysis query, List<String> reasons) {
+    Mode mode = chooseByRules(table, settings, query, reasons);
+    return mode == Mode.FULL ? noBatchStorm(table, settings, query, reasons) : mode;
+  }
+
+  /** FULL, unless its period is shorter than {@link #MINIMUM_FULL_PERIOD}: then CONTINUOUS where the query streams, else refused. */
+  private static Mode noBatchStorm(TableDefinition table, PlannerSettings settings, QueryAnalysis query, List<String> reasons) {
+    Duration period =
+        table.freshness() == null
+            ? settings.defaultFullFreshness()
+            : Durations.of(new Freshness(table.freshness().interval(), table.freshness().unit()));
+    if (period.compareTo(MINIMUM_FULL_PERIOD) >= 0) {
+      return Mode.FULL;
+    }
+    String storm = "a FULL refresh every " + Durations.words(period) + " would start a Flink batch job that often, each recomputing the"
+        + " whole table and holding a task slot; FULL refreshes run at most once a minute";
+    if (table.refreshMode() == RefreshMode.FULL) {
+      reasons.add("Refused: " + storm + ". Declare FRESHNESS of 1 MINUTE or more, or REFRESH_MODE = CONTINUOUS or AUTO.");
+      return null;
+    }
+    if (query.verdict() == QueryAnalysis.Verdict.STREAMABLE) {
+      reasons.add("CONTINUOUS instead: " + storm + ", and the query runs as a stream.");
+      return Mode.CONTINUOUS;
+    }
+    reasons.add(
+        "Refused: " + storm + ", and the query cannot run as a stream (" + (query.detail() == null ? "Flink's planner was not asked" : query.detail())
+            + "). Declare FRESHNESS of 1 MINUTE or more.");
+    return null;
+  }
+
+  private static Mode chooseByRules(TableDefinition table, PlannerSettings settings, QueryAnalysis query, List<String> reasons) {
     if (query.verdict() == QueryAnalysis.Verdict.BLOCKED) {
       reasons.add("Refused: " + query.detail() + ".");
       return null;

@@ -2,6 +2,7 @@ package io.mtables.planning;
 
 import io.mtables.schemas.catalog.TableDefinition.Column;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.SyntheticKey;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,13 +22,17 @@ public final class PaimonTables {
    * {@code CREATE TABLE IF NOT EXISTS} for a materialized table's Paimon table.
    *
    * @param name the quoted name in a Paimon catalog
-   * @param key the primary key ({@link #primaryKey}); empty for an append table
+   * @param key the primary key ({@link #primaryKey}); empty for an append table. A key holding
+   *     {@link SyntheticKey#COLUMN} adds that column last
    * @param options the table options; a keyed table keeps its input changelog unless told otherwise
    */
   public static String createTable(String name, List<Column> columns, List<String> partitionKeys, List<String> key, Map<String, String> options) {
     List<String> lines = new ArrayList<>();
     for (Column column : columns) {
       lines.add("  " + quote(column.name()) + " " + column.type() + (column.nullable() && !key.contains(column.name()) ? "" : " NOT NULL"));
+    }
+    if (key.contains(SyntheticKey.COLUMN)) {
+      lines.add("  " + quote(SyntheticKey.COLUMN) + " STRING NOT NULL");
     }
     if (!key.isEmpty()) {
       lines.add("  PRIMARY KEY (" + quoteAll(key) + ") NOT ENFORCED");
@@ -49,12 +54,16 @@ public final class PaimonTables {
     return sql.toString();
   }
 
-  /** The Paimon primary key: the plan's key and the partition columns (Paimon requires them); empty for an append table. */
+  /**
+   * The Paimon primary key: the plan's key ({@link SyntheticKey#COLUMN} for a synthetic one) and the
+   * partition columns (Paimon requires them); empty for an append table.
+   */
   public static List<String> primaryKey(RefreshPlan plan, List<String> partitionKeys) {
     if (plan.upsertKey() == null) {
       return List.of();
     }
-    Set<String> key = new LinkedHashSet<>(plan.upsertKey().columns());
+    Set<String> key =
+        new LinkedHashSet<>(plan.upsertKey().origin() == RefreshPlan.UpsertKey.Origin.SYNTHETIC ? List.of(SyntheticKey.COLUMN) : plan.upsertKey().columns());
     key.addAll(partitionKeys);
     return List.copyOf(key);
   }

@@ -65,7 +65,7 @@ final class UpstreamTables {
     });
     env.executeSql(
         "CREATE VIEW " + PaimonTables.quote(parts[0]) + "." + PaimonTables.quote(parts[1]) + "." + PaimonTables.quote(parts[2])
-            + " AS SELECT * FROM " + paimonName);
+            + " AS SELECT " + String.join(", ", source.columns().stream().map(c -> PaimonTables.quote(c.name())).toList()) + " FROM " + paimonName);
   }
 
   private static void deleteQuietly(Path root) {

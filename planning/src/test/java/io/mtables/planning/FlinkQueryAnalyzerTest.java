@@ -71,6 +71,29 @@ class FlinkQueryAnalyzerTest {
   }
 
   @Test
+  void distinctIsKeyedOnItsColumnsAndAGlobalAggregateOnTheEmptyKey() {
+    QueryAnalysis distinct = ANALYZER.analyze(table("SELECT DISTINCT `u`.`firstname` FROM `default_catalog`.`shop`.`users` AS `u`", "users", CDC_USERS));
+    QueryAnalysis global = ANALYZER.analyze(table("SELECT COUNT(*) AS `n`, SUM(`o`.`amount`) AS `total` FROM `default_catalog`.`shop`.`orders` AS `o`", "orders", CDC_ORDERS));
+
+    assertThat(distinct.verdict()).isEqualTo(Verdict.STREAMABLE);
+    assertThat(distinct.uniqueKeys()).containsExactly(List.of("firstname"));
+    assertThat(global.uniqueKeys()).as("at most one row").containsExactly(List.of());
+  }
+
+  @Test
+  void anOuterJoinIsKeyedOnBothSidesKeysWhichCanBeNull() {
+    QueryAnalysis analysis =
+        ANALYZER.analyze(
+            table(
+                "SELECT `u`.`id` AS `user_id`, `d`.`id` AS `domain_id` FROM `default_catalog`.`shop`.`users` AS `u`"
+                    + " LEFT JOIN `default_catalog`.`shop`.`domains` AS `d` ON `u`.`id` = `d`.`user_id`",
+                List.of(source("users", CDC_USERS), source("domains", CDC_DOMAINS))));
+
+    assertThat(analysis.changelogMode()).isEqualTo("[I,UB,UA,D]");
+    assertThat(analysis.uniqueKeys()).containsExactly(List.of("user_id", "domain_id"));
+  }
+
+  @Test
   void aJoinKeepsTheKeysOfBothSidesWhenSelected() {
     QueryAnalysis analysis =
         ANALYZER.analyze(

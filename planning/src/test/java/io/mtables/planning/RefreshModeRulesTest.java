@@ -114,7 +114,7 @@ class RefreshModeRulesTest {
   void fullFreshnessThatIsNoCronPeriodIsRefusedWithTheAllowedPeriods() {
     var settings = new PlannerSettings(Duration.ofSeconds(10), Duration.ofMinutes(3), Duration.ofHours(1));
 
-    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 45, "SECOND", Map.of()), settings, UPSERTS, Instant.EPOCH);
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 7, "MINUTE", Map.of()), settings, UPSERTS, Instant.EPOCH);
 
     assertThat(plan.status()).isEqualTo(Status.REFUSED);
     assertThat(plan.mode()).isNull();
@@ -308,6 +308,68 @@ class RefreshModeRulesTest {
     return plan.warnings().stream().filter(w -> w.code().equals(code)).findFirst().orElseThrow(() -> new AssertionError("no " + code + " in " + plan.warnings())).message();
   }
 
+  @Test
+  void aDerivedKeyThatCanBeNullIsStoredAsASyntheticKey() {
+    TableDefinition nullableDs = withColumns(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), new TableDefinition.Column("ds", "STRING", true));
+
+    RefreshPlan plan = RefreshModeRules.plan(nullableDs, FLINK_DEFAULTS, UPSERTS, Instant.EPOCH);
+
+    assertThat(plan.status()).isEqualTo(Status.ACTIVE);
+    assertThat(plan.upsertKey()).isEqualTo(new UpsertKey(List.of("ds"), UpsertKey.Origin.SYNTHETIC));
+    assertThat(plan.reasons()).anyMatch(r -> r.startsWith("Upsert on __mt_key, a NULL-safe encoding of (ds)") && r.contains("ds can be NULL"));
+    assertThat(PaimonTables.primaryKey(plan, List.of())).containsExactly("__mt_key");
+  }
+
+  @Test
+  void aNotNullKeyIsPreferredToASmallerNullableOne() {
+    TableDefinition t = withColumns(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()),
+        new TableDefinition.Column("ds", "STRING", true), new TableDefinition.Column("id", "BIGINT", false), new TableDefinition.Column("cat", "STRING", false));
+    var keys = QueryAnalysis.streamable("[I,UA,D]").withUniqueKeys(List.of(List.of("ds"), List.of("id", "cat")));
+
+    RefreshPlan plan = RefreshModeRules.plan(t, FLINK_DEFAULTS, keys, Instant.EPOCH);
+
+    assertThat(plan.upsertKey()).isEqualTo(new UpsertKey(List.of("id", "cat"), UpsertKey.Origin.DERIVED));
+  }
+
+  @Test
+  void aGlobalAggregateHasOneRowAndIsKeyedOnAConstantSyntheticKey() {
+    var oneRow = QueryAnalysis.streamable("[I,UA,D]").withUniqueKeys(List.of(List.of()));
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, oneRow, Instant.EPOCH);
+
+    assertThat(plan.status()).isEqualTo(Status.ACTIVE);
+    assertThat(plan.upsertKey()).isEqualTo(new UpsertKey(List.of(), UpsertKey.Origin.SYNTHETIC));
+    assertThat(plan.reasons()).anyMatch(r -> r.contains("at most one row"));
+  }
+
+  @Test
+  void fullEveryFewSecondsStreamsInsteadWhereTheQueryStreams() {
+    var settings = new PlannerSettings(Duration.ofSeconds(10), Duration.ofMinutes(3), Duration.ofHours(1));
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 30, "SECOND", Map.of()), settings, UPSERTS, Instant.EPOCH);
+
+    assertThat(plan.mode()).isEqualTo(Mode.CONTINUOUS);
+    assertThat(plan.reasons()).anyMatch(r -> r.startsWith("CONTINUOUS instead: a FULL refresh every 30 s would start a Flink batch job"));
+  }
+
+  @Test
+  void fullEveryFewSecondsIsRefusedWhenDeclaredOrWhenTheQueryCannotStream() {
+    RefreshPlan declared = RefreshModeRules.plan(table(RefreshMode.FULL, 30, "SECOND", Map.of()), FLINK_DEFAULTS, QueryAnalysis.streamable("[I]"), Instant.EPOCH);
+    var settings = new PlannerSettings(Duration.ofSeconds(1), Duration.ofMinutes(3), Duration.ofHours(1));
+    RefreshPlan cannotStream = RefreshModeRules.plan(
+        table(RefreshMode.AUTO, 2, "SECOND", Map.of()), settings, QueryAnalysis.notStreamable("it reads a FULL table").withBatch(QueryAnalysis.BatchCheck.RUNS), Instant.EPOCH);
+
+    assertThat(declared.status()).isEqualTo(Status.REFUSED);
+    assertThat(declared.reasons()).anyMatch(r -> r.startsWith("Refused: a FULL refresh every 30 s") && r.contains("Declare FRESHNESS of 1 MINUTE or more"));
+    assertThat(cannotStream.status()).isEqualTo(Status.REFUSED);
+    assertThat(cannotStream.reasons()).anyMatch(r -> r.contains("cannot run as a stream (it reads a FULL table)"));
+  }
+
+  private static TableDefinition withColumns(TableDefinition t, TableDefinition.Column... columns) {
+    return new TableDefinition(t.table(), t.version(), t.kind(), t.statement(), List.of(columns), t.primaryKey(), List.of(), t.distribution(),
+        t.options(), t.comment(), t.freshness(), t.refreshMode(), t.query(), t.sources(), t.status(), t.resumeOptions(), t.createdAt(), t.updatedAt(), null);
+  }
+
   private static TableDefinition withPrimaryKey(TableDefinition t, String... key) {
     return new TableDefinition(t.table(), t.version(), t.kind(), t.statement(), t.columns(), List.of(key), t.partitionKeys(), t.distribution(),
         t.options(), t.comment(), t.freshness(), t.refreshMode(), t.query(), t.sources(), t.status(), t.resumeOptions(), t.createdAt(), t.updatedAt(), null);
@@ -320,7 +382,7 @@ class RefreshModeRulesTest {
   private static TableDefinition table(RefreshMode mode, Integer interval, String unit, Map<String, String> options) {
     return new TableDefinition(
         "default_catalog.shop.t", 1, TableDefinition.Kind.MATERIALIZED_TABLE, "CREATE MATERIALIZED TABLE ...",
-        List.of(new TableDefinition.Column("ds", "STRING", true)), List.of(), List.of("ds"), null, options, null,
+        List.of(new TableDefinition.Column("ds", "STRING", false)), List.of(), List.of("ds"), null, options, null,
         interval == null ? null : new TableDefinition.Freshness(interval, unit), mode,
         new TableDefinition.Query("SELECT ds FROM s", "SELECT ds FROM s"), List.of(), TableDefinition.Status.ACTIVE, Map.of(),
         Instant.EPOCH, Instant.EPOCH, null);

@@ -27,6 +27,9 @@ final class Problems {
     if ("ServiceNotReady".equals(reason)) {
       return 503;
     }
+    if (io.mtables.ddl.statements.StatementService.INTERNAL_ERROR.equals(reason)) {
+      return 500;
+    }
     return 400;
   }
 

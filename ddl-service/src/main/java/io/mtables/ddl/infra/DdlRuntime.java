@@ -126,14 +126,21 @@ public class DdlRuntime {
     }
     for (TableDefinition table : catalog.inDependencyOrder()) {
       try {
-        flink.register(table);
+        flink.onPlannerThread(() -> {
+          flink.register(table);
+          return null;
+        });
       } catch (RuntimeException e) {
         LOG.errorf("cannot restore %s into Flink's catalog: %s", table.table(), e.getMessage());
       }
     }
     gate.progress("starting Flink's planner for EXPLAIN");
     FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
-    PlanPreview preview = table -> RefreshModeRules.plan(table, settings, analyzer.analyze(table, plans::find), clock.instant());
+    PlanPreview preview = table -> {
+      var analysis = analyzer.analyze(table, plans::find);
+      return new PlanPreview.Preview(
+          RefreshModeRules.plan(table, settings, analysis, clock.instant()), analysis.verdict() == io.mtables.planning.QueryAnalysis.Verdict.BLOCKED);
+    };
     StatementService loaded = new StatementService(flink, catalog, plans, statuses, preview, warehouse, definitions, results, lifecycle, config, clock);
     gate.progress("reading " + Topics.DDL_RESULTS);
     for (var record : results.readAllWhenAvailable()) {

@@ -4,6 +4,10 @@ import io.mtables.ddl.domain.SourcePosition;
 import io.mtables.ddl.domain.StatementException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.calcite.config.Lex;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParser;
@@ -24,7 +28,8 @@ import org.apache.flink.table.operations.Operation;
 /**
  * Flink's SQL front end, holding a mirror of our catalog so that queries resolve against it: the
  * parser gives the syntax tree (with positions), the planner converts a statement into an
- * operation with its derived schema. Not thread-safe: one statement at a time.
+ * operation with its derived schema. Not thread-safe: one statement at a time, on
+ * {@link #onPlannerThread}.
  */
 public class FlinkSql {
 
@@ -39,14 +44,51 @@ public class FlinkSql {
           .withLex(Lex.JAVA)
           .withIdentifierMaxLength(256);
 
+  /**
+   * Flink's planner keeps Calcite's metadata provider in a thread-local set up where the
+   * environment is created: a statement planned on any other thread fails with "NPE:
+   * metadataHandlerProvider" (seen with SELECT DISTINCT). So the environment is created and used on
+   * one thread of its own.
+   */
+  private final ExecutorService plannerThread;
   private final TableEnvironment env;
 
   public FlinkSql(Duration freshnessThreshold) {
+    ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
+    plannerThread =
+        Executors.newSingleThreadExecutor(
+            task -> {
+              Thread thread = new Thread(task, "ddl-flink-planner");
+              thread.setDaemon(true);
+              thread.setContextClassLoader(classLoader); // Flink finds its factories through it
+              return thread;
+            });
     Configuration configuration = new Configuration();
     configuration.setString(FRESHNESS_THRESHOLD, freshnessThreshold.toSeconds() + " s");
     env =
-        TableEnvironment.create(
-            EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(configuration).build());
+        onPlannerThread(
+            () -> TableEnvironment.create(EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(configuration).build()));
+  }
+
+  /**
+   * Runs {@code work} on the thread that owns Flink's planner, and waits for it; its runtime
+   * exceptions are thrown here as they were.
+   */
+  public <T> T onPlannerThread(Callable<T> work) {
+    try {
+      return plannerThread.submit(work).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for Flink's planner", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   /** The syntax tree of one statement, with the dialect's extensions applied. */

@@ -3,6 +3,7 @@ package io.mtables.ddl.infra;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import io.mtables.schemas.plan.SyntheticKey;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
@@ -48,6 +49,9 @@ public class WarehouseReader {
       List<InMemorySql.Column> columns = new ArrayList<>();
       List<InternalRow.FieldGetter> getters = new ArrayList<>();
       for (int i = 0; i < fields.size(); i++) {
+        if (fields.get(i).name().equals(SyntheticKey.COLUMN)) {
+          continue; // storage, not data: users never see it
+        }
         columns.add(new InMemorySql.Column(fields.get(i).name(), sqlType(fields.get(i)), fields.get(i).type().isNullable()));
         getters.add(InternalRow.createFieldGetter(fields.get(i).type(), i));
       }

@@ -7,5 +7,18 @@ import io.mtables.schemas.plan.RefreshPlan;
 @FunctionalInterface
 public interface PlanPreview {
 
-  RefreshPlan plan(TableDefinition definition);
+  Preview preview(TableDefinition definition);
+
+  /**
+   * @param plan the plan planner-service would make now
+   * @param waitsForUpstream whether a refusal is only for now: an upstream materialized table has no
+   *     runnable plan yet (planner-service plans this table again when it has one)
+   */
+  record Preview(RefreshPlan plan, boolean waitsForUpstream) {
+
+    /** Whether planner-service would refuse the definition for what it says, not for what is still on its way. */
+    public boolean refusedForGood() {
+      return plan.status() == RefreshPlan.Status.REFUSED && !waitsForUpstream;
+    }
+  }
 }

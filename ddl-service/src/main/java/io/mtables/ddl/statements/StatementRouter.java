@@ -62,13 +62,13 @@ public class StatementRouter {
       return explain(parsed, requestId, now);
     }
     if (node instanceof SqlCreateMaterializedTable) {
-      return materializedTables.create(parsed, requestId, now);
+      return refusedAtOnce(materializedTables.create(parsed, requestId, now));
     }
     if (node instanceof SqlAlterMaterializedTableRefresh refresh) {
       return materializedTables.refresh(refresh, requestId, now);
     }
     if (node instanceof SqlAlterMaterializedTable alter) {
-      return materializedTables.alter(parsed, alter, requestId, now);
+      return refusedAtOnce(materializedTables.alter(parsed, alter, requestId, now));
     }
     if (node instanceof SqlDropMaterializedTable drop) {
       return materializedTables.drop(drop, requestId, now);
@@ -104,6 +104,26 @@ public class StatementRouter {
   }
 
   /**
+   * A definition planner-service would refuse is refused here, before anything is written: a table
+   * is never accepted only to be refused (or suspended by its first row) later. A suspended table
+   * runs nothing, so it is planned when it is resumed.
+   */
+  private Outcome refusedAtOnce(Outcome outcome) {
+    if (!(outcome instanceof Outcome.Defined defined) || defined.definition().status() != io.mtables.schemas.catalog.TableDefinition.Status.ACTIVE) {
+      return outcome;
+    }
+    PlanPreview.Preview planned = preview.preview(defined.definition());
+    if (planned.refusedForGood()) {
+      throw StatementException.invalid(
+          "PlanRefused",
+          "Materialized table " + defined.definition().table() + " cannot be kept fresh as declared; nothing was changed. "
+              + String.join(" ", planned.plan().reasons()),
+          "a query and refresh mode Flink can run: see EXPLAIN CREATE MATERIALIZED TABLE ... for the plan and docs/planner.md");
+    }
+    return outcome;
+  }
+
+  /**
    * EXPLAIN CREATE [OR ALTER] MATERIALIZED TABLE: the statement is checked exactly as if it ran,
    * then planned as planner-service would plan it; nothing is created or changed.
    */
@@ -117,7 +137,7 @@ public class StatementRouter {
     rows.add(java.util.Arrays.asList("table_name", definition.table()));
     rows.add(java.util.Arrays.asList("version", String.valueOf(definition.version())));
     rows.add(java.util.Arrays.asList("change", wouldBe instanceof Outcome.Defined ? (definition.version() == 1 ? "would create" : "would alter") : "none: already defined this way"));
-    PlanRows.append(rows, preview.plan(definition));
+    PlanRows.append(rows, preview.preview(definition).plan());
     return new Outcome.Rows(PlanRows.COLUMNS, rows);
   }
 }

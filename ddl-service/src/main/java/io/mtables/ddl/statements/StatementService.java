@@ -25,6 +25,9 @@ public class StatementService {
 
   private static final Logger LOG = Logger.getLogger(StatementService.class);
 
+  /** The reason of a failure that is the service's fault, not the statement's (HTTP 500). */
+  public static final String INTERNAL_ERROR = "InternalError";
+
   private final FlinkSql flink;
   private final Catalog catalog;
   private final StatementRouter router;
@@ -82,13 +85,15 @@ public class StatementService {
     Outcome outcome;
     try {
       checkSize(statement);
-      outcome = router.route(statement, requestId, clock.instant());
+      outcome = flink.onPlannerThread(() -> router.route(statement, requestId, clock.instant()));
     } catch (StatementException e) {
       return record(StatementResult.failed(requestId, e.toError(), clock.instant()));
     } catch (RuntimeException e) {
-      // Bad input must never surface as a server error: refuse the statement, keep the evidence.
-      LOG.errorf(e, "unexpected failure validating request %s", requestId);
-      StatementError error = StatementError.of("InvalidStatement", "The statement could not be validated: " + e, null);
+      // Every fault of the statement is a StatementException: anything else is ours, not the user's.
+      LOG.errorf(e, "internal failure executing request %s", requestId);
+      StatementError error = StatementError.of(
+          INTERNAL_ERROR, "The service failed on this statement (" + e.getClass().getSimpleName() + "); nothing was changed."
+              + " The cause is in ddl-service's log under request " + requestId + ".", null);
       return record(StatementResult.failed(requestId, error, clock.instant()));
     }
     return apply(requestId, outcome);
@@ -125,7 +130,10 @@ public class StatementService {
       definitions.append(Contracts.TABLE_DEFINED_V1, defined.definition().table(), defined.definition());
       catalog.apply(defined.definition());
       catalogChanges.incrementAndGet();
-      defined.onCommitted().run();
+      flink.onPlannerThread(() -> {
+        defined.onCommitted().run();
+        return null;
+      });
       return record(StatementResult.succeeded(requestId, defined.message(), defined.definition().table(), clock.instant()));
     }
     if (outcome instanceof Outcome.RefreshRequest refresh) {
@@ -136,7 +144,10 @@ public class StatementService {
     definitions.append(Contracts.TABLE_DROPPED_V1, dropped.dropped().table(), dropped.dropped());
     catalog.apply(dropped.dropped());
     catalogChanges.incrementAndGet();
-    flink.forget(dropped.dropped().table());
+    flink.onPlannerThread(() -> {
+      flink.forget(dropped.dropped().table());
+      return null;
+    });
     return record(StatementResult.succeeded(requestId, dropped.message(), dropped.dropped().table(), clock.instant()));
   }
 

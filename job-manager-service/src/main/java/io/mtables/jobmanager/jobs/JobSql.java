@@ -3,6 +3,7 @@ package io.mtables.jobmanager.jobs;
 import io.mtables.planning.PaimonTables;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.SyntheticKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +81,9 @@ public final class JobSql {
       if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
         // Another materialized table is read from its Paimon table: in a stream, its changelog
         // from the latest snapshot on; in a batch, its latest snapshot.
-        statements.add("CREATE VIEW " + quote(parts[0]) + "." + quote(parts[1]) + "." + quote(parts[2]) + " AS SELECT * FROM " + paimonName(source.table()));
+        // Its own columns only: a synthetic key column is storage, not data.
+        String columns = source.columns() == null ? "*" : String.join(", ", source.columns().stream().map(c -> quote(c.name())).toList());
+        statements.add("CREATE VIEW " + quote(parts[0]) + "." + quote(parts[1]) + "." + quote(parts[2]) + " AS SELECT " + columns + " FROM " + paimonName(source.table()));
       } else {
         statements.add(source.statement());
       }
@@ -88,9 +91,18 @@ public final class JobSql {
     return statements;
   }
 
-  /** The streaming job's INSERT. */
-  public static String insert(TableDefinition definition) {
-    return "INSERT INTO " + paimonName(definition.table()) + "\n" + definition.query().expanded();
+  /** The streaming job's INSERT; with a synthetic key, the job computes it after the query's columns. */
+  public static String insert(TableDefinition definition, RefreshPlan plan) {
+    if (plan.upsertKey() == null || plan.upsertKey().origin() != RefreshPlan.UpsertKey.Origin.SYNTHETIC) {
+      return "INSERT INTO " + paimonName(definition.table()) + "\n" + definition.query().expanded();
+    }
+    List<String> selected = new ArrayList<>();
+    for (var column : definition.columns()) {
+      selected.add("`q`." + quote(column.name()));
+    }
+    selected.add(SyntheticKey.expression(plan.upsertKey().columns(), "`q`") + " AS " + quote(SyntheticKey.COLUMN));
+    return "INSERT INTO " + paimonName(definition.table()) + "\nSELECT " + String.join(", ", selected) + " FROM (\n"
+        + definition.query().expanded() + "\n) AS `q`";
   }
 
   /** A FULL refresh of the whole table: every partition is replaced, also those the query no longer produces. */

@@ -3,6 +3,7 @@ package io.mtables.jobmanager.jobs;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.planning.BoundedReads;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
@@ -64,11 +65,11 @@ public class JobSubmitter {
   }
 
   /** Submits the CONTINUOUS job: an INSERT INTO that runs until stopped. */
-  public JobClient submitStreaming(TableDefinition definition, Map<String, String> jobOptions) {
+  public JobClient submitStreaming(TableDefinition definition, RefreshPlan plan, Map<String, String> jobOptions) {
     TableEnvironment env = environment(configuration(jobOptions), true);
     env.executeSql(JobSql.createCatalog(warehouse));
     JobSql.declareSources(definition).forEach(env::executeSql);
-    return jobOf(env.executeSql(JobSql.insert(definition)));
+    return jobOf(env.executeSql(JobSql.insert(definition, plan)));
   }
 
   /** Submits one FULL refresh: an INSERT OVERWRITE of the table or of one partition, read as a batch. */

@@ -54,7 +54,7 @@ final class StreamingJobs {
   void start(Pipeline pipeline, String restoreFrom) {
     TableDefinition definition = pipeline.definition;
     try {
-      var job = submitter.submitStreaming(definition, JobOptions.streaming(definition, pipeline.plan, config, locations, restoreFrom));
+      var job = submitter.submitStreaming(definition, pipeline.plan, JobOptions.streaming(definition, pipeline.plan, config, locations, restoreFrom));
       pipeline.streamingJobId = job.getJobID().toHexString();
       pipeline.streamingJobVersion = definition.version();
       pipeline.streamingJobQuery = QueryState.fingerprint(definition);

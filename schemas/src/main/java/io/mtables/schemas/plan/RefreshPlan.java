@@ -76,16 +76,19 @@ public record RefreshPlan(
   /**
    * The key rows are upserted and deleted on.
    *
-   * @param columns the key columns, in the table's column order
-   * @param origin DECLARED (PRIMARY KEY in the statement) or DERIVED (by Flink's planner from the
-   *     query's GROUP BY or joins)
+   * @param columns the key columns, in the table's column order; for SYNTHETIC, the columns its
+   *     value encodes (empty for a table of at most one row)
+   * @param origin DECLARED (PRIMARY KEY in the statement), DERIVED (by Flink's planner from the
+   *     query's GROUP BY or joins) or SYNTHETIC (the table is keyed on {@link SyntheticKey#COLUMN},
+   *     a NULL-safe encoding of {@code columns} computed in the job)
    */
   public record UpsertKey(List<String> columns, Origin origin) {
 
     /** Where the key comes from. */
     public enum Origin {
       DECLARED,
-      DERIVED
+      DERIVED,
+      SYNTHETIC
     }
   }
 
