@@ -2,6 +2,7 @@ package io.mtables.ddl.statements;
 
 import io.mtables.schemas.ddl.StatementResult.ResultColumn;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.SyntheticKey;
 import java.util.Arrays;
 import java.util.List;
 
@@ -29,8 +30,13 @@ final class PlanRows {
         "plan.upsert_key",
         plan.upsertKey() == null
             ? null
-            : "(" + String.join(", ", plan.upsertKey().columns()) + ") "
-                + (plan.upsertKey().origin() == RefreshPlan.UpsertKey.Origin.DECLARED ? "declared" : "derived from the query"));
+            : switch (plan.upsertKey().origin()) {
+              case DECLARED -> "(" + String.join(", ", plan.upsertKey().columns()) + ") declared";
+              case DERIVED -> "(" + String.join(", ", plan.upsertKey().columns()) + ") derived from the query";
+              case SYNTHETIC -> plan.upsertKey().columns().isEmpty()
+                  ? SyntheticKey.COLUMN + ", a constant: one row at most"
+                  : SyntheticKey.COLUMN + " = NULL-safe encoding of (" + String.join(", ", plan.upsertKey().columns()) + "), derived from the query";
+            });
     for (int i = 0; i < plan.reasons().size(); i++) {
       property(rows, "plan.reason." + (i + 1), plan.reasons().get(i));
     }
