@@ -43,6 +43,6 @@ public interface Example {
   }
 
   static List<Example> all() {
-    return List.of(new UsersDomains(), new OrdersDashboard(), new ClicksPerMinute(), new Shapes());
+    return List.of(new UsersDomains(), new OrdersDashboard(), new ClicksPerMinute(), new Shapes(), new Tpch());
   }
 }

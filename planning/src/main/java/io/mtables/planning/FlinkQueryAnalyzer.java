@@ -294,6 +294,12 @@ public class FlinkQueryAnalyzer {
       deepest = deepest.getCause();
     }
     String message = deepest.getMessage() == null ? error.getMessage() : deepest.getMessage();
-    return message.lines().findFirst().orElse(message).strip();
+    message = message == null ? "" : message.lines().findFirst().orElse(message).strip();
+    // Flink's own refusals say what is wrong; anything else is a failure inside its planner, whose
+    // bare message ("4") means nothing without its kind.
+    boolean flinksWords = deepest instanceof org.apache.flink.table.api.TableException
+        || deepest instanceof org.apache.flink.table.api.ValidationException
+        || deepest.getClass().getName().startsWith("org.apache.calcite.");
+    return flinksWords ? message : "Flink's planner failed on this query (" + deepest.getClass().getSimpleName() + ": " + message + ")";
   }
 }

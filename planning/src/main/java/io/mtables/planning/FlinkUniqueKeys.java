@@ -36,6 +36,12 @@ final class FlinkUniqueKeys {
       Object cluster = relNode.getMethod("getCluster").invoke(rel);
       Object metadata = cluster.getClass().getMethod("getMetadataQuery").invoke(cluster);
       Set<?> keys = (Set<?>) relMetadataQuery.getMethod("getUniqueKeys", relNode).invoke(metadata, rel);
+      // A result of at most one row (a global aggregate, also behind a projection such as SUM(a) / SUM(b),
+      // where Flink's key handlers lose its empty key) is keyed by nothing.
+      Double maxRows = (Double) relMetadataQuery.getMethod("getMaxRowCount", relNode).invoke(metadata, rel);
+      if (maxRows != null && maxRows <= 1) {
+        return List.of(List.of());
+      }
       if (keys == null) {
         return null;
       }

@@ -81,6 +81,14 @@ class FlinkQueryAnalyzerTest {
   }
 
   @Test
+  void aGlobalAggregateBehindAProjectionStillHasAtMostOneRow() {
+    QueryAnalysis ratio = ANALYZER.analyze(table(
+        "SELECT SUM(`o`.`amount`) / COUNT(*) AS `mean` FROM `default_catalog`.`shop`.`orders` AS `o`", "orders", CDC_ORDERS));
+
+    assertThat(ratio.uniqueKeys()).containsExactly(List.of());
+  }
+
+  @Test
   void anOuterJoinIsKeyedOnBothSidesKeysWhichCanBeNull() {
     QueryAnalysis analysis =
         ANALYZER.analyze(

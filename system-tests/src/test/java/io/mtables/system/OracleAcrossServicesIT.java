@@ -4,16 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mtables.oracle.Example;
 import io.mtables.oracle.Harness;
-import io.mtables.oracle.Postgres;
 import io.mtables.oracle.Statements;
-import io.mtables.testing.kafka.KafkaBroker;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,56 +19,18 @@ import org.junit.jupiter.api.Test;
  */
 class OracleAcrossServicesIT {
 
-  private static final Path DATA = Path.of("target/oracle-data").toAbsolutePath();
-  private static final int FLINK_PORT = 18385;
-  private static final String SCHEMA = "oracle_" + UUID.randomUUID().toString().substring(0, 8);
-  private static final String SLOT = "mt_cdc_" + SCHEMA;
-  private static final Postgres POSTGRES = Postgres.local();
-  private static ServiceProcess ddl;
-  private static ServiceProcess planner;
-  private static ServiceProcess jobManager;
-  private static ServiceProcess cdc;
-  private static ServiceProcess scheduler;
+  private static final ExampleServices SERVICES = new ExampleServices("oracle", 18380, 4, "1g");
+  private static final String SCHEMA = SERVICES.schema();
+  private static final io.mtables.oracle.Postgres POSTGRES = ExampleServices.POSTGRES;
 
   @BeforeAll
   static void startServices() throws Exception {
-    deleteRecursively(DATA);
-    // The tables exist before the capture starts: its publication is made for the tables it finds.
-    for (Example example : Example.all()) {
-      harness(example, 0, Duration.ZERO).preparePostgres();
-    }
-    cdc = cdc().start();
-    ddl = new ServiceProcess("ddl-service", 18081, "mt.data-dir=" + DATA).start();
-    planner = new ServiceProcess("planner-service", 18082).start();
-    jobManager = new ServiceProcess(
-        "job-manager-service", 18084, "mt.data-dir=" + DATA, "mt.flink.embedded.port=" + FLINK_PORT, "mt.flink.embedded.task-slots=4",
-        "mt.jobs.include=default_catalog\\." + SCHEMA + "\\..*").start();
-    scheduler = new ServiceProcess("refresh-scheduler-service", 18083, "mt.scheduler.catch-up-window=2s").start();
-  }
-
-  private static ServiceProcess cdc() {
-    return new ServiceProcess("cdc-capture-service", 18086, "mt.cdc.tables=" + SCHEMA + "\\..*", "mt.cdc.slot-name=" + SLOT, "mt.cdc.publication=" + SLOT,
-        "mt.cdc.offsets-topic=mt.cdc.offsets." + SCHEMA);
+    SERVICES.start(true, List.of(Example.named("users-domains"), Example.named("orders-dashboard"), Example.named("clicks-per-minute")));
   }
 
   @AfterAll
   static void stopServices() throws Exception {
-    for (ServiceProcess service : new ServiceProcess[] {scheduler, jobManager, planner, ddl, cdc}) {
-      if (service != null) {
-        service.stop();
-      }
-    }
-    Path pidFile = DATA.resolve("flink/cluster.pid");
-    if (Files.exists(pidFile)) {
-      ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).ifPresent(p -> {
-        p.destroyForcibly();
-        p.onExit().join();
-      });
-    }
-    POSTGRES.execute(List.of(
-        "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '" + SLOT + "' AND NOT active",
-        "DROP PUBLICATION IF EXISTS " + SLOT,
-        "DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE"));
+    SERVICES.close();
   }
 
   @Test
@@ -86,7 +41,7 @@ class OracleAcrossServicesIT {
     Harness.Report first = harness(example, 1, Duration.ofSeconds(30)).run(() -> {});
     assertThat(first.differingRows()).as("seed 1").isZero();
 
-    Harness.Report killed = harness(example, 2, Duration.ofSeconds(30)).run(OracleAcrossServicesIT::killAndRestartCapture);
+    Harness.Report killed = harness(example, 2, Duration.ofSeconds(30)).run(SERVICES::killAndRestartCapture);
     assertThat(killed.differingRows()).as("seed 2, the capture killed with SIGKILL halfway").isZero();
     assertThat(killed.changes()).isPositive();
   }
@@ -132,29 +87,10 @@ class OracleAcrossServicesIT {
   }
 
   private static Statements statements() {
-    return new Statements("http://127.0.0.1:18081");
-  }
-
-  private static void killAndRestartCapture() {
-    try {
-      cdc.kill();
-      cdc = cdc().start();
-    } catch (Exception e) {
-      throw new IllegalStateException("restarting cdc-capture-service", e);
-    }
+    return SERVICES.statements();
   }
 
   private static Harness harness(Example example, long seed, Duration duration) {
-    return new Harness(
-        new Harness.Settings(example, SCHEMA, "cdc", KafkaBroker.bootstrapServers(), seed, duration, 50, Duration.ofMinutes(3)),
-        POSTGRES, new Statements("http://127.0.0.1:18081"), System.out);
-  }
-
-  private static void deleteRecursively(Path root) throws Exception {
-    if (Files.exists(root)) {
-      try (Stream<Path> paths = Files.walk(root)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-      }
-    }
+    return SERVICES.harness(example, seed, duration);
   }
 }
