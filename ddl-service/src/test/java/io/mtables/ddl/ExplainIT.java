@@ -34,7 +34,7 @@ class ExplainIT {
         .body("rows", hasItem(List.of("change", "would create")))
         .body("rows", hasItem(List.of("plan.mode", "CONTINUOUS")))
         .body("rows", hasItem(List.of("plan.changelog_mode", "[I,UA]")))
-        .body("rows", hasItem(List.of("plan.upsert_key", "(category) derived from the query")))
+        .body("rows", hasItem(List.of("plan.upsert_key", "__mt_key = NULL-safe encoding of (category), derived from the query")))
         .body("rows", hasItem(List.of("plan.reason.1", "CONTINUOUS because the freshness 5 min is below the threshold 30 min (materialized-table.refresh-mode.freshness-threshold).")))
         .body("rows", hasItem(hasItem("plan.warning.UnboundedState")));
     post("SHOW MATERIALIZED TABLES FROM " + DB, 200).then().body("rows", not(hasItem(List.of("by_category"))));

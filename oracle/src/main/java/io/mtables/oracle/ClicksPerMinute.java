@@ -14,8 +14,9 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * A TUMBLE window aggregation in a CONTINUOUS table: clicks per event-time minute, over a change
- * stream with a watermark 5 seconds behind the newest click. A window's row is written once, when
+ * Window aggregations in CONTINUOUS tables: clicks per event-time minute (TUMBLE), per two
+ * minutes starting every minute (HOP) and per minute and two minutes so far within each two
+ * (CUMULATE), over a change stream with a watermark 5 seconds behind the newest click. A window's row is written once, when
  * the watermark passes its end, and is final: a change to a click of a closed window comes too
  * late. The workload therefore runs on an event-time clock of its own (one second per change,
  * continuing after the newest click in the table), changes or deletes only clicks at most three
@@ -50,18 +51,39 @@ final class ClicksPerMinute implements Example {
 
   @Override
   public List<String> materializedTables(String schema) {
-    return List.of("CREATE OR ALTER MATERIALIZED TABLE " + schema + ".clicks_per_minute FRESHNESS = INTERVAL '5' SECOND AS"
-        + " SELECT window_start, window_end, COUNT(*) AS clicks, SUM(amount) AS amount"
-        + " FROM TABLE(TUMBLE(TABLE " + schema + ".clicks, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end");
+    return List.of(
+        window(schema, "clicks_per_minute", "TUMBLE(TABLE " + schema + ".clicks, DESCRIPTOR(ts), INTERVAL '1' MINUTE)"),
+        // Two minutes long, one new every minute: each click counts in two windows.
+        window(schema, "clicks_hopping", "HOP(TABLE " + schema + ".clicks, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '2' MINUTE)"),
+        // Within each two minutes, the first minute so far and both minutes so far.
+        window(schema, "clicks_cumulating", "CUMULATE(TABLE " + schema + ".clicks, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '2' MINUTE)"));
   }
 
+  private static String window(String schema, String table, String windowing) {
+    return "CREATE OR ALTER MATERIALIZED TABLE " + schema + "." + table + " FRESHNESS = INTERVAL '5' SECOND AS"
+        + " SELECT window_start, window_end, COUNT(*) AS clicks, SUM(amount) AS amount FROM TABLE(" + windowing + ") GROUP BY window_start, window_end";
+  }
+
+  /** Each window's rows in PostgreSQL: a click with the (start, end) of every window it is in, closed windows only. */
   @Override
   public List<Check> checks(String schema) {
     String minute = "date_trunc('minute', ts)";
-    return List.of(new Check(schema + ".clicks_per_minute", "SELECT window_start, window_end, clicks, amount FROM " + schema + ".clicks_per_minute",
-        "SELECT " + minute + ", " + minute + " + interval '1 minute', COUNT(*), SUM(amount) FROM " + schema + ".clicks"
-            + " WHERE " + minute + " + interval '1 minute' <= (SELECT max(ts) - interval '5 second' FROM " + schema + ".clicks) GROUP BY 1, 2",
-        false));
+    String twoMinutes = "(date_trunc('hour', ts) + floor(extract(minute FROM ts) / 2) * interval '2 minute')";
+    return List.of(
+        check(schema, "clicks_per_minute", "VALUES (" + minute + ", " + minute + " + interval '1 minute')"),
+        check(schema, "clicks_hopping",
+            "VALUES (" + minute + ", " + minute + " + interval '2 minute'), (" + minute + " - interval '1 minute', " + minute + " + interval '1 minute')"),
+        check(schema, "clicks_cumulating",
+            "SELECT " + twoMinutes + ", " + twoMinutes + " + interval '1 minute' WHERE ts < " + twoMinutes + " + interval '1 minute'"
+                + " UNION ALL SELECT " + twoMinutes + ", " + twoMinutes + " + interval '2 minute'"));
+  }
+
+  private static Check check(String schema, String table, String windowsOfAClick) {
+    return new Check(schema + "." + table, "SELECT window_start, window_end, clicks, amount FROM " + schema + "." + table,
+        "SELECT w.window_start, w.window_end, COUNT(*), SUM(c.amount) FROM " + schema + ".clicks AS c"
+            + " CROSS JOIN LATERAL (" + windowsOfAClick + ") AS w (window_start, window_end)"
+            + " WHERE w.window_end <= (SELECT max(ts) - interval '5 second' FROM " + schema + ".clicks) GROUP BY 1, 2",
+        false);
   }
 
   @Override

@@ -43,6 +43,8 @@ public interface Example {
   }
 
   static List<Example> all() {
-    return List.of(new UsersDomains(), new OrdersDashboard(), new ClicksPerMinute(), new Shapes(), new Tpch());
+    List<Example> all = new java.util.ArrayList<>(List.of(new UsersDomains(), new OrdersDashboard(), new ClicksPerMinute(), new Shapes(), new Tpch()));
+    all.addAll(Shapes.eachShape());
+    return List.copyOf(all);
   }
 }

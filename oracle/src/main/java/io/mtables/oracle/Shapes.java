@@ -52,6 +52,9 @@ public final class Shapes implements Example {
             "SELECT p.id AS person_id, p.lastname, a.id AS account_id FROM " + s + ".people AS p FULL OUTER JOIN " + s + ".accounts AS a ON a.person_id = p.id",
             "SELECT p.id, p.lastname, a.id FROM " + s + ".people p FULL OUTER JOIN " + s + ".accounts a ON a.person_id = p.id",
             "person_id, lastname, account_id"),
+        new Shape("shape_right_join",
+            "SELECT a.id AS account_id, p.id AS person_id, p.city FROM " + s + ".people AS p RIGHT JOIN " + s + ".accounts AS a ON a.person_id = p.id",
+            "SELECT a.id, p.id, p.city FROM " + s + ".people p RIGHT JOIN " + s + ".accounts a ON a.person_id = p.id", "account_id, person_id, city"),
         new Shape("shape_in",
             "SELECT p.id, p.firstname FROM " + s + ".people AS p WHERE p.id IN (SELECT a.person_id FROM " + s + ".accounts AS a WHERE a.balance > 50)",
             "SELECT p.id, p.firstname FROM " + s + ".people p WHERE p.id IN (SELECT a.person_id FROM " + s + ".accounts a WHERE a.balance > 50)",
@@ -112,9 +115,30 @@ public final class Shapes implements Example {
     return shapes(schema).stream().map(Shape::name).toList();
   }
 
+  /** Only this shape's table, or every shape's when null. */
+  private final String only;
+
+  /** Every shape: the example {@code shapes}. */
+  Shapes() {
+    this(null);
+  }
+
+  private Shapes(String only) {
+    this.only = only;
+  }
+
+  /** One example per shape, named after its table ({@code shape_distinct} is the example {@code shape-distinct}), over the same tables. */
+  static List<Example> eachShape() {
+    return shapes("s").stream().map(shape -> (Example) new Shapes(shape.name())).toList();
+  }
+
   @Override
   public String name() {
-    return "shapes";
+    return only == null ? "shapes" : only.replace('_', '-');
+  }
+
+  private List<Shape> chosen(String schema) {
+    return shapes(schema).stream().filter(shape -> only == null || shape.name().equals(only)).toList();
   }
 
   @Override
@@ -144,7 +168,7 @@ public final class Shapes implements Example {
 
   @Override
   public List<String> materializedTables(String schema) {
-    return shapes(schema).stream()
+    return chosen(schema).stream()
         .map(shape -> "CREATE OR ALTER MATERIALIZED TABLE " + schema + "." + shape.name() + " " + shape.declared() + "FRESHNESS = INTERVAL '5' SECOND AS "
             + shape.query())
         .toList();
@@ -152,7 +176,7 @@ public final class Shapes implements Example {
 
   @Override
   public List<Check> checks(String schema) {
-    return shapes(schema).stream()
+    return chosen(schema).stream()
         .map(shape -> new Check(schema + "." + shape.name(), "SELECT " + shape.columns() + " FROM " + schema + "." + shape.name(), shape.postgresQuery(), false))
         .toList();
   }
