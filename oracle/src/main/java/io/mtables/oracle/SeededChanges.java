@@ -3,6 +3,7 @@ package io.mtables.oracle;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -36,6 +37,22 @@ abstract class SeededChanges implements Workload {
       postgres.setAutoCommit(true);
     }
     return changes;
+  }
+
+  /** The ids of a table's rows, in order: what a workload may change or delete. */
+  static List<Long> ids(Connection postgres, String table) throws SQLException {
+    List<Long> ids = new java.util.ArrayList<>();
+    try (java.sql.Statement statement = postgres.createStatement(); java.sql.ResultSet rows = statement.executeQuery("SELECT id FROM " + table + " ORDER BY id")) {
+      while (rows.next()) {
+        ids.add(rows.getLong(1));
+      }
+    }
+    return ids;
+  }
+
+  /** The id after the largest of {@code ids}, 1 for none. */
+  static long nextId(List<Long> ids) {
+    return ids.stream().mapToLong(Long::longValue).max().orElse(0) + 1;
   }
 
   protected static void update(Connection postgres, String sql, Object... values) throws SQLException {

@@ -1,12 +1,9 @@
 package io.mtables.oracle;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
@@ -183,17 +180,7 @@ public final class Shapes implements Example {
 
   @Override
   public Workload workload(String schema, Random random, Connection postgres) throws SQLException {
-    return new Changes(schema, random, ids(postgres, schema + ".people"), ids(postgres, schema + ".accounts"));
-  }
-
-  private static List<Long> ids(Connection postgres, String table) throws SQLException {
-    List<Long> ids = new ArrayList<>();
-    try (Statement statement = postgres.createStatement(); ResultSet rows = statement.executeQuery("SELECT id FROM " + table + " ORDER BY id")) {
-      while (rows.next()) {
-        ids.add(rows.getLong(1));
-      }
-    }
-    return ids;
+    return new Changes(schema, random, SeededChanges.ids(postgres, schema + ".people"), SeededChanges.ids(postgres, schema + ".accounts"));
   }
 
   /** Inserts, updates to and from NULL, moves and deletes of people and their accounts. */
@@ -209,8 +196,8 @@ public final class Shapes implements Example {
       this.schema = schema;
       this.people = people;
       this.accounts = accounts;
-      this.nextPerson = people.stream().mapToLong(Long::longValue).max().orElse(0) + 1;
-      this.nextAccount = accounts.stream().mapToLong(Long::longValue).max().orElse(0) + 1;
+      this.nextPerson = nextId(people);
+      this.nextAccount = nextId(accounts);
     }
 
     @Override

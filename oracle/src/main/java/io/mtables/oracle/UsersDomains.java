@@ -1,10 +1,7 @@
 package io.mtables.oracle;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
@@ -72,17 +69,7 @@ final class UsersDomains implements Example {
 
   @Override
   public Workload workload(String schema, Random random, Connection postgres) throws SQLException {
-    return new Changes(schema, random, ids(postgres, schema + ".users"), ids(postgres, schema + ".domains"));
-  }
-
-  private static List<Long> ids(Connection postgres, String table) throws SQLException {
-    List<Long> ids = new ArrayList<>();
-    try (Statement statement = postgres.createStatement(); ResultSet rows = statement.executeQuery("SELECT id FROM " + table + " ORDER BY id")) {
-      while (rows.next()) {
-        ids.add(rows.getLong(1));
-      }
-    }
-    return ids;
+    return new Changes(schema, random, SeededChanges.ids(postgres, schema + ".users"), SeededChanges.ids(postgres, schema + ".domains"));
   }
 
   /** Inserts, renames, moves and deletes of users and domains; one in twenty steps is a burst. */
@@ -98,8 +85,8 @@ final class UsersDomains implements Example {
       this.schema = schema;
       this.users = users;
       this.domains = domains;
-      this.nextUser = users.stream().mapToLong(Long::longValue).max().orElse(0) + 1;
-      this.nextDomain = domains.stream().mapToLong(Long::longValue).max().orElse(0) + 1;
+      this.nextUser = nextId(users);
+      this.nextDomain = nextId(domains);
     }
 
     @Override
