@@ -11,12 +11,12 @@ public interface PlanPreview {
 
   /**
    * @param plan the plan planner-service would make now
-   * @param waitsForUpstream whether a refusal is only for now: an upstream materialized table has no
-   *     runnable plan yet (planner-service plans this table again when it has one)
+   * @param waitsForUpstream whether a refusal is only for now: ddl-service has not seen a runnable plan
+   *     of an upstream materialized table yet (planner-service, which plans the upstream first, decides)
    */
   record Preview(RefreshPlan plan, boolean waitsForUpstream) {
 
-    /** Whether planner-service would refuse the definition for what it says, not for what is still on its way. */
+    /** Whether planner-service would refuse the definition for what it says, not for a plan ddl-service has not seen yet. */
     public boolean refusedForGood() {
       return plan.status() == RefreshPlan.Status.REFUSED && !waitsForUpstream;
     }
