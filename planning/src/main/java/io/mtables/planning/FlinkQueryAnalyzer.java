@@ -8,9 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -50,26 +47,13 @@ public class FlinkQueryAnalyzer {
           "Deduplicate", "deduplication",
           "ChangelogNormalize", "changelog normalization");
 
-  /**
-   * Flink's planner keeps Calcite's metadata provider in a thread-local set up where the planner
-   * is created: every call must run on that same thread, or optimization fails with "NPE:
-   * metadataHandlerProvider". So the environments live on one thread of their own.
-   */
-  private final ExecutorService flinkThread;
+  /** Flink's planner must be called on the thread that created it (see PlannerThread). */
+  private final PlannerThread flinkThread = new PlannerThread("flink-planner");
   private final TableEnvironment streaming;
   private final TableEnvironment batch;
   private final UpstreamTables upstream;
 
   public FlinkQueryAnalyzer() {
-    ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
-    flinkThread =
-        Executors.newSingleThreadExecutor(
-            task -> {
-              Thread thread = new Thread(task, "flink-planner");
-              thread.setDaemon(true);
-              thread.setContextClassLoader(classLoader); // Flink finds its factories through it
-              return thread;
-            });
     streaming = onFlinkThread(() -> {
       TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
       PlanShapingOptions.streaming().forEach(env.getConfig()::set);
@@ -93,14 +77,7 @@ public class FlinkQueryAnalyzer {
   }
 
   private <T> T onFlinkThread(Callable<T> work) {
-    try {
-      return flinkThread.submit(work).get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while asking Flink's planner", e);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
-    }
+    return flinkThread.call(work);
   }
 
   private QueryAnalysis analyzeHere(TableDefinition table, UpstreamPlans upstreamPlans) {

@@ -4,10 +4,8 @@ import io.mtables.ddl.domain.SourcePosition;
 import io.mtables.ddl.domain.StatementException;
 import java.time.Duration;
 import java.util.List;
+import io.mtables.planning.PlannerThread;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.calcite.config.Lex;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParser;
@@ -44,25 +42,11 @@ public class FlinkSql {
           .withLex(Lex.JAVA)
           .withIdentifierMaxLength(256);
 
-  /**
-   * Flink's planner keeps Calcite's metadata provider in a thread-local set up where the
-   * environment is created: a statement planned on any other thread fails with "NPE:
-   * metadataHandlerProvider" (seen with SELECT DISTINCT). So the environment is created and used on
-   * one thread of its own.
-   */
-  private final ExecutorService plannerThread;
+  /** Flink's planner must be called on the thread that created it (see PlannerThread). */
+  private final PlannerThread plannerThread = new PlannerThread("ddl-flink-planner");
   private final TableEnvironment env;
 
   public FlinkSql(Duration freshnessThreshold) {
-    ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
-    plannerThread =
-        Executors.newSingleThreadExecutor(
-            task -> {
-              Thread thread = new Thread(task, "ddl-flink-planner");
-              thread.setDaemon(true);
-              thread.setContextClassLoader(classLoader); // Flink finds its factories through it
-              return thread;
-            });
     Configuration configuration = new Configuration();
     configuration.setString(FRESHNESS_THRESHOLD, freshnessThreshold.toSeconds() + " s");
     env =
@@ -70,25 +54,9 @@ public class FlinkSql {
             () -> TableEnvironment.create(EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(configuration).build()));
   }
 
-  /**
-   * Runs {@code work} on the thread that owns Flink's planner, and waits for it; its runtime
-   * exceptions are thrown here as they were.
-   */
+  /** Runs {@code work} on the thread that owns Flink's planner, and waits for it. */
   public <T> T onPlannerThread(Callable<T> work) {
-    try {
-      return plannerThread.submit(work).get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for Flink's planner", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw new IllegalStateException(e.getCause());
-    }
+    return plannerThread.call(work);
   }
 
   /** The syntax tree of one statement, with the dialect's extensions applied. */
