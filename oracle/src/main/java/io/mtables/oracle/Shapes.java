@@ -12,8 +12,9 @@ import java.util.Random;
  * sources with NULLs, updates and deletes, each compared with PostgreSQL's answer to the same
  * query: DISTINCT, GROUP BY a nullable column, HAVING, a global aggregate, LEFT and FULL OUTER
  * joins, IN and NOT EXISTS subqueries, CASE and COALESCE with DECIMAL arithmetic, string and date
- * functions, Top-N, UNION, and UNION ALL with a declared key. UNION ALL without one is refused at
- * CREATE (no key tells its branches apart), which {@link #refused} lists for the tests.
+ * functions, Top-N, UNION, and UNION ALL (keyed by the planner on each branch's key, or by a declared
+ * key). A UNION ALL whose branch has no key is refused at CREATE (nothing tells that branch's
+ * rows apart), which {@link #refused} lists for the tests.
  */
 public final class Shapes implements Example {
 
@@ -83,7 +84,11 @@ public final class Shapes implements Example {
         new Shape("shape_union",
             "SELECT lastname AS name FROM " + s + ".people UNION SELECT plan AS name FROM " + s + ".accounts",
             "SELECT lastname FROM " + s + ".people UNION SELECT plan FROM " + s + ".accounts", "name"),
-        // UNION ALL has no key Flink can derive: a literal per branch and a declared key give it one.
+        // UNION ALL has no key Flink can derive; each branch has one, so the planner keys a row on its branch and that key.
+        new Shape("shape_union_all",
+            "SELECT id, firstname AS name FROM " + s + ".people UNION ALL SELECT id, plan AS name FROM " + s + ".accounts",
+            "SELECT id, firstname FROM " + s + ".people UNION ALL SELECT id, plan FROM " + s + ".accounts", "id, name"),
+        // Or the user says which branch a row comes from and declares the key.
         new Shape("shape_union_all_keyed",
             "SELECT CAST('person' AS STRING) AS origin, id, firstname AS name FROM " + s + ".people"
                 + " UNION ALL SELECT CAST('account' AS STRING) AS origin, id, plan AS name FROM " + s + ".accounts",
@@ -94,8 +99,8 @@ public final class Shapes implements Example {
   /** Statements refused at CREATE, with a word their refusal must contain. */
   public static List<List<String>> refused(String s) {
     return List.of(
-        List.of("CREATE MATERIALIZED TABLE " + s + ".shape_union_all FRESHNESS = INTERVAL '5' SECOND AS"
-            + " SELECT id, firstname AS name FROM " + s + ".people UNION ALL SELECT id, plan AS name FROM " + s + ".accounts", "derives no key"),
+        List.of("CREATE MATERIALIZED TABLE " + s + ".shape_union_all_names FRESHNESS = INTERVAL '5' SECOND AS"
+            + " SELECT firstname AS name FROM " + s + ".people UNION ALL SELECT plan AS name FROM " + s + ".accounts", "has no key of its own"),
         List.of("CREATE MATERIALIZED TABLE " + s + ".shape_full_over_cdc FRESHNESS = INTERVAL '1' HOUR REFRESH_MODE = FULL AS"
             + " SELECT id, plan FROM " + s + ".accounts", "cannot run as a batch"));
   }

@@ -130,12 +130,38 @@ public class FlinkQueryAnalyzer {
     }
     // The time functions are read from a plan already made (its syntax tree comes first): planning
     // the query once more only to print it cost a third of the analysis (bin/bench control-plane).
+    List<List<String>> keys = FlinkUniqueKeys.of(validated);
     return QueryAnalysis.streamable(rootChangelog(plan))
-        .withUniqueKeys(FlinkUniqueKeys.of(validated))
+        .withUniqueKeys(keys)
+        .withBranchKeys(keys != null && keys.isEmpty() ? branchKeys(query, validated) : null)
         .withBatch(batchCheck)
         .withStatefulOperators(statefulOperators(plan))
         .withTimeFunctions(timeFunctionsInConditions(plan))
         .withLatestValueSources(changelogSources(plan).stream().filter(name -> !UpstreamTables.isScratch(name)).toList());
+  }
+
+  /**
+   * Each branch's smallest key when {@code query} is a UNION ALL (null for a branch without one),
+   * named by the union's output columns, which take a branch's columns by position; else null.
+   */
+  private List<List<String>> branchKeys(String query, Table union) {
+    List<String> branches = UnionBranches.of(query);
+    if (branches.isEmpty()) {
+      return null;
+    }
+    List<String> output = union.getResolvedSchema().getColumnNames();
+    List<List<String>> keys = new ArrayList<>();
+    for (String branch : branches) {
+      Table planned = streaming.sqlQuery(branch);
+      List<List<String>> branchKeys = FlinkUniqueKeys.of(planned);
+      if (branchKeys == null || branchKeys.isEmpty()) {
+        keys.add(null);
+        continue;
+      }
+      List<String> own = planned.getResolvedSchema().getColumnNames();
+      keys.add(branchKeys.get(0).stream().map(column -> output.get(own.indexOf(column))).toList());
+    }
+    return keys;
   }
 
   /** The upstream table's plan, if it is one its readers can run on. */

@@ -4,6 +4,7 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan.Mode;
 import io.mtables.schemas.plan.RefreshPlan.UpsertKey;
 import io.mtables.schemas.plan.SyntheticKey;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,7 +12,8 @@ import java.util.List;
  * whose query produces updates takes the smallest key Flink's planner derives from the query (its
  * GROUP BY, or the keys of joined sources that survive the join) whose columns are NOT NULL. When
  * every derived key can hold NULL (GROUP BY a nullable column, an outer join) or is empty (a global
- * aggregate), the table is keyed on a synthetic column encoding it ({@link SyntheticKey}).
+ * aggregate), the table is keyed on a synthetic column encoding it ({@link SyntheticKey}); so is a
+ * UNION ALL whose branches each have a key, on the branch's number and that key.
  */
 final class KeyChoice {
 
@@ -27,6 +29,9 @@ final class KeyChoice {
       return null;
     }
     List<List<String>> derived = query.uniqueKeys() == null ? List.of() : query.uniqueKeys();
+    if (derived.isEmpty() && query.branchKeys() != null) {
+      return unionKey(table, query.branchKeys(), reasons);
+    }
     if (derived.isEmpty()) {
       reasons.add("Flink's planner derives no key from the query" + (query.uniqueKeys() == null ? " (it could not be asked)" : "") + ".");
       return null;
@@ -52,6 +57,31 @@ final class KeyChoice {
               + " The job computes it; it is hidden from SELECT *.");
     }
     return new UpsertKey(key, UpsertKey.Origin.SYNTHETIC);
+  }
+
+  /**
+   * A UNION ALL has no key of its own, but when each branch has one, the branch's number and its
+   * key tell every row apart.
+   */
+  private static UpsertKey unionKey(TableDefinition table, List<List<String>> branchKeys, List<String> reasons) {
+    List<String> described = new ArrayList<>();
+    for (int branch = 1; branch <= branchKeys.size(); branch++) {
+      List<String> key = branchKeys.get(branch - 1);
+      if (key == null) {
+        reasons.add(
+            "Flink's planner derives no key from the query: it is a UNION ALL, and its branch " + branch + " of "
+                + branchKeys.size() + " has no key of its own to tell its rows apart.");
+        return null;
+      }
+      described.add(branch + " on (" + String.join(", ", key) + ")");
+    }
+    List<String> columns =
+        table.columns().stream().map(TableDefinition.Column::name).filter(c -> branchKeys.stream().anyMatch(key -> key.contains(c))).toList();
+    reasons.add(
+        "Upsert on " + SyntheticKey.COLUMN + ", a synthetic key: the query is a UNION ALL, which has no key, but each branch"
+            + " has one; the key encodes the branch's number and its key (branch " + String.join(", branch ", described)
+            + "). The job computes it; it is hidden from SELECT *.");
+    return new UpsertKey(columns, UpsertKey.Origin.SYNTHETIC, branchKeys);
   }
 
   /** The columns of {@code key} the table's derived schema says can be NULL. */

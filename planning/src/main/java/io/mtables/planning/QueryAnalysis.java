@@ -19,6 +19,9 @@ import java.util.List;
  *     filter or join conditions
  * @param latestValueSources source tables that hold the latest value of each row (a change stream,
  *     an upsert topic, a database table or another materialized table) rather than every event
+ * @param branchKeys for a query that is a UNION ALL, each branch's smallest key (output column
+ *     names; empty when the branch has at most one row; null for a branch without one); null for
+ *     any other query, or when the query has a key of its own
  */
 public record QueryAnalysis(
     Verdict verdict,
@@ -28,7 +31,8 @@ public record QueryAnalysis(
     BatchCheck batch,
     List<String> statefulOperators,
     List<String> timeFunctionsInConditions,
-    List<String> latestValueSources) {
+    List<String> latestValueSources,
+    List<List<String>> branchKeys) {
 
   /** The planner's answer. */
   public enum Verdict {
@@ -56,39 +60,43 @@ public record QueryAnalysis(
   }
 
   public static QueryAnalysis streamable(String changelogMode) {
-    return new QueryAnalysis(Verdict.STREAMABLE, changelogMode, null, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of());
+    return new QueryAnalysis(Verdict.STREAMABLE, changelogMode, null, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null);
   }
 
   public static QueryAnalysis notStreamable(String why) {
-    return new QueryAnalysis(Verdict.NOT_STREAMABLE, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of());
+    return new QueryAnalysis(Verdict.NOT_STREAMABLE, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null);
   }
 
   public static QueryAnalysis unknown(String why) {
-    return new QueryAnalysis(Verdict.UNKNOWN, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of());
+    return new QueryAnalysis(Verdict.UNKNOWN, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null);
   }
 
   public static QueryAnalysis blocked(String why) {
-    return new QueryAnalysis(Verdict.BLOCKED, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of());
+    return new QueryAnalysis(Verdict.BLOCKED, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null);
   }
 
   public QueryAnalysis withUniqueKeys(List<List<String>> keys) {
-    return new QueryAnalysis(verdict, changelogMode, detail, keys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources);
+    return new QueryAnalysis(verdict, changelogMode, detail, keys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys);
   }
 
   public QueryAnalysis withBatch(BatchCheck check) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, check, statefulOperators, timeFunctionsInConditions, latestValueSources);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, check, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys);
   }
 
   public QueryAnalysis withStatefulOperators(List<String> operators) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, operators, timeFunctionsInConditions, latestValueSources);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, operators, timeFunctionsInConditions, latestValueSources, branchKeys);
   }
 
   public QueryAnalysis withTimeFunctions(List<String> functions) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, functions, latestValueSources);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, functions, latestValueSources, branchKeys);
   }
 
   public QueryAnalysis withLatestValueSources(List<String> sources) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, sources);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, sources, branchKeys);
+  }
+
+  public QueryAnalysis withBranchKeys(List<List<String>> keys) {
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, keys);
   }
 
   /** Whether the query produces updates or deletes, not only inserts. */

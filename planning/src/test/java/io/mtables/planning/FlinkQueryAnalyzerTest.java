@@ -117,6 +117,32 @@ class FlinkQueryAnalyzerTest {
   }
 
   @Test
+  void aUnionAllHasNoKeyButEachBranchHasItsOwnNamedByTheUnionsColumns() {
+    QueryAnalysis analysis =
+        ANALYZER.analyze(
+            table(
+                "SELECT `u`.`firstname` AS `name`, `u`.`id` FROM `default_catalog`.`shop`.`users` AS `u`"
+                    + " UNION ALL SELECT `d`.`domain`, `d`.`id` FROM `default_catalog`.`shop`.`domains` AS `d`"
+                    + " UNION ALL SELECT `o`.`ds`, COUNT(*) FROM `default_catalog`.`shop`.`orders` AS `o` GROUP BY `o`.`ds`",
+                List.of(source("users", CDC_USERS), source("domains", CDC_DOMAINS), source("orders", CDC_ORDERS))));
+
+    assertThat(analysis.uniqueKeys()).isEmpty();
+    assertThat(analysis.branchKeys()).containsExactly(List.of("id"), List.of("id"), List.of("name"));
+  }
+
+  @Test
+  void aUnionAllBranchWithoutAKeyIsNamed() {
+    QueryAnalysis analysis =
+        ANALYZER.analyze(
+            table(
+                "SELECT `u`.`firstname` FROM `default_catalog`.`shop`.`users` AS `u`"
+                    + " UNION ALL SELECT `d`.`domain` FROM `default_catalog`.`shop`.`domains` AS `d`",
+                List.of(source("users", CDC_USERS), source("domains", CDC_DOMAINS))));
+
+    assertThat(analysis.branchKeys()).containsExactly(null, null);
+  }
+
+  @Test
   void aJoinThatDropsTheUniqueColumnsHasNoKey() {
     QueryAnalysis analysis =
         ANALYZER.analyze(

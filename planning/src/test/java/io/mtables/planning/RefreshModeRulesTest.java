@@ -340,6 +340,30 @@ class RefreshModeRulesTest {
     assertThat(plan.status()).isEqualTo(Status.ACTIVE);
     assertThat(plan.upsertKey()).isEqualTo(new UpsertKey(List.of(), UpsertKey.Origin.SYNTHETIC));
     assertThat(plan.reasons()).anyMatch(r -> r.contains("at most one row"));
+    assertThat(plan.warnings()).extracting(RefreshPlan.Warning::code).contains("NoRowWithoutInput");
+  }
+
+  @Test
+  void aUnionAllIsKeyedOnEachBranchsNumberAndKey() {
+    TableDefinition t = withColumns(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()),
+        new TableDefinition.Column("name", "STRING", true), new TableDefinition.Column("id", "BIGINT", false));
+    var union = QueryAnalysis.streamable("[I,UB,UA,D]").withUniqueKeys(List.of()).withBranchKeys(List.of(List.of("id"), List.of("name")));
+
+    RefreshPlan plan = RefreshModeRules.plan(t, FLINK_DEFAULTS, union, Instant.EPOCH);
+
+    assertThat(plan.status()).isEqualTo(Status.ACTIVE);
+    assertThat(plan.upsertKey()).isEqualTo(new UpsertKey(List.of("name", "id"), UpsertKey.Origin.SYNTHETIC, List.of(List.of("id"), List.of("name"))));
+    assertThat(plan.reasons()).anyMatch(r -> r.contains("the query is a UNION ALL") && r.contains("branch 1 on (id), branch 2 on (name)"));
+  }
+
+  @Test
+  void aUnionAllWithABranchWithoutAKeyIsRefusedNamingTheBranch() {
+    var union = QueryAnalysis.streamable("[I,UB,UA,D]").withUniqueKeys(List.of()).withBranchKeys(java.util.Arrays.asList(List.of("ds"), null));
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.CONTINUOUS, 5, "SECOND", Map.of()), FLINK_DEFAULTS, union, Instant.EPOCH);
+
+    assertThat(plan.status()).isEqualTo(Status.REFUSED);
+    assertThat(plan.reasons()).anyMatch(r -> r.contains("its branch 2 of 2 has no key"));
   }
 
   @Test

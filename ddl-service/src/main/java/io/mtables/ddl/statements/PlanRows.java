@@ -3,6 +3,7 @@ package io.mtables.ddl.statements;
 import io.mtables.schemas.ddl.StatementResult.ResultColumn;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.SyntheticKey;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -33,9 +34,7 @@ final class PlanRows {
             : switch (plan.upsertKey().origin()) {
               case DECLARED -> "(" + String.join(", ", plan.upsertKey().columns()) + ") declared";
               case DERIVED -> "(" + String.join(", ", plan.upsertKey().columns()) + ") derived from the query";
-              case SYNTHETIC -> plan.upsertKey().columns().isEmpty()
-                  ? SyntheticKey.COLUMN + ", a constant: one row at most"
-                  : SyntheticKey.COLUMN + " = NULL-safe encoding of (" + String.join(", ", plan.upsertKey().columns()) + "), derived from the query";
+              case SYNTHETIC -> synthetic(plan.upsertKey());
             });
     for (int i = 0; i < plan.reasons().size(); i++) {
       property(rows, "plan.reason." + (i + 1), plan.reasons().get(i));
@@ -47,5 +46,18 @@ final class PlanRows {
 
   private static void property(List<List<Object>> rows, String name, Object value) {
     rows.add(Arrays.asList(name, value == null ? null : String.valueOf(value)));
+  }
+
+  private static String synthetic(RefreshPlan.UpsertKey key) {
+    if (key.branches() != null) {
+      List<String> branches = new ArrayList<>();
+      for (int i = 0; i < key.branches().size(); i++) {
+        branches.add((i + 1) + " (" + String.join(", ", key.branches().get(i)) + ")");
+      }
+      return SyntheticKey.COLUMN + " = the UNION ALL branch's number and the NULL-safe encoding of its key: branch " + String.join(", branch ", branches);
+    }
+    return key.columns().isEmpty()
+        ? SyntheticKey.COLUMN + ", a constant: one row at most"
+        : SyntheticKey.COLUMN + " = NULL-safe encoding of (" + String.join(", ", key.columns()) + "), derived from the query";
   }
 }

@@ -1,6 +1,7 @@
 package io.mtables.jobmanager.jobs;
 
 import io.mtables.planning.PaimonTables;
+import io.mtables.planning.UnionBranches;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.SyntheticKey;
@@ -96,13 +97,36 @@ public final class JobSql {
     if (plan.upsertKey() == null || plan.upsertKey().origin() != RefreshPlan.UpsertKey.Origin.SYNTHETIC) {
       return "INSERT INTO " + paimonName(definition.table()) + "\n" + definition.query().expanded();
     }
-    List<String> selected = new ArrayList<>();
-    for (var column : definition.columns()) {
-      selected.add("`q`." + quote(column.name()));
+    if (plan.upsertKey().branches() != null) {
+      return "INSERT INTO " + paimonName(definition.table()) + "\n" + keyedBranches(definition, plan.upsertKey().branches());
     }
-    selected.add(SyntheticKey.expression(plan.upsertKey().columns(), "`q`") + " AS " + quote(SyntheticKey.COLUMN));
-    return "INSERT INTO " + paimonName(definition.table()) + "\nSELECT " + String.join(", ", selected) + " FROM (\n"
-        + definition.query().expanded() + "\n) AS `q`";
+    return "INSERT INTO " + paimonName(definition.table()) + "\n"
+        + keyed(definition, definition.query().expanded(), SyntheticKey.expression(plan.upsertKey().columns(), "`q`"));
+  }
+
+  /** A UNION ALL with each branch keyed on its number and its own key: the key of a row is only known inside its branch. */
+  private static String keyedBranches(TableDefinition definition, List<List<String>> keys) {
+    List<String> branches = UnionBranches.of(definition.query().expanded());
+    if (branches.size() != keys.size()) {
+      throw new IllegalStateException(
+          "the plan keys " + keys.size() + " UNION ALL branches, and " + definition.table() + "'s query has " + branches.size());
+    }
+    List<String> keyed = new ArrayList<>();
+    for (int i = 0; i < branches.size(); i++) {
+      keyed.add(keyed(definition, branches.get(i), SyntheticKey.branchExpression(i + 1, keys.get(i), "`q`")));
+    }
+    return String.join("\nUNION ALL\n", keyed);
+  }
+
+  /**
+   * {@code query}'s rows with the synthetic key after the table's columns. The query's columns are
+   * renamed to the table's, by position, as a UNION ALL names its branches' columns.
+   */
+  private static String keyed(TableDefinition definition, String query, String key) {
+    List<String> names = definition.columns().stream().map(column -> quote(column.name())).toList();
+    List<String> selected = new ArrayList<>(names.stream().map(name -> "`q`." + name).toList());
+    selected.add(key + " AS " + quote(SyntheticKey.COLUMN));
+    return "SELECT " + String.join(", ", selected) + " FROM (\n" + query + "\n) AS `q` (" + String.join(", ", names) + ")";
   }
 
   /** A FULL refresh of the whole table: every partition is replaced, also those the query no longer produces. */

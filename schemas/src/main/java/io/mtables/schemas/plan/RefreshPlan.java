@@ -1,5 +1,6 @@
 package io.mtables.schemas.plan;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -81,8 +82,17 @@ public record RefreshPlan(
    * @param origin DECLARED (PRIMARY KEY in the statement), DERIVED (by Flink's planner from the
    *     query's GROUP BY or joins) or SYNTHETIC (the table is keyed on {@link SyntheticKey#COLUMN},
    *     a NULL-safe encoding of {@code columns} computed in the job)
+   * @param branches for a SYNTHETIC key of a UNION ALL, each branch's key columns (output column
+   *     names, empty for a branch of at most one row): the key encodes the branch's number (from 1)
+   *     and then its key ({@link SyntheticKey#branchExpression}); {@code columns} is then every
+   *     column some branch is keyed on. Null for any other key.
    */
-  public record UpsertKey(List<String> columns, Origin origin) {
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record UpsertKey(List<String> columns, Origin origin, List<List<String>> branches) {
+
+    public UpsertKey(List<String> columns, Origin origin) {
+      this(columns, origin, null);
+    }
 
     /** Where the key comes from. */
     public enum Origin {

@@ -11,7 +11,8 @@ import java.util.List;
  * column in order, {@code ~} for NULL, else the length of its text, a colon and the text
  * ({@code CAST(c AS STRING)}); the parts are concatenated. (NULL, 'ab') is {@code ~2:ab};
  * ('', NULL) is {@code 0:~}; no key columns give the empty string. A length starts with a digit,
- * so no two keys share an encoding. The job computes it (Flink SQL, {@link #expression}); readers
+ * so no two keys share an encoding. A UNION ALL's rows are keyed on their branch's number followed
+ * by that branch's key ({@link #branchExpression}). The job computes it (Flink SQL, {@link #expression}); readers
  * through the front door never see the column.
  */
 public final class SyntheticKey {
@@ -38,6 +39,14 @@ public final class SyntheticKey {
       parts.add("IF(" + ref + " IS NULL, '~', CONCAT(CAST(CHAR_LENGTH(" + text + ") AS STRING), ':', " + text + "))");
     }
     return parts.size() == 1 ? parts.get(0) : "CONCAT(" + String.join(", ", parts) + ")";
+  }
+
+  /**
+   * The key of a row of branch {@code branch} (from 1) of a UNION ALL: the branch's number as text,
+   * then its own key, in the same encoding; branch 2 keyed on (7) is {@code 1:21:7}.
+   */
+  public static String branchExpression(int branch, List<String> columns, String alias) {
+    return "CONCAT('" + encode(List.of(String.valueOf(branch))) + "', " + expression(columns, alias) + ")";
   }
 
   /** The same encoding in Java, for tests and tools that key rows the way the job does. */
