@@ -235,11 +235,27 @@ class PipelinesIT {
 
     publish(odsTable, Tables.continuous(ods, 1, List.of("id"), Duration.ofSeconds(1)));
     publish(perDeptTable, Tables.continuous(perDept, 1, List.of("dept"), Duration.ofSeconds(1)));
-    publish(largeTable, Tables.full(large, 1));
+    publish(largeTable, Tables.fullSkippingUnchanged(large, 1));
     awaitRows(perDept, List.of("dev|1", "ops|2"));
     refresh(large, Map.of());
-    event(Contracts.REFRESH_SUCCEEDED_V1, large);
+    JsonNode refreshed = event(Contracts.REFRESH_SUCCEEDED_V1, large);
+    assertThat(refreshed.path("outcome").asText()).isEqualTo("REFRESHED");
+    long perDeptSnapshot = refreshed.path("inputSnapshots").path(perDept).asLong();
+    assertThat(perDeptSnapshot).as("the refresh records the snapshot of per_dept it read").isPositive();
     assertThat(PaimonRows.read(locations.warehouse(), large)).containsExactly("ops|2");
+
+    // Nothing upstream changed: the next refresh runs no job and says so.
+    event(Contracts.JOB_STARTED_V1, large);
+    refresh(large, Map.of());
+    JsonNode noData = event(Contracts.REFRESH_SUCCEEDED_V1, large);
+    assertThat(noData.path("outcome").asText()).isEqualTo("NO_DATA");
+    assertThat(noData.path("snapshotId").asLong()).isEqualTo(refreshed.path("snapshotId").asLong());
+    assertThat(noData.path("inputSnapshots").path(perDept).asLong()).isEqualTo(perDeptSnapshot);
+    assertThat(noData.has("jobId")).isFalse();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> probe.await(
+            r -> large.equals(r.key()) && Contracts.JOB_STARTED_V1.type().equals(TopicProbe.header(r, EventHeaders.TYPE)), Duration.ofSeconds(3)))
+        .as("no Flink job for a refresh of unchanged inputs")
+        .isInstanceOf(AssertionError.class);
 
     change(topic, "1", "{\"id\":1,\"dept\":\"ops\"}", "{\"id\":1,\"dept\":\"dev\"}", "u");
     change(topic, "2", "{\"id\":2,\"dept\":\"ops\"}", null, "d");

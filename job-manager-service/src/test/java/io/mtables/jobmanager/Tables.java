@@ -48,11 +48,19 @@ final class Tables {
         Map.of(), "[I,UA]", null, List.of(), List.of("hand-made"), List.of(), Instant.now());
   }
 
+  /** A FULL plan whose refreshes of unchanged Paimon inputs run no job. */
+  static RefreshPlan fullSkippingUnchanged(String table, long version) {
+    RefreshPlan p = full(table, version);
+    return new RefreshPlan(p.table(), p.definitionVersion(), p.status(), p.mode(), p.freshness(), p.freshnessDeclared(), p.checkpointInterval(),
+        p.cron(), p.partitionFormatters(), p.changelogMode(), p.upsertKey(), p.upstreamTables(), p.reasons(), p.warnings(), p.plannedAt(),
+        new RefreshPlan.Incremental(RefreshPlan.Incremental.Level.UNCHANGED_INPUTS, "hand-made"));
+  }
+
   static RefreshPlan withStatus(RefreshPlan plan, long version, RefreshPlan.Status status) {
     return new RefreshPlan(
         plan.table(), version, status, status == RefreshPlan.Status.DROPPED ? null : plan.mode(), plan.freshness(), plan.freshnessDeclared(),
         plan.checkpointInterval(), plan.cron(), plan.partitionFormatters(), plan.changelogMode(), plan.upsertKey(), plan.upstreamTables(), plan.reasons(), plan.warnings(),
-        Instant.now());
+        Instant.now(), plan.incremental());
   }
 
   static TableDefinition withVersion(TableDefinition d, long version, TableDefinition.Status status) {

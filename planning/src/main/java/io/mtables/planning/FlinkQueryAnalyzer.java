@@ -35,6 +35,9 @@ public class FlinkQueryAnalyzer {
   /** Functions whose value moves with the wall clock; Flink prints them by these names. */
   private static final Pattern CURRENT_TIME =
       Pattern.compile("\\b(NOW|CURRENT_TIMESTAMP|LOCALTIMESTAMP|CURRENT_DATE|CURRENT_TIME|LOCALTIME|PROCTIME|CURRENT_ROW_TIMESTAMP|UNIX_TIMESTAMP)\\b");
+  /** Functions whose value changes while the inputs do not: the clock's, and random values. */
+  private static final Pattern VOLATILE =
+      Pattern.compile("\\b(NOW|CURRENT_TIMESTAMP|LOCALTIMESTAMP|CURRENT_DATE|CURRENT_TIME|LOCALTIME|PROCTIME|CURRENT_ROW_TIMESTAMP|UNIX_TIMESTAMP|RAND|RAND_INTEGER|UUID)\\b");
   /** Streaming operators whose state is kept per key forever unless a TTL says otherwise. */
   private static final Map<String, String> UNBOUNDED_STATE =
       Map.of(
@@ -119,6 +122,7 @@ public class FlinkQueryAnalyzer {
                   + " does not follow")
           .withUniqueKeys(FlinkUniqueKeys.of(validated))
           .withBatch(batchCheck)
+          .withVolatileFunctions(volatileFunctions(batchPlan.plan()))
           .withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
     }
     // A valid query that the streaming planner cannot turn into a plan cannot run as a stream.
@@ -126,7 +130,8 @@ public class FlinkQueryAnalyzer {
     try {
       plan = streaming.explainSql(query, ExplainDetail.CHANGELOG_MODE);
     } catch (RuntimeException streamingError) {
-      return QueryAnalysis.notStreamable(deepestMessage(streamingError)).withBatch(batchCheck).withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
+      return QueryAnalysis.notStreamable(deepestMessage(streamingError)).withBatch(batchCheck)
+        .withVolatileFunctions(volatileFunctions(batchPlan.plan())).withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
     }
     // The time functions are read from a plan already made (its syntax tree comes first): planning
     // the query once more only to print it cost a third of the analysis (bin/bench control-plane).
@@ -135,6 +140,7 @@ public class FlinkQueryAnalyzer {
         .withUniqueKeys(keys)
         .withBranchKeys(keys != null && keys.isEmpty() ? branchKeys(query, validated) : null)
         .withBatch(batchCheck)
+        .withVolatileFunctions(volatileFunctions(batchPlan.plan()))
         .withStatefulOperators(statefulOperators(plan))
         .withTimeFunctions(timeFunctionsInConditions(plan))
         .withLatestValueSources(changelogSources(plan).stream().filter(name -> !UpstreamTables.isScratch(name)).toList());
@@ -270,6 +276,16 @@ public class FlinkQueryAnalyzer {
           found.add(function.group(1));
         }
       }
+    }
+    return List.copyOf(found);
+  }
+
+  /** The volatile functions anywhere in a plan, once each. */
+  static List<String> volatileFunctions(String plan) {
+    Set<String> found = new LinkedHashSet<>();
+    Matcher function = VOLATILE.matcher(plan);
+    while (function.find()) {
+      found.add(function.group(1));
     }
     return List.copyOf(found);
   }

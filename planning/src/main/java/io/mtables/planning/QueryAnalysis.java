@@ -22,6 +22,9 @@ import java.util.List;
  * @param branchKeys for a query that is a UNION ALL, each branch's smallest key (output column
  *     names; empty when the branch has at most one row; null for a branch without one); null for
  *     any other query, or when the query has a key of its own
+ * @param volatileFunctions functions anywhere in the batch plan whose value changes without the
+ *     inputs changing (NOW(), CURRENT_DATE, RAND(), UUID(), ...): a refresh over unchanged inputs
+ *     can still give another answer
  */
 public record QueryAnalysis(
     Verdict verdict,
@@ -32,7 +35,8 @@ public record QueryAnalysis(
     List<String> statefulOperators,
     List<String> timeFunctionsInConditions,
     List<String> latestValueSources,
-    List<List<String>> branchKeys) {
+    List<List<String>> branchKeys,
+    List<String> volatileFunctions) {
 
   /** The planner's answer. */
   public enum Verdict {
@@ -60,43 +64,47 @@ public record QueryAnalysis(
   }
 
   public static QueryAnalysis streamable(String changelogMode) {
-    return new QueryAnalysis(Verdict.STREAMABLE, changelogMode, null, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null);
+    return new QueryAnalysis(Verdict.STREAMABLE, changelogMode, null, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of());
   }
 
   public static QueryAnalysis notStreamable(String why) {
-    return new QueryAnalysis(Verdict.NOT_STREAMABLE, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null);
+    return new QueryAnalysis(Verdict.NOT_STREAMABLE, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of());
   }
 
   public static QueryAnalysis unknown(String why) {
-    return new QueryAnalysis(Verdict.UNKNOWN, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null);
+    return new QueryAnalysis(Verdict.UNKNOWN, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of());
   }
 
   public static QueryAnalysis blocked(String why) {
-    return new QueryAnalysis(Verdict.BLOCKED, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null);
+    return new QueryAnalysis(Verdict.BLOCKED, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of());
   }
 
   public QueryAnalysis withUniqueKeys(List<List<String>> keys) {
-    return new QueryAnalysis(verdict, changelogMode, detail, keys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys);
+    return new QueryAnalysis(verdict, changelogMode, detail, keys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions);
   }
 
   public QueryAnalysis withBatch(BatchCheck check) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, check, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, check, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions);
   }
 
   public QueryAnalysis withStatefulOperators(List<String> operators) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, operators, timeFunctionsInConditions, latestValueSources, branchKeys);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, operators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions);
   }
 
   public QueryAnalysis withTimeFunctions(List<String> functions) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, functions, latestValueSources, branchKeys);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, functions, latestValueSources, branchKeys, volatileFunctions);
   }
 
   public QueryAnalysis withLatestValueSources(List<String> sources) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, sources, branchKeys);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, sources, branchKeys, volatileFunctions);
   }
 
   public QueryAnalysis withBranchKeys(List<List<String>> keys) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, keys);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, keys, volatileFunctions);
+  }
+
+  public QueryAnalysis withVolatileFunctions(List<String> functions) {
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, functions);
   }
 
   /** Whether the query produces updates or deletes, not only inserts. */

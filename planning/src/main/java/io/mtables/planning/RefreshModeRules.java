@@ -4,6 +4,7 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.RefreshMode;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.RefreshPlan.Freshness;
+import io.mtables.schemas.plan.RefreshPlan.Incremental;
 import io.mtables.schemas.plan.RefreshPlan.Mode;
 import io.mtables.schemas.plan.RefreshPlan.Status;
 import io.mtables.schemas.plan.RefreshPlan.UpsertKey;
@@ -102,9 +103,13 @@ public final class RefreshModeRules {
     if (status == Status.SUSPENDED) {
       reasons.add("Suspended: no job runs and no refresh is scheduled until ALTER ... RESUME.");
     }
+    Incremental incremental = mode == Mode.FULL ? IncrementalRefresh.of(table, query) : null;
+    if (incremental != null) {
+      reasons.add(incremental.reason());
+    }
     return new RefreshPlan(
         table.table(), table.version(), status, mode, Durations.freshnessOf(freshness), declared, checkpoint, cron,
-        formatters, query.changelogMode(), key, upstreamTables(table), reasons, warnings, now);
+        formatters, query.changelogMode(), key, upstreamTables(table), reasons, warnings, now, incremental);
   }
 
   private static void describeStreaming(Mode mode, QueryAnalysis query, List<String> reasons) {

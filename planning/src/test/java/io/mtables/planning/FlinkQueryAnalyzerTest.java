@@ -143,6 +143,16 @@ class FlinkQueryAnalyzerTest {
   }
 
   @Test
+  void theClockAndRandomValuesAnywhereInTheQueryAreVolatile() {
+    QueryAnalysis clock = ANALYZER.analyze(table(
+        "SELECT `c`.`url`, CURRENT_DATE AS `today`, RAND() AS `r` FROM `default_catalog`.`shop`.`clicks` AS `c`", "clicks", APPEND_CLICKS));
+    QueryAnalysis plain = ANALYZER.analyze(table("SELECT `c`.`url` AS `now` FROM `default_catalog`.`shop`.`clicks` AS `c`", "clicks", APPEND_CLICKS));
+
+    assertThat(clock.volatileFunctions()).contains("CURRENT_DATE", "RAND");
+    assertThat(plain.volatileFunctions()).isEmpty();
+  }
+
+  @Test
   void aJoinThatDropsTheUniqueColumnsHasNoKey() {
     QueryAnalysis analysis =
         ANALYZER.analyze(

@@ -389,6 +389,39 @@ class RefreshModeRulesTest {
     assertThat(cannotStream.reasons()).anyMatch(r -> r.contains("cannot run as a stream (it reads a FULL table)"));
   }
 
+  @Test
+  void aFullTableOverMaterializedTablesSkipsRefreshesOfUnchangedInputs() {
+    TableDefinition overOds = withSources(table(RefreshMode.FULL, 1, "HOUR", Map.of()), TableDefinition.Kind.MATERIALIZED_TABLE);
+
+    RefreshPlan plan = RefreshModeRules.plan(overOds, FLINK_DEFAULTS, UPSERTS.withBatch(QueryAnalysis.BatchCheck.RUNS), Instant.EPOCH);
+
+    assertThat(plan.incremental().level()).isEqualTo(RefreshPlan.Incremental.Level.UNCHANGED_INPUTS);
+    assertThat(plan.reasons()).contains(plan.incremental().reason());
+    assertThat(plan.incremental().reason()).contains("(default_catalog.shop.s) have no new Paimon snapshot").contains("NO_DATA");
+  }
+
+  @Test
+  void aFullTableOverASourceTableOrTheClockAlwaysRefreshes() {
+    TableDefinition overKafka = withSources(table(RefreshMode.FULL, 1, "HOUR", Map.of()), TableDefinition.Kind.SOURCE_TABLE);
+    TableDefinition overOds = withSources(table(RefreshMode.FULL, 1, "HOUR", Map.of()), TableDefinition.Kind.MATERIALIZED_TABLE);
+
+    RefreshPlan kafka = RefreshModeRules.plan(overKafka, FLINK_DEFAULTS, UPSERTS, Instant.EPOCH);
+    RefreshPlan clock = RefreshModeRules.plan(overOds, FLINK_DEFAULTS, UPSERTS.withVolatileFunctions(List.of("CURRENT_DATE")), Instant.EPOCH);
+    RefreshPlan continuous = plan(table(RefreshMode.CONTINUOUS, 1, "MINUTE", Map.of()));
+
+    assertThat(kafka.incremental().level()).isEqualTo(RefreshPlan.Incremental.Level.NONE);
+    assertThat(kafka.incremental().reason()).contains("default_catalog.shop.s is a source table");
+    assertThat(clock.incremental().level()).isEqualTo(RefreshPlan.Incremental.Level.NONE);
+    assertThat(clock.incremental().reason()).contains("calls CURRENT_DATE");
+    assertThat(continuous.incremental()).isNull();
+  }
+
+  private static TableDefinition withSources(TableDefinition t, TableDefinition.Kind kind) {
+    var source = new TableDefinition.SourceTable("default_catalog.shop.s", kind, 1, "CREATE TABLE s ...", List.of(new TableDefinition.Column("ds", "STRING", false)), List.of());
+    return new TableDefinition(t.table(), t.version(), t.kind(), t.statement(), t.columns(), t.primaryKey(), t.partitionKeys(), t.distribution(),
+        t.options(), t.comment(), t.freshness(), t.refreshMode(), t.query(), List.of(source), t.status(), t.resumeOptions(), t.createdAt(), t.updatedAt(), null);
+  }
+
   private static TableDefinition withColumns(TableDefinition t, TableDefinition.Column... columns) {
     return new TableDefinition(t.table(), t.version(), t.kind(), t.statement(), List.of(columns), t.primaryKey(), List.of(), t.distribution(),
         t.options(), t.comment(), t.freshness(), t.refreshMode(), t.query(), t.sources(), t.status(), t.resumeOptions(), t.createdAt(), t.updatedAt(), null);

@@ -75,6 +75,14 @@ public final class JobSql {
 
   /** The statements that declare the sources in the job's default catalog. */
   public static List<String> declareSources(TableDefinition definition) {
+    return declareSources(definition, Map.of());
+  }
+
+  /**
+   * The statements that declare the sources; a materialized table in {@code pinned} is read at
+   * that snapshot id (Paimon's {@code scan.snapshot-id}), so a refresh reads exactly what it records.
+   */
+  public static List<String> declareSources(TableDefinition definition, Map<String, Long> pinned) {
     List<String> statements = new ArrayList<>();
     for (var source : definition.sources()) {
       String[] parts = source.table().split("\\.", 3);
@@ -84,7 +92,8 @@ public final class JobSql {
         // from the latest snapshot on; in a batch, its latest snapshot.
         // Its own columns only: a synthetic key column is storage, not data.
         String columns = source.columns() == null ? "*" : String.join(", ", source.columns().stream().map(c -> quote(c.name())).toList());
-        statements.add("CREATE VIEW " + quote(parts[0]) + "." + quote(parts[1]) + "." + quote(parts[2]) + " AS SELECT " + columns + " FROM " + paimonName(source.table()));
+        String at = pinned.containsKey(source.table()) ? " /*+ OPTIONS('scan.snapshot-id' = '" + pinned.get(source.table()) + "') */" : "";
+        statements.add("CREATE VIEW " + quote(parts[0]) + "." + quote(parts[1]) + "." + quote(parts[2]) + " AS SELECT " + columns + " FROM " + paimonName(source.table()) + at);
       } else {
         statements.add(source.statement());
       }

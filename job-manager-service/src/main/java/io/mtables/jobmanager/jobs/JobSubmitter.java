@@ -73,10 +73,10 @@ public class JobSubmitter {
   }
 
   /** Submits one FULL refresh: an INSERT OVERWRITE of the table or of one partition, read as a batch. */
-  public JobClient submitRefresh(TableDefinition definition, Map<String, String> partition, Map<String, String> jobOptions) {
+  public JobClient submitRefresh(TableDefinition definition, Map<String, String> partition, Map<String, Long> pinnedInputs, Map<String, String> jobOptions) {
     TableEnvironment env = environment(configuration(jobOptions), false);
     env.executeSql(JobSql.createCatalog(warehouse));
-    JobSql.declareSources(definition).forEach(env::executeSql);
+    JobSql.declareSources(definition, pinnedInputs).forEach(env::executeSql);
     for (var source : definition.sources()) {
       if (source.kind() == TableDefinition.Kind.SOURCE_TABLE) {
         bound(env, source.table()); // a materialized table is read at its latest snapshot anyway

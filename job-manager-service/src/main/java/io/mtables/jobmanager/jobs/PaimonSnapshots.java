@@ -56,6 +56,37 @@ public class PaimonSnapshots implements AutoCloseable {
     }
   }
 
+  /**
+   * Where an input of a refresh stands.
+   *
+   * @param latest the latest snapshot, which the refresh reads
+   * @param dataId the newest snapshot that changed the table's rows: a compaction rewrites files,
+   *     not rows, so a table compacted since a refresh has not changed for it
+   */
+  public record InputSnapshot(long latest, long dataId) {}
+
+  /** Where {@code table} stands as an input; empty when it has no snapshot yet or does not exist. */
+  public Optional<InputSnapshot> input(String table) {
+    String[] parts = table.split("\\.", 3);
+    try {
+      FileStoreTable paimon = (FileStoreTable) catalog.getTable(Identifier.create(parts[1], parts[2]));
+      var manager = paimon.snapshotManager();
+      Snapshot latest = manager.latestSnapshot();
+      if (latest == null) {
+        return Optional.empty();
+      }
+      long earliest = manager.earliestSnapshotId() == null ? latest.id() : manager.earliestSnapshotId();
+      Snapshot data = latest;
+      // Back over compactions only; an expired snapshot ends the walk at the oldest one kept.
+      while (data.commitKind() == Snapshot.CommitKind.COMPACT && data.id() > earliest && manager.snapshotExists(data.id() - 1)) {
+        data = manager.snapshot(data.id() - 1);
+      }
+      return Optional.of(new InputSnapshot(latest.id(), data.id()));
+    } catch (Catalog.TableNotExistException e) {
+      return Optional.empty();
+    }
+  }
+
   /** Whether the warehouse holds the table. */
   public boolean exists(String table) {
     String[] parts = table.split("\\.", 3);

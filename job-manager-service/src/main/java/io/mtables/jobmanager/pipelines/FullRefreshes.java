@@ -6,6 +6,7 @@ import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.jobs.JobOptions;
 import io.mtables.jobmanager.jobs.JobSql;
 import io.mtables.jobmanager.jobs.JobSubmitter;
+import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.RefreshPlan.Mode;
@@ -14,11 +15,14 @@ import io.mtables.schemas.tick.RefreshTick;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
+import java.util.TreeMap;
 import org.jboss.logging.Logger;
 
 /**
  * FULL refreshes: at most one per table at a time; a refresh asked for while one runs waits, the
- * newest only, the others coalesced into it. Watches the refresh job to its end.
+ * newest only, the others coalesced into it. Each reads its Paimon inputs at pinned snapshots and
+ * records them; one whose inputs did not change since the last success of the same partition runs
+ * no job (NO_DATA) when the plan allows it. Watches the refresh job to its end.
  */
 final class FullRefreshes {
 
@@ -28,15 +32,17 @@ final class FullRefreshes {
   private final JobSubmitter submitter;
   private final JobManagerConfig config;
   private final PipelineReports reports;
+  private final PaimonSnapshots snapshots;
   private final Clock clock;
   /** Until the previous run's state is read back, refreshes wait. */
   private boolean started;
 
-  FullRefreshes(FlinkTarget flink, JobSubmitter submitter, JobManagerConfig config, PipelineReports reports, Clock clock) {
+  FullRefreshes(FlinkTarget flink, JobSubmitter submitter, JobManagerConfig config, PipelineReports reports, PaimonSnapshots snapshots, Clock clock) {
     this.flink = flink;
     this.submitter = submitter;
     this.config = config;
     this.reports = reports;
+    this.snapshots = snapshots;
     this.clock = clock;
   }
 
@@ -74,16 +80,57 @@ final class FullRefreshes {
       return;
     }
     TableDefinition definition = pipeline.definition;
+    Instant requestedAt = clock.instant();
+    Map<String, Long> pinned = new TreeMap<>();
+    Map<String, Long> inputs = readInputs(definition, pinned);
+    var table = snapshots.latest(pipeline.table);
+    if (table.isPresent() && unchanged(pipeline, refresh, inputs)) {
+      reports.noData(pipeline, refresh, table.get().id(), inputs, requestedAt);
+      return;
+    }
     try {
-      var job = submitter.submitRefresh(definition, refresh.partition(), JobOptions.refresh(definition, refresh.id(), config));
+      var job = submitter.submitRefresh(definition, refresh.partition(), pinned, JobOptions.refresh(definition, refresh.id(), config));
       pipeline.refreshJobId = job.getJobID().toHexString();
       pipeline.refreshRunning = refresh;
+      pipeline.refreshInputs = inputs;
       pipeline.refreshStartedAt = clock.instant();
       reports.events().jobStarted(new JobStarted(pipeline.table, definition.version(), Mode.FULL, pipeline.refreshJobId,
           JobSql.refreshJobName(definition, refresh.id()), null, pipeline.refreshStartedAt));
     } catch (RuntimeException e) {
       reports.failed(pipeline, null, "cannot start the refresh: " + PipelineReports.rootMessage(e), refresh);
     }
+  }
+
+  /**
+   * Where each materialized table the query reads stands: its data snapshot id, and in {@code
+   * pinned} the latest id the job is to read. Null when the query reads none, or one without a
+   * snapshot yet (nothing to compare); other sources (Kafka, a database) are read as they stand.
+   */
+  private Map<String, Long> readInputs(TableDefinition definition, Map<String, Long> pinned) {
+    Map<String, Long> inputs = new TreeMap<>();
+    for (var source : definition.sources()) {
+      if (source.kind() != TableDefinition.Kind.MATERIALIZED_TABLE) {
+        continue;
+      }
+      var input = snapshots.input(source.table());
+      if (input.isEmpty()) {
+        pinned.clear();
+        return null;
+      }
+      pinned.put(source.table(), input.get().latest());
+      inputs.put(source.table(), input.get().dataId());
+    }
+    return inputs.isEmpty() ? null : inputs;
+  }
+
+  /** Whether the plan lets an unchanged refresh be skipped, and this one's inputs are the last success's. */
+  private static boolean unchanged(Pipeline pipeline, Pipeline.Refresh refresh, Map<String, Long> inputs) {
+    var incremental = pipeline.plan.incremental();
+    if (inputs == null || incremental == null || incremental.level() != RefreshPlan.Incremental.Level.UNCHANGED_INPUTS) {
+      return false;
+    }
+    Pipeline.InputsRead last = pipeline.lastInputs.get(refresh.partition());
+    return last != null && last.definitionVersion() == pipeline.definition.version() && last.dataSnapshots().equals(inputs);
   }
 
   /** A refresh that arrived before its plan, or while another ran, runs now. */
@@ -117,13 +164,18 @@ final class FullRefreshes {
     }
     String jobId = pipeline.refreshJobId;
     Pipeline.Refresh refresh = pipeline.refreshRunning;
+    Map<String, Long> inputs = pipeline.refreshInputs;
     pipeline.refreshJobId = null;
     pipeline.refreshRunning = null;
+    pipeline.refreshInputs = null;
     if (job.state().equals("FINISHED")) {
       pipeline.consecutiveFailures = 0;
       pipeline.status = Pipeline.Status.ACTIVATED;
-      if (!reports.newSnapshot(pipeline, Mode.FULL, refresh.partition(), pipeline.refreshStartedAt, refresh.dataTimestamp(), jobId)) {
-        reports.unchanged(pipeline, refresh, jobId);
+      if (!reports.newSnapshot(pipeline, Mode.FULL, refresh.partition(), pipeline.refreshStartedAt, refresh.dataTimestamp(), jobId, inputs)) {
+        reports.unchanged(pipeline, refresh, jobId, inputs);
+      }
+      if (inputs != null) {
+        pipeline.lastInputs.put(refresh.partition(), new Pipeline.InputsRead(pipeline.definition.version(), inputs));
       }
     } else {
       reports.failed(pipeline, jobId, "the refresh " + refresh.id() + " failed: " + flink.failureCause(jobId).orElse(job.state()), refresh);

@@ -4,6 +4,7 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.tick.RefreshTick;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 
 /** What the job manager knows and runs for one materialized table. Touched by the control thread only. */
@@ -31,8 +32,19 @@ final class Pipeline {
   long streamingJobVersion;
   String streamingJobQuery;
 
+  /**
+   * The inputs a successful FULL refresh read: the definition version and each input's data
+   * snapshot id. A refresh of the same partition at the same version over the same snapshots
+   * would write what is there already.
+   */
+  record InputsRead(long definitionVersion, Map<String, Long> dataSnapshots) {}
+
   String refreshJobId;
   Refresh refreshRunning;
+  /** The inputs the running refresh reads; null when not tracked. */
+  Map<String, Long> refreshInputs;
+  /** By partition (empty: the whole table), the inputs its last successful refresh read. */
+  final Map<Map<String, String>, InputsRead> lastInputs = new HashMap<>();
   Instant refreshStartedAt;
   Refresh refreshWaiting;
   int coalescedRefreshes;

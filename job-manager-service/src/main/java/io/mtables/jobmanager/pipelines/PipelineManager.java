@@ -56,7 +56,7 @@ public class PipelineManager {
     this.clock = clock;
     this.reports = new PipelineReports(events, snapshots, config, clock);
     this.streaming = new StreamingJobs(flink, submitter, locations, config, reports, clock);
-    this.refreshes = new FullRefreshes(flink, submitter, config, reports, clock);
+    this.refreshes = new FullRefreshes(flink, submitter, config, reports, snapshots, clock);
     this.included = Pattern.compile(config.jobs().include());
   }
 
@@ -112,13 +112,19 @@ public class PipelineManager {
     pipeline.status = Pipeline.Status.INITIALIZING;
   }
 
-  /** The last snapshot reported in the previous run, so it is not reported again. */
+  /**
+   * The last snapshot reported in the previous run, so it is not reported again, and the inputs
+   * each partition's last refresh read, so an unchanged one is not refreshed again.
+   */
   public void recall(RefreshSucceeded succeeded) {
     if (!mine(succeeded.table())) {
       return;
     }
     Pipeline pipeline = pipelines.computeIfAbsent(succeeded.table(), Pipeline::new);
     pipeline.lastSnapshotId = Math.max(pipeline.lastSnapshotId, succeeded.snapshotId());
+    if (succeeded.inputSnapshots() != null) {
+      pipeline.lastInputs.put(succeeded.partition(), new Pipeline.InputsRead(succeeded.definitionVersion(), succeeded.inputSnapshots()));
+    }
   }
 
   /**

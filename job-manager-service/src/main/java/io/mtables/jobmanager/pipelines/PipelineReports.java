@@ -35,6 +35,12 @@ final class PipelineReports {
 
   /** Reports the table's latest snapshot if it is new; whether it was. */
   boolean newSnapshot(Pipeline pipeline, Mode mode, Map<String, String> partition, Instant startedAt, Instant dataTimestamp, String jobId) {
+    return newSnapshot(pipeline, mode, partition, startedAt, dataTimestamp, jobId, null);
+  }
+
+  /** The same, recording the input snapshots a FULL refresh read (null when not tracked). */
+  boolean newSnapshot(
+      Pipeline pipeline, Mode mode, Map<String, String> partition, Instant startedAt, Instant dataTimestamp, String jobId, Map<String, Long> inputs) {
     var latest = snapshots.latest(pipeline.table);
     if (latest.isEmpty() || latest.get().id() <= pipeline.lastSnapshotId || latest.get().kind().equals("COMPACT")) {
       return false;
@@ -44,7 +50,8 @@ final class PipelineReports {
     pipeline.lastSnapshotId = snapshot.id();
     pipeline.lastSnapshotAt = snapshot.committedAt();
     events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), mode, partition, snapshot.id(), snapshot.rowsAdded(),
-        startedAt == null ? previous : startedAt, snapshot.committedAt(), dataTimestamp == null ? snapshot.committedAt() : dataTimestamp, jobId));
+        startedAt == null ? previous : startedAt, snapshot.committedAt(), dataTimestamp == null ? snapshot.committedAt() : dataTimestamp, jobId,
+        RefreshSucceeded.Outcome.REFRESHED, inputs));
     return true;
   }
 
@@ -52,7 +59,7 @@ final class PipelineReports {
    * A FULL refresh that committed nothing new (Paimon skips an empty commit) still succeeded: the
    * table is as fresh as its scheduled time, and tables waiting for it go ahead.
    */
-  void unchanged(Pipeline pipeline, Pipeline.Refresh refresh, String jobId) {
+  void unchanged(Pipeline pipeline, Pipeline.Refresh refresh, String jobId, Map<String, Long> inputs) {
     var latest = snapshots.latest(pipeline.table);
     if (latest.isEmpty()) {
       LOG.warnf("refresh %s of %s finished but the table has no snapshot to report", refresh.id(), pipeline.table);
@@ -60,7 +67,17 @@ final class PipelineReports {
     }
     Instant now = clock.instant();
     events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), Mode.FULL, refresh.partition(), latest.get().id(), 0,
-        pipeline.refreshStartedAt == null ? now : pipeline.refreshStartedAt, now, refresh.dataTimestamp(), jobId));
+        pipeline.refreshStartedAt == null ? now : pipeline.refreshStartedAt, now, refresh.dataTimestamp(), jobId,
+        RefreshSucceeded.Outcome.REFRESHED, inputs));
+  }
+
+  /**
+   * A FULL refresh that ran no job: its inputs are where the last successful refresh of the same
+   * partition left them, so the table already holds its answer, as fresh as the refresh's time.
+   */
+  void noData(Pipeline pipeline, Pipeline.Refresh refresh, long snapshotId, Map<String, Long> inputs, Instant startedAt) {
+    events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), Mode.FULL, refresh.partition(), snapshotId, 0,
+        startedAt, clock.instant(), refresh.dataTimestamp(), null, RefreshSucceeded.Outcome.NO_DATA, inputs));
   }
 
   /** A one-off failure of a streaming table that does not count towards suspension (the job keeps running, or the plan says why). */

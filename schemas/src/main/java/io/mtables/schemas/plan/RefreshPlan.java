@@ -34,6 +34,8 @@ import java.util.Map;
  * @param reasons the decisions in plain words, in order
  * @param warnings traps the user would not see
  * @param plannedAt when the plan was made
+ * @param incremental FULL: what a refresh may leave out, and why; null for CONTINUOUS, REFUSED,
+ *     DROPPED, and in plans written before it
  */
 public record RefreshPlan(
     String table,
@@ -50,7 +52,34 @@ public record RefreshPlan(
     List<String> upstreamTables,
     List<String> reasons,
     List<Warning> warnings,
-    Instant plannedAt) {
+    Instant plannedAt,
+    Incremental incremental) {
+
+  /** A plan without {@link #incremental}. */
+  public RefreshPlan(
+      String table, long definitionVersion, Status status, Mode mode, Freshness freshness, boolean freshnessDeclared,
+      Duration checkpointInterval, String cron, Map<String, String> partitionFormatters, String changelogMode,
+      UpsertKey upsertKey, List<String> upstreamTables, List<String> reasons, List<Warning> warnings, Instant plannedAt) {
+    this(table, definitionVersion, status, mode, freshness, freshnessDeclared, checkpointInterval, cron, partitionFormatters,
+        changelogMode, upsertKey, upstreamTables, reasons, warnings, plannedAt, null);
+  }
+
+  /**
+   * What a FULL refresh may leave out.
+   *
+   * @param level NONE (every refresh runs its job) or UNCHANGED_INPUTS (a refresh whose inputs,
+   *     all Paimon tables, have the snapshots the last successful refresh of the same partition
+   *     read, at the same definition version, runs no job: NO_DATA)
+   * @param reason why, in plain words
+   */
+  public record Incremental(Level level, String reason) {
+
+    /** How much a refresh may leave out. */
+    public enum Level {
+      NONE,
+      UNCHANGED_INPUTS
+    }
+  }
 
   /** Whether the table's pipeline runs. */
   public enum Status {

@@ -1,5 +1,6 @@
 package io.mtables.schemas.refresh;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Instant;
 import java.util.Map;
@@ -19,8 +20,14 @@ import java.util.Map;
  * @param finishedAt when the snapshot was committed
  * @param dataTimestamp the data is complete up to this time: the tick's scheduled time or start of a
  *     FULL refresh, the commit time of a CONTINUOUS snapshot
- * @param jobId Flink's job id
+ * @param jobId Flink's job id; null for NO_DATA
+ * @param outcome REFRESHED (a job wrote the data) or NO_DATA (a FULL refresh whose inputs had not
+ *     changed since the last successful refresh of the same partition: no job ran, the table's
+ *     snapshot is unchanged); null in events written before it, meaning REFRESHED
+ * @param inputSnapshots FULL over Paimon inputs: the snapshot id of each input (table to id) the
+ *     refresh read (pinned for its job); null when not tracked (CONTINUOUS, Kafka or database inputs)
  */
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record RefreshSucceeded(
     String table,
     long definitionVersion,
@@ -31,4 +38,20 @@ public record RefreshSucceeded(
     Instant startedAt,
     Instant finishedAt,
     Instant dataTimestamp,
-    String jobId) {}
+    String jobId,
+    Outcome outcome,
+    Map<String, Long> inputSnapshots) {
+
+  /** A refresh that ran a job, without input snapshots recorded. */
+  public RefreshSucceeded(
+      String table, long definitionVersion, RefreshPlan.Mode mode, Map<String, String> partition, long snapshotId, long rowsWritten,
+      Instant startedAt, Instant finishedAt, Instant dataTimestamp, String jobId) {
+    this(table, definitionVersion, mode, partition, snapshotId, rowsWritten, startedAt, finishedAt, dataTimestamp, jobId, null, null);
+  }
+
+  /** What the refresh did. */
+  public enum Outcome {
+    REFRESHED,
+    NO_DATA
+  }
+}

@@ -1,0 +1,40 @@
+package io.mtables.planning;
+
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan.Incremental;
+import io.mtables.schemas.plan.RefreshPlan.Incremental.Level;
+import java.util.List;
+
+/**
+ * What a FULL refresh may leave out. A refresh is a function of its inputs' contents: when every
+ * input is a Paimon table (another materialized table) and none has a new snapshot since the last
+ * successful refresh of the same partition, the refresh would write what is already there, so it
+ * runs no job (NO_DATA). A Kafka or database source has no snapshot to compare, and a query that
+ * reads the clock or draws random values answers differently over the same rows: those always run.
+ */
+final class IncrementalRefresh {
+
+  private IncrementalRefresh() {}
+
+  static Incremental of(TableDefinition table, QueryAnalysis query) {
+    List<String> notSnapshotted =
+        table.sources().stream().filter(s -> s.kind() != TableDefinition.Kind.MATERIALIZED_TABLE).map(TableDefinition.SourceTable::table).toList();
+    if (!notSnapshotted.isEmpty()) {
+      return new Incremental(
+          Level.NONE,
+          "Every refresh runs: " + String.join(", ", notSnapshotted) + (notSnapshotted.size() == 1 ? " is a source table" : " are source tables")
+              + " (Kafka or a database), with no snapshots to tell whether it changed. Read it through a CONTINUOUS table to"
+              + " skip refreshes of unchanged data.");
+    }
+    if (!query.volatileFunctions().isEmpty()) {
+      return new Incremental(
+          Level.NONE,
+          "Every refresh runs: the query calls " + String.join(", ", query.volatileFunctions()) + ", whose value changes"
+              + " while its inputs do not.");
+    }
+    return new Incremental(
+        Level.UNCHANGED_INPUTS,
+        "A refresh whose inputs (" + String.join(", ", RefreshModeRules.upstreamTables(table)) + ") have no new Paimon snapshot since the last"
+            + " successful refresh of the same partition runs no job and reports NO_DATA.");
+  }
+}
