@@ -37,7 +37,9 @@ import org.apache.paimon.table.FileStoreTable;
  * The cost of refreshing what changed: a FULL table by day with 90 daily partitions, reading a
  * CONTINUOUS table partitioned by day (the ODS layer), refreshed whole and then only for the one
  * day that changed, in the same run, through the REST front door; the times are those of the
- * refresh jobs as the job manager reports them (JobStarted to RefreshSucceeded).
+ * refresh jobs as the job manager reports them (JobStarted to RefreshSucceeded). Then the same
+ * partition refreshed again with nothing changed: NO_DATA, no job, timed in the job manager and
+ * from the REST request to the event.
  *
  * <p>Arguments: ddl-service URL, Kafka bootstrap servers, rows per day, rounds, warehouse.
  */
@@ -75,23 +77,59 @@ public final class RefreshCostBench {
 
       List<Long> whole = new ArrayList<>();
       List<Long> partition = new ArrayList<>();
+      List<Long> noChangeInJobManager = new ArrayList<>();
+      List<Long> noChangeEndToEnd = new ArrayList<>();
+      String table = "default_catalog.bench.sales_daily";
       for (int round = 0; round < rounds; round++) {
+        // Each refresh that is to run a job follows a change of the ODS table: an unchanged input
+        // would be answered NO_DATA without a job.
+        id = change(producer, topic, FIRST_DAY.plusDays(round * 7L + 3).toString(), id, warehouse);
         Statements.post(ddl, "ALTER MATERIALIZED TABLE bench.sales_daily REFRESH");
-        whole.add(refreshOf(events, "default_catalog.bench.sales_daily", e -> e.path("partition").isEmpty()));
+        whole.add(refreshOf(events, table, e -> e.path("partition").isEmpty() && !noData(e)));
 
         String changedDay = FIRST_DAY.plusDays(round * 7L).toString();
-        id = sales(producer, topic, changedDay, 100, id);
-        producer.flush();
-        total = id;
-        awaitRows(warehouse, "bench", "sales_ods", total);
+        id = change(producer, topic, changedDay, id, warehouse);
         Statements.post(ddl, "ALTER MATERIALIZED TABLE bench.sales_daily REFRESH PARTITION (ds = '" + changedDay + "')");
-        partition.add(refreshOf(events, "default_catalog.bench.sales_daily", e -> changedDay.equals(e.path("partition").path("ds").asText())));
+        partition.add(refreshOf(events, table, e -> changedDay.equals(e.path("partition").path("ds").asText()) && !noData(e)));
+
+        // Nothing changed since: the same refresh again runs no job.
+        for (int again = 0; again < NO_CHANGE_REFRESHES; again++) {
+          long sent = System.nanoTime();
+          Statements.post(ddl, "ALTER MATERIALIZED TABLE bench.sales_daily REFRESH PARTITION (ds = '" + changedDay + "')");
+          noChangeInJobManager.add(refreshOf(events, table, e -> changedDay.equals(e.path("partition").path("ds").asText()) && requireNoData(e)));
+          noChangeEndToEnd.add((System.nanoTime() - sent) / 1_000_000);
+        }
       }
       System.out.println();
       System.out.println("whole table (90 partitions) refresh: " + summary(whole) + "  each: " + whole);
       System.out.println("one partition refresh:               " + summary(partition) + "  each: " + partition);
       System.out.printf("ratio of medians (partition / whole): %.3f  (goal <= 0.033)%n", (double) median(partition) / median(whole));
+      System.out.println("no-change refresh, in the job manager (request read to NO_DATA): " + summary(noChangeInJobManager)
+          + ", p99 " + percentile(noChangeInJobManager, 0.99) + " ms");
+      System.out.println("no-change refresh, end to end (REST request to NO_DATA event):   " + summary(noChangeEndToEnd)
+          + ", p99 " + percentile(noChangeEndToEnd, 0.99) + " ms  (goal p99 <= 100 ms, no Flink job)");
     }
+  }
+
+  private static final int NO_CHANGE_REFRESHES = 20;
+
+  /** 100 more rows on {@code ds}, waited for in the ODS table; the next id. */
+  private static long change(KafkaProducer<String, String> producer, String topic, String ds, long fromId, String warehouse) throws Exception {
+    long id = sales(producer, topic, ds, 100, fromId);
+    producer.flush();
+    awaitRows(warehouse, "bench", "sales_ods", id);
+    return id;
+  }
+
+  private static boolean noData(JsonNode event) {
+    return event.path("outcome").asText().equals("NO_DATA");
+  }
+
+  private static boolean requireNoData(JsonNode event) {
+    if (!noData(event)) {
+      throw new IllegalStateException("a refresh of unchanged inputs ran a job: " + event);
+    }
+    return true;
   }
 
   private static long sales(KafkaProducer<String, String> producer, String topic, String ds, int rows, long fromId) {
@@ -173,6 +211,12 @@ public final class RefreshCostBench {
     List<Long> sorted = new ArrayList<>(values);
     Collections.sort(sorted);
     return sorted.get(sorted.size() / 2);
+  }
+
+  private static long percentile(List<Long> values, double fraction) {
+    List<Long> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(fraction * sorted.size()) - 1));
   }
 
   private static String summary(List<Long> millis) {

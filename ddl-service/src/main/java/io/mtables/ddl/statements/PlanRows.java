@@ -36,6 +36,9 @@ final class PlanRows {
               case DERIVED -> "(" + String.join(", ", plan.upsertKey().columns()) + ") derived from the query";
               case SYNTHETIC -> synthetic(plan.upsertKey());
             });
+    if (plan.incremental() != null) {
+      property(rows, "refresh.incremental", plan.incremental().level() + ": " + plan.incremental().reason());
+    }
     for (int i = 0; i < plan.reasons().size(); i++) {
       property(rows, "plan.reason." + (i + 1), plan.reasons().get(i));
     }
