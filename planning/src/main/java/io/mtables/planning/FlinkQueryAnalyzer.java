@@ -115,6 +115,8 @@ public class FlinkQueryAnalyzer {
     }
     BatchPlan batchPlan = batchPlan(query);
     QueryAnalysis.BatchCheck batchCheck = batchPlan.check();
+    Map<String, Map<String, String>> partitionSources =
+        batchCheck.runs() ? PartitionLocality.of(batch, table, probe -> physicalPlan(batch.explainSql(probe))) : Map.of();
     if (!overwritten.isEmpty()) {
       // Paimon's streaming read skips overwrite commits, which is all a FULL table is made of.
       return QueryAnalysis.notStreamable(
@@ -122,6 +124,7 @@ public class FlinkQueryAnalyzer {
                   + " does not follow")
           .withUniqueKeys(FlinkUniqueKeys.of(validated))
           .withBatch(batchCheck)
+          .withPartitionSources(partitionSources)
           .withVolatileFunctions(volatileFunctions(batchPlan.plan()))
           .withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
     }
@@ -131,7 +134,8 @@ public class FlinkQueryAnalyzer {
       plan = streaming.explainSql(query, ExplainDetail.CHANGELOG_MODE);
     } catch (RuntimeException streamingError) {
       return QueryAnalysis.notStreamable(deepestMessage(streamingError)).withBatch(batchCheck)
-        .withVolatileFunctions(volatileFunctions(batchPlan.plan())).withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
+          .withPartitionSources(partitionSources)
+          .withVolatileFunctions(volatileFunctions(batchPlan.plan())).withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
     }
     // The time functions are read from a plan already made (its syntax tree comes first): planning
     // the query once more only to print it cost a third of the analysis (bin/bench control-plane).
@@ -140,6 +144,7 @@ public class FlinkQueryAnalyzer {
         .withUniqueKeys(keys)
         .withBranchKeys(keys != null && keys.isEmpty() ? branchKeys(query, validated) : null)
         .withBatch(batchCheck)
+        .withPartitionSources(partitionSources)
         .withVolatileFunctions(volatileFunctions(batchPlan.plan()))
         .withStatefulOperators(statefulOperators(plan))
         .withTimeFunctions(timeFunctionsInConditions(plan))

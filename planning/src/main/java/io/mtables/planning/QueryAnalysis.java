@@ -1,6 +1,7 @@
 package io.mtables.planning;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What Flink's planner says about a materialized table's query: whether it runs as a stream and
@@ -25,6 +26,9 @@ import java.util.List;
  * @param volatileFunctions functions anywhere in the batch plan whose value changes without the
  *     inputs changing (NOW(), CURRENT_DATE, RAND(), UUID(), ...): a refresh over unchanged inputs
  *     can still give another answer
+ * @param partitionSources for a partitioned table: each input that feeds it partition by partition
+ *     (see {@link PartitionLocality}), with the table's partition column to the input's; empty when
+ *     none does or not known
  */
 public record QueryAnalysis(
     Verdict verdict,
@@ -36,7 +40,8 @@ public record QueryAnalysis(
     List<String> timeFunctionsInConditions,
     List<String> latestValueSources,
     List<List<String>> branchKeys,
-    List<String> volatileFunctions) {
+    List<String> volatileFunctions,
+    Map<String, Map<String, String>> partitionSources) {
 
   /** The planner's answer. */
   public enum Verdict {
@@ -64,47 +69,51 @@ public record QueryAnalysis(
   }
 
   public static QueryAnalysis streamable(String changelogMode) {
-    return new QueryAnalysis(Verdict.STREAMABLE, changelogMode, null, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of());
+    return new QueryAnalysis(Verdict.STREAMABLE, changelogMode, null, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of());
   }
 
   public static QueryAnalysis notStreamable(String why) {
-    return new QueryAnalysis(Verdict.NOT_STREAMABLE, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of());
+    return new QueryAnalysis(Verdict.NOT_STREAMABLE, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of());
   }
 
   public static QueryAnalysis unknown(String why) {
-    return new QueryAnalysis(Verdict.UNKNOWN, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of());
+    return new QueryAnalysis(Verdict.UNKNOWN, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of());
   }
 
   public static QueryAnalysis blocked(String why) {
-    return new QueryAnalysis(Verdict.BLOCKED, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of());
+    return new QueryAnalysis(Verdict.BLOCKED, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of());
   }
 
   public QueryAnalysis withUniqueKeys(List<List<String>> keys) {
-    return new QueryAnalysis(verdict, changelogMode, detail, keys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions);
+    return new QueryAnalysis(verdict, changelogMode, detail, keys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources);
   }
 
   public QueryAnalysis withBatch(BatchCheck check) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, check, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, check, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources);
   }
 
   public QueryAnalysis withStatefulOperators(List<String> operators) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, operators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, operators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources);
   }
 
   public QueryAnalysis withTimeFunctions(List<String> functions) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, functions, latestValueSources, branchKeys, volatileFunctions);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, functions, latestValueSources, branchKeys, volatileFunctions, partitionSources);
   }
 
   public QueryAnalysis withLatestValueSources(List<String> sources) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, sources, branchKeys, volatileFunctions);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, sources, branchKeys, volatileFunctions, partitionSources);
   }
 
   public QueryAnalysis withBranchKeys(List<List<String>> keys) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, keys, volatileFunctions);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, keys, volatileFunctions, partitionSources);
   }
 
   public QueryAnalysis withVolatileFunctions(List<String> functions) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, functions);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, functions, partitionSources);
+  }
+
+  public QueryAnalysis withPartitionSources(Map<String, Map<String, String>> sources) {
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, sources);
   }
 
   /** Whether the query produces updates or deletes, not only inserts. */

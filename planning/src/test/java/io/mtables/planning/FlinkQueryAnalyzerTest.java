@@ -242,6 +242,35 @@ class FlinkQueryAnalyzerTest {
     assertThat(refused.detail()).contains("whose plan is REFUSED");
   }
 
+  @Test
+  void aPartitionedTableIsFedPartitionByPartitionByTheInputsEveryReadOfWhichTakesItsFilter() {
+    var ods = new TableDefinition.SourceTable("default_catalog.shop.ods", TableDefinition.Kind.MATERIALIZED_TABLE, 1, "x",
+        List.of(new TableDefinition.Column("id", "BIGINT", false), new TableDefinition.Column("day", "STRING", false),
+            new TableDefinition.Column("amount", "DECIMAL(10, 2)", true)), List.of("day"));
+    var dim = materializedSource("dim", List.of(new TableDefinition.Column("id", "BIGINT", false), new TableDefinition.Column("name", "STRING", true)));
+    UpstreamPlans plans = name -> Optional.of(upstreamPlan(name.substring(name.lastIndexOf('.') + 1), RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.CONTINUOUS, List.of("id")));
+    String odsName = "`default_catalog`.`shop`.`ods`";
+
+    QueryAnalysis perDay = ANALYZER.analyze(partitioned(
+        "SELECT `o`.`day` AS `ds`, COUNT(*) AS `n` FROM " + odsName + " AS `o` GROUP BY `o`.`day`", List.of(ods)), plans);
+    QueryAnalysis joined = ANALYZER.analyze(partitioned(
+        "SELECT `o`.`day` AS `ds`, COUNT(*) AS `n` FROM " + odsName + " AS `o` JOIN `default_catalog`.`shop`.`dim` AS `d` ON `o`.`id` = `d`.`id`"
+            + " GROUP BY `o`.`day`", List.of(ods, dim)), plans);
+    QueryAnalysis aboveAverage = ANALYZER.analyze(partitioned(
+        "SELECT `o`.`day` AS `ds`, COUNT(*) AS `n` FROM " + odsName + " AS `o` WHERE `o`.`amount` > (SELECT AVG(`a`.`amount`) FROM "
+            + odsName + " AS `a`) GROUP BY `o`.`day`", List.of(ods)), plans);
+
+    assertThat(perDay.partitionSources()).isEqualTo(Map.of("default_catalog.shop.ods", Map.of("ds", "day")));
+    assertThat(joined.partitionSources()).as("the dimension feeds every partition").isEqualTo(Map.of("default_catalog.shop.ods", Map.of("ds", "day")));
+    assertThat(aboveAverage.partitionSources()).as("one read takes every partition").isEmpty();
+  }
+
+  private static TableDefinition partitioned(String expanded, List<TableDefinition.SourceTable> sources) {
+    TableDefinition t = table(expanded, sources);
+    return new TableDefinition(t.table(), 1, t.kind(), "x", List.of(new TableDefinition.Column("ds", "STRING", false), new TableDefinition.Column("n", "BIGINT", false)),
+        List.of(), List.of("ds"), null, Map.of(), null, null, TableDefinition.RefreshMode.FULL, t.query(), sources, t.status(), Map.of(), Instant.EPOCH, Instant.EPOCH, null);
+  }
+
   private static TableDefinition.SourceTable materializedSource(String name, List<TableDefinition.Column> columns) {
     return new TableDefinition.SourceTable("default_catalog.shop." + name, TableDefinition.Kind.MATERIALIZED_TABLE, 1, "CREATE MATERIALIZED TABLE ...", columns, List.of());
   }

@@ -416,6 +416,18 @@ class RefreshModeRulesTest {
     assertThat(continuous.incremental()).isNull();
   }
 
+  @Test
+  void aFullTableFedPartitionByPartitionRefreshesOnlyChangedPartitions() {
+    TableDefinition overOds = withSources(table(RefreshMode.FULL, 1, "HOUR", Map.of()), TableDefinition.Kind.MATERIALIZED_TABLE);
+    var fed = UPSERTS.withBatch(QueryAnalysis.BatchCheck.RUNS).withPartitionSources(Map.of("default_catalog.shop.s", Map.of("ds", "day")));
+
+    RefreshPlan plan = RefreshModeRules.plan(overOds, FLINK_DEFAULTS, fed, Instant.EPOCH);
+
+    assertThat(plan.incremental().level()).isEqualTo(RefreshPlan.Incremental.Level.CHANGED_PARTITIONS);
+    assertThat(plan.incremental().partitionsFrom()).isEqualTo(Map.of("default_catalog.shop.s", Map.of("ds", "day")));
+    assertThat(plan.incremental().reason()).contains("partition by partition from default_catalog.shop.s (ds = day)");
+  }
+
   private static TableDefinition withSources(TableDefinition t, TableDefinition.Kind kind) {
     var source = new TableDefinition.SourceTable("default_catalog.shop.s", kind, 1, "CREATE TABLE s ...", List.of(new TableDefinition.Column("ds", "STRING", false)), List.of());
     return new TableDefinition(t.table(), t.version(), t.kind(), t.statement(), t.columns(), t.primaryKey(), t.partitionKeys(), t.distribution(),

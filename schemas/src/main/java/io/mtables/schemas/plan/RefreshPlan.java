@@ -67,17 +67,28 @@ public record RefreshPlan(
   /**
    * What a FULL refresh may leave out.
    *
-   * @param level NONE (every refresh runs its job) or UNCHANGED_INPUTS (a refresh whose inputs,
+   * @param level NONE (every refresh runs its job); UNCHANGED_INPUTS (a refresh whose inputs,
    *     all Paimon tables, have the snapshots the last successful refresh of the same partition
-   *     read, at the same definition version, runs no job: NO_DATA)
+   *     read, at the same definition version, runs no job: NO_DATA); CHANGED_PARTITIONS (that, and
+   *     a scheduled refresh overwrites only the table's partitions whose inputs changed since the
+   *     last successful refresh, found from the inputs' snapshots through {@code partitionsFrom})
    * @param reason why, in plain words
+   * @param partitionsFrom CHANGED_PARTITIONS: each input that feeds the table partition by
+   *     partition, with the table's partition column to the input's partition column it comes
+   *     from; a change to any other input refreshes the whole table. Null otherwise.
    */
-  public record Incremental(Level level, String reason) {
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Incremental(Level level, String reason, Map<String, Map<String, String>> partitionsFrom) {
+
+    public Incremental(Level level, String reason) {
+      this(level, reason, null);
+    }
 
     /** How much a refresh may leave out. */
     public enum Level {
       NONE,
-      UNCHANGED_INPUTS
+      UNCHANGED_INPUTS,
+      CHANGED_PARTITIONS
     }
   }
 
