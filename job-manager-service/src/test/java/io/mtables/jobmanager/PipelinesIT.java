@@ -287,6 +287,47 @@ class PipelinesIT {
     assertThat(suspended.path("reason").asText()).startsWith("5 failures in a row");
   }
 
+  @Test
+  void aRefreshOverwritesOnlyThePartitionsWhoseInputsChangedAndEmptiesOnesLeftWithoutRows() throws Exception {
+    String topic = db + "_sales";
+    var sales = Tables.kafkaSource("default_catalog." + db + ".sales", "`id` BIGINT NOT NULL, `ds` STRING NOT NULL, PRIMARY KEY (`id`) NOT ENFORCED", topic,
+        "debezium-json", KafkaBroker.bootstrapServers());
+    String ods = "default_catalog." + db + ".sales_ods";
+    String daily = "default_catalog." + db + ".sales_daily";
+    TableDefinition odsTable =
+        Tables.materialized(ods, 1, List.of(new Column("id", "BIGINT", false), new Column("ds", "STRING", false)), List.of("ds"),
+            "SELECT `s`.`id`, `s`.`ds` FROM `default_catalog`.`" + db + "`.`sales` AS `s`", List.of(sales), TableDefinition.Status.ACTIVE);
+    TableDefinition dailyTable =
+        Tables.materialized(daily, 1, List.of(new Column("ds", "STRING", false), new Column("n", "BIGINT", false)), List.of("ds"),
+            "SELECT `o`.`ds`, COUNT(*) AS `n` FROM `default_catalog`.`" + db + "`.`sales_ods` AS `o` GROUP BY `o`.`ds`",
+            List.of(Tables.materializedSource(odsTable)), TableDefinition.Status.ACTIVE);
+    for (int id = 1; id <= 4; id++) {
+      change(topic, String.valueOf(id), null, "{\"id\":" + id + ",\"ds\":\"" + (id <= 2 ? "a" : id == 3 ? "b" : "c") + "\"}", "c");
+    }
+    publish(odsTable, Tables.continuous(ods, 1, List.of("id"), Duration.ofSeconds(1)));
+    publish(dailyTable, Tables.fullByChangedPartitions(daily, 1, Map.of(ods, Map.of("ds", "ds"))));
+    awaitRows(ods, List.of("1|a", "2|a", "3|b", "4|c"));
+    refresh(daily, Map.of());
+    JsonNode whole = event(Contracts.REFRESH_SUCCEEDED_V1, daily);
+    assertThat(whole.has("changedPartitions")).as("nothing to compare with yet: the whole table").isFalse();
+    assertThat(PaimonRows.read(locations.warehouse(), daily)).containsExactly("a|2", "b|1", "c|1");
+
+    change(topic, "3", "{\"id\":3,\"ds\":\"b\"}", null, "d");
+    change(topic, "5", null, "{\"id\":5,\"ds\":\"a\"}", "c");
+    awaitRows(ods, List.of("1|a", "2|a", "4|c", "5|a"));
+    refresh(daily, Map.of());
+    JsonNode changed = event(Contracts.REFRESH_SUCCEEDED_V1, daily);
+    assertThat(changed.path("changedPartitions").findValuesAsText("ds")).containsExactlyInAnyOrder("a", "b");
+    assertThat(PaimonRows.read(locations.warehouse(), daily)).as("b has no rows left and is emptied").containsExactly("a|3", "c|1");
+    try (var paimon = new io.mtables.jobmanager.jobs.PaimonPartitions(locations.warehouse())) {
+      assertThat(paimon.written(daily, whole.path("snapshotId").asLong(), changed.path("snapshotId").asLong()).orElseThrow())
+          .as("Paimon's manifests: only a and b were written").containsExactlyInAnyOrder(Map.of("ds", "a"), Map.of("ds", "b"));
+    }
+
+    refresh(daily, Map.of());
+    assertThat(event(Contracts.REFRESH_SUCCEEDED_V1, daily).path("outcome").asText()).isEqualTo("NO_DATA");
+  }
+
   // ---- helpers ----
 
   /**

@@ -56,6 +56,14 @@ final class Tables {
         new RefreshPlan.Incremental(RefreshPlan.Incremental.Level.UNCHANGED_INPUTS, "hand-made"));
   }
 
+  /** A FULL plan whose refreshes overwrite only the partitions the given inputs changed. */
+  static RefreshPlan fullByChangedPartitions(String table, long version, Map<String, Map<String, String>> partitionsFrom) {
+    RefreshPlan p = full(table, version);
+    return new RefreshPlan(p.table(), p.definitionVersion(), p.status(), p.mode(), p.freshness(), p.freshnessDeclared(), p.checkpointInterval(),
+        p.cron(), p.partitionFormatters(), p.changelogMode(), p.upsertKey(), p.upstreamTables(), p.reasons(), p.warnings(), p.plannedAt(),
+        new RefreshPlan.Incremental(RefreshPlan.Incremental.Level.CHANGED_PARTITIONS, "hand-made", partitionsFrom));
+  }
+
   static RefreshPlan withStatus(RefreshPlan plan, long version, RefreshPlan.Status status) {
     return new RefreshPlan(
         plan.table(), version, status, status == RefreshPlan.Status.DROPPED ? null : plan.mode(), plan.freshness(), plan.freshnessDeclared(),

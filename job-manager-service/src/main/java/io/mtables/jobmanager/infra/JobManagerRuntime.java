@@ -6,6 +6,7 @@ import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.flink.RemoteFlinkTarget;
 import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.Locations;
+import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.jobmanager.pipelines.PipelineManager;
 import io.mtables.messaging.KafkaLog;
@@ -48,6 +49,7 @@ public class JobManagerRuntime {
   private volatile PipelineManager manager;
   private FlinkTarget flink;
   private PaimonSnapshots snapshots;
+  private PaimonPartitions partitions;
   private KafkaLog eventsLog;
 
   void onStart(
@@ -80,6 +82,9 @@ public class JobManagerRuntime {
     }
     if (flink != null) {
       flink.close(); // the embedded cluster keeps running: jobs survive a restart of this service
+    }
+    if (partitions != null) {
+      partitions.close();
     }
     if (snapshots != null) {
       snapshots.close();
@@ -129,9 +134,10 @@ public class JobManagerRuntime {
       gate.progress("reaching Flink (" + config.flink().target() + ")");
       flink = target(config, locations);
       snapshots = new PaimonSnapshots(locations.warehouse());
+      partitions = new PaimonPartitions(locations.warehouse());
       eventsLog = new KafkaLog(Topics.REFRESH_EVENTS, serviceName, clientConfig);
       PipelineManager loading =
-          new PipelineManager(flink, new JobSubmitter(flink, locations.warehouse()), snapshots, locations, config, new RefreshEvents(eventsLog), Clock.systemUTC());
+          new PipelineManager(flink, new JobSubmitter(flink, locations.warehouse()), snapshots, partitions, locations, config, new RefreshEvents(eventsLog), Clock.systemUTC());
       ContractCodec codec = new ContractCodec();
       gate.progress("reading " + Topics.REFRESH_EVENTS);
       for (var record : eventsLog.readAllWhenAvailable()) {

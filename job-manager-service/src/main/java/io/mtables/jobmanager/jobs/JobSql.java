@@ -167,6 +167,26 @@ public final class JobSql {
         + String.join(" AND ", conditions);
   }
 
+  /**
+   * A FULL refresh of some partitions: the query's rows of those partitions replace them (Paimon's
+   * dynamic partition overwrite); one the query no longer produces keeps its rows, so the job
+   * manager empties it afterwards ({@link PaimonPartitions#empty}).
+   */
+  public static String overwritePartitions(TableDefinition definition, List<Map<String, String>> partitions) {
+    List<String> alternatives = new ArrayList<>();
+    for (var partition : partitions) {
+      List<String> conditions = new ArrayList<>();
+      for (var entry : new TreeMap<>(partition).entrySet()) {
+        conditions.add("`q`." + quote(entry.getKey()) + " = CAST(" + literal(entry.getValue()) + " AS " + typeOf(definition, entry.getKey()) + ")");
+      }
+      alternatives.add("(" + String.join(" AND ", conditions) + ")");
+    }
+    List<String> selected = definition.columns().stream().map(column -> "`q`." + quote(column.name())).toList();
+    return "INSERT OVERWRITE " + paimonName(definition.table()) + " /*+ OPTIONS('dynamic-partition-overwrite' = 'true') */\n"
+        + "SELECT " + String.join(", ", selected) + " FROM (\n" + definition.query().expanded() + "\n) AS `q` WHERE "
+        + String.join(" OR ", alternatives);
+  }
+
   private static String typeOf(TableDefinition definition, String column) {
     return definition.columns().stream()
         .filter(c -> c.name().equals(column))

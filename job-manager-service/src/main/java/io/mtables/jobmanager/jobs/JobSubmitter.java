@@ -72,8 +72,12 @@ public class JobSubmitter {
     return jobOf(env.executeSql(JobSql.insert(definition, plan)));
   }
 
-  /** Submits one FULL refresh: an INSERT OVERWRITE of the table or of one partition, read as a batch. */
-  public JobClient submitRefresh(TableDefinition definition, Map<String, String> partition, Map<String, Long> pinnedInputs, Map<String, String> jobOptions) {
+  /**
+   * Submits one FULL refresh, read as a batch: {@code overwrite} is its INSERT OVERWRITE (of the
+   * table, a partition or some partitions: JobSql), and the materialized tables in
+   * {@code pinnedInputs} are read at those snapshots.
+   */
+  public JobClient submitRefresh(TableDefinition definition, String overwrite, Map<String, Long> pinnedInputs, Map<String, String> jobOptions) {
     TableEnvironment env = environment(configuration(jobOptions), false);
     env.executeSql(JobSql.createCatalog(warehouse));
     JobSql.declareSources(definition, pinnedInputs).forEach(env::executeSql);
@@ -82,8 +86,7 @@ public class JobSubmitter {
         bound(env, source.table()); // a materialized table is read at its latest snapshot anyway
       }
     }
-    String insert = partition.isEmpty() ? JobSql.overwriteAll(definition) : JobSql.overwritePartition(definition, partition);
-    return jobOf(env.executeSql(insert));
+    return jobOf(env.executeSql(overwrite));
   }
 
   /** A batch refresh reads each source up to where it stands now. */

@@ -6,6 +6,7 @@ import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.jobs.JobOptions;
 import io.mtables.jobmanager.jobs.JobSql;
 import io.mtables.jobmanager.jobs.JobSubmitter;
+import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
@@ -33,16 +34,22 @@ final class FullRefreshes {
   private final JobManagerConfig config;
   private final PipelineReports reports;
   private final PaimonSnapshots snapshots;
+  private final PaimonPartitions partitions;
+  private final RefreshScopes scopes;
   private final Clock clock;
   /** Until the previous run's state is read back, refreshes wait. */
   private boolean started;
 
-  FullRefreshes(FlinkTarget flink, JobSubmitter submitter, JobManagerConfig config, PipelineReports reports, PaimonSnapshots snapshots, Clock clock) {
+  FullRefreshes(
+      FlinkTarget flink, JobSubmitter submitter, JobManagerConfig config, PipelineReports reports, PaimonSnapshots snapshots,
+      PaimonPartitions partitions, Clock clock) {
     this.flink = flink;
     this.submitter = submitter;
     this.config = config;
     this.reports = reports;
     this.snapshots = snapshots;
+    this.partitions = partitions;
+    this.scopes = new RefreshScopes(snapshots, partitions);
     this.clock = clock;
   }
 
@@ -81,56 +88,29 @@ final class FullRefreshes {
     }
     TableDefinition definition = pipeline.definition;
     Instant requestedAt = clock.instant();
-    Map<String, Long> pinned = new TreeMap<>();
-    Map<String, Long> inputs = readInputs(definition, pinned);
-    var table = snapshots.latest(pipeline.table);
-    if (table.isPresent() && unchanged(pipeline, refresh, inputs)) {
-      reports.noData(pipeline, refresh, table.get().id(), inputs, requestedAt);
+    Object scope;
+    try {
+      scope = scopes.of(pipeline, refresh);
+    } catch (RuntimeException e) {
+      reports.failed(pipeline, null, "cannot read the snapshots of the refresh's inputs: " + PipelineReports.rootMessage(e), refresh);
       return;
     }
+    if (scope instanceof RefreshScopes.NoData noData) {
+      reports.noData(pipeline, refresh, noData.tableSnapshotId(), noData.inputSnapshots(), requestedAt);
+      return;
+    }
+    RefreshScopes.Run run = (RefreshScopes.Run) scope;
     try {
-      var job = submitter.submitRefresh(definition, refresh.partition(), pinned, JobOptions.refresh(definition, refresh.id(), config));
+      var job = submitter.submitRefresh(definition, run.overwrite(), run.pinned(), JobOptions.refresh(definition, refresh.id(), config));
       pipeline.refreshJobId = job.getJobID().toHexString();
       pipeline.refreshRunning = refresh;
-      pipeline.refreshInputs = inputs;
+      pipeline.refreshScope = run.scope();
       pipeline.refreshStartedAt = clock.instant();
       reports.events().jobStarted(new JobStarted(pipeline.table, definition.version(), Mode.FULL, pipeline.refreshJobId,
           JobSql.refreshJobName(definition, refresh.id()), null, pipeline.refreshStartedAt));
     } catch (RuntimeException e) {
       reports.failed(pipeline, null, "cannot start the refresh: " + PipelineReports.rootMessage(e), refresh);
     }
-  }
-
-  /**
-   * Where each materialized table the query reads stands: its data snapshot id, and in {@code
-   * pinned} the latest id the job is to read. Null when the query reads none, or one without a
-   * snapshot yet (nothing to compare); other sources (Kafka, a database) are read as they stand.
-   */
-  private Map<String, Long> readInputs(TableDefinition definition, Map<String, Long> pinned) {
-    Map<String, Long> inputs = new TreeMap<>();
-    for (var source : definition.sources()) {
-      if (source.kind() != TableDefinition.Kind.MATERIALIZED_TABLE) {
-        continue;
-      }
-      var input = snapshots.input(source.table());
-      if (input.isEmpty()) {
-        pinned.clear();
-        return null;
-      }
-      pinned.put(source.table(), input.get().latest());
-      inputs.put(source.table(), input.get().dataId());
-    }
-    return inputs.isEmpty() ? null : inputs;
-  }
-
-  /** Whether the plan lets an unchanged refresh be skipped, and this one's inputs are the last success's. */
-  private static boolean unchanged(Pipeline pipeline, Pipeline.Refresh refresh, Map<String, Long> inputs) {
-    var incremental = pipeline.plan.incremental();
-    if (inputs == null || incremental == null || incremental.level() != RefreshPlan.Incremental.Level.UNCHANGED_INPUTS) {
-      return false;
-    }
-    Pipeline.InputsRead last = pipeline.lastInputs.get(refresh.partition());
-    return last != null && last.definitionVersion() == pipeline.definition.version() && last.dataSnapshots().equals(inputs);
   }
 
   /** A refresh that arrived before its plan, or while another ran, runs now. */
@@ -164,23 +144,50 @@ final class FullRefreshes {
     }
     String jobId = pipeline.refreshJobId;
     Pipeline.Refresh refresh = pipeline.refreshRunning;
-    Map<String, Long> inputs = pipeline.refreshInputs;
+    Pipeline.RefreshScope scope = pipeline.refreshScope;
     pipeline.refreshJobId = null;
     pipeline.refreshRunning = null;
-    pipeline.refreshInputs = null;
+    pipeline.refreshScope = null;
     if (job.state().equals("FINISHED")) {
+      try {
+        emptyWhatTheQueryNoLongerProduces(pipeline, scope);
+      } catch (RuntimeException e) {
+        reports.failed(pipeline, jobId, "the refresh " + refresh.id() + " wrote its partitions but could not empty those the query no longer"
+            + " produces: " + PipelineReports.rootMessage(e), refresh);
+        startWaiting(pipeline);
+        return;
+      }
       pipeline.consecutiveFailures = 0;
       pipeline.status = Pipeline.Status.ACTIVATED;
-      if (!reports.newSnapshot(pipeline, Mode.FULL, refresh.partition(), pipeline.refreshStartedAt, refresh.dataTimestamp(), jobId, inputs)) {
-        reports.unchanged(pipeline, refresh, jobId, inputs);
+      Map<String, String> reported = scope != null && scope.changedPartitions() != null ? Map.of() : refresh.partition();
+      long before = scope == null ? pipeline.lastSnapshotId : scope.tableSnapshotBefore();
+      long latest = snapshots.latest(pipeline.table).map(PaimonSnapshots.CommittedSnapshot::id).orElse(before);
+      long rows = partitions.rowsWritten(pipeline.table, before, latest);
+      if (!reports.newSnapshot(pipeline, Mode.FULL, reported, pipeline.refreshStartedAt, refresh.dataTimestamp(), jobId, scope, rows)) {
+        reports.unchanged(pipeline, refresh, jobId, scope);
       }
-      if (inputs != null) {
-        pipeline.lastInputs.put(refresh.partition(), new Pipeline.InputsRead(pipeline.definition.version(), inputs));
+      if (scope != null && scope.inputSnapshots() != null) {
+        pipeline.lastInputs.put(scope.baseline(), new Pipeline.InputsRead(pipeline.definition.version(), scope.inputSnapshots()));
       }
     } else {
       reports.failed(pipeline, jobId, "the refresh " + refresh.id() + " failed: " + flink.failureCause(jobId).orElse(job.state()), refresh);
     }
     startWaiting(pipeline);
+  }
+
+  /**
+   * A refresh of changed partitions replaced those the query produced rows for (dynamic overwrite);
+   * one it produced none for still holds its old rows, which are emptied now.
+   */
+  private void emptyWhatTheQueryNoLongerProduces(Pipeline pipeline, Pipeline.RefreshScope scope) {
+    if (scope == null || scope.changedPartitions() == null) {
+      return;
+    }
+    long latest = snapshots.latest(pipeline.table).map(PaimonSnapshots.CommittedSnapshot::id).orElse(scope.tableSnapshotBefore());
+    var written = partitions.written(pipeline.table, scope.tableSnapshotBefore(), latest)
+        .orElseThrow(() -> new IllegalStateException("the refresh's own snapshot is no longer kept"));
+    var present = partitions.present(pipeline.table);
+    partitions.empty(pipeline.table, scope.changedPartitions().stream().filter(present::contains).filter(p -> !written.contains(p)).toList());
   }
 
   /** A scheduled tick's id ends with its scheduled time ({@code <table>@<time>}); else now. */

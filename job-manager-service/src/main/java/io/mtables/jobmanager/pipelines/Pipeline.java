@@ -5,6 +5,7 @@ import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.tick.RefreshTick;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** What the job manager knows and runs for one materialized table. Touched by the control thread only. */
@@ -41,8 +42,20 @@ final class Pipeline {
 
   String refreshJobId;
   Refresh refreshRunning;
-  /** The inputs the running refresh reads; null when not tracked. */
-  Map<String, Long> refreshInputs;
+  /**
+   * What the running refresh covers.
+   *
+   * @param inputSnapshots the data snapshot of each materialized input it reads; null when not tracked
+   * @param changedPartitions the partitions it overwrites because their inputs changed; null when
+   *     it overwrites the whole table or the refresh's own partition
+   * @param baseline where its inputs are remembered once it succeeds: the refresh's partition, or
+   *     the whole table (empty) for a refresh that brings every partition up to date
+   * @param tableSnapshotBefore the table's latest snapshot when the refresh started (0: none)
+   */
+  record RefreshScope(
+      Map<String, Long> inputSnapshots, List<Map<String, String>> changedPartitions, Map<String, String> baseline, long tableSnapshotBefore) {}
+
+  RefreshScope refreshScope;
   /** By partition (empty: the whole table), the inputs its last successful refresh read. */
   final Map<Map<String, String>, InputsRead> lastInputs = new HashMap<>();
   Instant refreshStartedAt;

@@ -6,6 +6,7 @@ import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.infra.RefreshEvents;
 import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.Locations;
+import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.jobmanager.jobs.QueryState;
 import io.mtables.schemas.catalog.TableDefinition;
@@ -48,7 +49,8 @@ public class PipelineManager {
   private boolean loading = true;
 
   public PipelineManager(
-      FlinkTarget flink, JobSubmitter submitter, PaimonSnapshots snapshots, Locations locations, JobManagerConfig config, RefreshEvents events, Clock clock) {
+      FlinkTarget flink, JobSubmitter submitter, PaimonSnapshots snapshots, PaimonPartitions partitions, Locations locations, JobManagerConfig config,
+      RefreshEvents events, Clock clock) {
     this.flink = flink;
     this.submitter = submitter;
     this.locations = locations;
@@ -56,7 +58,7 @@ public class PipelineManager {
     this.clock = clock;
     this.reports = new PipelineReports(events, snapshots, config, clock);
     this.streaming = new StreamingJobs(flink, submitter, locations, config, reports, clock);
-    this.refreshes = new FullRefreshes(flink, submitter, config, reports, snapshots, clock);
+    this.refreshes = new FullRefreshes(flink, submitter, config, reports, snapshots, partitions, clock);
     this.included = Pattern.compile(config.jobs().include());
   }
 

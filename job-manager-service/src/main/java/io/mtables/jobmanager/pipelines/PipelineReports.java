@@ -35,12 +35,16 @@ final class PipelineReports {
 
   /** Reports the table's latest snapshot if it is new; whether it was. */
   boolean newSnapshot(Pipeline pipeline, Mode mode, Map<String, String> partition, Instant startedAt, Instant dataTimestamp, String jobId) {
-    return newSnapshot(pipeline, mode, partition, startedAt, dataTimestamp, jobId, null);
+    return newSnapshot(pipeline, mode, partition, startedAt, dataTimestamp, jobId, null, null);
   }
 
-  /** The same, recording the input snapshots a FULL refresh read (null when not tracked). */
+  /**
+   * The same, with what a FULL refresh covered and the rows it wrote (both null for a streaming
+   * commit, whose snapshot's own count is its rows).
+   */
   boolean newSnapshot(
-      Pipeline pipeline, Mode mode, Map<String, String> partition, Instant startedAt, Instant dataTimestamp, String jobId, Map<String, Long> inputs) {
+      Pipeline pipeline, Mode mode, Map<String, String> partition, Instant startedAt, Instant dataTimestamp, String jobId, Pipeline.RefreshScope scope,
+      Long rowsWritten) {
     var latest = snapshots.latest(pipeline.table);
     if (latest.isEmpty() || latest.get().id() <= pipeline.lastSnapshotId || latest.get().kind().equals("COMPACT")) {
       return false;
@@ -49,9 +53,9 @@ final class PipelineReports {
     Instant previous = pipeline.lastSnapshotAt == null ? snapshot.committedAt() : pipeline.lastSnapshotAt;
     pipeline.lastSnapshotId = snapshot.id();
     pipeline.lastSnapshotAt = snapshot.committedAt();
-    events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), mode, partition, snapshot.id(), snapshot.rowsAdded(),
+    events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), mode, partition, snapshot.id(), rowsWritten == null ? snapshot.rowsAdded() : rowsWritten,
         startedAt == null ? previous : startedAt, snapshot.committedAt(), dataTimestamp == null ? snapshot.committedAt() : dataTimestamp, jobId,
-        RefreshSucceeded.Outcome.REFRESHED, inputs));
+        RefreshSucceeded.Outcome.REFRESHED, scope == null ? null : scope.inputSnapshots(), scope == null ? null : scope.changedPartitions()));
     return true;
   }
 
@@ -59,7 +63,7 @@ final class PipelineReports {
    * A FULL refresh that committed nothing new (Paimon skips an empty commit) still succeeded: the
    * table is as fresh as its scheduled time, and tables waiting for it go ahead.
    */
-  void unchanged(Pipeline pipeline, Pipeline.Refresh refresh, String jobId, Map<String, Long> inputs) {
+  void unchanged(Pipeline pipeline, Pipeline.Refresh refresh, String jobId, Pipeline.RefreshScope scope) {
     var latest = snapshots.latest(pipeline.table);
     if (latest.isEmpty()) {
       LOG.warnf("refresh %s of %s finished but the table has no snapshot to report", refresh.id(), pipeline.table);
@@ -68,7 +72,7 @@ final class PipelineReports {
     Instant now = clock.instant();
     events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), Mode.FULL, refresh.partition(), latest.get().id(), 0,
         pipeline.refreshStartedAt == null ? now : pipeline.refreshStartedAt, now, refresh.dataTimestamp(), jobId,
-        RefreshSucceeded.Outcome.REFRESHED, inputs));
+        RefreshSucceeded.Outcome.REFRESHED, scope == null ? null : scope.inputSnapshots(), scope == null ? null : scope.changedPartitions()));
   }
 
   /**
@@ -77,7 +81,7 @@ final class PipelineReports {
    */
   void noData(Pipeline pipeline, Pipeline.Refresh refresh, long snapshotId, Map<String, Long> inputs, Instant startedAt) {
     events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), Mode.FULL, refresh.partition(), snapshotId, 0,
-        startedAt, clock.instant(), refresh.dataTimestamp(), null, RefreshSucceeded.Outcome.NO_DATA, inputs));
+        startedAt, clock.instant(), refresh.dataTimestamp(), null, RefreshSucceeded.Outcome.NO_DATA, inputs, null));
   }
 
   /** A one-off failure of a streaming table that does not count towards suspension (the job keeps running, or the plan says why). */

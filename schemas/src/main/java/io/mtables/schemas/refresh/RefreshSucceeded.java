@@ -3,6 +3,7 @@ package io.mtables.schemas.refresh;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,6 +27,9 @@ import java.util.Map;
  *     snapshot is unchanged); null in events written before it, meaning REFRESHED
  * @param inputSnapshots FULL over Paimon inputs: the snapshot id of each input (table to id) the
  *     refresh read (pinned for its job); null when not tracked (CONTINUOUS, Kafka or database inputs)
+ * @param changedPartitions a FULL refresh of only the partitions whose inputs changed (the plan's
+ *     incremental level CHANGED_PARTITIONS): those partitions, each overwritten (or emptied, when
+ *     the query no longer produces it); {@code partition} is then empty. Null for any other refresh.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RefreshSucceeded(
@@ -40,13 +44,14 @@ public record RefreshSucceeded(
     Instant dataTimestamp,
     String jobId,
     Outcome outcome,
-    Map<String, Long> inputSnapshots) {
+    Map<String, Long> inputSnapshots,
+    List<Map<String, String>> changedPartitions) {
 
   /** A refresh that ran a job, without input snapshots recorded. */
   public RefreshSucceeded(
       String table, long definitionVersion, RefreshPlan.Mode mode, Map<String, String> partition, long snapshotId, long rowsWritten,
       Instant startedAt, Instant finishedAt, Instant dataTimestamp, String jobId) {
-    this(table, definitionVersion, mode, partition, snapshotId, rowsWritten, startedAt, finishedAt, dataTimestamp, jobId, null, null);
+    this(table, definitionVersion, mode, partition, snapshotId, rowsWritten, startedAt, finishedAt, dataTimestamp, jobId, null, null, null);
   }
 
   /** What the refresh did. */

@@ -1,0 +1,143 @@
+package io.mtables.jobmanager.jobs;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.manifest.FileKind;
+import org.apache.paimon.manifest.ManifestEntry;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.source.ScanMode;
+import org.apache.paimon.utils.InternalRowPartitionComputer;
+
+/**
+ * A table's partitions from Paimon's own metadata (manifests, nothing scanned): which ones a range
+ * of snapshots wrote and how many rows, which ones hold rows, and emptying some. The one write the job manager makes
+ * itself, between refresh jobs of the table (one at a time), never beside one.
+ */
+public class PaimonPartitions implements AutoCloseable {
+
+  private final Catalog catalog;
+
+  public PaimonPartitions(String warehouse) {
+    Options options = new Options();
+    options.set("warehouse", warehouse);
+    this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
+  }
+
+  /**
+   * The partitions (column to value, as Paimon names them; NULL is Paimon's default partition name)
+   * that the snapshots after {@code afterId} up to {@code upToId} wrote, compactions left out;
+   * empty when one of them is no longer kept (expired), so the change cannot be known.
+   */
+  public Optional<Set<Map<String, String>>> written(String table, long afterId, long upToId) {
+    FileStoreTable paimon = table(table);
+    var snapshots = paimon.snapshotManager();
+    InternalRowPartitionComputer names = names(paimon);
+    Set<Map<String, String>> written = new LinkedHashSet<>();
+    for (long id = afterId + 1; id <= upToId; id++) {
+      if (!snapshots.snapshotExists(id)) {
+        return Optional.empty();
+      }
+      Snapshot snapshot = snapshots.snapshot(id);
+      if (snapshot.commitKind() == Snapshot.CommitKind.COMPACT) {
+        continue; // files rewritten, rows unchanged
+      }
+      // Each file the snapshot added or removed names its partition: an overwrite that replaced a
+      // partition's file with one of as many rows nets out in Paimon's partition entries, and one
+      // that only removed files yields no split to read; the manifest entries have both.
+      for (ManifestEntry entry : delta(paimon, snapshot)) {
+        written.add(Map.copyOf(names.generatePartValues(entry.partition())));
+      }
+    }
+    return Optional.of(written);
+  }
+
+  /**
+   * The rows the snapshots after {@code afterId} up to {@code upToId} wrote (the rows of the files
+   * they added; an overwrite's net change can be negative, this cannot), compactions left out.
+   */
+  public long rowsWritten(String table, long afterId, long upToId) {
+    FileStoreTable paimon = table(table);
+    var snapshots = paimon.snapshotManager();
+    long rows = 0;
+    for (long id = afterId + 1; id <= upToId; id++) {
+      if (!snapshots.snapshotExists(id)) {
+        continue;
+      }
+      Snapshot snapshot = snapshots.snapshot(id);
+      if (snapshot.commitKind() == Snapshot.CommitKind.COMPACT) {
+        continue;
+      }
+      rows += delta(paimon, snapshot).stream().filter(e -> e.kind() == FileKind.ADD).mapToLong(e -> e.file().rowCount()).sum();
+    }
+    return rows;
+  }
+
+  /** The files a snapshot added and removed (its delta manifests). */
+  private static List<ManifestEntry> delta(FileStoreTable paimon, Snapshot snapshot) {
+    return paimon.store().newScan().withSnapshot(snapshot).withKind(ScanMode.DELTA).plan().files();
+  }
+
+  /** The partitions that hold rows in the table's latest snapshot. */
+  public Set<Map<String, String>> present(String table) {
+    FileStoreTable paimon = table(table);
+    InternalRowPartitionComputer names = names(paimon);
+    Set<Map<String, String>> present = new LinkedHashSet<>();
+    for (BinaryRow partition : paimon.newSnapshotReader().partitions()) {
+      present.add(Map.copyOf(names.generatePartValues(partition)));
+    }
+    return present;
+  }
+
+  /** Empties {@code partitions} of the table in one commit. */
+  public void empty(String table, List<Map<String, String>> partitions) {
+    if (partitions.isEmpty()) {
+      return;
+    }
+    try (BatchTableCommit commit = table(table).newBatchWriteBuilder().newCommit()) {
+      commit.truncatePartitions(new ArrayList<>(partitions));
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot empty the partitions " + partitions + " of " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Paimon's value for a NULL partition column, which no SQL literal names. */
+  public String nullPartitionName(String table) {
+    return table(table).coreOptions().partitionDefaultName();
+  }
+
+  private FileStoreTable table(String table) {
+    String[] parts = table.split("\\.", 3);
+    try {
+      return (FileStoreTable) catalog.getTable(Identifier.create(parts[1], parts[2]));
+    } catch (Catalog.TableNotExistException e) {
+      throw new IllegalStateException(table + " is not in the warehouse", e);
+    }
+  }
+
+  private static InternalRowPartitionComputer names(FileStoreTable paimon) {
+    return new InternalRowPartitionComputer(
+        paimon.coreOptions().partitionDefaultName(), paimon.schema().logicalPartitionType(),
+        paimon.partitionKeys().toArray(String[]::new), paimon.coreOptions().legacyPartitionName());
+  }
+
+  @Override
+  public void close() {
+    try {
+      catalog.close();
+    } catch (Exception e) {
+      // closing a file-system catalog releases nothing that matters
+    }
+  }
+}
