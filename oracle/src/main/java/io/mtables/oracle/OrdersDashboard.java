@@ -53,7 +53,7 @@ final class OrdersDashboard implements Example {
     return List.of(
         "CREATE OR ALTER MATERIALIZED TABLE " + schema + ".orders_by_category FRESHNESS = INTERVAL '1' MINUTE AS"
             + " SELECT category, COUNT(*) AS orders, SUM(amount) AS revenue FROM " + schema + ".orders GROUP BY category",
-        "CREATE OR ALTER MATERIALIZED TABLE " + schema + ".orders_ods FRESHNESS = INTERVAL '10' SECOND AS"
+        "CREATE OR ALTER MATERIALIZED TABLE " + schema + ".orders_ods PARTITIONED BY (ds) FRESHNESS = INTERVAL '10' SECOND AS"
             + " SELECT id, category, amount, order_ts, DATE_FORMAT(order_ts, 'yyyy-MM-dd') AS ds FROM " + schema + ".orders",
         "CREATE OR ALTER MATERIALIZED TABLE " + schema + ".orders_hourly PARTITIONED BY (ds)"
             + " WITH ('partition.fields.ds.date-formatter' = 'yyyy-MM-dd') FRESHNESS = INTERVAL '1' HOUR REFRESH_MODE = FULL AS"

@@ -51,6 +51,11 @@ final class ExampleServices implements AutoCloseable {
     return schema;
   }
 
+  /** The Paimon warehouse the services write. */
+  Path warehouse() {
+    return data.resolve("warehouse");
+  }
+
   /** Prepares the examples' PostgreSQL tables (before the capture starts: its publication covers what it finds), then starts the services. */
   ExampleServices start(boolean withScheduler, List<Example> examples) throws Exception {
     deleteRecursively(data);
