@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
-import org.apache.calcite.config.Lex;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlKind;
@@ -13,7 +12,6 @@ import org.apache.calcite.sql.SqlSetOperator;
 import org.apache.calcite.sql.dialect.AnsiSqlDialect;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.flink.sql.parser.impl.FlinkSqlParserImpl;
 import org.apache.flink.sql.parser.validate.FlinkSqlConformance;
 
 /**
@@ -24,12 +22,6 @@ import org.apache.flink.sql.parser.validate.FlinkSqlConformance;
  */
 public final class UnionBranches {
 
-  private static final SqlParser.Config SYNTAX =
-      SqlParser.config()
-          .withParserFactory(FlinkSqlParserImpl.FACTORY)
-          .withConformance(FlinkSqlConformance.DEFAULT)
-          .withLex(Lex.JAVA)
-          .withIdentifierMaxLength(256);
   private static final SqlDialect FLINK =
       new AnsiSqlDialect(
           SqlDialect.EMPTY_CONTEXT
@@ -44,7 +36,7 @@ public final class UnionBranches {
   public static List<String> of(String query) {
     SqlNode root;
     try {
-      root = SqlParser.create(query, SYNTAX).parseQuery();
+      root = SqlParser.create(query, FlinkSyntax.PARSER).parseQuery();
     } catch (SqlParseException e) {
       return List.of();
     }

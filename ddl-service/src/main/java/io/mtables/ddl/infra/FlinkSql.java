@@ -4,14 +4,12 @@ import io.mtables.ddl.domain.SourcePosition;
 import io.mtables.ddl.domain.StatementException;
 import java.time.Duration;
 import java.util.List;
+import io.mtables.planning.FlinkSyntax;
 import io.mtables.planning.PlannerThread;
 import java.util.concurrent.Callable;
-import org.apache.calcite.config.Lex;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.sql.parser.impl.FlinkSqlParserImpl;
-import org.apache.flink.sql.parser.validate.FlinkSqlConformance;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.internal.TableEnvironmentInternal;
@@ -35,12 +33,7 @@ public class FlinkSql {
   public static final String FRESHNESS_THRESHOLD = "materialized-table.refresh-mode.freshness-threshold";
 
   private static final int MAX_REPAIRS = 3;
-  private static final SqlParser.Config SYNTAX =
-      SqlParser.config()
-          .withParserFactory(FlinkSqlParserImpl.FACTORY)
-          .withConformance(FlinkSqlConformance.DEFAULT)
-          .withLex(Lex.JAVA)
-          .withIdentifierMaxLength(256);
+  private static final SqlParser.Config SYNTAX = FlinkSyntax.PARSER;
 
   /** Flink's planner must be called on the thread that created it (see PlannerThread). */
   private final PlannerThread plannerThread = new PlannerThread("ddl-flink-planner");

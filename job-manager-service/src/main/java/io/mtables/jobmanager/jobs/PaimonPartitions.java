@@ -8,13 +8,10 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
-import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.manifest.FileKind;
 import org.apache.paimon.manifest.ManifestEntry;
-import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.source.ScanMode;
@@ -30,9 +27,7 @@ public class PaimonPartitions implements AutoCloseable {
   private final Catalog catalog;
 
   public PaimonPartitions(String warehouse) {
-    Options options = new Options();
-    options.set("warehouse", warehouse);
-    this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
+    this.catalog = WarehouseCatalog.open(warehouse);
   }
 
   /**

@@ -4,10 +4,7 @@ import java.time.Instant;
 import java.util.Optional;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
-import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
-import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 
 /**
@@ -19,9 +16,7 @@ public class PaimonSnapshots implements AutoCloseable {
   private final Catalog catalog;
 
   public PaimonSnapshots(String warehouse) {
-    Options options = new Options();
-    options.set("warehouse", warehouse);
-    this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
+    this.catalog = WarehouseCatalog.open(warehouse);
   }
 
   /**
