@@ -37,25 +37,15 @@ public class PaimonPartitions implements AutoCloseable {
    */
   public Optional<Set<Map<String, String>>> written(String table, long afterId, long upToId) {
     FileStoreTable paimon = table(table);
-    var snapshots = paimon.snapshotManager();
     InternalRowPartitionComputer names = names(paimon);
-    Set<Map<String, String>> written = new LinkedHashSet<>();
-    for (long id = afterId + 1; id <= upToId; id++) {
-      if (!snapshots.snapshotExists(id)) {
-        return Optional.empty();
-      }
-      Snapshot snapshot = snapshots.snapshot(id);
-      if (snapshot.commitKind() == Snapshot.CommitKind.COMPACT) {
-        continue; // files rewritten, rows unchanged
-      }
-      // Each file the snapshot added or removed names its partition: an overwrite that replaced a
-      // partition's file with one of as many rows nets out in Paimon's partition entries, and one
-      // that only removed files yields no split to read; the manifest entries have both.
-      for (ManifestEntry entry : delta(paimon, snapshot)) {
-        written.add(Map.copyOf(names.generatePartValues(entry.partition())));
-      }
-    }
-    return Optional.of(written);
+    // Each file a snapshot added or removed names its partition: an overwrite that replaced a
+    // partition's file with one of as many rows nets out in Paimon's partition entries, and one
+    // that only removed files yields no split to read; the manifest entries have both.
+    return changes(paimon, afterId, upToId).map(entries -> {
+      Set<Map<String, String>> written = new LinkedHashSet<>();
+      entries.forEach(entry -> written.add(Map.copyOf(names.generatePartValues(entry.partition()))));
+      return written;
+    });
   }
 
   /**
@@ -63,25 +53,28 @@ public class PaimonPartitions implements AutoCloseable {
    * they added; an overwrite's net change can be negative, this cannot), compactions left out.
    */
   public long rowsWritten(String table, long afterId, long upToId) {
-    FileStoreTable paimon = table(table);
-    var snapshots = paimon.snapshotManager();
-    long rows = 0;
-    for (long id = afterId + 1; id <= upToId; id++) {
-      if (!snapshots.snapshotExists(id)) {
-        continue;
-      }
-      Snapshot snapshot = snapshots.snapshot(id);
-      if (snapshot.commitKind() == Snapshot.CommitKind.COMPACT) {
-        continue;
-      }
-      rows += delta(paimon, snapshot).stream().filter(e -> e.kind() == FileKind.ADD).mapToLong(e -> e.file().rowCount()).sum();
-    }
-    return rows;
+    return changes(table(table), afterId, upToId).orElse(List.of()).stream()
+        .filter(e -> e.kind() == FileKind.ADD).mapToLong(e -> e.file().rowCount()).sum();
   }
 
-  /** The files a snapshot added and removed (its delta manifests). */
-  private static List<ManifestEntry> delta(FileStoreTable paimon, Snapshot snapshot) {
-    return paimon.store().newScan().withSnapshot(snapshot).withKind(ScanMode.DELTA).plan().files();
+  /**
+   * The files the snapshots after {@code afterId} up to {@code upToId} added and removed (their
+   * delta manifests), compactions left out (files rewritten, rows unchanged); empty when one of
+   * them is no longer kept.
+   */
+  private static Optional<List<ManifestEntry>> changes(FileStoreTable paimon, long afterId, long upToId) {
+    var snapshots = paimon.snapshotManager();
+    List<ManifestEntry> entries = new ArrayList<>();
+    for (long id = afterId + 1; id <= upToId; id++) {
+      if (!snapshots.snapshotExists(id)) {
+        return Optional.empty();
+      }
+      Snapshot snapshot = snapshots.snapshot(id);
+      if (snapshot.commitKind() != Snapshot.CommitKind.COMPACT) {
+        entries.addAll(paimon.store().newScan().withSnapshot(snapshot).withKind(ScanMode.DELTA).plan().files());
+      }
+    }
+    return Optional.of(entries);
   }
 
   /** The partitions that hold rows in the table's latest snapshot. */

@@ -88,7 +88,7 @@ final class FullRefreshes {
     }
     TableDefinition definition = pipeline.definition;
     Instant requestedAt = clock.instant();
-    Object scope;
+    RefreshScopes.Decision scope;
     try {
       scope = scopes.of(pipeline, refresh);
     } catch (RuntimeException e) {

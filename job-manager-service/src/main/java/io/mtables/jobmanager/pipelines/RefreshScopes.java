@@ -26,11 +26,14 @@ final class RefreshScopes {
 
   private static final Logger LOG = Logger.getLogger(RefreshScopes.class);
 
+  /** What a refresh does. */
+  sealed interface Decision permits NoData, Run {}
+
   /** The refresh runs no job: the table's snapshot already holds its answer. */
-  record NoData(long tableSnapshotId, Map<String, Long> inputSnapshots) {}
+  record NoData(long tableSnapshotId, Map<String, Long> inputSnapshots) implements Decision {}
 
   /** The refresh runs this overwrite, reading the inputs at {@code pinned}. */
-  record Run(String overwrite, Map<String, Long> pinned, Pipeline.RefreshScope scope) {}
+  record Run(String overwrite, Map<String, Long> pinned, Pipeline.RefreshScope scope) implements Decision {}
 
   private final PaimonSnapshots snapshots;
   private final PaimonPartitions partitions;
@@ -40,8 +43,7 @@ final class RefreshScopes {
     this.partitions = partitions;
   }
 
-  /** A {@link NoData} or a {@link Run}. */
-  Object of(Pipeline pipeline, Pipeline.Refresh refresh) {
+  Decision of(Pipeline pipeline, Pipeline.Refresh refresh) {
     TableDefinition definition = pipeline.definition;
     Map<String, Long> pinned = new TreeMap<>();
     Map<String, Long> inputs = readInputs(definition, pinned);
