@@ -84,6 +84,10 @@ class OracleAcrossServicesIT {
     org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
         assertThat(statements().rows("SELECT ds, orders, revenue FROM " + SCHEMA + ".orders_daily ORDER BY ds"))
             .isEqualTo(POSTGRES.rows("SELECT to_char(order_ts, 'YYYY-MM-DD'), COUNT(*), SUM(amount) FROM " + SCHEMA + ".orders GROUP BY 1 ORDER BY 1")));
+    // The rows are readable as soon as Paimon commits; DESCRIBE learns the snapshot from the
+    // RefreshSucceeded event a moment later.
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+        assertThat(Long.parseLong(describe("orders_daily", "refresh.last_snapshot_id"))).isGreaterThan(snapshotBefore));
     long snapshotAfter = Long.parseLong(describe("orders_daily", "refresh.last_snapshot_id"));
     assertThat(PaimonManifests.partitionsWritten(SERVICES.warehouse(), table, snapshotBefore, snapshotAfter))
         .as("Paimon's manifests: only the two changed days were written").containsExactlyInAnyOrder(Map.of("ds", first), Map.of("ds", last));
