@@ -80,8 +80,8 @@ public final class RefreshCostBench {
           + " SELECT ds, COUNT(*) AS n, SUM(amount) AS total FROM bench.sales_ods GROUP BY ds");
       refreshOf(events, "default_catalog.bench.sales_daily_whole", e -> true);
 
-      List<Long> whole = new ArrayList<>();
-      List<Long> changed = new ArrayList<>();
+      List<Timing> whole = new ArrayList<>();
+      List<Timing> changed = new ArrayList<>();
       List<Long> noChangeInJobManager = new ArrayList<>();
       List<Long> noChangeEndToEnd = new ArrayList<>();
       String table = "default_catalog.bench.sales_daily";
@@ -99,15 +99,15 @@ public final class RefreshCostBench {
         for (int again = 0; again < NO_CHANGE_REFRESHES; again++) {
           long sent = System.nanoTime();
           Statements.post(ddl, "ALTER MATERIALIZED TABLE bench.sales_daily REFRESH");
-          noChangeInJobManager.add(refreshOf(events, table, RefreshCostBench::requireNoData));
+          noChangeInJobManager.add(refreshOf(events, table, RefreshCostBench::requireNoData).total());
           noChangeEndToEnd.add((System.nanoTime() - sent) / 1_000_000);
         }
       }
       System.out.println();
-      System.out.println("whole table (90 days) refresh:      " + summary(whole) + "  each: " + whole);
-      System.out.println("changed day only refresh:           " + summary(changed) + "  each: " + changed);
+      System.out.println("whole table (90 days) refresh:      " + timingSummary(whole));
+      System.out.println("changed day only refresh:           " + timingSummary(changed));
       System.out.printf("ratio of medians (changed day / whole): %.3f  (goal <= 0.033 at 10,000 rows a day, <= 0.017 at 100,000)%n",
-          (double) median(changed) / median(whole));
+          (double) median(totals(changed)) / median(totals(whole)));
       System.out.println("no-change refresh, in the job manager (request read to NO_DATA): " + summary(noChangeInJobManager)
           + ", p99 " + percentile(noChangeInJobManager, 0.99) + " ms");
       System.out.println("no-change refresh, end to end (REST request to NO_DATA event):   " + summary(noChangeEndToEnd)
@@ -178,17 +178,32 @@ public final class RefreshCostBench {
 
   private static final List<ConsumerRecord<String, String>> PENDING = new ArrayList<>();
 
-  /** The milliseconds of the next refresh of {@code table} that matches: its job's start to its commit. */
-  private static long refreshOf(KafkaConsumer<String, String> events, String table, Predicate<JsonNode> matching) throws Exception {
+  /**
+   * One refresh, in milliseconds: the whole (the job manager taking it up to Paimon's commit), of
+   * which compiling and submitting its job (to JobStarted) and running it (JobStarted to the commit),
+   * and the commit to the RefreshSucceeded event (the job manager noticing the job's end).
+   */
+  record Timing(long total, long submit, long run, long announce) {}
+
+  /** The next refresh of {@code table} that matches. */
+  private static Timing refreshOf(KafkaConsumer<String, String> events, String table, Predicate<JsonNode> matching) throws Exception {
     long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+    Instant jobStarted = null;
     while (System.nanoTime() < deadline) {
       List<ConsumerRecord<String, String>> records = new ArrayList<>(PENDING);
       PENDING.clear();
       events.poll(Duration.ofMillis(500)).forEach(records::add);
       for (ConsumerRecord<String, String> record : records) {
         JsonNode event = JSON.readTree(record.value());
+        if (table.equals(record.key()) && event.has("jobName") && event.path("mode").asText().equals("FULL")) {
+          jobStarted = Instant.parse(event.path("startedAt").asText());
+        }
         if (table.equals(record.key()) && event.path("mode").asText().equals("FULL") && event.has("snapshotId") && matching.test(event)) {
-          return Duration.between(Instant.parse(event.path("startedAt").asText()), Instant.parse(event.path("finishedAt").asText())).toMillis();
+          Instant started = Instant.parse(event.path("startedAt").asText());
+          Instant finished = Instant.parse(event.path("finishedAt").asText());
+          Instant submitted = jobStarted == null ? started : jobStarted;
+          return new Timing(Duration.between(started, finished).toMillis(), Duration.between(started, submitted).toMillis(),
+              Duration.between(submitted, finished).toMillis(), record.timestamp() - finished.toEpochMilli());
         }
         if (table.equals(record.key()) && event.has("consecutiveFailures")) {
           throw new IllegalStateException("the refresh of " + table + " failed: " + event.path("reason").asText());
@@ -230,6 +245,18 @@ public final class RefreshCostBench {
     List<Long> sorted = new ArrayList<>(values);
     Collections.sort(sorted);
     return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(fraction * sorted.size()) - 1));
+  }
+
+  private static List<Long> totals(List<Timing> timings) {
+    return timings.stream().map(Timing::total).toList();
+  }
+
+  /** The totals, and the medians of their parts. */
+  private static String timingSummary(List<Timing> timings) {
+    return summary(totals(timings)) + "  each: " + totals(timings)
+        + "\n    of which, medians: compile and submit " + median(timings.stream().map(Timing::submit).toList())
+        + " ms, Flink runs the job to its commit " + median(timings.stream().map(Timing::run).toList())
+        + " ms; then commit to event " + median(timings.stream().map(Timing::announce).toList()) + " ms";
   }
 
   private static String summary(List<Long> millis) {

@@ -64,6 +64,11 @@ public interface JobManagerConfig {
     @WithName("poll-interval")
     @WithDefault("1s")
     Duration pollInterval();
+
+    /** How often a running FULL refresh's job is asked whether it ended, so its end is reported at once. */
+    @WithName("refresh-watch-interval")
+    @WithDefault("100ms")
+    Duration refreshWatchInterval();
   }
 
   /** The embedded cluster. */

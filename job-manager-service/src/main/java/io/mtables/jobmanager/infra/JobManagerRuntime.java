@@ -171,6 +171,8 @@ public class JobManagerRuntime {
       manager = loading;
       long every = config.flink().pollInterval().toMillis();
       control.scheduleWithFixedDelay(this::poll, every, every, TimeUnit.MILLISECONDS);
+      long watch = config.flink().refreshWatchInterval().toMillis();
+      control.scheduleWithFixedDelay(this::watchRefreshes, watch, watch, TimeUnit.MILLISECONDS);
       gate.open();
       LOG.infof("job manager ready; Flink %s, warehouse %s", flink.describe(), locations.warehouse());
     } catch (RuntimeException e) {
@@ -184,6 +186,14 @@ public class JobManagerRuntime {
       manager.poll();
     } catch (RuntimeException e) {
       LOG.warnf("looking at the jobs failed: %s", e.getMessage());
+    }
+  }
+
+  private void watchRefreshes() {
+    try {
+      manager.watchRefreshes();
+    } catch (RuntimeException e) {
+      LOG.debugf("looking at the refresh jobs failed (the poll looks again): %s", e.getMessage());
     }
   }
 

@@ -35,8 +35,9 @@ public final class JobSql {
     return "mt:" + definition.table() + ":v" + definition.version() + ":refresh:" + refreshId;
   }
 
+  /** The warehouse catalog, without Paimon's metadata cache: a kept environment must see a table dropped and created anew. */
   public static String createCatalog(String warehouse) {
-    return "CREATE CATALOG `" + WAREHOUSE_CATALOG + "` WITH ('type' = 'paimon', 'warehouse' = " + literal(warehouse) + ")";
+    return "CREATE CATALOG `" + WAREHOUSE_CATALOG + "` WITH ('type' = 'paimon', 'warehouse' = " + literal(warehouse) + ", 'cache-enabled' = 'false')";
   }
 
   /** The Paimon table's name in the job: the table's database and name in the warehouse catalog. */

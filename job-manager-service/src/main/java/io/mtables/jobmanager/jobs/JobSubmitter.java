@@ -12,20 +12,26 @@ import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.catalog.ObjectPath;
+import org.jboss.logging.Logger;
 
 /**
- * Compiles a table's SQL in this JVM and submits the job to the target cluster. Each submission
- * has a TableEnvironment of its own, used on the calling thread only (Flink's planner keeps
- * per-thread state), whose context class loader must see the connectors.
+ * Compiles a table's SQL in this JVM and submits the job to the target cluster. A streaming job or
+ * a catalog operation has a TableEnvironment of its own; FULL refreshes share environments kept
+ * ready ({@link ReadyBatchEnvironments}). Each is used on the calling thread only (Flink's planner
+ * keeps per-thread state), whose context class loader must see the connectors.
  */
 public class JobSubmitter {
 
+  private static final Logger LOG = Logger.getLogger(JobSubmitter.class);
+
   private final FlinkTarget target;
   private final String warehouse;
+  private final ReadyBatchEnvironments batch;
 
   public JobSubmitter(FlinkTarget target, String warehouse) {
     this.target = target;
     this.warehouse = warehouse;
+    this.batch = new ReadyBatchEnvironments(target.clientConfiguration(), warehouse);
   }
 
   /**
@@ -75,18 +81,40 @@ public class JobSubmitter {
   /**
    * Submits one FULL refresh, read as a batch: {@code overwrite} is its INSERT OVERWRITE (of the
    * table, a partition or some partitions: JobSql), and the materialized tables in
-   * {@code pinnedInputs} are read at those snapshots.
+   * {@code pinnedInputs} are read at those snapshots. Compiled in an environment kept ready
+   * between refreshes, on the caller's thread (always the same one).
    */
   public JobClient submitRefresh(TableDefinition definition, String overwrite, Map<String, Long> pinnedInputs, Map<String, String> jobOptions) {
-    TableEnvironment env = environment(configuration(jobOptions), false);
-    env.executeSql(JobSql.createCatalog(warehouse));
+    TableEnvironment env = batch.take(jobOptions);
+    // Given back only once clean: one that failed half-way may hold part of this refresh's sources.
     JobSql.declareSources(definition, pinnedInputs).forEach(env::executeSql);
     for (var source : definition.sources()) {
       if (source.kind() == TableDefinition.Kind.SOURCE_TABLE) {
-        bound(env, source.table()); // a materialized table is read at its latest snapshot anyway
+        bound(env, source.table()); // a materialized table is read at its pinned or latest snapshot anyway
       }
     }
-    return jobOf(env.executeSql(overwrite));
+    JobClient job = jobOf(env.executeSql(overwrite));
+    if (undeclareSources(env, definition)) {
+      batch.release(jobOptions, env);
+    }
+    return job;
+  }
+
+  /**
+   * The sources leave the environment's default catalog, so the next refresh declares its own.
+   * The job is submitted by then: a failure here only means the environment is not reused.
+   */
+  private static boolean undeclareSources(TableEnvironment env, TableDefinition definition) {
+    try {
+      for (var source : definition.sources()) {
+        String[] parts = source.table().split("\\.", 3);
+        env.getCatalog(parts[0]).orElseThrow().dropTable(new ObjectPath(parts[1], parts[2]), true);
+      }
+      return true;
+    } catch (Exception e) {
+      LOG.warnf("a FULL refresh's environment is not reused: removing the sources of %s failed (%s)", definition.table(), e.getMessage());
+      return false;
+    }
   }
 
   /** A batch refresh reads each source up to where it stands now. */

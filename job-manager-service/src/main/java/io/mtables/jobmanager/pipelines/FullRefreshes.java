@@ -14,6 +14,7 @@ import io.mtables.schemas.plan.RefreshPlan.Mode;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.tick.RefreshTick;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
@@ -101,13 +102,17 @@ final class FullRefreshes {
     }
     RefreshScopes.Run run = (RefreshScopes.Run) scope;
     try {
+      Instant scoped = clock.instant();
       var job = submitter.submitRefresh(definition, run.overwrite(), run.pinned(), JobOptions.refresh(definition, refresh.id(), config));
+      LOG.infof("refresh %s of %s: scope decided in %d ms, job compiled and submitted in %d ms", refresh.id(), pipeline.table,
+          Duration.between(requestedAt, scoped).toMillis(), Duration.between(scoped, clock.instant()).toMillis());
       pipeline.refreshJobId = job.getJobID().toHexString();
       pipeline.refreshRunning = refresh;
       pipeline.refreshScope = run.scope();
-      pipeline.refreshStartedAt = clock.instant();
+      // The refresh's time counts from here: compiling and submitting its job are part of its cost.
+      pipeline.refreshStartedAt = requestedAt;
       reports.events().jobStarted(new JobStarted(pipeline.table, definition.version(), Mode.FULL, pipeline.refreshJobId,
-          JobSql.refreshJobName(definition, refresh.id()), null, pipeline.refreshStartedAt));
+          JobSql.refreshJobName(definition, refresh.id()), null, clock.instant()));
     } catch (RuntimeException e) {
       reports.failed(pipeline, null, "cannot start the refresh: " + PipelineReports.rootMessage(e), refresh);
     }

@@ -306,6 +306,18 @@ public class PipelineManager {
     }
   }
 
+  /**
+   * Looks at the running refresh jobs only, one REST call each: cheap enough to run often, so a
+   * refresh's end is reported within moments. A job the cluster does not know is left to the poll.
+   */
+  public void watchRefreshes() {
+    for (Pipeline pipeline : List.copyOf(pipelines.values())) {
+      if (pipeline.refreshJobId != null) {
+        flink.job(pipeline.refreshJobId).ifPresent(job -> refreshes.watch(pipeline, job));
+      }
+    }
+  }
+
   /** A streaming job the cluster lost runs again, from its query's latest saved state. */
   private void restartLost(Pipeline pipeline) {
     if (pipeline.planReady() && pipeline.plan.status() == RefreshPlan.Status.ACTIVE && pipeline.plan.mode() == Mode.CONTINUOUS) {

@@ -17,7 +17,8 @@ import java.util.Map;
  *     CONTINUOUS commit
  * @param snapshotId the Paimon snapshot that holds the data
  * @param rowsWritten rows the refresh wrote (FULL), or rows the snapshot added (CONTINUOUS)
- * @param startedAt when the refresh started (FULL) or the previous snapshot was committed
+ * @param startedAt when the job manager took up the refresh (FULL: before its job was compiled and
+ *     submitted, see {@link JobStarted#startedAt}) or the previous snapshot was committed (CONTINUOUS)
  * @param finishedAt when the snapshot was committed
  * @param dataTimestamp the data is complete up to this time: the tick's scheduled time or start of a
  *     FULL refresh, the commit time of a CONTINUOUS snapshot
