@@ -20,6 +20,11 @@ public final class JobSql {
   /** The name of the Paimon catalog in every job; users see the same tables under any name they give the warehouse. */
   public static final String WAREHOUSE_CATALOG = "mt_warehouse";
 
+  /** Paimon's option for the data files' format, and ours when a table does not set it. */
+  static final String FILE_FORMAT = "file.format";
+
+  static final String DEFAULT_FILE_FORMAT = "orc";
+
   private JobSql() {}
 
   /**
@@ -58,6 +63,10 @@ public final class JobSql {
   public static String createTable(TableDefinition definition, RefreshPlan plan) {
     Map<String, String> options = new TreeMap<>(definition.options());
     options.put(QueryState.TABLE_OPTION, QueryState.fingerprint(definition));
+    // ORC unless the table says otherwise: Paimon 1.3's Parquet reader builds a Hadoop configuration,
+    // parsing core-default.xml, for every file it opens (apache/paimon#7080), which was most of a
+    // 90-day FULL refresh's read in bin/bench refresh-cost; its ORC reader builds one per table.
+    options.putIfAbsent(FILE_FORMAT, DEFAULT_FILE_FORMAT);
     if (definition.distribution() != null) {
       if (definition.distribution().buckets() != null) {
         options.put("bucket", String.valueOf(definition.distribution().buckets()));

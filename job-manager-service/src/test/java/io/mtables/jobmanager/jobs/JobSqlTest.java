@@ -50,6 +50,22 @@ class JobSqlTest {
     assertThat(explain(grouped, plan, JobSql.insert(grouped, plan))).contains("Sink(table=[mt_warehouse.s.t]");
   }
 
+  @Test
+  void dataFilesAreOrcUnlessTheTableSaysOtherwise() {
+    TableDefinition plain = definition("SELECT `p`.`id`, `p`.`firstname` AS `name` FROM `default_catalog`.`s`.`people` AS `p`");
+    TableDefinition parquet = withOptions(plain, Map.of("file.format", "parquet"));
+    RefreshPlan plan = plan(new UpsertKey(List.of("id"), UpsertKey.Origin.DERIVED));
+
+    assertThat(JobSql.createTable(plain, plan)).contains("'file.format' = 'orc'");
+    assertThat(JobSql.createTable(parquet, plan)).contains("'file.format' = 'parquet'").doesNotContain("'orc'");
+  }
+
+  private static TableDefinition withOptions(TableDefinition d, Map<String, String> options) {
+    return new TableDefinition(
+        d.table(), d.version(), d.kind(), d.statement(), d.columns(), d.primaryKey(), d.partitionKeys(), d.distribution(), options, d.comment(),
+        d.freshness(), d.refreshMode(), d.query(), d.sources(), d.status(), d.resumeOptions(), d.createdAt(), d.updatedAt(), d.requestId());
+  }
+
   private String explain(TableDefinition definition, RefreshPlan plan, String insert) {
     TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
     env.executeSql("CREATE DATABASE `default_catalog`.`s`");
