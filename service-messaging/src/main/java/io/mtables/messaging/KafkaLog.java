@@ -20,6 +20,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -30,13 +31,14 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public class KafkaLog implements AutoCloseable {
 
-  private static final Duration APPEND_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration DEFAULT_APPEND_TIMEOUT = Duration.ofSeconds(30);
   private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(KafkaLog.class);
 
   private final String topic;
   private final String source;
   private final Map<String, Object> clientConfig;
   private final KafkaProducer<String, String> producer;
+  private final Duration appendTimeout;
 
   public KafkaLog(String topic, String source, Map<String, Object> clientConfig) {
     this.topic = topic;
@@ -45,20 +47,43 @@ public class KafkaLog implements AutoCloseable {
     Map<String, Object> producerConfig = new HashMap<>(clientConfig);
     producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
     producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    // The producer gives up on a record before we stop waiting for it, so an append that fails
+    // has failed for good; the timeout is the client's delivery.timeout.ms (tests shorten it).
+    producerConfig.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) DEFAULT_APPEND_TIMEOUT.toMillis());
+    producerConfig.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, producerConfig.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG));
+    int delivery = Integer.parseInt(String.valueOf(producerConfig.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG)));
+    producerConfig.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(1, delivery / 3));
+    this.appendTimeout = Duration.ofMillis(delivery).plusSeconds(5);
     this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
   }
 
-  /** Appends one event and returns once the broker has it. */
+  /**
+   * Appends one event and returns once the broker has it.
+   *
+   * @throws BrokerUnavailableException when the broker does not acknowledge it in time
+   */
   public <T> void append(Contract<T> contract, String key, T payload) {
     ProducerRecord<String, String> record = Envelope.record(topic, source, contract, key, payload);
     try {
-      producer.send(record).get(APPEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      producer.send(record).get(appendTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while writing to " + topic, e);
-    } catch (ExecutionException | TimeoutException e) {
+    } catch (TimeoutException e) {
+      throw unavailable(e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RetriableException) { // its own timeout included
+        throw unavailable(e.getCause());
+      }
       throw new IllegalStateException("Failed to send record with key '" + key + "' to " + topic, e);
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      throw unavailable(e); // send() itself waited too long for the topic's metadata
     }
+  }
+
+  private BrokerUnavailableException unavailable(Throwable cause) {
+    return new BrokerUnavailableException(
+        "Kafka did not acknowledge a record on " + topic + " within " + appendTimeout.toSeconds() + " s (" + cause.getMessage() + ")", cause);
   }
 
   /** {@link #readAll()}, retried every second while the broker or the topic is not there yet. */
@@ -105,12 +130,12 @@ public class KafkaLog implements AutoCloseable {
     }
   }
 
-  /** The settings of Quarkus's default Kafka configuration that a plain client needs. */
+  /** The settings of Quarkus's default Kafka configuration that a plain client needs (and how long an append may wait). */
   public static Map<String, Object> clientConfig(Map<String, Object> kafka) {
     Map<String, Object> config = new HashMap<>();
     kafka.forEach(
         (key, value) -> {
-          if (key.equals("bootstrap.servers") || key.startsWith("security.") || key.startsWith("sasl.") || key.startsWith("ssl.")) {
+          if (key.equals("bootstrap.servers") || key.equals("delivery.timeout.ms") || key.startsWith("security.") || key.startsWith("sasl.") || key.startsWith("ssl.")) {
             config.put(key, value);
           }
         });

@@ -1,14 +1,12 @@
 package io.mtables.messaging;
 
-import java.util.concurrent.CountDownLatch;
-
 /**
- * Closed while a service reads its state back from Kafka at start; consumers wait at it rather than
- * fail or skip records, and readiness reports it.
+ * Closed while a service reads its state back from Kafka, at start or again when that state is in
+ * doubt; consumers wait at it rather than fail or skip records, and readiness reports it.
  */
 public final class ReadyGate {
 
-  private final CountDownLatch open = new CountDownLatch(1);
+  private boolean open;
   private volatile String state = "starting";
 
   /** What the service is doing while the gate is closed, or "ready". */
@@ -20,22 +18,31 @@ public final class ReadyGate {
     this.state = state;
   }
 
-  public void open() {
+  public synchronized void open() {
     state = "ready";
-    open.countDown();
+    open = true;
+    notifyAll();
   }
 
-  public boolean isOpen() {
-    return open.getCount() == 0;
+  /** Closed again, saying why: the service is not ready until it opens. */
+  public synchronized void close(String state) {
+    this.state = state;
+    open = false;
   }
 
-  /** Blocks until the gate opens. */
-  public void await() {
-    try {
-      open.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for start-up (" + state + ")", e);
+  public synchronized boolean isOpen() {
+    return open;
+  }
+
+  /** Blocks until the gate is open. */
+  public synchronized void await() {
+    while (!open) {
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for start-up (" + state + ")", e);
+      }
     }
   }
 }

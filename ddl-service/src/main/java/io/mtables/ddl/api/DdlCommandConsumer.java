@@ -2,6 +2,7 @@ package io.mtables.ddl.api;
 
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.infra.DdlRuntime;
+import io.mtables.ddl.statements.StatementService;
 import java.nio.charset.StandardCharsets;
 import io.mtables.messaging.UnreadableRecordException;
 import io.mtables.schemas.ContractCodec;
@@ -53,7 +54,22 @@ public class DdlCommandConsumer {
       return;
     }
     String requestId = parsed.requestId() != null ? parsed.requestId() : fallbackId;
-    runtime.withService(service -> service.executeCommand(requestId, parsed.statement()));
+    // A change Kafka did not take was not applied and has no result yet: the command is executed
+    // again until it has one, and its offset is committed only then.
+    while (isBrokerUnavailable(runtime.withServiceWhenReady(service -> service.executeCommand(requestId, parsed.statement())))) {
+      try {
+        Thread.sleep(RETRY_PAUSE.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while retrying command " + requestId, e);
+      }
+    }
+  }
+
+  private static final java.time.Duration RETRY_PAUSE = java.time.Duration.ofSeconds(2);
+
+  private static boolean isBrokerUnavailable(io.mtables.schemas.ddl.StatementResult result) {
+    return result.error() != null && StatementService.BROKER_UNAVAILABLE.equals(result.error().reason());
   }
 
   /** Answers FAILED, then sends the command to the dead-letter topic (by throwing). */

@@ -15,6 +15,9 @@ final class Problems {
   private static final Set<String> CONFLICT =
       Set.of("TableAlreadyExists", "TableInUse", "AlreadySuspended", "NotSuspended", "RefreshOfContinuousTable");
 
+  /** When a client may try a 503 again. */
+  static final int RETRY_AFTER_SECONDS = 5;
+
   private Problems() {}
 
   static int statusOf(String reason) {
@@ -24,7 +27,7 @@ final class Problems {
     if (CONFLICT.contains(reason)) {
       return 409;
     }
-    if ("ServiceNotReady".equals(reason)) {
+    if ("ServiceNotReady".equals(reason) || io.mtables.ddl.statements.StatementService.BROKER_UNAVAILABLE.equals(reason)) {
       return 503;
     }
     if (io.mtables.ddl.statements.StatementService.INTERNAL_ERROR.equals(reason)) {
@@ -50,6 +53,10 @@ final class Problems {
     if (requestId != null) {
       body.put("requestId", requestId);
     }
-    return Response.status(status).type(MEDIA_TYPE).entity(body).build();
+    Response.ResponseBuilder response = Response.status(status).type(MEDIA_TYPE).entity(body);
+    if (status == 503) {
+      response.header("Retry-After", RETRY_AFTER_SECONDS); // nothing was applied: the same request may be sent again
+    }
+    return response.build();
   }
 }

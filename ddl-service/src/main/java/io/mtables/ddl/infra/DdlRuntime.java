@@ -23,6 +23,7 @@ import io.mtables.planning.PlannerSettings;
 import io.mtables.planning.RefreshModeRules;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -37,6 +38,12 @@ public class DdlRuntime {
   private static final Logger LOG = Logger.getLogger(DdlRuntime.class);
 
   private final ReadyGate gate = new ReadyGate();
+  private final java.util.concurrent.ScheduledExecutorService background = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread thread = new Thread(r, "statement-results-writer");
+    thread.setDaemon(true);
+    return thread;
+  });
+  private Runnable loading;
   private volatile StatementService service;
   private volatile ClassLoader quarkusClassLoader;
   private KafkaLog definitions;
@@ -69,13 +76,58 @@ public class DdlRuntime {
   public void start(
       Map<String, Object> kafka, String serviceName, PlannerSettings settings, DdlConfig config, Clock clock, PlanProjection plans) {
     quarkusClassLoader = Thread.currentThread().getContextClassLoader();
-    Thread loader = new Thread(() -> load(KafkaLog.clientConfig(kafka), serviceName, settings, config, clock, plans), "catalog-loader");
+    Map<String, Object> clientConfig = KafkaLog.clientConfig(kafka);
+    definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig);
+    results = new KafkaLog(Topics.DDL_RESULTS, serviceName, clientConfig);
+    lifecycle = new KafkaLog(Topics.LIFECYCLE_COMMANDS, serviceName, clientConfig);
+    loading = () -> load(serviceName, settings, config, clock, plans);
+    startLoading();
+    background.scheduleWithFixedDelay(this::writePendingResults, 2, 2, TimeUnit.SECONDS);
+  }
+
+  /** Reads the catalog back on a thread of its own; a failed read is tried again, and readiness says why meanwhile. */
+  private void startLoading() {
+    Thread loader = new Thread(() -> {
+      while (true) {
+        try {
+          loading.run();
+          return;
+        } catch (RuntimeException e) {
+          LOG.errorf(e, "reading the catalog back failed; trying again in 5 s");
+          gate.close("reading the catalog back failed, trying again: " + e.getMessage());
+          try {
+            Thread.sleep(5000);
+          } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+        }
+      }
+    }, "catalog-loader");
     loader.setContextClassLoader(quarkusClassLoader); // Flink finds its factories through it
     loader.setDaemon(true);
     loader.start();
   }
 
+  /**
+   * A definition write Kafka did not acknowledge may still land: until the catalog is read back
+   * from its log, statements are refused with 503 (ServiceNotReady) and readiness is down.
+   */
+  private void reloadCatalog() {
+    gate.close("reading the catalog back: a definition write was not acknowledged by Kafka");
+    service = null;
+    startLoading();
+  }
+
+  private void writePendingResults() {
+    StatementService current = service;
+    if (current != null && current.pendingResults() > 0) {
+      current.writePendingResults();
+    }
+  }
+
   void onStop(@Observes ShutdownEvent stop) {
+    background.shutdownNow();
     if (definitions != null) {
       definitions.close();
       results.close();
@@ -86,6 +138,18 @@ public class DdlRuntime {
   /** Blocks until the catalog is loaded: commands that arrive during start wait rather than fail. */
   public void awaitReady() {
     gate.await();
+  }
+
+  /** Waits until ready, then runs {@code work}; a reload that closes the gate meanwhile is waited out too. */
+  public <T> T withServiceWhenReady(java.util.function.Function<StatementService, T> work) {
+    while (true) {
+      gate.await();
+      try {
+        return withService(work);
+      } catch (ServiceNotReadyException reloading) {
+        // the gate closed between the wait and the call: wait again
+      }
+    }
   }
 
   /** Runs {@code work} against the statement service, with Quarkus's class loader for Flink. */
@@ -104,11 +168,7 @@ public class DdlRuntime {
     }
   }
 
-  private void load(
-      Map<String, Object> clientConfig, String serviceName, PlannerSettings settings, DdlConfig config, Clock clock, PlanProjection plans) {
-    definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig);
-    results = new KafkaLog(Topics.DDL_RESULTS, serviceName, clientConfig);
-    lifecycle = new KafkaLog(Topics.LIFECYCLE_COMMANDS, serviceName, clientConfig);
+  private void load(String serviceName, PlannerSettings settings, DdlConfig config, Clock clock, PlanProjection plans) {
     gate.progress("starting Flink's SQL front end");
     FlinkSql flink = new FlinkSql(settings.freshnessThreshold());
     Catalog catalog = new Catalog();
@@ -148,18 +208,28 @@ public class DdlRuntime {
         loaded.remember(codec.decode(Contracts.STATEMENT_RESULT_V1, record.value()));
       }
     }
+    StatementService previous = service;
+    loaded.onDefinitionInDoubt(this::reloadCatalog);
     service = loaded;
+    if (previous != null) {
+      previous.onDefinitionInDoubt(() -> {});
+    }
     gate.open();
     LOG.infof("catalog loaded: %d tables", catalog.inDependencyOrder().size());
   }
 
   /** Whether the catalog is loaded and statements are served. */
   public boolean ready() {
-    return gate.isOpen();
+    StatementService current = service;
+    return gate.isOpen() && (current == null || current.pendingResults() == 0);
   }
 
   /** What the service is doing while not ready, or "ready". */
   public String state() {
+    StatementService current = service;
+    if (gate.isOpen() && current != null && current.pendingResults() > 0) {
+      return current.pendingResults() + " statement result(s) not yet written to " + Topics.DDL_RESULTS + " (Kafka does not take them)";
+    }
     return gate.state();
   }
 }

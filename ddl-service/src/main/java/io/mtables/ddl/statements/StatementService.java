@@ -4,6 +4,7 @@ import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
+import io.mtables.messaging.BrokerUnavailableException;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.ddl.StatementError;
@@ -28,6 +29,9 @@ public class StatementService {
   /** The reason of a failure that is the service's fault, not the statement's (HTTP 500). */
   public static final String INTERNAL_ERROR = "InternalError";
 
+  /** The reason of a change Kafka did not acknowledge (HTTP 503, retryable; nothing applied). */
+  public static final String BROKER_UNAVAILABLE = "BrokerUnavailable";
+
   private final FlinkSql flink;
   private final Catalog catalog;
   private final StatementRouter router;
@@ -38,6 +42,10 @@ public class StatementService {
   private final Clock clock;
   private final Map<String, StatementResult> operations = new ConcurrentHashMap<>();
   private final java.util.concurrent.atomic.AtomicLong catalogChanges = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.Queue<StatementResult> pendingResults = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  /** Told when a definition write failed in doubt: the catalog must be read back from its log. */
+  private Runnable onDefinitionInDoubt = () -> {};
+  private BrokerUnavailableException definitionWriteFailure;
 
   public StatementService(
       FlinkSql flink,
@@ -59,6 +67,11 @@ public class StatementService {
     this.lifecycle = lifecycle;
     this.config = config;
     this.clock = clock;
+  }
+
+  /** What to do when a definition write failed in doubt (the runtime reads the catalog back). */
+  public void onDefinitionInDoubt(Runnable action) {
+    this.onDefinitionInDoubt = action;
   }
 
   /** How many catalog changes this instance has written since it started. */
@@ -96,7 +109,28 @@ public class StatementService {
               + " The cause is in ddl-service's log under request " + requestId + ".", null);
       return record(StatementResult.failed(requestId, error, clock.instant()));
     }
-    return apply(requestId, outcome);
+    try {
+      return apply(requestId, outcome);
+    } catch (BrokerUnavailableException e) {
+      return brokerUnavailable(requestId, e);
+    }
+  }
+
+  /**
+   * The change's record was not acknowledged by Kafka, so the catalog did not take it. Not
+   * recorded under the request id: the same request may be sent again. Whether the record landed
+   * is not known, so a definition write in doubt has the catalog read back from its log.
+   */
+  private StatementResult brokerUnavailable(String requestId, BrokerUnavailableException e) {
+    LOG.warnf("request %s: %s", requestId, e.getMessage());
+    if (e == definitionWriteFailure) {
+      definitionWriteFailure = null;
+      onDefinitionInDoubt.run();
+    }
+    StatementError error = StatementError.of(
+        BROKER_UNAVAILABLE, "Kafka did not acknowledge the change, so it was not applied: " + e.getMessage() + ".",
+        "send the same request again (same requestId) once Kafka is back");
+    return StatementResult.failed(requestId, error, clock.instant());
   }
 
   /**
@@ -107,7 +141,8 @@ public class StatementService {
   public synchronized StatementResult executeCommand(String requestId, String statement) {
     StatementResult earlier = operations.get(requestId);
     if (earlier != null) {
-      results.append(Contracts.STATEMENT_RESULT_V1, requestId, earlier);
+      pendingResults.add(earlier); // written again: its sender is waiting for it
+      writePendingResults();
       return earlier;
     }
     StatementResult result = execute(requestId, statement);
@@ -127,7 +162,7 @@ public class StatementService {
       return record(StatementResult.succeeded(requestId, unchanged.message(), unchanged.table(), clock.instant()));
     }
     if (outcome instanceof Outcome.Defined defined) {
-      definitions.append(Contracts.TABLE_DEFINED_V1, defined.definition().table(), defined.definition());
+      appendDefinition(Contracts.TABLE_DEFINED_V1, defined.definition().table(), defined.definition());
       catalog.apply(defined.definition());
       catalogChanges.incrementAndGet();
       flink.onPlannerThread(() -> {
@@ -141,7 +176,7 @@ public class StatementService {
       return record(StatementResult.succeeded(requestId, refresh.message(), refresh.request().table(), clock.instant()));
     }
     Outcome.Dropped dropped = (Outcome.Dropped) outcome;
-    definitions.append(Contracts.TABLE_DROPPED_V1, dropped.dropped().table(), dropped.dropped());
+    appendDefinition(Contracts.TABLE_DROPPED_V1, dropped.dropped().table(), dropped.dropped());
     catalog.apply(dropped.dropped());
     catalogChanges.incrementAndGet();
     flink.onPlannerThread(() -> {
@@ -151,10 +186,44 @@ public class StatementService {
     return record(StatementResult.succeeded(requestId, dropped.message(), dropped.dropped().table(), clock.instant()));
   }
 
+  private <T> void appendDefinition(io.mtables.schemas.Contract<T> contract, String table, T payload) {
+    try {
+      definitions.append(contract, table, payload);
+    } catch (BrokerUnavailableException e) {
+      definitionWriteFailure = e;
+      throw e;
+    }
+  }
+
+  /**
+   * Records a result under its request id and writes it to the result log. A result Kafka does not
+   * take now is written later ({@link #writePendingResults}): the change it reports is made, and a
+   * client of the command topic waits for it.
+   */
   private StatementResult record(StatementResult result) {
-    results.append(Contracts.STATEMENT_RESULT_V1, result.requestId(), result);
     operations.put(result.requestId(), result);
+    pendingResults.add(result);
+    writePendingResults();
     return result;
+  }
+
+  /** Writes the results Kafka did not take yet, oldest first; stops at the first it still refuses. */
+  public synchronized void writePendingResults() {
+    while (!pendingResults.isEmpty()) {
+      StatementResult next = pendingResults.peek();
+      try {
+        results.append(Contracts.STATEMENT_RESULT_V1, next.requestId(), next);
+      } catch (BrokerUnavailableException e) {
+        LOG.warnf("%d statement result(s) not written yet, retried: %s", pendingResults.size(), e.getMessage());
+        return;
+      }
+      pendingResults.remove();
+    }
+  }
+
+  /** How many results wait to be written to the result log; while any do, the service is not ready. */
+  public int pendingResults() {
+    return pendingResults.size();
   }
 
   private void checkSize(String statement) {
