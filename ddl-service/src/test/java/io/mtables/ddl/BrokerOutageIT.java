@@ -89,7 +89,6 @@ class BrokerOutageIT {
     process.environment().put("MT_RUN_DIR", RUN_DIR.toString());
     process.environment().put("MT_KAFKA_PORT", String.valueOf(PORT));
     process.environment().put("MT_KAFKA_CONTROLLER_PORT", String.valueOf(PORT + 1));
-    process.environment().put("MT_KAFKA_HEAP", "256m");
     int exit = process.start().waitFor();
     assertThat(exit).as("bin/kafka " + command).isZero();
   }
