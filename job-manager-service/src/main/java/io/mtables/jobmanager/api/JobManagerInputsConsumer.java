@@ -53,6 +53,6 @@ public class JobManagerInputsConsumer {
   @Blocking(ordered = true)
   public void onTick(ConsumerRecord<String, String> record) {
     IncomingEvent event = reader.read(record, TICKS);
-    runtime.act(manager -> manager.onTick(event.payloadAs(Contracts.REFRESH_TICK_V1)));
+    runtime.actOnTick(event.payloadAs(Contracts.REFRESH_TICK_V1));
   }
 }

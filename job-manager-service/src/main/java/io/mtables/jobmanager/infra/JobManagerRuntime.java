@@ -15,6 +15,7 @@ import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
+import io.mtables.schemas.tick.RefreshTick;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
@@ -117,6 +118,23 @@ public class JobManagerRuntime {
       LOG.errorf("acting on an event failed (tried again at the next poll): %s", e.getMessage());
     }
   }
+
+  /** Acts on a tick, or reports its refresh failed, or sends it to the dead letters: {@link TickActions}. */
+  public void actOnTick(RefreshTick tick) {
+    gate.await();
+    ticks.handle(tick);
+  }
+
+  private final TickActions ticks = new TickActions(
+      tick -> call(() -> {
+        manager.onTick(tick);
+        return null;
+      }),
+      (tick, reason) -> call(() -> {
+        manager.tickFailed(tick, reason);
+        return null;
+      }),
+      1000);
 
   private <T> T call(Callable<T> work) {
     try {

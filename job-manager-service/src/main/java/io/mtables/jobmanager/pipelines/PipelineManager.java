@@ -288,6 +288,15 @@ public class PipelineManager {
     refreshes.request(pipeline, new Pipeline.Refresh(tick.tickId(), tick.partition(), tick.scheduledTime(), tick.reason()));
   }
 
+  /** A tick the job manager could not act on: its refresh is reported failed, and counted. */
+  public void tickFailed(RefreshTick tick, String reason) {
+    if (!mine(tick.table())) {
+      return;
+    }
+    Pipeline pipeline = pipelines.computeIfAbsent(tick.table(), Pipeline::new);
+    reports.failed(pipeline, null, reason, new Pipeline.Refresh(tick.tickId(), tick.partition(), tick.scheduledTime(), tick.reason()));
+  }
+
   // ---- watching -------------------------------------------------------------------------------
 
   /** Looks at every job and at new snapshots; called every poll interval. */
