@@ -26,7 +26,7 @@ public final class DebeziumProperties {
 
   private DebeziumProperties() {}
 
-  public static Properties of(CdcConfig config, String bootstrapServers) {
+  public static Properties of(CdcConfig config, String bootstrapServers, short replicationFactor) {
     Properties p = new Properties();
     p.setProperty("name", ENGINE_NAME);
     p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
@@ -63,7 +63,7 @@ public final class DebeziumProperties {
     p.setProperty("offset.storage", "org.apache.kafka.connect.storage.KafkaOffsetBackingStore");
     p.setProperty("offset.storage.topic", config.offsetsTopic());
     p.setProperty("offset.storage.partitions", "1");
-    p.setProperty("offset.storage.replication.factor", "1");
+    p.setProperty("offset.storage.replication.factor", String.valueOf(replicationFactor));
     p.setProperty("offset.flush.interval.ms", String.valueOf(config.offsetFlushInterval().toMillis()));
     p.setProperty("bootstrap.servers", bootstrapServers);
     p.setProperty("statistics.metrics.enabled", "false");

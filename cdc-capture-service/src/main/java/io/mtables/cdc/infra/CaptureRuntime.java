@@ -6,6 +6,7 @@ import io.debezium.engine.format.Json;
 import io.mtables.cdc.CdcConfig;
 import io.mtables.cdc.domain.DebeziumProperties;
 import io.mtables.messaging.KafkaLog;
+import io.mtables.messaging.MessagingConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
@@ -35,17 +36,19 @@ public class CaptureRuntime {
   private DebeziumEngine<ChangeEvent<String, String>> engine;
   private ChangePublisher publisher;
 
-  void onStart(@Observes StartupEvent start, @Identifier("default-kafka-broker") Map<String, Object> kafka, CdcConfig config) {
+  void onStart(
+      @Observes StartupEvent start, @Identifier("default-kafka-broker") Map<String, Object> kafka, CdcConfig config, MessagingConfig messaging) {
     Map<String, Object> clientConfig = KafkaLog.clientConfig(kafka);
     List<String> includeList = CdcConfig.includeList(config.tables());
     List<DatabasePreparation.CapturedTable> tables = DatabasePreparation.prepare(config);
-    publisher = new ChangePublisher(clientConfig, config.topicPartitions(), List.of("__debezium-heartbeat"));
+    // Change topics and Debezium's offsets topic are replicated like every other topic of the system.
+    publisher = new ChangePublisher(clientConfig, config.topicPartitions(), messaging.topicReplicationFactor(), List.of("__debezium-heartbeat"));
     // Every captured table has its topic before its first change: a job over a table still empty
     // would otherwise fail on a topic that does not exist (Flink's Kafka source does not wait).
     tables.forEach(table -> publisher.ensureTopic(config.topicPrefix() + "." + table.name()));
     engine =
         DebeziumEngine.create(Json.class)
-            .using(DebeziumProperties.of(config, String.valueOf(clientConfig.get("bootstrap.servers"))))
+            .using(DebeziumProperties.of(config, String.valueOf(clientConfig.get("bootstrap.servers")), messaging.topicReplicationFactor()))
             .using(new DebeziumEngine.ConnectorCallback() {
               @Override
               public void taskStarted() {

@@ -45,7 +45,8 @@ final class ChangePublisher implements DebeziumEngine.ChangeConsumer<ChangeEvent
    * @param heartbeatTopics Debezium's heartbeat records go to topics starting with these; they only
    *     move the offsets forward and are not published
    */
-  ChangePublisher(Map<String, Object> clientConfig, int partitions, List<String> heartbeatTopics) {
+  ChangePublisher(Map<String, Object> clientConfig, int partitions, short replicationFactor, List<String> heartbeatTopics) {
+    this.replicationFactor = replicationFactor;
     Map<String, Object> config = new HashMap<>(clientConfig);
     config.put(ProducerConfig.ACKS_CONFIG, "all");
     config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -86,14 +87,16 @@ final class ChangePublisher implements DebeziumEngine.ChangeConsumer<ChangeEvent
     return published.get();
   }
 
+  private final short replicationFactor;
+
   /** Change topics are created with the configured partitions rather than by the broker's defaults, if it auto-creates at all. */
   synchronized void ensureTopic(String topic) {
     if (topicsKnown.contains(topic)) {
       return;
     }
     try {
-      admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
-      LOG.infof("created change topic %s (%d partition(s))", topic, partitions);
+      admin.createTopics(List.of(new NewTopic(topic, partitions, replicationFactor))).all().get(30, TimeUnit.SECONDS);
+      LOG.infof("created change topic %s (%d partition(s), replication factor %d)", topic, partitions, replicationFactor);
     } catch (ExecutionException e) {
       if (!(e.getCause() instanceof TopicExistsException)) {
         throw new IllegalStateException("cannot create topic " + topic + ": " + e.getCause().getMessage(), e.getCause());
