@@ -79,16 +79,19 @@ class OracleAcrossServicesIT {
     // (both days: the first was refreshed by name, which does not count), as Paimon's manifests show.
     String table = "default_catalog." + SCHEMA + ".orders_daily";
     assertThat(describe("orders_daily", "refresh.incremental")).startsWith("CHANGED_PARTITIONS:");
-    long snapshotBefore = Long.parseLong(describe("orders_daily", "refresh.last_snapshot_id"));
+    // Snapshot ids come from the warehouse itself: DESCRIBE learns them from RefreshSucceeded a
+    // moment after the rows are readable, so it may still name the snapshot before the last one.
+    long snapshotBefore = PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table);
     statements().send("ALTER MATERIALIZED TABLE " + SCHEMA + ".orders_daily REFRESH");
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
-        assertThat(statements().rows("SELECT ds, orders, revenue FROM " + SCHEMA + ".orders_daily ORDER BY ds"))
-            .isEqualTo(POSTGRES.rows("SELECT to_char(order_ts, 'YYYY-MM-DD'), COUNT(*), SUM(amount) FROM " + SCHEMA + ".orders GROUP BY 1 ORDER BY 1")));
-    // The rows are readable as soon as Paimon commits; DESCRIBE learns the snapshot from the
-    // RefreshSucceeded event a moment later.
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+      assertThat(PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table)).isGreaterThan(snapshotBefore);
+      assertThat(statements().rows("SELECT ds, orders, revenue FROM " + SCHEMA + ".orders_daily ORDER BY ds"))
+          .isEqualTo(POSTGRES.rows("SELECT to_char(order_ts, 'YYYY-MM-DD'), COUNT(*), SUM(amount) FROM " + SCHEMA + ".orders GROUP BY 1 ORDER BY 1"));
+    });
+    // DESCRIBE learns the refresh's snapshot from its RefreshSucceeded event.
     org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
         assertThat(Long.parseLong(describe("orders_daily", "refresh.last_snapshot_id"))).isGreaterThan(snapshotBefore));
-    long snapshotAfter = Long.parseLong(describe("orders_daily", "refresh.last_snapshot_id"));
+    long snapshotAfter = PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table);
     assertThat(PaimonManifests.partitionsWritten(SERVICES.warehouse(), table, snapshotBefore, snapshotAfter))
         .as("Paimon's manifests: only the two changed days were written").containsExactlyInAnyOrder(Map.of("ds", first), Map.of("ds", last));
 
@@ -97,7 +100,7 @@ class OracleAcrossServicesIT {
     statements().send("ALTER MATERIALIZED TABLE " + SCHEMA + ".orders_daily REFRESH");
     org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
         assertThat(describe("orders_daily", "refresh.last_refresh")).isNotEqualTo(lastRefresh));
-    assertThat(Long.parseLong(describe("orders_daily", "refresh.last_snapshot_id"))).as("NO_DATA: no new snapshot").isEqualTo(snapshotAfter);
+    assertThat(PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table)).as("NO_DATA: no new snapshot").isEqualTo(snapshotAfter);
   }
 
   private static String describe(String table, String property) {

@@ -19,13 +19,18 @@ final class PaimonManifests {
 
   private PaimonManifests() {}
 
+  /** The id of the table's newest snapshot, straight from the warehouse (0 when it has none). */
+  static long latestSnapshotId(Path warehouse, String table) throws Exception {
+    try (Catalog catalog = catalog(warehouse)) {
+      Long latest = table(catalog, table).snapshotManager().latestSnapshotId();
+      return latest == null ? 0 : latest;
+    }
+  }
+
   /** The partitions whose files the snapshots after {@code afterId} up to {@code upToId} added or removed. */
   static Set<Map<String, String>> partitionsWritten(Path warehouse, String table, long afterId, long upToId) throws Exception {
-    Options options = new Options();
-    options.set("warehouse", warehouse.toString());
-    String[] parts = table.split("\\.", 3);
-    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
-      FileStoreTable paimon = (FileStoreTable) catalog.getTable(Identifier.create(parts[1], parts[2]));
+    try (Catalog catalog = catalog(warehouse)) {
+      FileStoreTable paimon = table(catalog, table);
       InternalRowPartitionComputer names = new InternalRowPartitionComputer(
           paimon.coreOptions().partitionDefaultName(), paimon.schema().logicalPartitionType(),
           paimon.partitionKeys().toArray(String[]::new), paimon.coreOptions().legacyPartitionName());
@@ -37,5 +42,16 @@ final class PaimonManifests {
       }
       return written;
     }
+  }
+
+  private static Catalog catalog(Path warehouse) {
+    Options options = new Options();
+    options.set("warehouse", warehouse.toString());
+    return CatalogFactory.createCatalog(CatalogContext.create(options));
+  }
+
+  private static FileStoreTable table(Catalog catalog, String table) throws Exception {
+    String[] parts = table.split("\\.", 3);
+    return (FileStoreTable) catalog.getTable(Identifier.create(parts[1], parts[2]));
   }
 }
