@@ -2,6 +2,7 @@ package io.mtables.ddl.api;
 
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.infra.DdlRuntime;
+import io.mtables.ddl.metrics.StatementMetrics;
 import io.mtables.ddl.statements.StatementService;
 import java.nio.charset.StandardCharsets;
 import io.mtables.messaging.UnreadableRecordException;
@@ -30,10 +31,12 @@ public class DdlCommandConsumer {
   private final ContractCodec codec = new ContractCodec();
   private final DdlRuntime runtime;
   private final DdlConfig config;
+  private final StatementMetrics metrics;
 
-  public DdlCommandConsumer(DdlRuntime runtime, DdlConfig config) {
+  public DdlCommandConsumer(DdlRuntime runtime, DdlConfig config, StatementMetrics metrics) {
     this.runtime = runtime;
     this.config = config;
+    this.metrics = metrics;
   }
 
   @Incoming("ddl-commands")
@@ -56,7 +59,7 @@ public class DdlCommandConsumer {
     String requestId = parsed.requestId() != null ? parsed.requestId() : fallbackId;
     // A change Kafka did not take was not applied and has no result yet: the command is executed
     // again until it has one, and its offset is committed only then.
-    while (isBrokerUnavailable(runtime.withServiceWhenReady(service -> service.executeCommand(requestId, parsed.statement())))) {
+    while (isBrokerUnavailable(metrics.answered("kafka", runtime.withServiceWhenReady(service -> service.executeCommand(requestId, parsed.statement()))))) {
       try {
         Thread.sleep(RETRY_PAUSE.toMillis());
       } catch (InterruptedException e) {

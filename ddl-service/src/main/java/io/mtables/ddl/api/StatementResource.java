@@ -1,6 +1,7 @@
 package io.mtables.ddl.api;
 
 import io.mtables.ddl.infra.DdlRuntime;
+import io.mtables.ddl.metrics.StatementMetrics;
 import io.mtables.ddl.infra.ServiceNotReadyException;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
@@ -26,9 +27,11 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 public class StatementResource {
 
   private final DdlRuntime runtime;
+  private final StatementMetrics metrics;
 
-  public StatementResource(DdlRuntime runtime) {
+  public StatementResource(DdlRuntime runtime, StatementMetrics metrics) {
     this.runtime = runtime;
+    this.metrics = metrics;
   }
 
   @POST
@@ -54,7 +57,7 @@ public class StatementResource {
     String requestId = request.requestId() == null || request.requestId().isBlank() ? UUID.randomUUID().toString() : request.requestId();
     StatementResult result;
     try {
-      result = runtime.withService(service -> service.execute(requestId, request.statement()));
+      result = metrics.answered("rest", runtime.withService(service -> service.execute(requestId, request.statement())));
     } catch (ServiceNotReadyException e) {
       return Problems.of(StatementError.of("ServiceNotReady", e.getMessage(), null), requestId);
     }

@@ -3,7 +3,6 @@ package io.mtables.ddl.domain;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDropped;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,8 +14,9 @@ import java.util.Optional;
  */
 public class Catalog {
 
-  private final Map<String, TableDefinition> tables = new HashMap<>();
-  private final Map<String, Long> lastVersions = new HashMap<>();
+  // One writer (the statement thread); concurrent maps so metrics read it from their own thread.
+  private final Map<String, TableDefinition> tables = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, Long> lastVersions = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Takes in a definition event; older or repeated versions change nothing. */
   public void apply(TableDefinition definition) {

@@ -28,12 +28,15 @@ public class RefreshStatusProjection {
    * @param lastRefresh when data was last committed
    * @param lastSnapshotId the snapshot of that commit
    * @param lastError the last failure, cleared by the next success
+   * @param dataTimestamp the whole table holds every change up to this time (its own refreshes
+   *     only: a refresh of one named partition does not move it); null until the first
    */
   public record RefreshStatus(
-      String status, long definitionVersion, String jobId, Instant jobStartedAt, Instant lastRefresh, Long lastSnapshotId, String lastError) {
+      String status, long definitionVersion, String jobId, Instant jobStartedAt, Instant lastRefresh, Long lastSnapshotId, String lastError,
+      Instant dataTimestamp) {
 
     static RefreshStatus initial() {
-      return new RefreshStatus("INITIALIZING", 0, null, null, null, null, null);
+      return new RefreshStatus("INITIALIZING", 0, null, null, null, null, null, null);
     }
   }
 
@@ -45,27 +48,38 @@ public class RefreshStatusProjection {
 
   public void apply(JobStarted event) {
     update(event.table(), s -> event.mode() == RefreshPlan.Mode.CONTINUOUS
-        ? new RefreshStatus("ACTIVATED", event.definitionVersion(), event.jobId(), event.startedAt(), s.lastRefresh(), s.lastSnapshotId(), s.lastError())
-        : new RefreshStatus(s.status().equals("FAILED") ? s.status() : "ACTIVATED", event.definitionVersion(), event.jobId(), null, s.lastRefresh(), s.lastSnapshotId(), s.lastError()));
+        ? new RefreshStatus("ACTIVATED", event.definitionVersion(), event.jobId(), event.startedAt(), s.lastRefresh(), s.lastSnapshotId(), s.lastError(), s.dataTimestamp())
+        : new RefreshStatus(s.status().equals("FAILED") ? s.status() : "ACTIVATED", event.definitionVersion(), event.jobId(), null, s.lastRefresh(), s.lastSnapshotId(), s.lastError(),
+            s.dataTimestamp()));
   }
 
   public void apply(RefreshSucceeded event) {
     update(event.table(), s -> new RefreshStatus("ACTIVATED", event.definitionVersion(), event.jobId() == null ? s.jobId() : event.jobId(),
-        s.jobStartedAt(), event.finishedAt(), event.snapshotId(), null));
+        s.jobStartedAt(), event.finishedAt(), event.snapshotId(), null, wholeTableDataTimestamp(s.dataTimestamp(), event)));
+  }
+
+  /** The newer of the two, unless the event refreshed only a named partition (the rest is as old as it was). */
+  private static Instant wholeTableDataTimestamp(Instant known, RefreshSucceeded event) {
+    boolean wholeTable = event.partition() == null || event.partition().isEmpty();
+    if (!wholeTable || event.dataTimestamp() == null) {
+      return known;
+    }
+    return known == null || event.dataTimestamp().isAfter(known) ? event.dataTimestamp() : known;
   }
 
   public void apply(RefreshFailed event) {
     update(event.table(), s -> new RefreshStatus("FAILED", event.definitionVersion(), event.jobId() == null ? s.jobId() : event.jobId(),
-        s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), event.reason()));
+        s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), event.reason(), s.dataTimestamp()));
   }
 
   public void apply(Suspended event) {
     update(event.table(), s -> new RefreshStatus("SUSPENDED", event.definitionVersion(), null, null, s.lastRefresh(), s.lastSnapshotId(),
-        event.reason().startsWith("ALTER") ? s.lastError() : event.reason()));
+        event.reason().startsWith("ALTER") ? s.lastError() : event.reason(), s.dataTimestamp()));
   }
 
   public void apply(Resumed event) {
-    update(event.table(), s -> new RefreshStatus("ACTIVATED", event.definitionVersion(), s.jobId(), s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), null));
+    update(event.table(), s -> new RefreshStatus("ACTIVATED", event.definitionVersion(), s.jobId(), s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), null,
+        s.dataTimestamp()));
   }
 
   public void apply(Dropped event) {

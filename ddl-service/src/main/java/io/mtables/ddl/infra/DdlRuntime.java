@@ -152,6 +152,12 @@ public class DdlRuntime {
     }
   }
 
+  /** The loaded catalog; empty while it is being read back. */
+  public java.util.Optional<io.mtables.ddl.domain.Catalog> catalog() {
+    StatementService current = service;
+    return current == null ? java.util.Optional.empty() : java.util.Optional.of(current.catalog());
+  }
+
   /** Runs {@code work} against the statement service, with Quarkus's class loader for Flink. */
   public <T> T withService(java.util.function.Function<StatementService, T> work) {
     StatementService current = service;

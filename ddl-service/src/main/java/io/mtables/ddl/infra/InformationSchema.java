@@ -24,7 +24,8 @@ public final class InformationSchema {
           new ResultColumn("next_refresh", "TIMESTAMP"),
           new ResultColumn("job_id", "STRING"),
           new ResultColumn("job_running_time", "BIGINT"),
-          new ResultColumn("measured_lag", "BIGINT"));
+          new ResultColumn("measured_lag", "BIGINT"),
+          new ResultColumn("data_timestamp", "TIMESTAMP"));
 
   private static final Pattern QUERY = Pattern.compile("(?is)^\\s*(SELECT|WITH|VALUES|\\()");
   private static final Pattern MENTIONS = Pattern.compile("(?i)\\binformation_schema\\b");

@@ -2,6 +2,7 @@ package io.mtables.ddl.statements;
 
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.StatementException;
+import io.mtables.ddl.domain.TableFreshness;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Kind;
@@ -21,9 +22,11 @@ final class CatalogQueries {
   private final Catalog catalog;
   private final io.mtables.ddl.domain.PlanProjection plans;
   private final io.mtables.ddl.domain.RefreshStatusProjection statuses;
+  private final TableFreshness freshness;
 
   CatalogQueries(FlinkSql flink, Catalog catalog, io.mtables.ddl.domain.PlanProjection plans, io.mtables.ddl.domain.RefreshStatusProjection statuses) {
     this.statuses = statuses;
+    this.freshness = new TableFreshness(catalog, statuses, plans);
     this.flink = flink;
     this.catalog = catalog;
     this.plans = plans;
@@ -107,6 +110,10 @@ final class CatalogQueries {
     property(rows, "refresh.last_refresh", refresh.map(s -> s.lastRefresh()).orElse(null));
     property(rows, "refresh.last_snapshot_id", refresh.map(s -> s.lastSnapshotId()).orElse(null));
     property(rows, "refresh.last_error", refresh.map(s -> s.lastError()).orElse(null));
+    var measured = freshness.measure(table, java.time.Instant.now());
+    property(rows, "refresh.data_timestamp", measured.map(TableFreshness.Measured::dataTimestamp).orElse(null));
+    property(rows, "refresh.measured_lag", measured.map(m -> m.lag().truncatedTo(java.time.temporal.ChronoUnit.MILLIS)).orElse(null));
+    property(rows, "refresh.freshness_met", measured.flatMap(m -> freshness.target(definition).map(m::within)).orElse(null));
     property(rows, "refresh.next_refresh", nextRefresh(definition).orElse(null));
     return new Outcome.Rows(PlanRows.COLUMNS, rows);
   }
@@ -125,6 +132,7 @@ final class CatalogQueries {
               .map(p -> p.mode().name())
               .orElse(table.refreshMode().name());
       var refresh = statuses.find(table.table());
+      var measured = freshness.measure(table.table(), java.time.Instant.now());
       rows.add(
           new Object[] {
             table.table(), mode, freshness(table), refreshStatus(table), table.version(),
@@ -132,7 +140,8 @@ final class CatalogQueries {
             nextRefresh(table).map(java.time.Instant::toEpochMilli).orElse(null),
             refresh.map(s -> s.jobId()).orElse(null),
             refresh.map(s -> s.jobStartedAt()).map(started -> java.time.Duration.between(started, java.time.Instant.now()).toMillis()).orElse(null),
-            null
+            measured.map(m -> m.lag().toMillis()).orElse(null),
+            measured.map(m -> m.dataTimestamp().toEpochMilli()).orElse(null)
           });
     }
     var answer = io.mtables.ddl.infra.InformationSchema.query(query, rows);

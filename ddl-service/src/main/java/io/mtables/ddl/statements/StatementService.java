@@ -74,6 +74,11 @@ public class StatementService {
     this.onDefinitionInDoubt = action;
   }
 
+  /** The catalog as the statements executed so far left it. */
+  public Catalog catalog() {
+    return catalog;
+  }
+
   /** How many catalog changes this instance has written since it started. */
   public long catalogChanges() {
     return catalogChanges.get();

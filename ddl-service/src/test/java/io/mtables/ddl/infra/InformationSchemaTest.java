@@ -11,8 +11,8 @@ class InformationSchemaTest {
 
   private static final List<Object[]> ROWS =
       List.of(
-          new Object[] {"default_catalog.shop.a", "AUTO", "INTERVAL '5' MINUTE", "ACTIVE", 2L, null, null, null, null, null},
-          new Object[] {"default_catalog.shop.b", "FULL", "INTERVAL '1' HOUR", "SUSPENDED", 1L, 1_764_000_000_000L, null, null, null, null});
+          new Object[] {"default_catalog.shop.a", "AUTO", "INTERVAL '5' MINUTE", "ACTIVE", 2L, null, null, null, null, null, null},
+          new Object[] {"default_catalog.shop.b", "FULL", "INTERVAL '1' HOUR", "SUSPENDED", 1L, 1_764_000_000_000L, null, null, null, 90_000L, 1_763_999_910_000L});
 
   @Test
   void filtersProjectsAndOrders() {
@@ -30,6 +30,13 @@ class InformationSchemaTest {
         .containsExactly(List.of(2L));
     assertThat(InformationSchema.query("SELECT last_refresh FROM information_schema.materialized_tables WHERE definition_version = 1", ROWS).rows())
         .containsExactly(List.of("2025-11-24T16:00:00Z"));
+  }
+
+  @Test
+  void findsTablesBehindTheirFreshness() {
+    assertThat(InformationSchema.query(
+            "SELECT table_name, measured_lag / 1000 AS lag_seconds, data_timestamp FROM information_schema.materialized_tables WHERE measured_lag > 60000", ROWS).rows())
+        .containsExactly(List.of("default_catalog.shop.b", 90L, "2025-11-24T15:58:30Z"));
   }
 
   @Test
