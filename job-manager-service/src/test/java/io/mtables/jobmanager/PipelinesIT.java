@@ -90,6 +90,31 @@ class PipelinesIT {
     JsonNode succeeded = event(Contracts.REFRESH_SUCCEEDED_V1, table);
     assertThat(succeeded.path("mode").asText()).isEqualTo("CONTINUOUS");
     assertThat(succeeded.path("snapshotId").asLong()).isPositive();
+    assertThat(Instant.parse(succeeded.path("dataTimestamp").asText())).as("the checkpoint was triggered before its snapshot was committed")
+        .isBefore(Instant.parse(succeeded.path("finishedAt").asText()));
+
+    // No change comes: each checkpoint still says the table is fresh as of its trigger time, on
+    // the same snapshot, without a new one.
+    Instant quietFrom = Instant.now();
+    ConsumerRecord<String, String> quiet = probe.await(r -> table.equals(r.key()) && Contracts.REFRESH_SUCCEEDED_V1.type().equals(TopicProbe.header(r, EventHeaders.TYPE))
+        && r.value().contains("\"NO_DATA\"") && Instant.parse(readTree(r.value()).path("dataTimestamp").asText()).isAfter(quietFrom), PATIENCE);
+    JsonNode noData = JSON.readTree(quiet.value());
+    assertThat(noData.path("mode").asText()).isEqualTo("CONTINUOUS");
+    assertThat(noData.path("rowsWritten").asLong()).isZero();
+    assertThat(noData.path("snapshotId").asLong()).isGreaterThanOrEqualTo(succeeded.path("snapshotId").asLong());
+    assertThat(PaimonRows.read(locations.warehouse(), table)).containsExactly("1|anna", "3|cid");
+
+    String metrics = io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString();
+    assertThat(metrics).containsPattern("(?m)^mt_refreshes_total\\{[^}]*outcome=\"NO_DATA\"[^}]*table=\"" + java.util.regex.Pattern.quote(table) + "\"[^}]*\\} [1-9]")
+        .containsPattern("(?m)^mt_refreshes_total\\{[^}]*outcome=\"REFRESHED\"[^}]*table=\"" + java.util.regex.Pattern.quote(table) + "\"[^}]*\\} [1-9]");
+  }
+
+  private static JsonNode readTree(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test

@@ -70,6 +70,11 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
   }
 
   @Override
+  public java.util.SortedMap<Long, java.time.Instant> completedCheckpoints(String jobId) {
+    return rest.completedCheckpoints(jobId);
+  }
+
+  @Override
   public String stopWithSavepoint(String jobId, String directory) {
     return rest.stopWithSavepoint(jobId, directory);
   }

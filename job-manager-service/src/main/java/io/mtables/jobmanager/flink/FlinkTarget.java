@@ -33,6 +33,13 @@ public interface FlinkTarget extends AutoCloseable {
   /** Why a failed job failed, in Flink's words; empty when it did not fail. */
   Optional<String> failureCause(String jobId);
 
+  /**
+   * The job's recently completed checkpoints (Flink keeps the last few in its history), each id
+   * with the time it was triggered: every change its sources had read by then is in that
+   * checkpoint. Empty when the job has none or the cluster cannot say.
+   */
+  java.util.SortedMap<Long, java.time.Instant> completedCheckpoints(String jobId);
+
   /** Stops a streaming job after a savepoint into {@code directory}; the savepoint's path. */
   String stopWithSavepoint(String jobId, String directory);
 

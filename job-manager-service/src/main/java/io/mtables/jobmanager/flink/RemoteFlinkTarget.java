@@ -127,6 +127,36 @@ public class RemoteFlinkTarget implements FlinkTarget {
     }
   }
 
+  /** Read from the job's checkpoint statistics over plain HTTP, for the same reason. */
+  @Override
+  public java.util.SortedMap<Long, java.time.Instant> completedCheckpoints(String jobId) {
+    java.util.SortedMap<Long, java.time.Instant> completed = new java.util.TreeMap<>();
+    try {
+      var response =
+          HTTP.send(
+              java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl() + "/jobs/" + jobId + "/checkpoints")).timeout(java.time.Duration.ofSeconds(10)).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        return completed;
+      }
+      var statistics = JSON.readTree(response.body());
+      for (var checkpoint : statistics.path("history")) {
+        if (checkpoint.path("status").asText().equals("COMPLETED") && !checkpoint.path("is_savepoint").asBoolean(false)) {
+          completed.put(checkpoint.path("id").asLong(), java.time.Instant.ofEpochMilli(checkpoint.path("trigger_timestamp").asLong()));
+        }
+      }
+      var latest = statistics.path("latest").path("completed");
+      if (latest.has("id")) {
+        completed.put(latest.path("id").asLong(), java.time.Instant.ofEpochMilli(latest.path("trigger_timestamp").asLong()));
+      }
+    } catch (java.io.IOException e) {
+      // The next look asks again; until then the table's data timestamp stays where it was.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return completed;
+  }
+
   /** The last "Caused by:" of a printed stack trace (the root cause), else its first line. */
   static String deepestCause(String stackTrace) {
     String cause = stackTrace.lines().findFirst().orElse(stackTrace);

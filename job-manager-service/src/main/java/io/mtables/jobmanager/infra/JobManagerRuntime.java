@@ -52,6 +52,7 @@ public class JobManagerRuntime {
   private PaimonSnapshots snapshots;
   private PaimonPartitions partitions;
   private KafkaLog eventsLog;
+  @jakarta.inject.Inject io.micrometer.core.instrument.MeterRegistry registry;
 
   void onStart(
       @Observes StartupEvent start,
@@ -155,7 +156,8 @@ public class JobManagerRuntime {
       partitions = new PaimonPartitions(locations.warehouse());
       eventsLog = new KafkaLog(Topics.REFRESH_EVENTS, serviceName, clientConfig);
       PipelineManager loading =
-          new PipelineManager(flink, new JobSubmitter(flink, locations.warehouse()), snapshots, partitions, locations, config, new RefreshEvents(eventsLog), Clock.systemUTC());
+          new PipelineManager(flink, new JobSubmitter(flink, locations.warehouse()), snapshots, partitions, locations, config, new RefreshEvents(eventsLog, new RefreshMetrics(registry)),
+              Clock.systemUTC());
       ContractCodec codec = new ContractCodec();
       gate.progress("reading " + Topics.REFRESH_EVENTS);
       for (var record : eventsLog.readAllWhenAvailable()) {

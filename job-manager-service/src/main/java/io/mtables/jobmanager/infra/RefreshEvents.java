@@ -9,13 +9,18 @@ import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
 import io.mtables.schemas.refresh.Suspended;
 
-/** Writes the job manager's events on {@code mt.refresh.events}, each acknowledged by the broker before it returns. */
+/**
+ * Writes the job manager's events on {@code mt.refresh.events}, each acknowledged by the broker
+ * before it returns, and counts each written in {@link RefreshMetrics}.
+ */
 public class RefreshEvents {
 
   private final KafkaLog log;
+  private final RefreshMetrics metrics;
 
-  public RefreshEvents(KafkaLog log) {
+  public RefreshEvents(KafkaLog log, RefreshMetrics metrics) {
     this.log = log;
+    this.metrics = metrics;
   }
 
   public void jobStarted(JobStarted event) {
@@ -24,14 +29,17 @@ public class RefreshEvents {
 
   public void succeeded(RefreshSucceeded event) {
     log.append(Contracts.REFRESH_SUCCEEDED_V1, event.table(), event);
+    metrics.succeeded(event);
   }
 
   public void failed(RefreshFailed event) {
     log.append(Contracts.REFRESH_FAILED_V1, event.table(), event);
+    metrics.failed(event);
   }
 
   public void suspended(Suspended event) {
     log.append(Contracts.SUSPENDED_V1, event.table(), event);
+    metrics.suspended(event);
   }
 
   public void resumed(Resumed event) {

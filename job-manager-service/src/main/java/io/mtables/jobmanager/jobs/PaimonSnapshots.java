@@ -27,8 +27,9 @@ public class PaimonSnapshots implements AutoCloseable {
    * @param rowsAdded the rows this snapshot wrote (delta record count)
    * @param totalRows the rows the table holds after it
    * @param kind APPEND, COMPACT, OVERWRITE or ANALYZE
+   * @param commitIdentifier what the writer committed it as: a streaming job's checkpoint id
    */
-  public record CommittedSnapshot(long id, Instant committedAt, long rowsAdded, long totalRows, String kind) {}
+  public record CommittedSnapshot(long id, Instant committedAt, long rowsAdded, long totalRows, String kind, long commitIdentifier) {}
 
   /** The table's latest snapshot; empty when the table has none or does not exist. */
   public Optional<CommittedSnapshot> latest(String table) {
@@ -45,7 +46,8 @@ public class PaimonSnapshots implements AutoCloseable {
               Instant.ofEpochMilli(snapshot.timeMillis()),
               snapshot.deltaRecordCount() == null ? 0 : snapshot.deltaRecordCount(),
               snapshot.totalRecordCount() == null ? 0 : snapshot.totalRecordCount(),
-              snapshot.commitKind().name()));
+              snapshot.commitKind().name(),
+              snapshot.commitIdentifier()));
     } catch (Catalog.TableNotExistException e) {
       return Optional.empty();
     }

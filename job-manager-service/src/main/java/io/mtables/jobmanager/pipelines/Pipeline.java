@@ -65,6 +65,15 @@ final class Pipeline {
   int consecutiveFailures;
   long lastSnapshotId;
   Instant lastSnapshotAt;
+  /** The streaming job whose checkpoints the two fields below are about. */
+  String progressJobId;
+  /** That job's newest checkpoint reported (by a snapshot or as NO_DATA). */
+  long lastCheckpointReported;
+  /** A checkpoint no snapshot had come for when last looked, and when it was seen. */
+  QuietCheckpoint quietCheckpoint;
+
+  /** A completed checkpoint with no snapshot (yet): {@code triggeredAt} is the data it stands for. */
+  record QuietCheckpoint(long id, Instant triggeredAt, long snapshotIdWhenSeen, Instant seenAt) {}
 
   Pipeline(String table) {
     this.table = table;

@@ -17,6 +17,12 @@ final class PipelineReports {
 
   private static final Logger LOG = Logger.getLogger(PipelineReports.class);
 
+  /** How long a completed checkpoint may wait for its snapshot before it is taken to have none. */
+  static final java.time.Duration COMMIT_GRACE = java.time.Duration.ofSeconds(1);
+
+  /** How long a new snapshot waits for its checkpoint to show in Flink's statistics before it is reported with its commit time. */
+  static final java.time.Duration STATISTICS_PATIENCE = java.time.Duration.ofSeconds(5);
+
   private final RefreshEvents events;
   private final PaimonSnapshots snapshots;
   private final JobManagerConfig config;
@@ -57,6 +63,52 @@ final class PipelineReports {
         startedAt == null ? previous : startedAt, snapshot.committedAt(), dataTimestamp == null ? snapshot.committedAt() : dataTimestamp, jobId,
         RefreshSucceeded.Outcome.REFRESHED, scope == null ? null : scope.inputSnapshots(), scope == null ? null : scope.changedPartitions()));
     return true;
+  }
+
+  /**
+   * A streaming job's progress. A new snapshot is reported with its checkpoint's trigger time as
+   * its data timestamp (the job's sources had read every change before it). A checkpoint that
+   * committed nothing (no change came) is reported as NO_DATA once no snapshot has come for it for
+   * {@link #COMMIT_GRACE}, so a commit still on its way is not taken for none: the table is as
+   * fresh as that checkpoint.
+   *
+   * @param checkpoints the job's recently completed checkpoints, id to trigger time
+   */
+  void streamingProgress(Pipeline pipeline, String jobId, java.util.SortedMap<Long, Instant> checkpoints) {
+    if (!jobId.equals(pipeline.progressJobId)) {
+      pipeline.progressJobId = jobId;
+      pipeline.lastCheckpointReported = 0;
+      pipeline.quietCheckpoint = null;
+    }
+    var latest = snapshots.latest(pipeline.table);
+    if (latest.isEmpty()) {
+      return; // an empty table: nothing is readable to be fresh about
+    }
+    var snapshot = latest.get();
+    Instant triggered = checkpoints.get(snapshot.commitIdentifier());
+    boolean statisticsBehind = triggered == null && (checkpoints.isEmpty() || checkpoints.lastKey() < snapshot.commitIdentifier());
+    if (statisticsBehind && snapshot.id() > pipeline.lastSnapshotId && clock.instant().isBefore(snapshot.committedAt().plus(STATISTICS_PATIENCE))) {
+      // Flink's REST API caches checkpoint statistics (web.refresh-interval, 3 s by default): the
+      // checkpoint of a fresh commit may not be listed yet. Asked again at the next look.
+      return;
+    }
+    if (newSnapshot(pipeline, Mode.CONTINUOUS, Map.of(), pipeline.lastSnapshotAt, triggered, jobId) && triggered != null) {
+      pipeline.lastCheckpointReported = Math.max(pipeline.lastCheckpointReported, snapshot.commitIdentifier());
+    }
+    Instant now = clock.instant();
+    var quiet = pipeline.quietCheckpoint;
+    if (quiet != null && quiet.id() > pipeline.lastCheckpointReported && pipeline.lastSnapshotId == quiet.snapshotIdWhenSeen()
+        && !now.isBefore(quiet.seenAt().plus(COMMIT_GRACE))) {
+      pipeline.lastCheckpointReported = quiet.id();
+      events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), Mode.CONTINUOUS, Map.of(), pipeline.lastSnapshotId, 0,
+          quiet.triggeredAt(), now, quiet.triggeredAt(), jobId, RefreshSucceeded.Outcome.NO_DATA, null, null));
+    }
+    if (checkpoints.isEmpty() || checkpoints.lastKey() <= pipeline.lastCheckpointReported) {
+      pipeline.quietCheckpoint = null;
+    } else if (quiet == null || quiet.id() <= pipeline.lastCheckpointReported || pipeline.lastSnapshotId != quiet.snapshotIdWhenSeen()) {
+      // A newer checkpoint does not replace one still waiting out its grace: it would never be reported.
+      pipeline.quietCheckpoint = new Pipeline.QuietCheckpoint(checkpoints.lastKey(), checkpoints.get(checkpoints.lastKey()), pipeline.lastSnapshotId, now);
+    }
   }
 
   /**

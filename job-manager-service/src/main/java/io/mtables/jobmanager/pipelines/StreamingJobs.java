@@ -110,7 +110,7 @@ final class StreamingJobs {
         if (pipeline.status == Pipeline.Status.INITIALIZING) {
           pipeline.status = Pipeline.Status.ACTIVATED;
         }
-        reports.newSnapshot(pipeline, Mode.CONTINUOUS, Map.of(), pipeline.lastSnapshotAt, null, pipeline.streamingJobId);
+        reports.streamingProgress(pipeline, pipeline.streamingJobId, flink.completedCheckpoints(pipeline.streamingJobId));
       }
       case "FAILED" -> {
         String jobId = pipeline.streamingJobId;

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * New data is readable in a table ({@code RefreshSucceeded.v1} on {@code mt.refresh.events}, keyed
- * by {@link #table}): a FULL refresh finished, or a CONTINUOUS job committed a snapshot.
+ * by {@link #table}): a FULL refresh finished, or a CONTINUOUS job committed a snapshot (or
+ * completed a checkpoint with nothing to commit: NO_DATA).
  *
  * @param table the fully qualified identifier
  * @param definitionVersion the definition version that wrote the data
@@ -21,11 +22,13 @@ import java.util.Map;
  *     submitted, see {@link JobStarted#startedAt}) or the previous snapshot was committed (CONTINUOUS)
  * @param finishedAt when the snapshot was committed
  * @param dataTimestamp the data is complete up to this time: the tick's scheduled time or start of a
- *     FULL refresh, the commit time of a CONTINUOUS snapshot
+ *     FULL refresh; for CONTINUOUS, the trigger time of the checkpoint that committed the snapshot
+ *     (its sources had read every change before it), else the commit time
  * @param jobId Flink's job id; null for NO_DATA
  * @param outcome REFRESHED (a job wrote the data) or NO_DATA (a FULL refresh whose inputs had not
- *     changed since the last successful refresh of the same partition: no job ran, the table's
- *     snapshot is unchanged); null in events written before it, meaning REFRESHED
+ *     changed since the last successful refresh of the same partition: no job ran; or a CONTINUOUS
+ *     job's checkpoint with no change to commit: the table is as fresh as the checkpoint. Either
+ *     way the table's snapshot is unchanged); null in events written before it, meaning REFRESHED
  * @param inputSnapshots FULL over Paimon inputs: the snapshot id of each input (table to id) the
  *     refresh read (pinned for its job); null when not tracked (CONTINUOUS, Kafka or database inputs)
  * @param changedPartitions a FULL refresh of only the partitions whose inputs changed (the plan's
