@@ -46,34 +46,47 @@ class FreshnessIT {
 
     Instant now = Instant.now();
     Instant upData = now.minusSeconds(40);
-    try (TopicProbe probe = new TopicProbe()) {
-      succeeded(probe, new RefreshSucceeded(up, 1, RefreshPlan.Mode.CONTINUOUS, Map.of(), 3, 10, now, now, upData, "job-up"));
-      succeeded(probe, new RefreshSucceeded(down, 1, RefreshPlan.Mode.CONTINUOUS, Map.of(), 2, 10, now, now, now.minusSeconds(10), "job-down"));
-      // A refresh of one named partition says nothing about the rest of the table.
-      succeeded(probe, new RefreshSucceeded(down, 1, RefreshPlan.Mode.FULL, Map.of("ds", "2026-12-01"), 4, 1, now, now, now, "job-down"));
+    try (TopicProbe alerts = new TopicProbe().tail(Topics.REFRESH_EVENTS)) {
+      try (TopicProbe probe = new TopicProbe()) {
+        succeeded(probe, new RefreshSucceeded(up, 1, RefreshPlan.Mode.CONTINUOUS, Map.of(), 3, 10, now, now, upData, "job-up"));
+        succeeded(probe, new RefreshSucceeded(down, 1, RefreshPlan.Mode.CONTINUOUS, Map.of(), 2, 10, now, now, now.minusSeconds(10), "job-down"));
+        // A refresh of one named partition says nothing about the rest of the table.
+        succeeded(probe, new RefreshSucceeded(down, 1, RefreshPlan.Mode.FULL, Map.of("ds", "2026-12-01"), 4, 1, now, now, now, "job-down"));
+      }
+
+      await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(property(down, "refresh.last_snapshot_id")).isEqualTo("4"));
+      assertThat(property(down, "refresh.data_timestamp")).as("no fresher than the table it reads").isEqualTo(upData.toString());
+      assertThat(Duration.parse(property(down, "refresh.measured_lag"))).isBetween(Duration.ofSeconds(40), Duration.ofSeconds(50));
+      assertThat(property(down, "refresh.freshness_met")).isEqualTo("true");
+      assertThat(property(up, "refresh.freshness_met")).as("40 s behind a 5 s promise").isEqualTo("false");
+
+      List<?> row = post("SELECT measured_lag, data_timestamp FROM information_schema.materialized_tables WHERE table_name = '" + down + "'", 200)
+          .jsonPath().getList("rows").get(0) instanceof List<?> list ? list : List.of();
+      long lagMillis = ((Number) row.get(0)).longValue();
+      assertThat(lagMillis).isBetween(40_000L, 50_000L);
+      assertThat(row.get(1)).isEqualTo(upData.truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
+
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        double scraped = gauge(metrics, "mt_table_lag_seconds", down);
+        double measured = Duration.parse(property(down, "refresh.measured_lag")).toMillis() / 1000.0;
+        assertThat(scraped).as("the gauge and DESCRIBE measure the same lag").isCloseTo(measured, org.assertj.core.data.Offset.offset(1.0));
+        assertThat(gauge(metrics, "mt_table_freshness_target_seconds", up)).isEqualTo(5.0);
+        assertThat(gauge(metrics, "mt_table_data_timestamp_seconds", down)).isCloseTo(upData.toEpochMilli() / 1000.0, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(metrics).containsPattern("mt_statements_total\\{[^}]*status=\"SUCCEEDED\"[^}]*\\} [1-9]");
+      });
+
+      // up is 40 s behind a 5 s freshness: once the grace (5 s in tests) has passed since this
+      // service started watching, one FreshnessMissed; a fresh commit closes the episode.
+      var missed = alerts.await(r -> up.equals(r.key()) && Contracts.FRESHNESS_MISSED_V1.type().equals(TopicProbe.header(r, EventHeaders.TYPE)),
+          Duration.ofSeconds(60));
+      assertThat(missed.value()).contains("\"freshness\":\"PT5S\"");
+      succeeded(alerts, new RefreshSucceeded(up, 1, RefreshPlan.Mode.CONTINUOUS, Map.of(), 5, 1, Instant.now(), Instant.now(), Instant.now(), "job-up"));
+      alerts.await(r -> up.equals(r.key()) && Contracts.FRESHNESS_RESTORED_V1.type().equals(TopicProbe.header(r, EventHeaders.TYPE)), Duration.ofSeconds(30));
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> alerts.await(
+              r -> up.equals(r.key()) && String.valueOf(TopicProbe.header(r, EventHeaders.TYPE)).startsWith("Freshness"), Duration.ofSeconds(4)))
+          .as("one of each per episode").isInstanceOf(AssertionError.class).hasMessageStartingWith("No matching record");
     }
-
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(property(down, "refresh.last_snapshot_id")).isEqualTo("4"));
-    assertThat(property(down, "refresh.data_timestamp")).as("no fresher than the table it reads").isEqualTo(upData.toString());
-    assertThat(Duration.parse(property(down, "refresh.measured_lag"))).isBetween(Duration.ofSeconds(40), Duration.ofSeconds(50));
-    assertThat(property(down, "refresh.freshness_met")).isEqualTo("true");
-    assertThat(property(up, "refresh.freshness_met")).as("40 s behind a 5 s promise").isEqualTo("false");
-
-    List<?> row = post("SELECT measured_lag, data_timestamp FROM information_schema.materialized_tables WHERE table_name = '" + down + "'", 200)
-        .jsonPath().getList("rows").get(0) instanceof List<?> list ? list : List.of();
-    long lagMillis = ((Number) row.get(0)).longValue();
-    assertThat(lagMillis).isBetween(40_000L, 50_000L);
-    assertThat(row.get(1)).isEqualTo(upData.truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
-
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-      String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
-      double scraped = gauge(metrics, "mt_table_lag_seconds", down);
-      double measured = Duration.parse(property(down, "refresh.measured_lag")).toMillis() / 1000.0;
-      assertThat(scraped).as("the gauge and DESCRIBE measure the same lag").isCloseTo(measured, org.assertj.core.data.Offset.offset(1.0));
-      assertThat(gauge(metrics, "mt_table_freshness_target_seconds", up)).isEqualTo(5.0);
-      assertThat(gauge(metrics, "mt_table_data_timestamp_seconds", down)).isCloseTo(upData.toEpochMilli() / 1000.0, org.assertj.core.data.Offset.offset(0.01));
-      assertThat(metrics).containsPattern("mt_statements_total\\{[^}]*status=\"SUCCEEDED\"[^}]*\\} [1-9]");
-    });
   }
 
   private static double gauge(String scrape, String name, String table) {

@@ -7,6 +7,8 @@ import io.mtables.schemas.ddl.StatementResult;
 import io.mtables.schemas.lifecycle.RefreshRequested;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.Dropped;
+import io.mtables.schemas.refresh.FreshnessMissed;
+import io.mtables.schemas.refresh.FreshnessRestored;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
@@ -62,12 +64,18 @@ public final class Contracts {
   /** A dropped table's pipeline and data are gone, on {@link Topics#REFRESH_EVENTS}. */
   public static final Contract<Dropped> DROPPED_V1 = new Contract<>("Dropped", 1, Dropped.class);
 
+  /** A table has been behind its freshness longer than the alert grace, on {@link Topics#REFRESH_EVENTS}. */
+  public static final Contract<FreshnessMissed> FRESHNESS_MISSED_V1 = new Contract<>("FreshnessMissed", 1, FreshnessMissed.class);
+
+  /** A table that missed its freshness is within it again, on {@link Topics#REFRESH_EVENTS}. */
+  public static final Contract<FreshnessRestored> FRESHNESS_RESTORED_V1 = new Contract<>("FreshnessRestored", 1, FreshnessRestored.class);
+
   /** Time for one FULL refresh, on {@link Topics#REFRESH_TICKS}. */
   public static final Contract<RefreshTick> REFRESH_TICK_V1 = new Contract<>("RefreshTick", 1, RefreshTick.class);
 
   /** Everything on {@link Topics#REFRESH_EVENTS}. */
   public static final List<Contract<?>> REFRESH_EVENTS =
-      List.of(JOB_STARTED_V1, REFRESH_SUCCEEDED_V1, REFRESH_FAILED_V1, SUSPENDED_V1, RESUMED_V1, DROPPED_V1);
+      List.of(JOB_STARTED_V1, REFRESH_SUCCEEDED_V1, REFRESH_FAILED_V1, SUSPENDED_V1, RESUMED_V1, DROPPED_V1, FRESHNESS_MISSED_V1, FRESHNESS_RESTORED_V1);
 
   public static final List<Contract<?>> ALL =
       List.of(
@@ -83,6 +91,8 @@ public final class Contracts {
           SUSPENDED_V1,
           RESUMED_V1,
           DROPPED_V1,
+          FRESHNESS_MISSED_V1,
+          FRESHNESS_RESTORED_V1,
           REFRESH_TICK_V1);
 
   private Contracts() {}

@@ -1,5 +1,6 @@
 package io.mtables.ddl.api;
 
+import io.mtables.ddl.domain.FreshnessEpisodes;
 import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.messaging.EventReader;
 import io.mtables.messaging.IncomingEvent;
@@ -17,10 +18,12 @@ public class RefreshEventsConsumer {
 
   private final EventReader reader;
   private final RefreshStatusProjection statuses;
+  private final FreshnessEpisodes episodes;
 
-  public RefreshEventsConsumer(EventReader reader, RefreshStatusProjection statuses) {
+  public RefreshEventsConsumer(EventReader reader, RefreshStatusProjection statuses, FreshnessEpisodes episodes) {
     this.reader = reader;
     this.statuses = statuses;
+    this.episodes = episodes;
   }
 
   @Incoming("refresh-events")
@@ -38,7 +41,13 @@ public class RefreshEventsConsumer {
     } else if (contract.equals(Contracts.RESUMED_V1)) {
       statuses.apply(event.payloadAs(Contracts.RESUMED_V1));
     } else if (contract.equals(Contracts.DROPPED_V1)) {
-      statuses.apply(event.payloadAs(Contracts.DROPPED_V1));
+      var dropped = event.payloadAs(Contracts.DROPPED_V1);
+      statuses.apply(dropped);
+      episodes.forget(dropped.table());
+    } else if (contract.equals(Contracts.FRESHNESS_MISSED_V1)) {
+      episodes.apply(event.payloadAs(Contracts.FRESHNESS_MISSED_V1));
+    } else if (contract.equals(Contracts.FRESHNESS_RESTORED_V1)) {
+      episodes.apply(event.payloadAs(Contracts.FRESHNESS_RESTORED_V1));
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.mtables.ddl.infra;
 
+import io.mtables.ddl.domain.FreshnessEpisodes;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
 import jakarta.enterprise.inject.Produces;
@@ -18,5 +19,14 @@ public class Projections {
   @Singleton
   RefreshStatusProjection statuses() {
     return new RefreshStatusProjection();
+  }
+
+  /** Episodes begin no earlier than this start: see {@link FreshnessEpisodes}. */
+  @Produces
+  @Singleton
+  FreshnessEpisodes freshnessEpisodes(
+      @org.eclipse.microprofile.config.inject.ConfigProperty(name = "mt.freshness.alert-grace", defaultValue = "30s") java.time.Duration grace,
+      java.time.Clock clock) {
+    return new FreshnessEpisodes(grace, clock.instant());
   }
 }
