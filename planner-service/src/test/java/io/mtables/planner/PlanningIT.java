@@ -67,6 +67,8 @@ class PlanningIT {
       assertThat(third.path("status").asText()).isEqualTo("SUSPENDED");
       assertThat(dropped.path("status").asText()).isEqualTo("DROPPED");
     }
+    assertThat(io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString())
+        .containsPattern("(?m)^mt_plans_total\\{mode=\"CONTINUOUS\",status=\"ACTIVE\"\\} [1-9]");
 
     PlanBook afterRestart = new PlanBook();
     try (KafkaLog plans = new KafkaLog(Topics.REFRESH_PLANS, "test", Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()))) {

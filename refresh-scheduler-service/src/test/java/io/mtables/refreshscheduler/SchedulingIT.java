@@ -74,6 +74,10 @@ class SchedulingIT {
       assertThat(manual.path("tickId").asText()).isEqualTo(requestId);
       assertThat(manual.path("partition").path("ss").asText()).isEqualTo("07");
     }
+    String metrics = io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString();
+    assertThat(metrics).containsPattern("(?m)^mt_scheduler_ticks_total\\{reason=\"MANUAL\"\\} [1-9]")
+        .containsPattern("(?m)^mt_scheduler_ticks_total\\{reason=\"SCHEDULED\"\\} [1-9]")
+        .containsPattern("(?m)^mt_scheduler_tick_jitter_seconds_count [1-9]");
   }
 
   @Test

@@ -33,6 +33,7 @@ public class PlannerRuntime {
   private final ReadyGate gate = new ReadyGate();
   private volatile Planner planner;
   private KafkaLog plans;
+  @jakarta.inject.Inject io.micrometer.core.instrument.MeterRegistry registry;
 
   void onStart(
       @Observes StartupEvent start,
@@ -56,6 +57,8 @@ public class PlannerRuntime {
   public void publish(RefreshPlan plan) {
     plans.append(Contracts.REFRESH_PLANNED_V1, plan.table(), plan);
     book.record(plan);
+    // mt_plans_total{status, mode}: how many plans were published, refused ones included.
+    registry.counter("mt.plans", "status", plan.status().name(), "mode", plan.mode() == null ? "none" : plan.mode().name()).increment();
     LOG.infof("planned %s v%d: %s %s", plan.table(), plan.definitionVersion(), plan.status(), plan.mode());
   }
 

@@ -52,12 +52,15 @@ public class SchedulerRuntime {
   private String source;
   private Thread timer;
   private final JitterStats jitter = new JitterStats();
+  @jakarta.inject.Inject io.micrometer.core.instrument.MeterRegistry registry;
+  private TickMetrics metrics;
 
   void onStart(
       @Observes StartupEvent start,
       @Identifier("default-kafka-broker") Map<String, Object> kafka,
       @ConfigProperty(name = "quarkus.application.name") String serviceName,
       SchedulerConfig config) {
+    metrics = new TickMetrics(registry);
     clientConfig = KafkaLog.clientConfig(kafka);
     source = serviceName;
     schedule = new TickSchedule(config.zone(), config.catchUpWindow());
@@ -171,7 +174,9 @@ public class SchedulerRuntime {
   public void onRefreshRequested(RefreshRequested request) {
     gate.await();
     String id = request.requestId() == null ? request.table() + "@manual@" + request.requestedAt() : request.requestId();
-    writer.writeManual(new RefreshTick(request.table(), request.definitionVersion(), request.requestedAt(), request.partition(), RefreshTick.Reason.MANUAL, id));
+    RefreshTick tick = new RefreshTick(request.table(), request.definitionVersion(), request.requestedAt(), request.partition(), RefreshTick.Reason.MANUAL, id);
+    writer.writeManual(tick);
+    metrics.written(List.of(tick), clock.instant());
   }
 
   private void fireLoop() {
@@ -195,7 +200,9 @@ public class SchedulerRuntime {
         writer.writeScheduled(due);
         Instant written = clock.instant();
         due.stream().filter(t -> t.reason() == RefreshTick.Reason.SCHEDULED).forEach(t -> jitter.record(Duration.between(t.scheduledTime(), written)));
+        metrics.written(due, written);
       } catch (RuntimeException e) {
+        metrics.writeFailed(due.size());
         // The ticks are lost for now; the next start or take-over catches the tables up.
         LOG.errorf("writing %d ticks failed: %s", due.size(), e.getMessage());
       }
