@@ -59,6 +59,9 @@ class CaptureIT {
       ConsumerRecord<String, String> tombstone = probe.await(r -> r.value() == null, PATIENCE);
       assertThat(JSON.readTree(tombstone.key()).path("id").asLong()).isEqualTo(2);
     }
+    String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+    assertThat(metrics).containsPattern("(?m)^mt_cdc_changes_total\\{topic=\"" + java.util.regex.Pattern.quote(ITEMS) + "\"\\} [1-9]")
+        .containsPattern("(?m)^mt_cdc_capture_lag_seconds\\{topic=\"" + java.util.regex.Pattern.quote(ITEMS) + "\"\\} \\d");
   }
 
   /**

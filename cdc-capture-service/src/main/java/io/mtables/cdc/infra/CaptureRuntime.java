@@ -28,6 +28,8 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class CaptureRuntime {
 
+  @jakarta.inject.Inject io.micrometer.core.instrument.MeterRegistry registry;
+
   private static final Logger LOG = Logger.getLogger(CaptureRuntime.class);
 
   private final ExecutorService engineThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "debezium-engine"));
@@ -42,7 +44,8 @@ public class CaptureRuntime {
     List<String> includeList = CdcConfig.includeList(config.tables());
     List<DatabasePreparation.CapturedTable> tables = DatabasePreparation.prepare(config);
     // Change topics and Debezium's offsets topic are replicated like every other topic of the system.
-    publisher = new ChangePublisher(clientConfig, config.topicPartitions(), messaging.topicReplicationFactor(), List.of("__debezium-heartbeat"));
+    publisher = new ChangePublisher(clientConfig, config.topicPartitions(), messaging.topicReplicationFactor(), List.of("__debezium-heartbeat"),
+        new ChangeMetrics(registry, java.time.Clock.systemUTC()));
     // Every captured table has its topic before its first change: a job over a table still empty
     // would otherwise fail on a topic that does not exist (Flink's Kafka source does not wait).
     tables.forEach(table -> publisher.ensureTopic(config.topicPrefix() + "." + table.name()));

@@ -40,13 +40,15 @@ final class ChangePublisher implements DebeziumEngine.ChangeConsumer<ChangeEvent
   private final List<String> heartbeatTopics;
   private final Set<String> topicsKnown = new HashSet<>();
   private final AtomicLong published = new AtomicLong();
+  private final ChangeMetrics metrics;
 
   /**
    * @param heartbeatTopics Debezium's heartbeat records go to topics starting with these; they only
    *     move the offsets forward and are not published
    */
-  ChangePublisher(Map<String, Object> clientConfig, int partitions, short replicationFactor, List<String> heartbeatTopics) {
+  ChangePublisher(Map<String, Object> clientConfig, int partitions, short replicationFactor, List<String> heartbeatTopics, ChangeMetrics metrics) {
     this.replicationFactor = replicationFactor;
+    this.metrics = metrics;
     Map<String, Object> config = new HashMap<>(clientConfig);
     config.put(ProducerConfig.ACKS_CONFIG, "all");
     config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -61,12 +63,18 @@ final class ChangePublisher implements DebeziumEngine.ChangeConsumer<ChangeEvent
   public void handleBatch(List<ChangeEvent<String, String>> records, DebeziumEngine.RecordCommitter<ChangeEvent<String, String>> committer)
       throws InterruptedException {
     List<Future<RecordMetadata>> sends = new ArrayList<>(records.size());
+    Map<String, Integer> counts = new HashMap<>();
+    Map<String, String> newest = new HashMap<>();
     for (ChangeEvent<String, String> record : records) {
       if (heartbeatTopics.stream().anyMatch(record.destination()::startsWith)) {
         continue;
       }
       ensureTopic(record.destination());
       sends.add(producer.send(new ProducerRecord<>(record.destination(), record.key(), record.value())));
+      counts.merge(record.destination(), 1, Integer::sum);
+      if (record.value() != null) {
+        newest.put(record.destination(), record.value());
+      }
     }
     for (Future<RecordMetadata> send : sends) {
       try {
@@ -81,6 +89,7 @@ final class ChangePublisher implements DebeziumEngine.ChangeConsumer<ChangeEvent
     }
     committer.markBatchFinished();
     published.addAndGet(sends.size());
+    counts.forEach((topic, count) -> metrics.published(topic, count, newest.get(topic)));
   }
 
   long published() {
