@@ -49,7 +49,7 @@ class DataPlaneAcrossServicesIT {
   static void startServices() throws Exception {
     killCluster();
     deleteRecursively(DATA);
-    ddl = new ServiceProcess("ddl-service", 18081, "mt.data-dir=" + DATA).start();
+    ddl = new ServiceProcess("ddl-service", 18081, "mt.data-dir=" + DATA, "mt.freshness.alert-grace=10s").start();
     planner = new ServiceProcess("planner-service", 18082).start();
     jobManager = jobManager().start();
     scheduler = new ServiceProcess("refresh-scheduler-service", 18083, "mt.scheduler.catch-up-window=2s").start();
@@ -144,6 +144,80 @@ class DataPlaneAcrossServicesIT {
     for (String table : List.of("large_depts", "per_dept", "staff_ods")) {
       post("DROP MATERIALIZED TABLE " + DB + "." + table, 202);
     }
+  }
+
+  /**
+   * A CONTINUOUS table's measured lag: under a trickle of changes and then quiet, it stays within
+   * one checkpoint period (its freshness) plus the time to report it; DESCRIBE and ddl-service's
+   * Prometheus gauge say the same; suspended, the lag grows past the freshness; resumed, it comes
+   * back.
+   */
+  @Test
+  void aRunningTablesLagStaysWithinAPeriodAndASuspendedOnesGrows() throws Exception {
+    String topic = DB + "_visits";
+    String table = "default_catalog." + DB + ".visits_by_page";
+    Duration freshness = Duration.ofSeconds(5);
+    // A checkpoint is reported at most a poll (1 s) and a commit grace (1 s) after it completed.
+    Duration reportDelay = Duration.ofSeconds(4);
+    post("CREATE TABLE " + DB + ".visits (id BIGINT, page STRING) WITH ('connector' = 'kafka', 'topic' = '" + topic + "', 'format' = 'json',"
+        + " 'properties.bootstrap.servers' = '" + KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset')", 202);
+    post("CREATE MATERIALIZED TABLE " + DB + ".visits_by_page FRESHNESS = INTERVAL '5' SECOND AS SELECT page, COUNT(*) AS n FROM " + DB + ".visits GROUP BY page", 202);
+    try (TopicProbe probe = new TopicProbe()) {
+      probe.send(topic, "0", "{\"id\":0,\"page\":\"home\"}", Map.of());
+      await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).untilAsserted(
+          () -> assertThat(describe(table, "refresh.measured_lag")).isNotEqualTo("null"));
+
+      Duration worst = Duration.ZERO;
+      for (int second = 1; second <= 30; second++) {
+        if (second <= 15) {
+          probe.send(topic, String.valueOf(second), "{\"id\":" + second + ",\"page\":\"p" + second % 3 + "\"}", Map.of());
+        }
+        Duration lag = Duration.parse(describe(table, "refresh.measured_lag"));
+        worst = lag.compareTo(worst) > 0 ? lag : worst;
+        Thread.sleep(1000);
+      }
+      System.out.println("measured lag of a 5 s CONTINUOUS table over 30 s (15 s of changes, 15 s quiet): max " + worst.toMillis() + " ms");
+      assertThat(worst).as("within a checkpoint period and the time to report it").isLessThanOrEqualTo(freshness.plus(reportDelay));
+      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+        double scraped = lagGauge(table);
+        double described = Duration.parse(describe(table, "refresh.measured_lag")).toMillis() / 1000.0;
+        assertThat(scraped).as("mt_table_lag_seconds and DESCRIBE").isCloseTo(described, org.assertj.core.data.Offset.offset(1.0));
+      });
+
+      TopicProbe alerts = new TopicProbe().tail("mt.refresh.events");
+      post("ALTER MATERIALIZED TABLE " + DB + ".visits_by_page SUSPEND", 202);
+      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+        assertThat(Duration.parse(describe(table, "refresh.measured_lag"))).isGreaterThan(freshness.plus(reportDelay));
+        assertThat(describe(table, "refresh.freshness_met")).isEqualTo("false");
+      });
+      Duration suspended = Duration.parse(describe(table, "refresh.measured_lag"));
+      Thread.sleep(2000);
+      assertThat(Duration.parse(describe(table, "refresh.measured_lag"))).as("a suspended table falls further behind").isGreaterThan(suspended);
+
+      JsonNode missed = JSON.readTree(alerts.await(r -> table.equals(r.key()) && r.value().contains("\"behindSince\"") && r.value().contains("\"detectedAt\""),
+          Duration.ofSeconds(60)).value());
+      assertThat(Duration.parse(missed.path("lag").asText())).isGreaterThan(freshness.plusSeconds(10));
+
+      post("ALTER MATERIALIZED TABLE " + DB + ".visits_by_page RESUME", 202);
+      await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).untilAsserted(
+          () -> assertThat(Duration.parse(describe(table, "refresh.measured_lag"))).isLessThanOrEqualTo(freshness.plus(reportDelay)));
+      JsonNode restored = JSON.readTree(alerts.await(r -> table.equals(r.key()) && r.value().contains("\"restoredAt\""), Duration.ofSeconds(30)).value());
+      assertThat(restored.path("behindSince").asText()).isEqualTo(missed.path("behindSince").asText());
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> alerts.await(
+              r -> table.equals(r.key()) && (r.value().contains("\"detectedAt\"") || r.value().contains("\"restoredAt\"")), Duration.ofSeconds(5)))
+          .as("one FreshnessMissed and one FreshnessRestored for the episode").isInstanceOf(AssertionError.class).hasMessageStartingWith("No matching record");
+      alerts.close();
+    }
+    post("DROP MATERIALIZED TABLE " + DB + ".visits_by_page", 202);
+  }
+
+  /** ddl-service's mt_table_lag_seconds for {@code table}, scraped from /q/metrics. */
+  private static double lagGauge(String table) throws Exception {
+    String scrape = HttpClient.newHttpClient()
+        .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:18081/q/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+    var matcher = java.util.regex.Pattern.compile("(?m)^mt_table_lag_seconds\\{table=\"" + java.util.regex.Pattern.quote(table) + "\"\\} (\\S+)$").matcher(scrape);
+    assertThat(matcher.find()).as("mt_table_lag_seconds for " + table).isTrue();
+    return Double.parseDouble(matcher.group(1));
   }
 
   private static void clicks(TopicProbe probe, String topic, int from, int to) {
