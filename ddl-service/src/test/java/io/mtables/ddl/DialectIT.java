@@ -170,6 +170,8 @@ class DialectIT {
     cases.add(ok("SELECT count(*) AS n FROM information_schema.materialized_tables WHERE status = 'ACTIVE'", 200));
     cases.add(ok("SELECT * FROM information_schema.materialized_tables ORDER BY table_name LIMIT 3", 200, "measured_lag"));
     cases.add(error("SELECT nope FROM information_schema.materialized_tables", 400, "InvalidStatement", "nope"));
+    cases.add(ok(db("SELECT upstream_table, upstream_kind FROM information_schema.table_dependencies WHERE table_name = 'default_catalog.$db.chained'"), 200,
+        db("[[\"default_catalog.$db.by_day\",\"MATERIALIZED_TABLE\"]]")));
     cases.add(ok(db("SELECT * FROM $db.by_day WHERE ds > '2026' LIMIT 5"), 200));
     cases.add(error(db("SELECT * FROM $db.orders"), 400, "WrongTableKind", "only materialized tables are read here"));
     cases.add(error("SELECT 1", 400, "UnsupportedStatement", "reads none"));

@@ -7,8 +7,9 @@ import java.util.regex.Pattern;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * Answers {@code SELECT ... FROM information_schema.materialized_tables} with {@link InMemorySql}
- * over the current rows.
+ * Answers {@code SELECT ... FROM information_schema.materialized_tables} and {@code
+ * information_schema.table_dependencies} (joined or not) with {@link InMemorySql} over the current
+ * rows.
  */
 public final class InformationSchema {
 
@@ -27,6 +28,14 @@ public final class InformationSchema {
           new ResultColumn("measured_lag", "BIGINT"),
           new ResultColumn("data_timestamp", "TIMESTAMP"));
 
+  /** The columns of {@code information_schema.table_dependencies}: one row per table a materialized table reads. */
+  public static final List<ResultColumn> DEPENDENCY_COLUMNS =
+      List.of(
+          new ResultColumn("table_name", "STRING"),
+          new ResultColumn("upstream_table", "STRING"),
+          new ResultColumn("upstream_kind", "STRING"),
+          new ResultColumn("upstream_version", "BIGINT"));
+
   private static final Pattern QUERY = Pattern.compile("(?is)^\\s*(SELECT|WITH|VALUES|\\()");
   private static final Pattern MENTIONS = Pattern.compile("(?i)\\binformation_schema\\b");
 
@@ -38,26 +47,44 @@ public final class InformationSchema {
   }
 
   /**
-   * Runs {@code query} over {@code rows}.
+   * Runs {@code query} over {@code rows}, with no dependencies.
    *
    * @param rows one array per materialized table, values in the order of {@link #COLUMNS}
    *     (timestamps as epoch milliseconds)
    */
   public static InMemorySql.QueryRows query(String query, List<Object[]> rows) {
-    List<InMemorySql.Column> columns = new ArrayList<>();
-    for (ResultColumn column : COLUMNS) {
+    return query(query, rows, List.of());
+  }
+
+  /**
+   * Runs {@code query} over both tables.
+   *
+   * @param rows one array per materialized table, values in the order of {@link #COLUMNS}
+   *     (timestamps as epoch milliseconds)
+   * @param dependencies one array per table read, values in the order of {@link #DEPENDENCY_COLUMNS}
+   */
+  public static InMemorySql.QueryRows query(String query, List<Object[]> rows, List<Object[]> dependencies) {
+    return InMemorySql.query(
+        query,
+        List.of(
+            new InMemorySql.Table(List.of("information_schema", "materialized_tables"), columns(COLUMNS), rows),
+            new InMemorySql.Table(List.of("information_schema", "table_dependencies"), columns(DEPENDENCY_COLUMNS), dependencies)),
+        "information_schema query",
+        "SELECT <columns of " + COLUMNS.stream().map(ResultColumn::name).toList() + "> FROM information_schema.materialized_tables, or of "
+            + DEPENDENCY_COLUMNS.stream().map(ResultColumn::name).toList() + " FROM information_schema.table_dependencies [WHERE ...] [ORDER BY ...] [LIMIT n]");
+  }
+
+  private static List<InMemorySql.Column> columns(List<ResultColumn> columns) {
+    List<InMemorySql.Column> result = new ArrayList<>();
+    for (ResultColumn column : columns) {
       SqlTypeName type =
           switch (column.type()) {
             case "BIGINT" -> SqlTypeName.BIGINT;
             case "TIMESTAMP" -> SqlTypeName.TIMESTAMP;
             default -> SqlTypeName.VARCHAR;
           };
-      columns.add(new InMemorySql.Column(column.name(), type, !column.name().equals("table_name")));
+      result.add(new InMemorySql.Column(column.name(), type, !column.name().equals("table_name")));
     }
-    return InMemorySql.query(
-        query,
-        List.of(new InMemorySql.Table(List.of("information_schema", "materialized_tables"), columns, rows)),
-        "information_schema query",
-        "SELECT <columns of " + COLUMNS.stream().map(ResultColumn::name).toList() + "> FROM information_schema.materialized_tables [WHERE ...] [ORDER BY ...] [LIMIT n]");
+    return result;
   }
 }

@@ -119,7 +119,7 @@ final class CatalogQueries {
   }
 
   /**
-   * A query over {@code information_schema.materialized_tables}. It is parsed and run by Calcite
+   * A query over {@code information_schema.materialized_tables} and {@code table_dependencies}. It is parsed and run by Calcite
    * rather than Flink: Flink's grammar reserves words that are column names here (refresh_mode).
    */
   Outcome informationSchema(String query) {
@@ -144,7 +144,13 @@ final class CatalogQueries {
             measured.map(m -> m.dataTimestamp().toEpochMilli()).orElse(null)
           });
     }
-    var answer = io.mtables.ddl.infra.InformationSchema.query(query, rows);
+    List<Object[]> dependencies = new ArrayList<>();
+    for (TableDefinition table : catalog.tables(Kind.MATERIALIZED_TABLE)) {
+      for (var source : table.sources()) {
+        dependencies.add(new Object[] {table.table(), source.table(), source.kind().name(), source.version()});
+      }
+    }
+    var answer = io.mtables.ddl.infra.InformationSchema.query(query, rows, dependencies);
     return new Outcome.Rows(answer.columns(), answer.rows());
   }
 

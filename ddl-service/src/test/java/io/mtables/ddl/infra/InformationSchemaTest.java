@@ -40,6 +40,17 @@ class InformationSchemaTest {
   }
 
   @Test
+  void dependenciesJoinTheTables() {
+    List<Object[]> dependencies = List.of(
+        new Object[] {"default_catalog.shop.b", "default_catalog.shop.a", "MATERIALIZED_TABLE", 2L},
+        new Object[] {"default_catalog.shop.a", "default_catalog.shop.orders", "SOURCE_TABLE", 1L});
+    assertThat(InformationSchema.query(
+            "SELECT d.upstream_table, t.status FROM information_schema.table_dependencies d JOIN information_schema.materialized_tables t"
+                + " ON t.table_name = d.table_name WHERE d.upstream_kind = 'MATERIALIZED_TABLE'", ROWS, dependencies).rows())
+        .containsExactly(List.of("default_catalog.shop.a", "SUSPENDED"));
+  }
+
+  @Test
   void unknownColumnIsRefusedWithTheColumnsThatExist() {
     assertThatThrownBy(() -> InformationSchema.query("SELECT nope FROM information_schema.materialized_tables", ROWS))
         .isInstanceOf(StatementException.class)
