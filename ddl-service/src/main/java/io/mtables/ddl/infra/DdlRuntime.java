@@ -68,7 +68,7 @@ public class DdlRuntime {
       DdlConfig config,
       Clock clock,
       PlanProjection plans) {
-    this.warehouse = new WarehouseReader(warehouse.orElse(java.nio.file.Path.of(dataDir).toAbsolutePath().normalize().resolve("warehouse").toUri().toString()));
+    this.warehouse = new WarehouseReader(WarehouseReader.location(dataDir, warehouse));
     start(kafka, serviceName, new PlannerSettings(freshnessThreshold, continuousDefault, fullDefault), config, clock, plans);
   }
 

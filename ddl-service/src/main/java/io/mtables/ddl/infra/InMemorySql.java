@@ -51,7 +51,21 @@ public final class InMemorySql {
    *
    * @param path its schema path and name, such as [default_catalog, shop, orders]
    */
-  public record Table(List<String> path, List<Column> columns, List<Object[]> rows) {}
+  public record Table(List<String> path, List<Column> columns, List<Object[]> rows) implements Source {}
+
+  /** A table to query: rows held, or read on demand. */
+  public sealed interface Source permits Table, LazyTable {
+    List<String> path();
+
+    List<Column> columns();
+  }
+
+  /**
+   * A table whose rows are read when a query scans it, told the value the query fixes its first
+   * column to ({@code WHERE first = 'x'}), so that only those rows need reading.
+   */
+  public record LazyTable(List<String> path, List<Column> columns, java.util.function.Function<java.util.Optional<String>, List<Object[]>> rows)
+      implements Source {}
 
   /** A query's answer. */
   public record QueryRows(List<ResultColumn> columns, List<List<Object>> rows) {}
@@ -62,19 +76,19 @@ public final class InMemorySql {
    * @param what what the query is over, for the error message ("information_schema query")
    * @param allowed what is allowed, for the error message
    */
-  public static QueryRows query(String query, List<Table> tables, String what, String allowed) {
+  public static QueryRows query(String query, List<? extends Source> tables, String what, String allowed) {
     Properties info = new Properties();
     info.setProperty("lex", "JAVA");
     // The driver directly, not DriverManager: under Quarkus, DriverManager does not see it.
     try (Connection connection = new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", info)) {
       SchemaPlus root = connection.unwrap(CalciteConnection.class).getRootSchema();
-      for (Table table : tables) {
+      for (Source table : tables) {
         SchemaPlus schema = root;
         for (String part : table.path().subList(0, table.path().size() - 1)) {
           SchemaPlus existing = schema.getSubSchema(part);
           schema = existing != null ? existing : schema.add(part, new AbstractSchema());
         }
-        schema.add(table.path().get(table.path().size() - 1), new Rows(table));
+        schema.add(table.path().get(table.path().size() - 1), table instanceof Table held ? new Rows(held) : new FilteredRows((LazyTable) table));
       }
       try (var statement = connection.createStatement(); ResultSet result = statement.executeQuery(query)) {
         return read(result);
@@ -111,6 +125,53 @@ public final class InMemorySql {
       root = root.getCause();
     }
     return root.getMessage() == null ? error.getMessage() : root.getMessage();
+  }
+
+  private static RelDataType rowType(RelDataTypeFactory types, List<Column> columns) {
+    var builder = types.builder();
+    for (Column column : columns) {
+      RelDataType type =
+          column.type() == SqlTypeName.DECIMAL
+              ? types.createSqlType(SqlTypeName.DECIMAL, 38, 10)
+              : types.createSqlType(column.type());
+      builder.add(column.name(), types.createTypeWithNullability(type, column.nullable()));
+    }
+    return builder.build();
+  }
+
+  /**
+   * A table read on demand. Calcite hands it the query's conjunctive filters; an equality of the
+   * first column with a literal narrows the read. The filters stay in the list, so Calcite still
+   * applies every one of them to what is read.
+   */
+  private static final class FilteredRows extends AbstractTable implements org.apache.calcite.schema.FilterableTable {
+    private final LazyTable table;
+
+    FilteredRows(LazyTable table) {
+      this.table = table;
+    }
+
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory types) {
+      return rowType(types, table.columns());
+    }
+
+    @Override
+    public Enumerable<Object[]> scan(DataContext root, List<org.apache.calcite.rex.RexNode> filters) {
+      java.util.Optional<String> first = java.util.Optional.empty();
+      for (var filter : filters) {
+        if (filter.isA(org.apache.calcite.sql.SqlKind.EQUALS) && filter instanceof org.apache.calcite.rex.RexCall call) {
+          var left = call.getOperands().get(0);
+          var right = call.getOperands().get(1);
+          if (left instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0 && right instanceof org.apache.calcite.rex.RexLiteral literal) {
+            first = java.util.Optional.ofNullable(literal.getValueAs(String.class));
+          } else if (right instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0 && left instanceof org.apache.calcite.rex.RexLiteral literal) {
+            first = java.util.Optional.ofNullable(literal.getValueAs(String.class));
+          }
+        }
+      }
+      return Linq4j.asEnumerable(table.rows().apply(first));
+    }
   }
 
   /** A table over rows held in memory. */

@@ -53,7 +53,7 @@ public final class InformationSchema {
    *     (timestamps as epoch milliseconds)
    */
   public static InMemorySql.QueryRows query(String query, List<Object[]> rows) {
-    return query(query, rows, List.of());
+    return query(query, rows, List.of(), table -> List.of());
   }
 
   /**
@@ -62,16 +62,22 @@ public final class InformationSchema {
    * @param rows one array per materialized table, values in the order of {@link #COLUMNS}
    *     (timestamps as epoch milliseconds)
    * @param dependencies one array per table read, values in the order of {@link #DEPENDENCY_COLUMNS}
+   * @param history the refresh history's rows (in {@link io.mtables.ddl.history.RefreshHistoryTable#COLUMNS}
+   *     order), of one table when the query fixes {@code table_name}, read only when queried
    */
-  public static InMemorySql.QueryRows query(String query, List<Object[]> rows, List<Object[]> dependencies) {
+  public static InMemorySql.QueryRows query(
+      String query, List<Object[]> rows, List<Object[]> dependencies, java.util.function.Function<java.util.Optional<String>, List<Object[]>> history) {
     return InMemorySql.query(
         query,
         List.of(
             new InMemorySql.Table(List.of("information_schema", "materialized_tables"), columns(COLUMNS), rows),
-            new InMemorySql.Table(List.of("information_schema", "table_dependencies"), columns(DEPENDENCY_COLUMNS), dependencies)),
+            new InMemorySql.Table(List.of("information_schema", "table_dependencies"), columns(DEPENDENCY_COLUMNS), dependencies),
+            new InMemorySql.LazyTable(List.of("information_schema", "refresh_history"), io.mtables.ddl.history.RefreshHistoryTable.COLUMNS, history)),
         "information_schema query",
-        "SELECT <columns of " + COLUMNS.stream().map(ResultColumn::name).toList() + "> FROM information_schema.materialized_tables, or of "
-            + DEPENDENCY_COLUMNS.stream().map(ResultColumn::name).toList() + " FROM information_schema.table_dependencies [WHERE ...] [ORDER BY ...] [LIMIT n]");
+        "SELECT <columns of " + COLUMNS.stream().map(ResultColumn::name).toList() + "> FROM information_schema.materialized_tables, of "
+            + DEPENDENCY_COLUMNS.stream().map(ResultColumn::name).toList() + " FROM information_schema.table_dependencies, or of "
+            + io.mtables.ddl.history.RefreshHistoryTable.COLUMNS.stream().map(InMemorySql.Column::name).toList()
+            + " FROM information_schema.refresh_history [WHERE ...] [ORDER BY ...] [LIMIT n]");
   }
 
   private static List<InMemorySql.Column> columns(List<ResultColumn> columns) {

@@ -33,6 +33,19 @@ public class WarehouseReader {
     this.warehouse = warehouse;
   }
 
+  /**
+   * The warehouse job-manager-service writes, by the same keys and default as its own:
+   * {@code mt.paimon.warehouse}, else {@code <mt.data-dir>/warehouse}.
+   */
+  public static String location(String dataDir, java.util.Optional<String> warehouse) {
+    return warehouse.orElse(java.nio.file.Path.of(dataDir).toAbsolutePath().normalize().resolve("warehouse").toUri().toString());
+  }
+
+  /** Where it reads. */
+  public String location() {
+    return warehouse;
+  }
+
   /** The rows of {@code table} (catalog.database.name) registered under {@code paths}; empty when it has no data yet. */
   public Optional<List<InMemorySql.Table>> read(String table, List<List<String>> paths) {
     String[] parts = table.split("\\.", 3);

@@ -23,9 +23,13 @@ final class CatalogQueries {
   private final io.mtables.ddl.domain.PlanProjection plans;
   private final io.mtables.ddl.domain.RefreshStatusProjection statuses;
   private final TableFreshness freshness;
+  private final io.mtables.ddl.infra.WarehouseReader warehouse;
 
-  CatalogQueries(FlinkSql flink, Catalog catalog, io.mtables.ddl.domain.PlanProjection plans, io.mtables.ddl.domain.RefreshStatusProjection statuses) {
+  CatalogQueries(
+      FlinkSql flink, Catalog catalog, io.mtables.ddl.domain.PlanProjection plans, io.mtables.ddl.domain.RefreshStatusProjection statuses,
+      io.mtables.ddl.infra.WarehouseReader warehouse) {
     this.statuses = statuses;
+    this.warehouse = warehouse;
     this.freshness = new TableFreshness(catalog, statuses, plans);
     this.flink = flink;
     this.catalog = catalog;
@@ -150,7 +154,8 @@ final class CatalogQueries {
         dependencies.add(new Object[] {table.table(), source.table(), source.kind().name(), source.version()});
       }
     }
-    var answer = io.mtables.ddl.infra.InformationSchema.query(query, rows, dependencies);
+    var answer = io.mtables.ddl.infra.InformationSchema.query(query, rows, dependencies,
+        table -> io.mtables.ddl.history.RefreshHistoryTable.read(warehouse.location(), table));
     return new Outcome.Rows(answer.columns(), answer.rows());
   }
 

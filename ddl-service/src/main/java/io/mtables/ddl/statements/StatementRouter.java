@@ -48,7 +48,7 @@ public class StatementRouter {
                 .filter(p -> p.definitionVersion() == definition.version())
                 .map(p -> p.mode() == io.mtables.schemas.plan.RefreshPlan.Mode.CONTINUOUS)
                 .orElse(false));
-    this.queries = new CatalogQueries(flink, catalog, plans, statuses);
+    this.queries = new CatalogQueries(flink, catalog, plans, statuses, warehouse);
   }
 
   /** What {@code statement} comes to; nothing is changed yet. */

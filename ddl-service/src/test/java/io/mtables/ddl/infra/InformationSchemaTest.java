@@ -46,8 +46,26 @@ class InformationSchemaTest {
         new Object[] {"default_catalog.shop.a", "default_catalog.shop.orders", "SOURCE_TABLE", 1L});
     assertThat(InformationSchema.query(
             "SELECT d.upstream_table, t.status FROM information_schema.table_dependencies d JOIN information_schema.materialized_tables t"
-                + " ON t.table_name = d.table_name WHERE d.upstream_kind = 'MATERIALIZED_TABLE'", ROWS, dependencies).rows())
+                + " ON t.table_name = d.table_name WHERE d.upstream_kind = 'MATERIALIZED_TABLE'", ROWS, dependencies, table -> List.of()).rows())
         .containsExactly(List.of("default_catalog.shop.a", "SUSPENDED"));
+  }
+
+  @Test
+  void theHistoryIsReadForTheOneTableAQueryFixes() {
+    List<java.util.Optional<String>> asked = new java.util.ArrayList<>();
+    java.util.function.Function<java.util.Optional<String>, List<Object[]>> history = table -> {
+      asked.add(table);
+      return List.<Object[]>of(
+          new Object[] {"default_catalog.shop.a", 1L, "SCHEDULED", "SUCCEEDED", "written", null, null, null, 1_764_000_000_000L, 3L, 7L, "PT1H", true},
+          new Object[] {"default_catalog.shop.b", 1L, "MANUAL", "FAILED", "boom", null, null, null, 1_764_000_001_000L, null, null, null, null});
+    };
+    assertThat(InformationSchema.query(
+            "SELECT state, snapshot_id, freshness_met FROM information_schema.refresh_history WHERE table_name = 'default_catalog.shop.a'", ROWS,
+            List.of(), history).rows())
+        .as("what the source returns is filtered again").containsExactly(List.of("SUCCEEDED", 7L, true));
+    assertThat(InformationSchema.query("SELECT count(*) AS n FROM information_schema.refresh_history WHERE state <> 'x'", ROWS, List.of(), history).rows())
+        .containsExactly(List.of(2L));
+    assertThat(asked).containsExactly(java.util.Optional.of("default_catalog.shop.a"), java.util.Optional.empty());
   }
 
   @Test

@@ -168,7 +168,7 @@ final class FullRefreshes {
       long before = scope == null ? pipeline.lastSnapshotId : scope.tableSnapshotBefore();
       long latest = snapshots.latest(pipeline.table).map(PaimonSnapshots.CommittedSnapshot::id).orElse(before);
       long rows = partitions.rowsWritten(pipeline.table, before, latest);
-      if (!reports.newSnapshot(pipeline, Mode.FULL, reported, pipeline.refreshStartedAt, refresh.dataTimestamp(), jobId, scope, rows)) {
+      if (!reports.newSnapshot(pipeline, Mode.FULL, reported, pipeline.refreshStartedAt, refresh.dataTimestamp(), jobId, scope, rows, refresh.reason().name())) {
         reports.unchanged(pipeline, refresh, jobId, scope);
       }
       if (scope != null && scope.inputSnapshots() != null) {

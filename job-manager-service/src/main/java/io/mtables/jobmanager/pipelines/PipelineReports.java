@@ -23,6 +23,9 @@ final class PipelineReports {
   /** How long a new snapshot waits for its checkpoint to show in Flink's statistics before it is reported with its commit time. */
   static final java.time.Duration STATISTICS_PATIENCE = java.time.Duration.ofSeconds(5);
 
+  /** The trigger of a streaming job's commits and failures. */
+  static final String CONTINUOUS = "CONTINUOUS";
+
   private final RefreshEvents events;
   private final PaimonSnapshots snapshots;
   private final JobManagerConfig config;
@@ -41,16 +44,16 @@ final class PipelineReports {
 
   /** Reports the table's latest snapshot if it is new; whether it was. */
   boolean newSnapshot(Pipeline pipeline, Mode mode, Map<String, String> partition, Instant startedAt, Instant dataTimestamp, String jobId) {
-    return newSnapshot(pipeline, mode, partition, startedAt, dataTimestamp, jobId, null, null);
+    return newSnapshot(pipeline, mode, partition, startedAt, dataTimestamp, jobId, null, null, mode == Mode.CONTINUOUS ? CONTINUOUS : null);
   }
 
   /**
    * The same, with what a FULL refresh covered and the rows it wrote (both null for a streaming
-   * commit, whose snapshot's own count is its rows).
+   * commit, whose snapshot's own count is its rows), and what it was for.
    */
   boolean newSnapshot(
       Pipeline pipeline, Mode mode, Map<String, String> partition, Instant startedAt, Instant dataTimestamp, String jobId, Pipeline.RefreshScope scope,
-      Long rowsWritten) {
+      Long rowsWritten, String trigger) {
     var latest = snapshots.latest(pipeline.table);
     if (latest.isEmpty() || latest.get().id() <= pipeline.lastSnapshotId || latest.get().kind().equals("COMPACT")) {
       return false;
@@ -61,7 +64,7 @@ final class PipelineReports {
     pipeline.lastSnapshotAt = snapshot.committedAt();
     events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), mode, partition, snapshot.id(), rowsWritten == null ? snapshot.rowsAdded() : rowsWritten,
         startedAt == null ? previous : startedAt, snapshot.committedAt(), dataTimestamp == null ? snapshot.committedAt() : dataTimestamp, jobId,
-        RefreshSucceeded.Outcome.REFRESHED, scope == null ? null : scope.inputSnapshots(), scope == null ? null : scope.changedPartitions()));
+        RefreshSucceeded.Outcome.REFRESHED, scope == null ? null : scope.inputSnapshots(), scope == null ? null : scope.changedPartitions(), trigger));
     return true;
   }
 
@@ -101,7 +104,7 @@ final class PipelineReports {
         && !now.isBefore(quiet.seenAt().plus(COMMIT_GRACE))) {
       pipeline.lastCheckpointReported = quiet.id();
       events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), Mode.CONTINUOUS, Map.of(), pipeline.lastSnapshotId, 0,
-          quiet.triggeredAt(), now, quiet.triggeredAt(), jobId, RefreshSucceeded.Outcome.NO_DATA, null, null));
+          quiet.triggeredAt(), now, quiet.triggeredAt(), jobId, RefreshSucceeded.Outcome.NO_DATA, null, null, CONTINUOUS));
     }
     if (checkpoints.isEmpty() || checkpoints.lastKey() <= pipeline.lastCheckpointReported) {
       pipeline.quietCheckpoint = null;
@@ -124,7 +127,8 @@ final class PipelineReports {
     Instant now = clock.instant();
     events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), Mode.FULL, refresh.partition(), latest.get().id(), 0,
         pipeline.refreshStartedAt == null ? now : pipeline.refreshStartedAt, now, refresh.dataTimestamp(), jobId,
-        RefreshSucceeded.Outcome.REFRESHED, scope == null ? null : scope.inputSnapshots(), scope == null ? null : scope.changedPartitions()));
+        RefreshSucceeded.Outcome.REFRESHED, scope == null ? null : scope.inputSnapshots(), scope == null ? null : scope.changedPartitions(),
+        refresh.reason().name()));
   }
 
   /**
@@ -133,7 +137,7 @@ final class PipelineReports {
    */
   void noData(Pipeline pipeline, Pipeline.Refresh refresh, long snapshotId, Map<String, Long> inputs, Instant startedAt) {
     events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), Mode.FULL, refresh.partition(), snapshotId, 0,
-        startedAt, clock.instant(), refresh.dataTimestamp(), null, RefreshSucceeded.Outcome.NO_DATA, inputs, null));
+        startedAt, clock.instant(), refresh.dataTimestamp(), null, RefreshSucceeded.Outcome.NO_DATA, inputs, null, refresh.reason().name()));
   }
 
   /** A one-off failure of a streaming table that does not count towards suspension (the job keeps running, or the plan says why). */
@@ -151,7 +155,8 @@ final class PipelineReports {
     long version = pipeline.plan == null ? 0 : pipeline.plan.definitionVersion();
     Mode mode = pipeline.plan == null || pipeline.plan.mode() == null ? Mode.FULL : pipeline.plan.mode();
     Instant scheduledTime = refresh == null ? null : refresh.dataTimestamp();
-    events.failed(new RefreshFailed(pipeline.table, version, mode, jobId, reason, pipeline.consecutiveFailures, clock.instant(), scheduledTime));
+    String trigger = refresh != null ? refresh.reason().name() : mode == Mode.CONTINUOUS ? CONTINUOUS : null;
+    events.failed(new RefreshFailed(pipeline.table, version, mode, jobId, reason, pipeline.consecutiveFailures, clock.instant(), scheduledTime, trigger));
     LOG.warnf("%s: %s (%d in a row)", pipeline.table, reason, pipeline.consecutiveFailures);
     if (pipeline.consecutiveFailures >= config.jobs().maxConsecutiveFailures()) {
       pipeline.status = Pipeline.Status.SUSPENDED;

@@ -17,6 +17,17 @@ import java.time.Instant;
  * @param failedAt when the failure was seen
  * @param scheduledTime FULL: the scheduled time of the tick whose refresh failed, so tables waiting
  *     for this one's refresh of that period go ahead; null otherwise
+ * @param trigger what the failed refresh was for: SCHEDULED, MANUAL, UPSTREAM or CATCH_UP (a FULL
+ *     refresh's tick), CONTINUOUS (a streaming job); null when not known (older events, a failure
+ *     outside any refresh)
  */
 public record RefreshFailed(
-    String table, long definitionVersion, RefreshPlan.Mode mode, String jobId, String reason, int consecutiveFailures, Instant failedAt, Instant scheduledTime) {}
+    String table, long definitionVersion, RefreshPlan.Mode mode, String jobId, String reason, int consecutiveFailures, Instant failedAt, Instant scheduledTime,
+    String trigger) {
+
+  /** A failure whose trigger is not told. */
+  public RefreshFailed(
+      String table, long definitionVersion, RefreshPlan.Mode mode, String jobId, String reason, int consecutiveFailures, Instant failedAt, Instant scheduledTime) {
+    this(table, definitionVersion, mode, jobId, reason, consecutiveFailures, failedAt, scheduledTime, null);
+  }
+}

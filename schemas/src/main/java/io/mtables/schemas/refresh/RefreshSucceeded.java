@@ -34,6 +34,8 @@ import java.util.Map;
  * @param changedPartitions a FULL refresh of only the partitions whose inputs changed (the plan's
  *     incremental level CHANGED_PARTITIONS): those partitions, each overwritten (or emptied, when
  *     the query no longer produces it); {@code partition} is then empty. Null for any other refresh.
+ * @param trigger what the refresh was for: SCHEDULED, MANUAL, UPSTREAM or CATCH_UP (a FULL
+ *     refresh's tick), CONTINUOUS (a streaming job's checkpoint); null in events written before it
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RefreshSucceeded(
@@ -49,13 +51,14 @@ public record RefreshSucceeded(
     String jobId,
     Outcome outcome,
     Map<String, Long> inputSnapshots,
-    List<Map<String, String>> changedPartitions) {
+    List<Map<String, String>> changedPartitions,
+    String trigger) {
 
   /** A refresh that ran a job, without input snapshots recorded. */
   public RefreshSucceeded(
       String table, long definitionVersion, RefreshPlan.Mode mode, Map<String, String> partition, long snapshotId, long rowsWritten,
       Instant startedAt, Instant finishedAt, Instant dataTimestamp, String jobId) {
-    this(table, definitionVersion, mode, partition, snapshotId, rowsWritten, startedAt, finishedAt, dataTimestamp, jobId, null, null, null);
+    this(table, definitionVersion, mode, partition, snapshotId, rowsWritten, startedAt, finishedAt, dataTimestamp, jobId, null, null, null, null);
   }
 
   /** What the refresh did. */

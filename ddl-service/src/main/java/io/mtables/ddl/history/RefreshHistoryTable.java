@@ -1,0 +1,175 @@
+package io.mtables.ddl.history;
+
+import io.mtables.ddl.infra.InMemorySql;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.predicate.PredicateBuilder;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowKind;
+
+/**
+ * The refresh history as a Paimon table in the warehouse, {@code mt_system.refresh_history}: any
+ * engine that reads Paimon reads it. Keyed by (table_name, event_id), so an event read twice is one
+ * row; bucketed by table_name, so one table's history is read from one bucket.
+ */
+public final class RefreshHistoryTable {
+
+  public static final Identifier IDENTIFIER = Identifier.create("mt_system", "refresh_history");
+
+  /** The columns as information_schema.refresh_history shows them (event_id is storage, not shown). */
+  public static final List<InMemorySql.Column> COLUMNS =
+      List.of(
+          new InMemorySql.Column("table_name", SqlTypeName.VARCHAR, false),
+          new InMemorySql.Column("definition_version", SqlTypeName.BIGINT, true),
+          new InMemorySql.Column("refresh_trigger", SqlTypeName.VARCHAR, true),
+          new InMemorySql.Column("state", SqlTypeName.VARCHAR, true),
+          new InMemorySql.Column("state_message", SqlTypeName.VARCHAR, true),
+          new InMemorySql.Column("scheduled_time", SqlTypeName.TIMESTAMP, true),
+          new InMemorySql.Column("data_timestamp", SqlTypeName.TIMESTAMP, true),
+          new InMemorySql.Column("started_at", SqlTypeName.TIMESTAMP, true),
+          new InMemorySql.Column("finished_at", SqlTypeName.TIMESTAMP, true),
+          new InMemorySql.Column("rows_written", SqlTypeName.BIGINT, true),
+          new InMemorySql.Column("snapshot_id", SqlTypeName.BIGINT, true),
+          new InMemorySql.Column("freshness", SqlTypeName.VARCHAR, true),
+          new InMemorySql.Column("freshness_met", SqlTypeName.BOOLEAN, true));
+
+  private static final int BUCKETS = 4;
+
+  private RefreshHistoryTable() {}
+
+  static Catalog catalog(String warehouse) {
+    Options options = new Options();
+    options.set("warehouse", warehouse);
+    return CatalogFactory.createCatalog(CatalogContext.create(options));
+  }
+
+  /** Creates the table if it is not there yet. */
+  static void create(Catalog catalog) throws Exception {
+    catalog.createDatabase(IDENTIFIER.getDatabaseName(), true);
+    Schema schema =
+        Schema.newBuilder()
+            .column("table_name", DataTypes.STRING().notNull())
+            .column("event_id", DataTypes.STRING().notNull())
+            .column("definition_version", DataTypes.BIGINT())
+            .column("refresh_trigger", DataTypes.STRING())
+            .column("state", DataTypes.STRING())
+            .column("state_message", DataTypes.STRING())
+            .column("scheduled_time", DataTypes.BIGINT())
+            .column("data_timestamp", DataTypes.BIGINT())
+            .column("started_at", DataTypes.BIGINT())
+            .column("finished_at", DataTypes.BIGINT())
+            .column("rows_written", DataTypes.BIGINT())
+            .column("snapshot_id", DataTypes.BIGINT())
+            .column("freshness", DataTypes.STRING())
+            .column("freshness_met", DataTypes.BOOLEAN())
+            .primaryKey("table_name", "event_id")
+            .option("bucket", String.valueOf(BUCKETS))
+            .option("bucket-key", "table_name")
+            .comment("The refresh history of every materialized table, written by ddl-service (timestamps in epoch milliseconds)")
+            .build();
+    catalog.createTable(IDENTIFIER, schema, true);
+  }
+
+  static GenericRow row(HistoryEntry entry) {
+    return GenericRow.of(
+        BinaryString.fromString(entry.table()),
+        BinaryString.fromString(entry.eventId()),
+        entry.definitionVersion(),
+        text(entry.trigger()),
+        text(entry.state()),
+        text(entry.stateMessage()),
+        millis(entry.scheduledTime()),
+        millis(entry.dataTimestamp()),
+        millis(entry.startedAt()),
+        millis(entry.finishedAt()),
+        entry.rowsWritten(),
+        entry.snapshotId(),
+        entry.freshness() == null ? null : BinaryString.fromString(entry.freshness().toString()),
+        entry.freshnessMet());
+  }
+
+  /** The delete of a row by its key. */
+  static GenericRow deletion(String table, String eventId) {
+    GenericRow row = new GenericRow(RowKind.DELETE, 14);
+    row.setField(0, BinaryString.fromString(table));
+    row.setField(1, BinaryString.fromString(eventId));
+    return row;
+  }
+
+  /**
+   * The rows for information_schema, in {@link #COLUMNS} order; only {@code table}'s when given.
+   * Empty when nothing was recorded yet.
+   */
+  public static List<Object[]> read(String warehouse, Optional<String> table) {
+    try (Catalog catalog = catalog(warehouse)) {
+      Table paimon;
+      try {
+        paimon = catalog.getTable(IDENTIFIER);
+      } catch (Catalog.TableNotExistException e) {
+        return List.of();
+      }
+      List<Object[]> rows = new ArrayList<>();
+      ReadBuilder read = paimon.newReadBuilder();
+      if (table.isPresent()) {
+        read = read.withFilter(new PredicateBuilder(paimon.rowType()).equal(0, BinaryString.fromString(table.get())));
+      }
+      try (RecordReader<InternalRow> reader = read.newRead().createReader(read.newScan().plan())) {
+        reader.forEachRemaining(row -> {
+          String name = row.getString(0).toString();
+          if (table.isEmpty() || table.get().equals(name)) {
+            rows.add(new Object[] {
+              name, longOrNull(row, 2), textOrNull(row, 3), textOrNull(row, 4), textOrNull(row, 5), longOrNull(row, 6), longOrNull(row, 7),
+              longOrNull(row, 8), longOrNull(row, 9), longOrNull(row, 10), longOrNull(row, 11), textOrNull(row, 12),
+              row.isNullAt(13) ? null : row.getBoolean(13)
+            });
+          }
+        });
+      }
+      return rows;
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read the refresh history from the warehouse " + warehouse + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Every recorded row's key and end time, for the bounds: table, event id, finished at (ms). */
+  static List<Object[]> keys(Catalog catalog) throws Exception {
+    Table paimon = catalog.getTable(IDENTIFIER);
+    List<Object[]> keys = new ArrayList<>();
+    ReadBuilder read = paimon.newReadBuilder().withProjection(new int[] {0, 1, 9});
+    try (RecordReader<InternalRow> reader = read.newRead().createReader(read.newScan().plan())) {
+      reader.forEachRemaining(row -> keys.add(new Object[] {row.getString(0).toString(), row.getString(1).toString(), row.isNullAt(2) ? 0L : row.getLong(2)}));
+    }
+    return keys;
+  }
+
+  private static BinaryString text(String value) {
+    return value == null ? null : BinaryString.fromString(value);
+  }
+
+  private static Long millis(Instant instant) {
+    return instant == null ? null : instant.toEpochMilli();
+  }
+
+  private static Long longOrNull(InternalRow row, int field) {
+    return row.isNullAt(field) ? null : row.getLong(field);
+  }
+
+  private static String textOrNull(InternalRow row, int field) {
+    return row.isNullAt(field) ? null : row.getString(field).toString();
+  }
+}
