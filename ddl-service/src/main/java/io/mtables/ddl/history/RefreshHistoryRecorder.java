@@ -84,6 +84,8 @@ public class RefreshHistoryRecorder {
     consumer.put(ConsumerConfig.GROUP_ID_CONFIG, serviceName + "-refresh-history");
     consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    // One Paimon commit per poll: larger polls, fewer commits (snapshots) when events come in bursts.
+    consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
     String location = WarehouseReader.location(dataDir, warehouse);
     thread = new Thread(() -> recordUntilStopped(consumer, location, maxPerTable, maxAge), "refresh-history");
     thread.setContextClassLoader(Thread.currentThread().getContextClassLoader());
