@@ -2,6 +2,7 @@ package io.mtables.ddl.history;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.ddl.domain.TableFreshness;
@@ -60,6 +61,7 @@ public class RefreshHistoryRecorder {
   private final PlanProjection plans;
   private final Clock clock;
   private final Counter failures;
+  private final MeterRegistry registry;
   private final ContractCodec codec = new ContractCodec();
   private volatile boolean stopped;
   private Thread thread;
@@ -69,6 +71,7 @@ public class RefreshHistoryRecorder {
     this.statuses = statuses;
     this.plans = plans;
     this.clock = clock;
+    this.registry = registry;
     this.failures = Counter.builder("mt.history.write.failures").description("Refresh history writes that failed and were tried again").register(registry);
   }
 
@@ -114,7 +117,10 @@ public class RefreshHistoryRecorder {
 
   private void record(Map<String, Object> consumerConfig, String warehouse, HistoryBounds bounds) throws Exception {
     try (Catalog catalog = RefreshHistoryTable.catalog(warehouse);
-        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer())) {
+        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer());
+        // Its lag on /q/metrics beside the other consumers' (kafka_consumer_fetch_manager_records_lag_max).
+        KafkaClientMetrics consumerMetrics = new KafkaClientMetrics(consumer)) {
+      consumerMetrics.bindTo(registry);
       RefreshHistoryTable.create(catalog);
       for (Object[] key : RefreshHistoryTable.keys(catalog)) {
         bounds.add((String) key[0], (String) key[1], (Long) key[2]);
