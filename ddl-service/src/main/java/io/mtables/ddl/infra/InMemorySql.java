@@ -185,15 +185,7 @@ public final class InMemorySql {
 
     @Override
     public RelDataType getRowType(RelDataTypeFactory types) {
-      var builder = types.builder();
-      for (Column column : table.columns()) {
-        RelDataType type =
-            column.type() == SqlTypeName.DECIMAL
-                ? types.createSqlType(SqlTypeName.DECIMAL, 38, 10)
-                : types.createSqlType(column.type());
-        builder.add(column.name(), types.createTypeWithNullability(type, column.nullable()));
-      }
-      return builder.build();
+      return rowType(types, table.columns());
     }
 
     @Override
