@@ -213,7 +213,7 @@ public class JobManagerRuntime {
     try {
       manager.watchRefreshes();
     } catch (RuntimeException e) {
-      LOG.debugf("looking at the refresh jobs failed (the poll looks again): %s", e.getMessage());
+      LOG.warnf("looking at the refresh jobs failed (looked at again in a moment): %s", e.getMessage());
     }
   }
 

@@ -30,6 +30,9 @@ final class FullRefreshes {
 
   private static final Logger LOG = Logger.getLogger(FullRefreshes.class);
 
+  /** How many looks at an ended refresh job may fail to report it before it counts as failed. */
+  static final int END_REPORT_ATTEMPTS = 5;
+
   private final FlinkTarget flink;
   private final JobSubmitter submitter;
   private final JobManagerConfig config;
@@ -149,35 +152,61 @@ final class FullRefreshes {
     }
     String jobId = pipeline.refreshJobId;
     Pipeline.Refresh refresh = pipeline.refreshRunning;
-    Pipeline.RefreshScope scope = pipeline.refreshScope;
+    try {
+      reportEnd(pipeline, job, refresh);
+    } catch (RuntimeException e) {
+      // Reading the outcome (Paimon) or reporting it (Kafka) failed: the refresh stays the running
+      // one and the next look reports it, so its end is never lost; after a few tries it counts as failed.
+      pipeline.endReportAttempts++;
+      if (pipeline.endReportAttempts < END_REPORT_ATTEMPTS) {
+        LOG.warnf("refresh job %s of %s ended %s; reporting it failed (try %d of %d, tried again at the next look): %s", jobId, pipeline.table,
+            job.state(), pipeline.endReportAttempts, END_REPORT_ATTEMPTS, PipelineReports.rootMessage(e));
+        return;
+      }
+      clearRunning(pipeline);
+      reports.failed(pipeline, jobId, "the refresh " + refresh.id() + " ended " + job.state() + " but its outcome could not be reported: "
+          + PipelineReports.rootMessage(e), refresh);
+      startWaiting(pipeline);
+      return;
+    }
+    clearRunning(pipeline);
+    startWaiting(pipeline);
+  }
+
+  private static void clearRunning(Pipeline pipeline) {
     pipeline.refreshJobId = null;
     pipeline.refreshRunning = null;
     pipeline.refreshScope = null;
-    if (job.state().equals("FINISHED")) {
-      try {
-        emptyWhatTheQueryNoLongerProduces(pipeline, scope);
-      } catch (RuntimeException e) {
-        reports.failed(pipeline, jobId, "the refresh " + refresh.id() + " wrote its partitions but could not empty those the query no longer"
-            + " produces: " + PipelineReports.rootMessage(e), refresh);
-        startWaiting(pipeline);
-        return;
-      }
-      pipeline.consecutiveFailures = 0;
-      pipeline.status = Pipeline.Status.ACTIVATED;
-      Map<String, String> reported = scope != null && scope.changedPartitions() != null ? Map.of() : refresh.partition();
-      long before = scope == null ? pipeline.lastSnapshotId : scope.tableSnapshotBefore();
-      long latest = snapshots.latest(pipeline.table).map(PaimonSnapshots.CommittedSnapshot::id).orElse(before);
-      long rows = partitions.rowsWritten(pipeline.table, before, latest);
-      if (!reports.newSnapshot(pipeline, Mode.FULL, reported, pipeline.refreshStartedAt, refresh.dataTimestamp(), jobId, scope, rows, refresh.reason().name())) {
-        reports.unchanged(pipeline, refresh, jobId, scope);
-      }
-      if (scope != null && scope.inputSnapshots() != null) {
-        pipeline.lastInputs.put(scope.baseline(), new Pipeline.InputsRead(pipeline.definition.version(), scope.inputSnapshots()));
-      }
-    } else {
+    pipeline.endReportAttempts = 0;
+  }
+
+  /** Reports how a refresh job ended; changes the pipeline only once its event is sent. */
+  private void reportEnd(Pipeline pipeline, FlinkJob job, Pipeline.Refresh refresh) {
+    String jobId = job.id();
+    Pipeline.RefreshScope scope = pipeline.refreshScope;
+    if (!job.state().equals("FINISHED")) {
       reports.failed(pipeline, jobId, "the refresh " + refresh.id() + " failed: " + flink.failureCause(jobId).orElse(job.state()), refresh);
+      return;
     }
-    startWaiting(pipeline);
+    try {
+      emptyWhatTheQueryNoLongerProduces(pipeline, scope);
+    } catch (RuntimeException e) {
+      reports.failed(pipeline, jobId, "the refresh " + refresh.id() + " wrote its partitions but could not empty those the query no longer"
+          + " produces: " + PipelineReports.rootMessage(e), refresh);
+      return;
+    }
+    Map<String, String> reported = scope != null && scope.changedPartitions() != null ? Map.of() : refresh.partition();
+    long before = scope == null ? pipeline.lastSnapshotId : scope.tableSnapshotBefore();
+    long latest = snapshots.latest(pipeline.table).map(PaimonSnapshots.CommittedSnapshot::id).orElse(before);
+    long rows = partitions.rowsWritten(pipeline.table, before, latest);
+    if (!reports.newSnapshot(pipeline, Mode.FULL, reported, pipeline.refreshStartedAt, refresh.dataTimestamp(), jobId, scope, rows, refresh.reason().name())) {
+      reports.unchanged(pipeline, refresh, jobId, scope);
+    }
+    pipeline.consecutiveFailures = 0;
+    pipeline.status = Pipeline.Status.ACTIVATED;
+    if (scope != null && scope.inputSnapshots() != null) {
+      pipeline.lastInputs.put(scope.baseline(), new Pipeline.InputsRead(pipeline.definition.version(), scope.inputSnapshots()));
+    }
   }
 
   /**

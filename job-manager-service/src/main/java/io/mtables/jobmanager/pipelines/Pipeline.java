@@ -60,6 +60,8 @@ final class Pipeline {
   final Map<Map<String, String>, InputsRead> lastInputs = new HashMap<>();
   Instant refreshStartedAt;
   Refresh refreshWaiting;
+  /** Looks at the ended refresh job that failed to report its end, in a row. */
+  int endReportAttempts;
   int coalescedRefreshes;
 
   int consecutiveFailures;

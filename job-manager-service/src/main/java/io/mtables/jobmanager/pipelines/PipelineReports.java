@@ -60,11 +60,12 @@ final class PipelineReports {
     }
     var snapshot = latest.get();
     Instant previous = pipeline.lastSnapshotAt == null ? snapshot.committedAt() : pipeline.lastSnapshotAt;
-    pipeline.lastSnapshotId = snapshot.id();
-    pipeline.lastSnapshotAt = snapshot.committedAt();
     events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), mode, partition, snapshot.id(), rowsWritten == null ? snapshot.rowsAdded() : rowsWritten,
         startedAt == null ? previous : startedAt, snapshot.committedAt(), dataTimestamp == null ? snapshot.committedAt() : dataTimestamp, jobId,
         RefreshSucceeded.Outcome.REFRESHED, scope == null ? null : scope.inputSnapshots(), scope == null ? null : scope.changedPartitions(), trigger));
+    // Only once it is reported: a report that failed finds the snapshot new again at the next look.
+    pipeline.lastSnapshotId = snapshot.id();
+    pipeline.lastSnapshotAt = snapshot.committedAt();
     return true;
   }
 
@@ -151,12 +152,13 @@ final class PipelineReports {
    * @param refresh the FULL refresh that failed, or null
    */
   void failed(Pipeline pipeline, String jobId, String reason, Pipeline.Refresh refresh) {
-    pipeline.consecutiveFailures++;
+    int inARow = pipeline.consecutiveFailures + 1;
     long version = pipeline.plan == null ? 0 : pipeline.plan.definitionVersion();
     Mode mode = pipeline.plan == null || pipeline.plan.mode() == null ? Mode.FULL : pipeline.plan.mode();
     Instant scheduledTime = refresh == null ? null : refresh.dataTimestamp();
     String trigger = refresh != null ? refresh.reason().name() : mode == Mode.CONTINUOUS ? CONTINUOUS : null;
-    events.failed(new RefreshFailed(pipeline.table, version, mode, jobId, reason, pipeline.consecutiveFailures, clock.instant(), scheduledTime, trigger));
+    events.failed(new RefreshFailed(pipeline.table, version, mode, jobId, reason, inARow, clock.instant(), scheduledTime, trigger));
+    pipeline.consecutiveFailures = inARow; // counted once reported: a report tried again counts once
     LOG.warnf("%s: %s (%d in a row)", pipeline.table, reason, pipeline.consecutiveFailures);
     if (pipeline.consecutiveFailures >= config.jobs().maxConsecutiveFailures()) {
       pipeline.status = Pipeline.Status.SUSPENDED;
