@@ -54,7 +54,13 @@ final class PipelineReports {
   boolean newSnapshot(
       Pipeline pipeline, Mode mode, Map<String, String> partition, Instant startedAt, Instant dataTimestamp, String jobId, Pipeline.RefreshScope scope,
       Long rowsWritten, String trigger) {
-    var latest = snapshots.latest(pipeline.table);
+    return newSnapshot(pipeline, snapshots.latest(pipeline.table), mode, partition, startedAt, dataTimestamp, jobId, scope, rowsWritten, trigger);
+  }
+
+  /** The same, for a latest snapshot already read. */
+  private boolean newSnapshot(
+      Pipeline pipeline, java.util.Optional<PaimonSnapshots.CommittedSnapshot> latest, Mode mode, Map<String, String> partition, Instant startedAt,
+      Instant dataTimestamp, String jobId, Pipeline.RefreshScope scope, Long rowsWritten, String trigger) {
     if (latest.isEmpty() || latest.get().id() <= pipeline.lastSnapshotId || latest.get().kind().equals("COMPACT")) {
       return false;
     }
@@ -96,7 +102,7 @@ final class PipelineReports {
       // checkpoint of a fresh commit may not be listed yet. Asked again at the next look.
       return;
     }
-    if (newSnapshot(pipeline, Mode.CONTINUOUS, Map.of(), pipeline.lastSnapshotAt, triggered, jobId) && triggered != null) {
+    if (newSnapshot(pipeline, latest, Mode.CONTINUOUS, Map.of(), pipeline.lastSnapshotAt, triggered, jobId, null, null, CONTINUOUS) && triggered != null) {
       pipeline.lastCheckpointReported = Math.max(pipeline.lastCheckpointReported, snapshot.commitIdentifier());
     }
     Instant now = clock.instant();
