@@ -43,6 +43,12 @@ public final class Shapes implements Example {
             "SELECT plan, COUNT(*), SUM(balance), MAX(balance) FROM " + s + ".accounts GROUP BY plan HAVING COUNT(*) > 1", "plan, n, total, top"),
         new Shape("shape_global", "SELECT COUNT(*) AS n, SUM(balance) AS total, COUNT(balance) AS with_balance FROM " + s + ".accounts",
             "SELECT COUNT(*), SUM(balance), COUNT(balance) FROM " + s + ".accounts", "n, total, with_balance"),
+        // No account ever qualifies: the table holds the row SQL answers over no rows.
+        new Shape("shape_global_empty",
+            "SELECT COUNT(*) AS n, SUM(balance) AS total, AVG(balance) AS mean, COALESCE(MAX(plan), 'none') AS top_plan FROM " + s
+                + ".accounts WHERE balance > 1000000",
+            "SELECT COUNT(*), SUM(balance), AVG(balance), COALESCE(MAX(plan), 'none') FROM " + s + ".accounts WHERE balance > 1000000",
+            "n, total, mean, top_plan"),
         new Shape("shape_left_join",
             "SELECT p.id AS person_id, a.id AS account_id, a.plan FROM " + s + ".people AS p LEFT JOIN " + s + ".accounts AS a ON a.person_id = p.id",
             "SELECT p.id, a.id, a.plan FROM " + s + ".people p LEFT JOIN " + s + ".accounts a ON a.person_id = p.id", "person_id, account_id, plan"),

@@ -35,13 +35,6 @@ final class TpchQueries {
    */
   static final Map<String, String> REFUSED = Map.of("q22", "IndexOutOfBoundsException");
 
-  /**
-   * The global aggregates (Q6, Q14, Q17, Q19) over no qualifying rows: PostgreSQL answers one row
-   * of NULL, Flink's streaming aggregate has no row until a row qualifies (docs/planner.md). The
-   * comparison leaves PostgreSQL's row of the empty aggregate out; every other row is compared.
-   */
-  static final Map<String, String> EMPTY_AGGREGATE = Map.of("q06", "revenue", "q14", "promo_revenue", "q17", "avg_yearly", "q19", "revenue");
-
   private static void query(String name, String compared, String sql) {
     query(name, compared, "", sql);
   }

@@ -142,6 +142,7 @@ public class FlinkQueryAnalyzer {
     List<List<String>> keys = FlinkUniqueKeys.of(validated);
     return QueryAnalysis.streamable(rootChangelog(plan))
         .withUniqueKeys(keys)
+        .withEmptyInputRow(keys != null && keys.contains(List.of()) ? EmptyInputRow.of(validated) : null)
         .withBranchKeys(keys != null && keys.isEmpty() ? branchKeys(query, validated) : null)
         .withBatch(batchCheck)
         .withPartitionSources(partitionSources)

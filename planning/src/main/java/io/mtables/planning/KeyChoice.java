@@ -47,9 +47,15 @@ final class KeyChoice {
     }
     List<String> key = derived.get(0);
     if (key.isEmpty()) {
+      List<String> emptyRow = query.emptyInputRow();
       reasons.add(
           "Upsert on " + SyntheticKey.COLUMN + ", a synthetic key: the query has at most one row (Flink's planner derives the"
-              + " empty key), and a stored key needs a column. It holds one constant value and is hidden from SELECT *.");
+              + " empty key), and a stored key needs a column. It holds one constant value and is hidden from SELECT *."
+              + (emptyRow == null ? "" : emptyRow.isEmpty()
+                  ? " Over no rows the query answers no row (its HAVING fails), and neither has the table."
+                  : " While the query reads no rows (none yet, or all deleted) the table holds the row a batch query answers then: ("
+                      + String.join(", ", emptyRow.stream().map(value -> value == null ? "NULL" : value).toList()) + ")."));
+      return new UpsertKey(key, UpsertKey.Origin.SYNTHETIC, null, emptyRow);
     } else {
       reasons.add(
           "Upsert on " + SyntheticKey.COLUMN + ", a NULL-safe encoding of (" + String.join(", ", key) + "): Flink's planner derives"

@@ -43,13 +43,14 @@ final class PlanWarnings {
                     + " with the number of distinct keys and never expires. Where old keys can be forgotten, add a"
                     + " STATE_TTL hint (rows older than the TTL then stop being updated); for time series, use a window."));
       }
-      if (key != null && key.origin() == UpsertKey.Origin.SYNTHETIC && key.columns().isEmpty() && key.branches() == null) {
+      if (key != null && key.origin() == UpsertKey.Origin.SYNTHETIC && key.columns().isEmpty() && key.branches() == null && key.emptyInputRow() == null) {
         warnings.add(
             new Warning(
                 "NoRowWithoutInput",
                 "This table has at most one row (a global aggregate). While its input has no rows (none yet, or all"
                     + " deleted) the table has no row at all, where a batch query answers one (COUNT 0, SUM NULL): a"
-                    + " stream keeps no aggregate for an empty input. Read a missing row as that empty answer."));
+                    + " stream keeps no aggregate for an empty input, and this query's empty answer could not be derived (an aggregate"
+                    + " function or a shape Calcite's reductions do not know). Read a missing row as that empty answer."));
       }
       if (key != null && key.origin() == UpsertKey.Origin.DECLARED && query.updating() && !KeyChoice.provenUnique(key.columns(), query)) {
         warnings.add(

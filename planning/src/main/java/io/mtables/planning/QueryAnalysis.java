@@ -29,6 +29,9 @@ import java.util.Map;
  * @param partitionSources for a partitioned table: each input that feeds it partition by partition
  *     (see {@link PartitionLocality}), with the table's partition column to the input's; empty when
  *     none does or not known
+ * @param emptyInputRow for a query of at most one row (a global aggregate): each column's value (as
+ *     SQL text, null for NULL) when it reads no rows, the empty list when it then has no row (see
+ *     {@link EmptyInputRow}); null for any other query, or when not known
  */
 public record QueryAnalysis(
     Verdict verdict,
@@ -41,7 +44,8 @@ public record QueryAnalysis(
     List<String> latestValueSources,
     List<List<String>> branchKeys,
     List<String> volatileFunctions,
-    Map<String, Map<String, String>> partitionSources) {
+    Map<String, Map<String, String>> partitionSources,
+    List<String> emptyInputRow) {
 
   /** The planner's answer. */
   public enum Verdict {
@@ -69,51 +73,55 @@ public record QueryAnalysis(
   }
 
   public static QueryAnalysis streamable(String changelogMode) {
-    return new QueryAnalysis(Verdict.STREAMABLE, changelogMode, null, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of());
+    return new QueryAnalysis(Verdict.STREAMABLE, changelogMode, null, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null);
   }
 
   public static QueryAnalysis notStreamable(String why) {
-    return new QueryAnalysis(Verdict.NOT_STREAMABLE, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of());
+    return new QueryAnalysis(Verdict.NOT_STREAMABLE, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null);
   }
 
   public static QueryAnalysis unknown(String why) {
-    return new QueryAnalysis(Verdict.UNKNOWN, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of());
+    return new QueryAnalysis(Verdict.UNKNOWN, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null);
   }
 
   public static QueryAnalysis blocked(String why) {
-    return new QueryAnalysis(Verdict.BLOCKED, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of());
+    return new QueryAnalysis(Verdict.BLOCKED, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null);
   }
 
   public QueryAnalysis withUniqueKeys(List<List<String>> keys) {
-    return new QueryAnalysis(verdict, changelogMode, detail, keys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources);
+    return new QueryAnalysis(verdict, changelogMode, detail, keys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow);
   }
 
   public QueryAnalysis withBatch(BatchCheck check) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, check, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, check, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow);
   }
 
   public QueryAnalysis withStatefulOperators(List<String> operators) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, operators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, operators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow);
   }
 
   public QueryAnalysis withTimeFunctions(List<String> functions) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, functions, latestValueSources, branchKeys, volatileFunctions, partitionSources);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, functions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow);
   }
 
   public QueryAnalysis withLatestValueSources(List<String> sources) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, sources, branchKeys, volatileFunctions, partitionSources);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, sources, branchKeys, volatileFunctions, partitionSources, emptyInputRow);
   }
 
   public QueryAnalysis withBranchKeys(List<List<String>> keys) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, keys, volatileFunctions, partitionSources);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, keys, volatileFunctions, partitionSources, emptyInputRow);
   }
 
   public QueryAnalysis withVolatileFunctions(List<String> functions) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, functions, partitionSources);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, functions, partitionSources, emptyInputRow);
   }
 
   public QueryAnalysis withPartitionSources(Map<String, Map<String, String>> sources) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, sources);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, sources, emptyInputRow);
+  }
+
+  public QueryAnalysis withEmptyInputRow(List<String> row) {
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, row);
   }
 
   /** Whether the query produces updates or deletes, not only inserts. */

@@ -86,6 +86,27 @@ class FlinkQueryAnalyzerTest {
         "SELECT SUM(`o`.`amount`) / COUNT(*) AS `mean` FROM `default_catalog`.`shop`.`orders` AS `o`", "orders", CDC_ORDERS));
 
     assertThat(ratio.uniqueKeys()).containsExactly(List.of());
+    assertThat(ratio.emptyInputRow()).as("NULL / 0 is NULL, as in SQL").containsExactly((String) null);
+  }
+
+  /** What a batch query answers over no rows, reduced by Calcite's rules: the row the stream holds meanwhile. */
+  @Test
+  void aGlobalAggregateKnowsItsRowOverNoInput() {
+    QueryAnalysis totals = ANALYZER.analyze(table(
+        "SELECT COUNT(*) AS `n`, SUM(`o`.`amount`) AS `total`, AVG(`o`.`amount`) AS `mean`, COALESCE(MAX(`o`.`ds`), 'none') AS `last_ds`,"
+            + " COUNT(DISTINCT `o`.`ds`) + 1 AS `days` FROM `default_catalog`.`shop`.`orders` AS `o` WHERE `o`.`amount` > 5",
+        "orders", CDC_ORDERS));
+    QueryAnalysis having = ANALYZER.analyze(table(
+        "SELECT COUNT(*) AS `n` FROM `default_catalog`.`shop`.`orders` AS `o` HAVING COUNT(*) > 0", "orders", CDC_ORDERS));
+    QueryAnalysis listed = ANALYZER.analyze(table(
+        "SELECT LISTAGG(`o`.`ds`) AS `days` FROM `default_catalog`.`shop`.`orders` AS `o`", "orders", CDC_ORDERS));
+    QueryAnalysis grouped = ANALYZER.analyze(table(
+        "SELECT `o`.`ds`, COUNT(*) AS `n` FROM `default_catalog`.`shop`.`orders` AS `o` GROUP BY `o`.`ds`", "orders", CDC_ORDERS));
+
+    assertThat(totals.emptyInputRow()).containsExactly("0", null, null, "none", "1");
+    assertThat(having.emptyInputRow()).as("no row, as in a batch").isEmpty();
+    assertThat(listed.emptyInputRow()).as("a function Calcite's reductions do not know").isNull();
+    assertThat(grouped.emptyInputRow()).isNull();
   }
 
   @Test

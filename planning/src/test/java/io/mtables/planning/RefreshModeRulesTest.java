@@ -344,6 +344,17 @@ class RefreshModeRulesTest {
   }
 
   @Test
+  void aGlobalAggregateWhoseEmptyAnswerIsKnownHoldsItWithoutAWarning() {
+    var oneRow = QueryAnalysis.streamable("[I,UA,D]").withUniqueKeys(List.of(List.of())).withEmptyInputRow(java.util.Arrays.asList("0", null));
+
+    RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, oneRow, Instant.EPOCH);
+
+    assertThat(plan.upsertKey()).isEqualTo(new UpsertKey(List.of(), UpsertKey.Origin.SYNTHETIC, null, java.util.Arrays.asList("0", null)));
+    assertThat(plan.reasons()).anyMatch(r -> r.contains("the table holds the row a batch query answers then: (0, NULL)"));
+    assertThat(plan.warnings()).extracting(RefreshPlan.Warning::code).doesNotContain("NoRowWithoutInput");
+  }
+
+  @Test
   void aUnionAllIsKeyedOnEachBranchsNumberAndKey() {
     TableDefinition t = withColumns(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()),
         new TableDefinition.Column("name", "STRING", true), new TableDefinition.Column("id", "BIGINT", false));

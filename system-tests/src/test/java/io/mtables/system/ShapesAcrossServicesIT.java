@@ -23,7 +23,7 @@ class ShapesAcrossServicesIT {
 
   private static final Example SHAPES = Example.named("shapes");
   // One streaming job, one slot, per shape.
-  private static final ExampleServices SERVICES = new ExampleServices("shapes", 18480, 16, "1536m");
+  private static final ExampleServices SERVICES = new ExampleServices("shapes", 18480, 18, "1536m");
   private static final String SCHEMA = SERVICES.schema();
 
   @BeforeAll

@@ -60,7 +60,18 @@ final class PlanRows {
       return SyntheticKey.COLUMN + " = the UNION ALL branch's number and the NULL-safe encoding of its key: branch " + String.join(", branch ", branches);
     }
     return key.columns().isEmpty()
-        ? SyntheticKey.COLUMN + ", a constant: one row at most"
+        ? SyntheticKey.COLUMN + ", a constant: one row at most" + emptyInput(key.emptyInputRow())
         : SyntheticKey.COLUMN + " = NULL-safe encoding of (" + String.join(", ", key.columns()) + "), derived from the query";
+  }
+
+  /** The row a global aggregate's table holds while its query reads no rows. */
+  private static String emptyInput(List<String> row) {
+    if (row == null) {
+      return "";
+    }
+    if (row.isEmpty()) {
+      return "; none over no rows";
+    }
+    return "; (" + String.join(", ", row.stream().map(value -> value == null ? "NULL" : value).toList()) + ") over no rows";
   }
 }

@@ -51,6 +51,21 @@ class JobSqlTest {
   }
 
   @Test
+  void aGlobalAggregateHoldsItsEmptyInputRowWhileItHasNone() {
+    TableDefinition counted =
+        definition("SELECT COUNT(*) AS `id`, MAX(`p`.`firstname`) AS `name` FROM `default_catalog`.`s`.`people` AS `p`");
+    RefreshPlan plan = plan(new UpsertKey(List.of(), UpsertKey.Origin.SYNTHETIC, null, java.util.Arrays.asList("0", null)));
+
+    String insert = JobSql.insert(counted, plan);
+
+    assertThat(insert)
+        .contains("CASE WHEN `q`.`__mt_one` IS NULL THEN CAST('0' AS BIGINT) ELSE `q`.`id` END AS `id`")
+        .contains("CASE WHEN `q`.`__mt_one` IS NULL THEN CAST(NULL AS STRING) ELSE `q`.`name` END AS `name`")
+        .contains("FROM (VALUES (1)) AS `e` (`__mt_one`)\nLEFT JOIN");
+    assertThat(explain(counted, plan, insert)).contains("Sink(table=[mt_warehouse.s.t]").contains("Join(joinType=[LeftOuterJoin]");
+  }
+
+  @Test
   void dataFilesAreOrcUnlessTheTableSaysOtherwise() {
     TableDefinition plain = definition("SELECT `p`.`id`, `p`.`firstname` AS `name` FROM `default_catalog`.`s`.`people` AS `p`");
     TableDefinition parquet = withOptions(plain, Map.of("file.format", "parquet"));

@@ -126,12 +126,23 @@ public record RefreshPlan(
    *     names, empty for a branch of at most one row): the key encodes the branch's number (from 1)
    *     and then its key ({@link SyntheticKey#branchExpression}); {@code columns} is then every
    *     column some branch is keyed on. Null for any other key.
+   * @param emptyInputRow for a SYNTHETIC key of a table of at most one row (a global aggregate):
+   *     the row the query answers when it reads no rows (COUNT 0, SUM NULL, ...), each column's value
+   *     as text (cast to the column's type; null for NULL), found by Calcite's reductions; the
+   *     streaming job holds it while the aggregate has no row, as a batch query would answer. The
+   *     empty list when the query then answers no row (a failing HAVING); null when not known (the
+   *     table then has no row while its input is empty, and the plan warns NoRowWithoutInput) and
+   *     for any other key.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record UpsertKey(List<String> columns, Origin origin, List<List<String>> branches) {
+  public record UpsertKey(List<String> columns, Origin origin, List<List<String>> branches, List<String> emptyInputRow) {
 
     public UpsertKey(List<String> columns, Origin origin) {
-      this(columns, origin, null);
+      this(columns, origin, null, null);
+    }
+
+    public UpsertKey(List<String> columns, Origin origin, List<List<String>> branches) {
+      this(columns, origin, branches, null);
     }
 
     /** Where the key comes from. */
