@@ -24,9 +24,8 @@ import org.apache.flink.table.operations.Operation;
 /**
  * Flink's SQL front end, holding a mirror of our catalog so that queries resolve against it: the
  * parser gives the syntax tree (with positions), the planner converts a statement into an
- * operation with its derived schema. Every call that touches Flink's TableEnvironment runs on the
- * planner's own thread (at once when already there), so no caller can forget it; a statement that
- * makes several calls runs as a whole there with {@link #onPlannerThread}.
+ * operation with its derived schema. Not thread-safe: one statement at a time, on
+ * {@link #onPlannerThread}.
  */
 public class FlinkSql {
 
@@ -99,26 +98,22 @@ public class FlinkSql {
 
   /** The operation Flink makes of {@code text}: validated against the mirrored catalog. */
   public Operation convert(String text) {
-    return onPlannerThread(() -> {
-      List<Operation> operations;
-      try {
-        operations = ((TableEnvironmentInternal) env).getParser().parse(text);
-      } catch (Exception error) {
-        throw FlinkErrors.validation(error);
-      }
-      return operations.get(0);
-    });
+    List<Operation> operations;
+    try {
+      operations = ((TableEnvironmentInternal) env).getParser().parse(text);
+    } catch (Exception error) {
+      throw FlinkErrors.validation(error);
+    }
+    return operations.get(0);
   }
 
   /** Runs a catalog statement (CREATE TABLE, DROP TABLE, ...) against the mirror. */
   public void execute(String text) {
-    onPlannerThread(() -> {
-      try {
-        return env.executeSql(text);
-      } catch (Exception error) {
-        throw FlinkErrors.validation(error);
-      }
-    });
+    try {
+      env.executeSql(text);
+    } catch (Exception error) {
+      throw FlinkErrors.validation(error);
+    }
   }
 
   /**
@@ -127,31 +122,22 @@ public class FlinkSql {
    */
   public void checkReadable(String table, ResolvedCatalogTable definition) {
     String[] parts = table.split("\\.", 3);
-    onPlannerThread(() -> {
-      try {
-        return FactoryUtil.createDynamicTableSource(
-            null,
-            ObjectIdentifier.of(parts[0], parts[1], parts[2]),
-            definition,
-            Map.of(),
-            env.getConfig(),
-            Thread.currentThread().getContextClassLoader(),
-            false);
-      } catch (Exception error) {
-        throw FlinkErrors.validation(error);
-      }
-    });
+    try {
+      FactoryUtil.createDynamicTableSource(
+          null,
+          ObjectIdentifier.of(parts[0], parts[1], parts[2]),
+          definition,
+          Map.of(),
+          env.getConfig(),
+          Thread.currentThread().getContextClassLoader(),
+          false);
+    } catch (Exception error) {
+      throw FlinkErrors.validation(error);
+    }
   }
 
   /** Creates {@code catalog.database} in the mirror if it is missing: databases are implicit here. */
   public void ensureDatabase(String catalog, String database) {
-    onPlannerThread(() -> {
-      ensureDatabaseHere(catalog, database);
-      return null;
-    });
-  }
-
-  private void ensureDatabaseHere(String catalog, String database) {
     var flinkCatalog =
         env.getCatalog(catalog)
             .orElseThrow(
@@ -172,13 +158,6 @@ public class FlinkSql {
    * read it must validate), while how it is read (Paimon) is the job manager's business.
    */
   public void register(TableDefinition table) {
-    onPlannerThread(() -> {
-      registerHere(table);
-      return null;
-    });
-  }
-
-  private void registerHere(TableDefinition table) {
     String[] parts = table.table().split("\\.", 3);
     ensureDatabase(parts[0], parts[1]);
     forget(table.table());
@@ -206,23 +185,20 @@ public class FlinkSql {
   /** Removes a table from the mirror, if it is there. */
   public void forget(String table) {
     String[] parts = table.split("\\.", 3);
-    onPlannerThread(() -> {
-      env.getCatalog(parts[0])
-          .ifPresent(
-              catalog -> {
-                try {
-                  catalog.dropTable(new ObjectPath(parts[1], parts[2]), true);
-                } catch (Exception e) {
-                  throw new IllegalStateException("cannot remove " + table + " from the Flink catalog", e);
-                }
-              });
-      return null;
-    });
+    env.getCatalog(parts[0])
+        .ifPresent(
+            catalog -> {
+              try {
+                catalog.dropTable(new ObjectPath(parts[1], parts[2]), true);
+              } catch (Exception e) {
+                throw new IllegalStateException("cannot remove " + table + " from the Flink catalog", e);
+              }
+            });
   }
 
   /** The current catalog and database, for qualifying names written without them. */
   public String[] currentCatalogAndDatabase() {
-    return onPlannerThread(() -> new String[] {env.getCurrentCatalog(), env.getCurrentDatabase()});
+    return new String[] {env.getCurrentCatalog(), env.getCurrentDatabase()};
   }
 
   /** {@code a.b.c} as {@code `a`.`b`.`c`}. */
