@@ -55,7 +55,7 @@ class PlanningIT {
       JsonNode dropped = plan(probe, table);
 
       assertThat(first.path("mode").asText()).as(first.path("reasons").toString()).isEqualTo("CONTINUOUS");
-      assertThat(first.path("checkpointInterval").asText()).isEqualTo("PT5M");
+      assertThat(first.path("checkpointInterval").asText()).isEqualTo("PT2M30S");
       assertThat(first.path("reasons").get(0).asText()).isEqualTo("CONTINUOUS because the freshness 5 min is below the threshold 30 min (materialized-table.refresh-mode.freshness-threshold).");
       assertThat(first.path("changelogMode").asText()).as(first.path("reasons").toString()).isEqualTo("[I,UA]");
       // ds can be NULL (the source does not say NOT NULL): the key is stored as a synthetic one.

@@ -38,4 +38,16 @@ final class Durations {
       default -> f.interval() + " s";
     };
   }
+
+  /** A duration in words, keeping fractions of a second (2.5 s) and of a minute (2.5 min). */
+  static String precise(Duration duration) {
+    long millis = duration.toMillis();
+    if (millis % 60_000 == 0 || millis % 1000 == 0 && millis < 60_000) {
+      return words(duration);
+    }
+    if (millis >= 60_000 && millis % 30_000 == 0) {
+      return java.math.BigDecimal.valueOf(millis).divide(java.math.BigDecimal.valueOf(60_000)).stripTrailingZeros().toPlainString() + " min";
+    }
+    return java.math.BigDecimal.valueOf(millis).divide(java.math.BigDecimal.valueOf(1000)).stripTrailingZeros().toPlainString() + " s";
+  }
 }

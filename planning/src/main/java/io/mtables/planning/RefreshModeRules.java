@@ -70,10 +70,10 @@ public final class RefreshModeRules {
     String cron = null;
     Map<String, String> formatters = new TreeMap<>();
     if (mode == Mode.CONTINUOUS) {
-      checkpoint = freshness;
+      checkpoint = checkpointInterval(freshness);
       reasons.add(
-          "Checkpoint every " + Durations.words(freshness) + ": each checkpoint commits a snapshot, so a change is"
-              + " readable within about " + Durations.words(freshness) + ".");
+          "Checkpoint every " + Durations.precise(checkpoint) + ", half the freshness: each checkpoint commits a snapshot, so the"
+              + " newest change a reader sees is at most one interval and the commit's own time old, within the freshness.");
     } else {
       Freshness f = Durations.freshnessOf(freshness);
       try {
@@ -149,5 +149,14 @@ public final class RefreshModeRules {
           }
         });
     return formatters;
+  }
+
+  /**
+   * Half the freshness: a reader's data is as old as the last committed checkpoint's start, so lag
+   * peaks at one interval plus the time to take and commit the checkpoint; with the interval at the
+   * freshness itself, the lag would exceed the freshness just before every commit.
+   */
+  static Duration checkpointInterval(Duration freshness) {
+    return freshness.dividedBy(2);
   }
 }

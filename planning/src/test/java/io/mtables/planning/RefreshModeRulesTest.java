@@ -51,7 +51,7 @@ class RefreshModeRulesTest {
 
     assertThat(plan.mode()).isEqualTo(Mode.CONTINUOUS);
     assertThat(plan.freshness()).isEqualTo(new RefreshPlan.Freshness(3, "MINUTE"));
-    assertThat(plan.checkpointInterval()).isEqualTo(Duration.ofMinutes(3));
+    assertThat(plan.checkpointInterval()).isEqualTo(Duration.ofSeconds(90));
     assertThat(plan.freshnessDeclared()).isFalse();
     assertThat(plan.reasons())
         .contains("No FRESHNESS was declared: the CONTINUOUS default 3 min applies (materialized-table.default-freshness.continuous).");
@@ -78,12 +78,17 @@ class RefreshModeRulesTest {
   }
 
   @Test
-  void continuousCheckpointsAtTheFreshness() {
+  void continuousCheckpointsAtHalfTheFreshnessSoTheLagStaysWithinIt() {
     RefreshPlan plan = plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()));
+    RefreshPlan seconds = plan(table(RefreshMode.AUTO, 5, "SECOND", Map.of()));
 
-    assertThat(plan.checkpointInterval()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(plan.checkpointInterval()).isEqualTo(Duration.ofSeconds(150));
+    assertThat(seconds.checkpointInterval()).isEqualTo(Duration.ofMillis(2500));
     assertThat(plan.cron()).isNull();
-    assertThat(plan.reasons()).contains("Checkpoint every 5 min: each checkpoint commits a snapshot, so a change is readable within about 5 min.");
+    assertThat(plan.reasons()).contains(
+        "Checkpoint every 2.5 min, half the freshness: each checkpoint commits a snapshot, so the newest change a reader sees is at"
+            + " most one interval and the commit's own time old, within the freshness.");
+    assertThat(seconds.reasons()).anyMatch(reason -> reason.startsWith("Checkpoint every 2.5 s, half the freshness"));
     assertThat(plan.warnings()).isEmpty();
   }
 
@@ -229,7 +234,7 @@ class RefreshModeRulesTest {
     RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 1, "HOUR", Map.of()), FLINK_DEFAULTS, streamOnly, Instant.EPOCH);
 
     assertThat(plan.mode()).isEqualTo(Mode.CONTINUOUS);
-    assertThat(plan.checkpointInterval()).isEqualTo(Duration.ofHours(1));
+    assertThat(plan.checkpointInterval()).isEqualTo(Duration.ofMinutes(30));
     assertThat(plan.reasons())
         .containsSubsequence(
             "FULL because the freshness 1 h is not below the threshold 30 min (materialized-table.refresh-mode.freshness-threshold).",

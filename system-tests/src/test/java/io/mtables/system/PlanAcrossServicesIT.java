@@ -56,7 +56,7 @@ class PlanAcrossServicesIT {
         202);
     post("CREATE MATERIALIZED TABLE " + table + " FRESHNESS = INTERVAL '5' MINUTE AS SELECT category, COUNT(*) AS n FROM " + DB + ".clicks GROUP BY category", 202);
 
-    awaitDescribe(table, List.of("plan.mode", "CONTINUOUS"), List.of("plan.checkpoint_interval", "PT5M"), List.of("plan.upsert_key", "__mt_key = NULL-safe encoding of (category), derived from the query"));
+    awaitDescribe(table, List.of("plan.mode", "CONTINUOUS"), List.of("plan.checkpoint_interval", "PT2M30S"), List.of("plan.upsert_key", "__mt_key = NULL-safe encoding of (category), derived from the query"));
 
     post("ALTER MATERIALIZED TABLE " + table + " SET FRESHNESS = INTERVAL '1' HOUR", 202);
 
@@ -65,7 +65,7 @@ class PlanAcrossServicesIT {
     planner.stop();
     planner = new ServiceProcess("planner-service", 18082).start();
     post("ALTER MATERIALIZED TABLE " + table + " SET FRESHNESS = INTERVAL '10' SECOND", 202);
-    awaitDescribe(table, List.of("version", "3"), List.of("plan.mode", "CONTINUOUS"), List.of("plan.checkpoint_interval", "PT10S"));
+    awaitDescribe(table, List.of("version", "3"), List.of("plan.mode", "CONTINUOUS"), List.of("plan.checkpoint_interval", "PT5S"));
 
     try (plans) {
       List<Long> versions = new java.util.ArrayList<>();

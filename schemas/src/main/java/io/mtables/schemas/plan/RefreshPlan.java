@@ -20,7 +20,7 @@ import java.util.Map;
  *     or DROPPED
  * @param freshness the freshness the plan keeps: declared, or the default of the mode
  * @param freshnessDeclared whether the freshness was declared (else it is the mode's default)
- * @param checkpointInterval CONTINUOUS: the checkpoint interval (= freshness)
+ * @param checkpointInterval CONTINUOUS: the checkpoint interval (half the freshness, so the lag stays within it)
  * @param cron FULL: the Quartz cron expression of the refresh period (Flink's conversion)
  * @param partitionFormatters FULL: partition column to date-time pattern; each scheduled refresh
  *     overwrites only the partition named by its scheduled time
