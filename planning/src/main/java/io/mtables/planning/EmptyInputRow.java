@@ -19,7 +19,7 @@ import org.apache.flink.table.api.Table;
  * calls go through reflection, as {@link FlinkUniqueKeys} does; pinned Flink version 2.2.1, checked
  * by FlinkQueryAnalyzerTest. Must run on the thread that created the TableEnvironment.
  */
-final class EmptyInputRow {
+public final class EmptyInputRow {
 
   private static final List<String> REDUCTIONS =
       List.of("AGGREGATE_REDUCE_FUNCTIONS", "AGGREGATE_VALUES", "FILTER_VALUES_MERGE", "PROJECT_VALUES_MERGE", "PROJECT_FILTER_VALUES_MERGE");
@@ -58,6 +58,29 @@ final class EmptyInputRow {
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       return null;
     }
+  }
+
+  /**
+   * The streaming job's query for a global aggregate that holds {@code row} while it has none: a
+   * one-row VALUES left-joined with the query gives the query's row when there is one, else
+   * {@code row}; when the aggregate's row comes (or goes, all its input deleted), the join retracts
+   * the one and emits the other, under the same constant synthetic key.
+   */
+  public static String held(io.mtables.schemas.catalog.TableDefinition definition, List<String> row) {
+    if (row.size() != definition.columns().size()) {
+      throw new IllegalStateException(
+          "the plan's empty-input row has " + row.size() + " values, and " + definition.table() + " has " + definition.columns().size() + " columns");
+    }
+    List<String> names = definition.columns().stream().map(column -> PaimonTables.quote(column.name())).toList();
+    List<String> selected = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      String type = definition.columns().get(i).type();
+      String empty = row.get(i) == null ? "CAST(NULL AS " + type + ")" : "CAST(" + PaimonTables.literal(row.get(i)) + " AS " + type + ")";
+      selected.add("CASE WHEN `q`.`__mt_one` IS NULL THEN " + empty + " ELSE `q`." + names.get(i) + " END AS " + names.get(i));
+    }
+    selected.add(io.mtables.schemas.plan.SyntheticKey.expression(List.of(), "`q`") + " AS " + PaimonTables.quote(io.mtables.schemas.plan.SyntheticKey.COLUMN));
+    return "SELECT " + String.join(", ", selected) + "\nFROM (VALUES (1)) AS `e` (`__mt_one`)\nLEFT JOIN (SELECT `q0`.*, 1 AS `__mt_one` FROM (\n"
+        + definition.query().expanded() + "\n) AS `q0` (" + String.join(", ", names) + ")) AS `q` ON `e`.`__mt_one` = `q`.`__mt_one`";
   }
 
   /** A literal's value as SQL would cast it from text: a character literal without its character set. */

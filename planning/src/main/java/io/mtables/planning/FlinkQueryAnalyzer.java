@@ -142,7 +142,7 @@ public class FlinkQueryAnalyzer {
     List<List<String>> keys = FlinkUniqueKeys.of(validated);
     return QueryAnalysis.streamable(rootChangelog(plan))
         .withUniqueKeys(keys)
-        .withEmptyInputRow(keys != null && keys.contains(List.of()) ? EmptyInputRow.of(validated) : null)
+        .withEmptyInputRow(keys != null && keys.contains(List.of()) ? emptyInputRow(table, validated) : null)
         .withBranchKeys(keys != null && keys.isEmpty() ? branchKeys(query, validated) : null)
         .withBatch(batchCheck)
         .withPartitionSources(partitionSources)
@@ -150,6 +150,24 @@ public class FlinkQueryAnalyzer {
         .withStatefulOperators(statefulOperators(plan))
         .withTimeFunctions(timeFunctionsInConditions(plan))
         .withLatestValueSources(changelogSources(plan).stream().filter(name -> !UpstreamTables.isScratch(name)).toList());
+  }
+
+  /**
+   * The row a global aggregate holds while it reads none, when the streaming job that holds it
+   * plans: Flink cannot decorrelate some subqueries (TPC-H Q17's) once the query is joined with the
+   * one-row VALUES, and such a table keeps Flink's own semantics (no row) with the plan's warning.
+   */
+  private List<String> emptyInputRow(TableDefinition table, Table validated) {
+    List<String> row = EmptyInputRow.of(validated);
+    if (row == null || row.isEmpty() || table.columns() == null || row.size() != table.columns().size()) {
+      return row;
+    }
+    try {
+      streaming.explainSql(EmptyInputRow.held(table, row));
+      return row;
+    } catch (RuntimeException cannotPlan) {
+      return null;
+    }
   }
 
   /**

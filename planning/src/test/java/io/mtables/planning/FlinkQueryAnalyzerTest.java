@@ -82,8 +82,9 @@ class FlinkQueryAnalyzerTest {
 
   @Test
   void aGlobalAggregateBehindAProjectionStillHasAtMostOneRow() {
-    QueryAnalysis ratio = ANALYZER.analyze(table(
-        "SELECT SUM(`o`.`amount`) / COUNT(*) AS `mean` FROM `default_catalog`.`shop`.`orders` AS `o`", "orders", CDC_ORDERS));
+    QueryAnalysis ratio = ANALYZER.analyze(withColumns(table(
+        "SELECT SUM(`o`.`amount`) / COUNT(*) AS `mean` FROM `default_catalog`.`shop`.`orders` AS `o`", "orders", CDC_ORDERS),
+        new TableDefinition.Column("mean", "DECIMAL(38, 6)", true)));
 
     assertThat(ratio.uniqueKeys()).containsExactly(List.of());
     assertThat(ratio.emptyInputRow()).as("NULL / 0 is NULL, as in SQL").containsExactly((String) null);
@@ -107,6 +108,18 @@ class FlinkQueryAnalyzerTest {
     assertThat(having.emptyInputRow()).as("no row, as in a batch").isEmpty();
     assertThat(listed.emptyInputRow()).as("a function Calcite's reductions do not know").isNull();
     assertThat(grouped.emptyInputRow()).isNull();
+  }
+
+  /** TPC-H Q17's shape: Flink cannot decorrelate its subquery inside the job's join that holds the row, so none is promised. */
+  @Test
+  void noEmptyInputRowIsPromisedWhereTheJobHoldingItCannotBePlanned() {
+    QueryAnalysis correlated = ANALYZER.analyze(withColumns(table(
+        "SELECT SUM(`o`.`amount`) / 7.0 AS `avg_yearly` FROM `default_catalog`.`shop`.`orders` AS `o`"
+            + " WHERE `o`.`amount` < (SELECT 0.2 * AVG(`i`.`amount`) FROM `default_catalog`.`shop`.`orders` AS `i` WHERE `i`.`ds` = `o`.`ds`)",
+        "orders", CDC_ORDERS), new TableDefinition.Column("avg_yearly", "DECIMAL(38, 6)", true)));
+
+    assertThat(correlated.uniqueKeys()).containsExactly(List.of());
+    assertThat(correlated.emptyInputRow()).isNull();
   }
 
   @Test
@@ -307,6 +320,13 @@ class FlinkQueryAnalyzerTest {
 
   private static TableDefinition table(String expanded, String source, String statement) {
     return table(expanded, List.of(source(source, statement)));
+  }
+
+  /** The same definition with the columns its query derives: the planner plans the job's own query over them. */
+  private static TableDefinition withColumns(TableDefinition d, TableDefinition.Column... columns) {
+    return new TableDefinition(
+        d.table(), d.version(), d.kind(), d.statement(), List.of(columns), d.primaryKey(), d.partitionKeys(), d.distribution(), d.options(), d.comment(),
+        d.freshness(), d.refreshMode(), d.query(), d.sources(), d.status(), d.resumeOptions(), d.createdAt(), d.updatedAt(), d.requestId());
   }
 
   private static TableDefinition table(String expanded, List<TableDefinition.SourceTable> sources) {

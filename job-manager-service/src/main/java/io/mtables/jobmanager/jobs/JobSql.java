@@ -1,5 +1,6 @@
 package io.mtables.jobmanager.jobs;
 
+import io.mtables.planning.EmptyInputRow;
 import io.mtables.planning.PaimonTables;
 import io.mtables.planning.UnionBranches;
 import io.mtables.schemas.catalog.TableDefinition;
@@ -121,7 +122,7 @@ public final class JobSql {
     }
     List<String> emptyRow = plan.upsertKey().emptyInputRow();
     if (plan.upsertKey().columns().isEmpty() && emptyRow != null && !emptyRow.isEmpty()) {
-      return "INSERT INTO " + paimonName(definition.table()) + "\n" + holdingTheEmptyRow(definition, emptyRow);
+      return "INSERT INTO " + paimonName(definition.table()) + "\n" + EmptyInputRow.held(definition, emptyRow);
     }
     return "INSERT INTO " + paimonName(definition.table()) + "\n"
         + keyed(definition, definition.query().expanded(), SyntheticKey.expression(plan.upsertKey().columns(), "`q`"));
@@ -139,29 +140,6 @@ public final class JobSql {
       keyed.add(keyed(definition, branches.get(i), SyntheticKey.branchExpression(i + 1, keys.get(i), "`q`")));
     }
     return String.join("\nUNION ALL\n", keyed);
-  }
-
-  /**
-   * A global aggregate that has its one row also while it reads none: a one-row VALUES left-joined
-   * with the query gives the query's row when there is one, else the row a batch query answers over
-   * no rows ({@code emptyRow}, from the plan). When the aggregate's row comes (or goes, all its input
-   * deleted), the join retracts the one and emits the other, under the same constant key.
-   */
-  private static String holdingTheEmptyRow(TableDefinition definition, List<String> emptyRow) {
-    if (emptyRow.size() != definition.columns().size()) {
-      throw new IllegalStateException(
-          "the plan's empty-input row has " + emptyRow.size() + " values, and " + definition.table() + " has " + definition.columns().size() + " columns");
-    }
-    List<String> names = definition.columns().stream().map(column -> quote(column.name())).toList();
-    List<String> selected = new ArrayList<>();
-    for (int i = 0; i < names.size(); i++) {
-      String type = definition.columns().get(i).type();
-      String empty = emptyRow.get(i) == null ? "CAST(NULL AS " + type + ")" : "CAST(" + literal(emptyRow.get(i)) + " AS " + type + ")";
-      selected.add("CASE WHEN `q`.`__mt_one` IS NULL THEN " + empty + " ELSE `q`." + names.get(i) + " END AS " + names.get(i));
-    }
-    selected.add(SyntheticKey.expression(List.of(), "`q`") + " AS " + quote(SyntheticKey.COLUMN));
-    return "SELECT " + String.join(", ", selected) + "\nFROM (VALUES (1)) AS `e` (`__mt_one`)\nLEFT JOIN (SELECT `q0`.*, 1 AS `__mt_one` FROM (\n"
-        + definition.query().expanded() + "\n) AS `q0` (" + String.join(", ", names) + ")) AS `q` ON `e`.`__mt_one` = `q`.`__mt_one`";
   }
 
   /**
