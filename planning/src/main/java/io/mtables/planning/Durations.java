@@ -1,5 +1,6 @@
 package io.mtables.planning;
 
+import java.math.BigDecimal;
 import io.mtables.schemas.plan.RefreshPlan.Freshness;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -46,8 +47,8 @@ final class Durations {
       return words(duration);
     }
     if (millis >= 60_000 && millis % 30_000 == 0) {
-      return java.math.BigDecimal.valueOf(millis).divide(java.math.BigDecimal.valueOf(60_000)).stripTrailingZeros().toPlainString() + " min";
+      return BigDecimal.valueOf(millis).divide(BigDecimal.valueOf(60_000)).stripTrailingZeros().toPlainString() + " min";
     }
-    return java.math.BigDecimal.valueOf(millis).divide(java.math.BigDecimal.valueOf(1000)).stripTrailingZeros().toPlainString() + " s";
+    return BigDecimal.valueOf(millis).divide(BigDecimal.valueOf(1000)).stripTrailingZeros().toPlainString() + " s";
   }
 }

@@ -1,7 +1,12 @@
 package io.mtables.planning;
 
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.SyntheticKey;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.apache.flink.table.api.Table;
 
@@ -54,7 +59,7 @@ public final class EmptyInputRow {
         boolean isNull = (Boolean) literal.getClass().getMethod("isNull").invoke(literal);
         row.add(isNull ? null : text(literal.getClass().getMethod("getValue").invoke(literal)));
       }
-      return row.size() == query.getResolvedSchema().getColumnCount() ? java.util.Collections.unmodifiableList(row) : null;
+      return row.size() == query.getResolvedSchema().getColumnCount() ? Collections.unmodifiableList(row) : null;
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       return null;
     }
@@ -66,7 +71,7 @@ public final class EmptyInputRow {
    * {@code row}; when the aggregate's row comes (or goes, all its input deleted), the join retracts
    * the one and emits the other, under the same constant synthetic key.
    */
-  public static String held(io.mtables.schemas.catalog.TableDefinition definition, List<String> row) {
+  public static String held(TableDefinition definition, List<String> row) {
     if (row.size() != definition.columns().size()) {
       throw new IllegalStateException(
           "the plan's empty-input row has " + row.size() + " values, and " + definition.table() + " has " + definition.columns().size() + " columns");
@@ -78,14 +83,14 @@ public final class EmptyInputRow {
       String empty = row.get(i) == null ? "CAST(NULL AS " + type + ")" : "CAST(" + PaimonTables.literal(row.get(i)) + " AS " + type + ")";
       selected.add("CASE WHEN `q`.`__mt_one` IS NULL THEN " + empty + " ELSE `q`." + names.get(i) + " END AS " + names.get(i));
     }
-    selected.add(io.mtables.schemas.plan.SyntheticKey.expression(List.of(), "`q`") + " AS " + PaimonTables.quote(io.mtables.schemas.plan.SyntheticKey.COLUMN));
+    selected.add(SyntheticKey.expression(List.of(), "`q`") + " AS " + PaimonTables.quote(SyntheticKey.COLUMN));
     return "SELECT " + String.join(", ", selected) + "\nFROM (VALUES (1)) AS `e` (`__mt_one`)\nLEFT JOIN (SELECT `q0`.*, 1 AS `__mt_one` FROM (\n"
         + definition.query().expanded() + "\n) AS `q0` (" + String.join(", ", names) + ")) AS `q` ON `e`.`__mt_one` = `q`.`__mt_one`";
   }
 
   /** A literal's value as SQL would cast it from text: a character literal without its character set. */
   private static String text(Object value) throws ReflectiveOperationException {
-    if (value instanceof java.math.BigDecimal decimal) {
+    if (value instanceof BigDecimal decimal) {
       return decimal.toPlainString();
     }
     if (value.getClass().getSimpleName().equals("NlsString")) {
@@ -195,7 +200,7 @@ public final class EmptyInputRow {
       Class<?> predicates = load("org.apache.calcite.plan.RelOptPredicateList");
       Object noPredicates = predicates.getField("EMPTY").get(null);
       Method reduce = executorClass.getMethod("reduce", rexBuilder, List.class, List.class);
-      return java.lang.reflect.Proxy.newProxyInstance(loader, new Class<?>[] {executorClass}, (proxy, method, args) -> {
+      return Proxy.newProxyInstance(loader, new Class<?>[] {executorClass}, (proxy, method, args) -> {
         if (!method.equals(reduce)) {
           return method.invoke(flink, args);
         }
