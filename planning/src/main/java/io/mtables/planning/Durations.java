@@ -1,7 +1,7 @@
 package io.mtables.planning;
 
-import java.math.BigDecimal;
 import io.mtables.schemas.plan.RefreshPlan.Freshness;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 
