@@ -11,6 +11,7 @@ import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.JobStarted;
+import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Suspended;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
@@ -56,6 +57,27 @@ class RefreshStatusIT {
     }
     post("ALTER MATERIALIZED TABLE " + DB + ".mt RESUME", 202);
     describe(table, List.of("version", "2"));
+  }
+
+  @Test
+  void aSuspendWhoseSavepointFailedShowsTheFailureUntilTheJobManagerSuspends() {
+    DialectIT.awaitReady();
+    String table = "default_catalog." + DB + ".held";
+    post("CREATE TABLE " + DB + ".held_src (id BIGINT, v STRING) WITH ('connector' = 'datagen')", 202);
+    post("CREATE MATERIALIZED TABLE " + DB + ".held FRESHNESS = INTERVAL '5' SECOND AS SELECT id, v FROM " + DB + ".held_src", 202);
+    try (TopicProbe probe = new TopicProbe()) {
+      send(probe, Contracts.JOB_STARTED_V1, table, new JobStarted(table, 1, RefreshPlan.Mode.CONTINUOUS, JOB, "mt:" + table + ":v1:qabc", null, Instant.now()));
+      describe(table, List.of("refresh.status", "ACTIVATED"));
+      post("ALTER MATERIALIZED TABLE " + DB + ".held SUSPEND", 202);
+      describe(table, List.of("version", "2"), List.of("refresh.status", "SUSPENDED"));
+
+      String refused = "SUSPEND could not save the job's state: checkpoint coordinator is shut down; the job keeps running and SUSPEND is tried again in 1 s";
+      send(probe, Contracts.REFRESH_FAILED_V1, table, new RefreshFailed(table, 2, RefreshPlan.Mode.CONTINUOUS, JOB, refused, 1, Instant.now(), null));
+      describe(table, List.of("refresh.status", "FAILED"), List.of("refresh.last_error", refused));
+
+      send(probe, Contracts.SUSPENDED_V1, table, new Suspended(table, 2, "ALTER MATERIALIZED TABLE ... SUSPEND", "file:/tmp/savepoint-1", Instant.now()));
+      describe(table, List.of("refresh.status", "SUSPENDED"));
+    }
   }
 
   private static <T> void send(TopicProbe probe, Contract<T> contract, String key, T payload) {

@@ -30,13 +30,14 @@ public class RefreshStatusProjection {
    * @param lastError the last failure, cleared by the next success
    * @param dataTimestamp the whole table holds every change up to this time (its own refreshes
    *     only: a refresh of one named partition does not move it); null until the first
+   * @param suspendedVersion the definition version the job manager last suspended the table at (0: never)
    */
   public record RefreshStatus(
       String status, long definitionVersion, String jobId, Instant jobStartedAt, Instant lastRefresh, Long lastSnapshotId, String lastError,
-      Instant dataTimestamp) {
+      Instant dataTimestamp, long suspendedVersion) {
 
     static RefreshStatus initial() {
-      return new RefreshStatus("INITIALIZING", 0, null, null, null, null, null, null);
+      return new RefreshStatus("INITIALIZING", 0, null, null, null, null, null, null, 0);
     }
   }
 
@@ -48,14 +49,15 @@ public class RefreshStatusProjection {
 
   public void apply(JobStarted event) {
     update(event.table(), s -> event.mode() == RefreshPlan.Mode.CONTINUOUS
-        ? new RefreshStatus("ACTIVATED", event.definitionVersion(), event.jobId(), event.startedAt(), s.lastRefresh(), s.lastSnapshotId(), s.lastError(), s.dataTimestamp())
+        ? new RefreshStatus("ACTIVATED", event.definitionVersion(), event.jobId(), event.startedAt(), s.lastRefresh(), s.lastSnapshotId(), s.lastError(), s.dataTimestamp(), s.suspendedVersion())
         : new RefreshStatus(s.status().equals("FAILED") ? s.status() : "ACTIVATED", event.definitionVersion(), event.jobId(), null, s.lastRefresh(), s.lastSnapshotId(), s.lastError(),
-            s.dataTimestamp()));
+            s.dataTimestamp(), s.suspendedVersion()));
   }
 
   public void apply(RefreshSucceeded event) {
     update(event.table(), s -> new RefreshStatus("ACTIVATED", event.definitionVersion(), event.jobId() == null ? s.jobId() : event.jobId(),
-        s.jobStartedAt(), event.finishedAt(), event.snapshotId(), null, wholeTableDataTimestamp(s.dataTimestamp(), event)));
+        s.jobStartedAt(), event.finishedAt(), event.snapshotId(), null, wholeTableDataTimestamp(s.dataTimestamp(), event),
+        s.suspendedVersion()));
   }
 
   /** The newer of the two, unless the event refreshed only a named partition (the rest is as old as it was). */
@@ -69,17 +71,17 @@ public class RefreshStatusProjection {
 
   public void apply(RefreshFailed event) {
     update(event.table(), s -> new RefreshStatus("FAILED", event.definitionVersion(), event.jobId() == null ? s.jobId() : event.jobId(),
-        s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), event.reason(), s.dataTimestamp()));
+        s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), event.reason(), s.dataTimestamp(), s.suspendedVersion()));
   }
 
   public void apply(Suspended event) {
     update(event.table(), s -> new RefreshStatus("SUSPENDED", event.definitionVersion(), null, null, s.lastRefresh(), s.lastSnapshotId(),
-        event.reason().startsWith("ALTER") ? s.lastError() : event.reason(), s.dataTimestamp()));
+        event.reason().startsWith("ALTER") ? s.lastError() : event.reason(), s.dataTimestamp(), event.definitionVersion()));
   }
 
   public void apply(Resumed event) {
     update(event.table(), s -> new RefreshStatus("ACTIVATED", event.definitionVersion(), s.jobId(), s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), null,
-        s.dataTimestamp()));
+        s.dataTimestamp(), s.suspendedVersion()));
   }
 
   public void apply(Dropped event) {

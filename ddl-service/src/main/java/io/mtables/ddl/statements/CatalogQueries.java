@@ -170,14 +170,19 @@ final class CatalogQueries {
   }
 
   /**
-   * INITIALIZING, ACTIVATED, SUSPENDED or FAILED: a suspended definition is SUSPENDED at once, else
-   * what the job manager last reported (INITIALIZING until it did).
+   * INITIALIZING, ACTIVATED, SUSPENDED or FAILED: a suspended definition is SUSPENDED at once, unless
+   * the job manager reported a failure at its version without suspending (a savepoint refused: the
+   * job still runs, and SUSPEND is tried again); else what the job manager last reported
+   * (INITIALIZING until it did).
    */
   private String refreshStatus(TableDefinition table) {
+    var reported = statuses.find(table.table());
     if (table.status() == TableDefinition.Status.SUSPENDED) {
-      return "SUSPENDED";
+      boolean suspensionFailed = reported.filter(s -> s.status().equals("FAILED") && s.definitionVersion() == table.version() && s.suspendedVersion() < table.version())
+          .isPresent();
+      return suspensionFailed ? "FAILED" : "SUSPENDED";
     }
-    return statuses.find(table.table()).map(s -> s.status()).orElse("INITIALIZING");
+    return reported.map(s -> s.status()).orElse("INITIALIZING");
   }
 
   private static List<Object> materializedRow(TableDefinition table) {

@@ -46,6 +46,7 @@ public class JobManagerRuntime {
   private static final Logger LOG = Logger.getLogger(JobManagerRuntime.class);
 
   private final ReadyGate gate = new ReadyGate();
+  private final PollHealth pollHealth = new PollHealth();
   private ScheduledExecutorService control;
   private volatile PipelineManager manager;
   private FlinkTarget flink;
@@ -96,12 +97,14 @@ public class JobManagerRuntime {
     }
   }
 
+  /** Started, and its polls of the jobs work. */
   public boolean ready() {
-    return gate.isOpen();
+    return gate.isOpen() && pollHealth.problem() == null;
   }
 
   public String state() {
-    return gate.state();
+    String problem = pollHealth.problem();
+    return problem != null && gate.isOpen() ? problem : gate.state();
   }
 
   /**
@@ -204,8 +207,10 @@ public class JobManagerRuntime {
   private void poll() {
     try {
       manager.poll();
+      pollHealth.succeeded();
     } catch (RuntimeException e) {
-      LOG.warnf("looking at the jobs failed: %s", e.getMessage());
+      LOG.warnf("looking at the jobs failed (readiness goes down after %d in a row): %s", PollHealth.FAILURES_TO_REPORT, e.getMessage());
+      pollHealth.failed(String.valueOf(e.getMessage()));
     }
   }
 

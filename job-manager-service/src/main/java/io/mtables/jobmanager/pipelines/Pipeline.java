@@ -26,6 +26,9 @@ final class Pipeline {
   TableDefinition definition;
   RefreshPlan plan;
   long appliedPlanVersion;
+  /** Failed tries to apply the plan, in a row, and when the next is due (null: at once). */
+  int failedApplies;
+  Instant retryApplyAt;
   Status status = Status.INITIALIZING;
 
   /** The streaming job, the definition version it runs and the fingerprint of its query. */

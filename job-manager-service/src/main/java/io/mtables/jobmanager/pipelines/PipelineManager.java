@@ -18,6 +18,7 @@ import io.mtables.schemas.refresh.Resumed;
 import io.mtables.schemas.refresh.Suspended;
 import io.mtables.schemas.tick.RefreshTick;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,7 @@ import org.jboss.logging.Logger;
 public class PipelineManager {
 
   private static final Logger LOG = Logger.getLogger(PipelineManager.class);
+  private static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(1);
 
   private final Map<String, Pipeline> pipelines = new HashMap<>();
   private final FlinkTarget flink;
@@ -88,6 +90,8 @@ public class PipelineManager {
     Pipeline pipeline = pipelines.computeIfAbsent(plan.table(), Pipeline::new);
     if (pipeline.plan == null || plan.definitionVersion() > pipeline.plan.definitionVersion()) {
       pipeline.plan = plan;
+      pipeline.failedApplies = 0; // a new plan is acted on at once, and its own failures back off from 1 s
+      pipeline.retryApplyAt = null;
     }
     apply(pipeline);
   }
@@ -166,44 +170,65 @@ public class PipelineManager {
 
   // ---- plans ----------------------------------------------------------------------------------
 
+  /**
+   * Acts on the table's plan. A step that could not be done (a savepoint refused, the Paimon table
+   * or the job not created, the drop not done) leaves the plan unapplied: the poll tries it again
+   * after {@link #retryDelay}, and every failed try is reported.
+   */
   private void apply(Pipeline pipeline) {
     if (loading || !pipeline.planReady() || pipeline.plan.definitionVersion() < pipeline.appliedPlanVersion) {
       return;
     }
     RefreshPlan plan = pipeline.plan;
     boolean repeat = plan.definitionVersion() == pipeline.appliedPlanVersion;
-    switch (plan.status()) {
+    boolean done = switch (plan.status()) {
       case DROPPED -> drop(pipeline);
       case REFUSED -> {
         if (!repeat) {
           refuse(pipeline);
         }
+        yield true;
       }
-      case SUSPENDED -> {
-        if (!repeat || pipeline.status != Pipeline.Status.SUSPENDED) {
-          suspend(pipeline, "ALTER MATERIALIZED TABLE ... SUSPEND");
-        }
-      }
+      case SUSPENDED -> repeat && pipeline.status == Pipeline.Status.SUSPENDED || suspend(pipeline, "ALTER MATERIALIZED TABLE ... SUSPEND");
       case ACTIVE -> {
         if (pipeline.status == Pipeline.Status.SUSPENDED && repeat) {
-          return; // suspended by the job manager after failures: waits for a RESUME (a new version)
+          yield true; // suspended by the job manager after failures: waits for a RESUME (a new version)
         }
-        activate(pipeline);
+        // Failures counted up to the limit suspend the table: then it waits for a RESUME too.
+        yield activate(pipeline) || pipeline.status == Pipeline.Status.SUSPENDED;
       }
+    };
+    if (!done) {
+      tryAgainLater(pipeline);
+      return;
     }
+    pipeline.failedApplies = 0;
+    pipeline.retryApplyAt = null;
     pipeline.appliedPlanVersion = plan.definitionVersion();
     if (pipelines.containsKey(pipeline.table)) {
       refreshes.startWaiting(pipeline); // a refresh that arrived before its plan runs now
     }
   }
 
-  private void activate(Pipeline pipeline) {
+  private void tryAgainLater(Pipeline pipeline) {
+    pipeline.failedApplies++;
+    pipeline.retryApplyAt = clock.instant().plus(retryDelay(pipeline.failedApplies));
+  }
+
+  /** 1 s after the first failed try, doubling up to a minute: a refused savepoint is not retried in a storm. */
+  static Duration retryDelay(int failedTries) {
+    long seconds = 1L << Math.min(failedTries - 1, 6);
+    return Duration.ofSeconds(Math.min(seconds, MAX_RETRY_DELAY.toSeconds()));
+  }
+
+  /** Starts or changes the table's pipeline; false when a step failed (reported, tried again). */
+  private boolean activate(Pipeline pipeline) {
     TableDefinition definition = pipeline.definition;
     RefreshPlan plan = pipeline.plan;
     boolean resuming = pipeline.status == Pipeline.Status.SUSPENDED;
     String query = QueryState.fingerprint(definition);
     if (plan.mode() == Mode.CONTINUOUS && streaming.runs(pipeline, definition)) {
-      return;
+      return true;
     }
     // The job of an older version goes first: its state is saved when the query is the same.
     streaming.stop(pipeline, query.equals(pipeline.streamingJobQuery) ? definition : null);
@@ -212,32 +237,38 @@ public class PipelineManager {
       rebuilt = submitter.ensureTable(definition, plan);
     } catch (RuntimeException e) {
       reports.failed(pipeline, null, "cannot create the Paimon table: " + PipelineReports.rootMessage(e), null);
-      return;
+      return false;
     }
     if (plan.mode() == Mode.CONTINUOUS) {
       String restore = rebuilt ? null : locations.latestState(definition).orElse(null);
-      streaming.start(pipeline, restore);
+      if (!streaming.start(pipeline, restore)) {
+        return false;
+      }
     } else {
       pipeline.status = Pipeline.Status.ACTIVATED;
     }
     if (resuming) {
       events.resumed(new Resumed(pipeline.table, definition.version(), null, definition.resumeOptions() == null ? Map.of() : definition.resumeOptions(), clock.instant()));
     }
+    return true;
   }
 
-  private void suspend(Pipeline pipeline, String reason) {
+  /** Stops the table's job with a savepoint; false when the state could not be saved (the job keeps running). */
+  private boolean suspend(Pipeline pipeline, String reason) {
     String savepoint = null;
     if (pipeline.streamingJobId != null && streaming.running(pipeline.streamingJobId)) {
       Optional<String> directory = locations.savepointDir(pipeline.definition);
       if (directory.isEmpty()) {
-        reports.notice(pipeline, pipeline.streamingJobId, "SUSPEND needs a savepoint directory (mt.flink.savepoint-dir); the job keeps running");
-        return;
+        reports.notice(pipeline, pipeline.streamingJobId, "SUSPEND needs a savepoint directory (mt.flink.savepoint-dir); the job keeps running"
+            + retryText(pipeline));
+        return false;
       }
       try {
         savepoint = flink.stopWithSavepoint(pipeline.streamingJobId, directory.get());
       } catch (RuntimeException e) {
-        reports.notice(pipeline, pipeline.streamingJobId, "SUSPEND could not save the job's state: " + PipelineReports.rootMessage(e) + "; the job keeps running");
-        return;
+        reports.notice(pipeline, pipeline.streamingJobId, "SUSPEND could not save the job's state: " + PipelineReports.rootMessage(e) + "; the job keeps running"
+            + retryText(pipeline));
+        return false;
       }
     }
     pipeline.streamingJobId = null;
@@ -245,6 +276,12 @@ public class PipelineManager {
     pipeline.status = Pipeline.Status.SUSPENDED;
     events.suspended(new Suspended(pipeline.table, pipeline.plan.definitionVersion(), reason, savepoint, clock.instant()));
     LOG.infof("suspended %s (%s)%s", pipeline.table, reason, savepoint == null ? "" : ", state in " + savepoint);
+    return true;
+  }
+
+  /** When the step that just failed is tried again. */
+  private static String retryText(Pipeline pipeline) {
+    return " and SUSPEND is tried again in " + retryDelay(pipeline.failedApplies + 1).toSeconds() + " s";
   }
 
   private void refuse(Pipeline pipeline) {
@@ -254,7 +291,8 @@ public class PipelineManager {
     reports.notice(pipeline, null, "the plan of version " + pipeline.plan.definitionVersion() + " was refused: " + reasons.get(reasons.size() - 1));
   }
 
-  private void drop(Pipeline pipeline) {
+  /** Cancels the table's jobs and drops its Paimon table; false when the drop failed (tried again). */
+  private boolean drop(Pipeline pipeline) {
     if (pipeline.streamingJobId != null && streaming.running(pipeline.streamingJobId)) {
       flink.cancel(pipeline.streamingJobId);
     }
@@ -265,12 +303,14 @@ public class PipelineManager {
     try {
       submitter.dropTable(pipeline.table);
     } catch (RuntimeException e) {
-      LOG.errorf("cannot drop the Paimon table of %s: %s", pipeline.table, PipelineReports.rootMessage(e));
-      return; // tried again at the next start
+      LOG.warnf("cannot drop the Paimon table of %s (tried again in %d s): %s", pipeline.table, retryDelay(pipeline.failedApplies + 1).toSeconds(),
+          PipelineReports.rootMessage(e));
+      return false;
     }
     pipelines.remove(pipeline.table);
     events.dropped(new Dropped(pipeline.table, pipeline.plan.definitionVersion(), clock.instant()));
     LOG.infof("dropped %s", pipeline.table);
+    return true;
   }
 
   // ---- refreshes ------------------------------------------------------------------------------
@@ -299,7 +339,11 @@ public class PipelineManager {
 
   // ---- watching -------------------------------------------------------------------------------
 
-  /** Looks at every job and at new snapshots; called every poll interval. */
+  /**
+   * Looks at every job and at new snapshots; called every poll interval. A cluster that does not
+   * answer fails the poll; one table's error is logged and the other tables are still looked at
+   * (that table is looked at again next time, and its lag shows in its freshness).
+   */
   public void poll() {
     flink.ensureAvailable();
     Map<String, FlinkJob> jobs = new HashMap<>();
@@ -307,12 +351,21 @@ public class PipelineManager {
       jobs.put(job.id(), job);
     }
     for (Pipeline pipeline : List.copyOf(pipelines.values())) {
-      if (pipeline.planReady() && pipeline.plan.definitionVersion() > pipeline.appliedPlanVersion) {
-        apply(pipeline); // a plan whose application was cut short by an error is tried again
+      try {
+        look(pipeline, jobs);
+      } catch (RuntimeException e) {
+        LOG.warnf("looking at %s failed (looked at again at the next poll): %s", pipeline.table, PipelineReports.rootMessage(e));
       }
-      streaming.watch(pipeline, jobs.get(pipeline.streamingJobId), () -> restartLost(pipeline));
-      refreshes.watch(pipeline, jobs.get(pipeline.refreshJobId));
     }
+  }
+
+  private void look(Pipeline pipeline, Map<String, FlinkJob> jobs) {
+    boolean unapplied = pipeline.plan != null && (pipeline.plan.definitionVersion() > pipeline.appliedPlanVersion || pipeline.retryApplyAt != null);
+    if (pipeline.planReady() && unapplied && (pipeline.retryApplyAt == null || !clock.instant().isBefore(pipeline.retryApplyAt))) {
+      apply(pipeline); // a plan whose application failed or was cut short by an error is tried again
+    }
+    streaming.watch(pipeline, jobs.get(pipeline.streamingJobId), () -> restartLost(pipeline));
+    refreshes.watch(pipeline, jobs.get(pipeline.refreshJobId));
   }
 
   /**
@@ -329,8 +382,9 @@ public class PipelineManager {
 
   /** A streaming job the cluster lost runs again, from its query's latest saved state. */
   private void restartLost(Pipeline pipeline) {
-    if (pipeline.planReady() && pipeline.plan.status() == RefreshPlan.Status.ACTIVE && pipeline.plan.mode() == Mode.CONTINUOUS) {
-      activate(pipeline);
+    if (pipeline.planReady() && pipeline.plan.status() == RefreshPlan.Status.ACTIVE && pipeline.plan.mode() == Mode.CONTINUOUS
+        && !activate(pipeline) && pipeline.status != Pipeline.Status.SUSPENDED) {
+      tryAgainLater(pipeline);
     }
   }
 

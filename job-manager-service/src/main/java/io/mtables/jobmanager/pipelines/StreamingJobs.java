@@ -51,7 +51,8 @@ final class StreamingJobs {
     return pipeline.streamingJobId != null && pipeline.streamingJobVersion == definition.version() && running(pipeline.streamingJobId);
   }
 
-  void start(Pipeline pipeline, String restoreFrom) {
+  /** Submits the table's streaming job; false when it could not be started (reported as a failure). */
+  boolean start(Pipeline pipeline, String restoreFrom) {
     TableDefinition definition = pipeline.definition;
     try {
       var job = submitter.submitStreaming(definition, pipeline.plan, JobOptions.streaming(definition, pipeline.plan, config, locations, restoreFrom));
@@ -62,8 +63,10 @@ final class StreamingJobs {
       reports.events().jobStarted(
           new JobStarted(pipeline.table, definition.version(), Mode.CONTINUOUS, pipeline.streamingJobId, JobSql.streamingJobName(definition), restoreFrom, clock.instant()));
       LOG.infof("started streaming job %s for %s v%d%s", pipeline.streamingJobId, pipeline.table, definition.version(), restoreFrom == null ? "" : " from " + restoreFrom);
+      return true;
     } catch (RuntimeException e) {
       reports.failed(pipeline, null, "cannot start the streaming job: " + PipelineReports.rootMessage(e), null);
+      return false;
     }
   }
 

@@ -1,0 +1,197 @@
+package io.mtables.jobmanager.pipelines;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.mtables.jobmanager.JobManagerConfig;
+import io.mtables.jobmanager.flink.FlinkJob;
+import io.mtables.jobmanager.flink.FlinkTarget;
+import io.mtables.jobmanager.infra.RefreshEvents;
+import io.mtables.jobmanager.infra.RefreshMetrics;
+import io.mtables.jobmanager.jobs.Locations;
+import io.mtables.jobmanager.jobs.PaimonPartitions;
+import io.mtables.jobmanager.jobs.PaimonSnapshots;
+import io.mtables.jobmanager.jobs.QueryState;
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.refresh.RefreshFailed;
+import io.mtables.schemas.refresh.RefreshSucceeded;
+import io.mtables.schemas.refresh.Suspended;
+import java.lang.reflect.Proxy;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A SUSPEND whose savepoint Flink refuses is not marked done: the job keeps running, the failure
+ * is reported, and SUSPEND is tried again later (backing off) until the state is saved.
+ */
+class PipelineManagerTest {
+
+  private static final String TABLE = "default_catalog.shop.totals";
+  private static final String JOB = "0123456789abcdef0123456789abcdef";
+
+  @TempDir Path dataDir;
+
+  private final List<Object> sent = new ArrayList<>();
+  private Instant now = Instant.parse("2026-12-01T10:00:00Z");
+  private int savepointRefusalsLeft;
+  private boolean jobRunning = true;
+
+  @Test
+  void aRefusedSavepointLeavesTheJobRunningWithTheErrorAndSuspendIsTriedAgain() {
+    PipelineManager manager = manager();
+    manager.onDefinition(definition(1, TableDefinition.Status.ACTIVE));
+    manager.onPlan(plan(1, RefreshPlan.Status.ACTIVE));
+    manager.start(List.of(new FlinkJob(JOB, "mt:" + TABLE + ":v1:q" + QueryState.fingerprint(definition(1, TableDefinition.Status.ACTIVE)), "RUNNING")));
+    assertThat(manager.status(TABLE)).contains("ACTIVATED");
+
+    savepointRefusalsLeft = 2;
+    manager.onDefinition(definition(2, TableDefinition.Status.SUSPENDED));
+    manager.onPlan(plan(2, RefreshPlan.Status.SUSPENDED));
+
+    assertThat(manager.status(TABLE)).as("the job keeps running").contains("ACTIVATED");
+    assertThat(sent).singleElement().isInstanceOfSatisfying(RefreshFailed.class, failed -> {
+      assertThat(failed.definitionVersion()).isEqualTo(2);
+      assertThat(failed.jobId()).isEqualTo(JOB);
+      assertThat(failed.reason()).isEqualTo(
+          "SUSPEND could not save the job's state: checkpoint coordinator is shut down; the job keeps running and SUSPEND is tried again in 1 s");
+    });
+
+    manager.poll();
+    assertThat(sent).as("not tried again before its time").hasSize(1);
+
+    now = now.plusSeconds(1);
+    manager.poll();
+    assertThat(sent).hasSize(2).last().isInstanceOfSatisfying(RefreshFailed.class,
+        failed -> assertThat(failed.reason()).endsWith("SUSPEND is tried again in 2 s"));
+
+    now = now.plusSeconds(1);
+    manager.poll();
+    assertThat(sent).as("backing off: 2 s now").hasSize(2);
+
+    now = now.plusSeconds(1);
+    manager.poll();
+    assertThat(sent).hasSize(3).last().isInstanceOfSatisfying(Suspended.class, suspended -> {
+      assertThat(suspended.definitionVersion()).isEqualTo(2);
+      assertThat(suspended.savepoint()).isEqualTo("file:/savepoints/savepoint-1");
+    });
+    assertThat(manager.status(TABLE)).contains("SUSPENDED");
+
+    now = now.plusSeconds(60);
+    manager.poll();
+    assertThat(sent).as("suspended once").hasSize(3);
+  }
+
+  @Test
+  void retriesBackOffToAMinute() {
+    assertThat(List.of(1, 2, 3, 6, 7, 20).stream().map(PipelineManager::retryDelay).map(Duration::toSeconds))
+        .containsExactly(1L, 2L, 4L, 32L, 60L, 60L);
+  }
+
+  private PipelineManager manager() {
+    JobManagerConfig config = config(dataDir);
+    String warehouse = dataDir.resolve("warehouse").toUri().toString();
+    PaimonSnapshots snapshots = new PaimonSnapshots(warehouse) {
+      @Override
+      public Optional<CommittedSnapshot> latest(String table) {
+        return Optional.empty();
+      }
+    };
+    RefreshEvents events = new RefreshEvents(null, new RefreshMetrics(new SimpleMeterRegistry())) {
+      @Override
+      public void succeeded(RefreshSucceeded event) {
+        sent.add(event);
+      }
+
+      @Override
+      public void failed(RefreshFailed event) {
+        sent.add(event);
+      }
+
+      @Override
+      public void suspended(Suspended event) {
+        sent.add(event);
+      }
+    };
+    Clock clock = new Clock() {
+      @Override
+      public Instant instant() {
+        return now;
+      }
+
+      @Override
+      public java.time.ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(java.time.ZoneId zone) {
+        return this;
+      }
+    };
+    return new PipelineManager(flink(), null, snapshots, new PaimonPartitions(warehouse), new Locations(config), config, events, clock);
+  }
+
+  /** One streaming job whose savepoints are refused while {@link #savepointRefusalsLeft} lasts. */
+  private FlinkTarget flink() {
+    return (FlinkTarget) Proxy.newProxyInstance(FlinkTarget.class.getClassLoader(), new Class<?>[] {FlinkTarget.class}, (proxy, method, args) -> {
+      FlinkJob job = new FlinkJob(JOB, "mt:" + TABLE + ":v1:q", jobRunning ? "RUNNING" : "FINISHED");
+      return switch (method.getName()) {
+        case "ensureAvailable" -> null;
+        case "jobs" -> List.of(job);
+        case "job" -> Optional.of(job).filter(j -> j.id().equals(args[0]));
+        case "completedCheckpoints" -> new TreeMap<Long, Instant>();
+        case "stopWithSavepoint" -> {
+          if (savepointRefusalsLeft > 0) {
+            savepointRefusalsLeft--;
+            throw new IllegalStateException("stop-with-savepoint failed", new IllegalStateException("checkpoint coordinator is shut down"));
+          }
+          jobRunning = false;
+          yield "file:/savepoints/savepoint-1";
+        }
+        default -> throw new UnsupportedOperationException(method.getName());
+      };
+    });
+  }
+
+  private static TableDefinition definition(long version, TableDefinition.Status status) {
+    return new TableDefinition(
+        TABLE, version, TableDefinition.Kind.MATERIALIZED_TABLE, "CREATE MATERIALIZED TABLE ...", List.of(), List.of(), List.of(), null, Map.of(), null, null,
+        TableDefinition.RefreshMode.CONTINUOUS, new TableDefinition.Query("SELECT 1", "SELECT 1"), List.of(), status, Map.of(),
+        Instant.now(), Instant.now(), null);
+  }
+
+  private static RefreshPlan plan(long version, RefreshPlan.Status status) {
+    return new RefreshPlan(
+        TABLE, version, status, RefreshPlan.Mode.CONTINUOUS, new RefreshPlan.Freshness(5, "SECOND"), true, null, null, Map.of(), "[I,UA,UB,D]",
+        null, List.of(), List.of("hand-made"), List.of(), Instant.now());
+  }
+
+  /** The settings the pipelines read: every job included, savepoints on, at most 5 failures in a row. */
+  private static JobManagerConfig config(Path dataDir) {
+    Object jobs = settings(JobManagerConfig.Jobs.class, Map.of("include", ".*", "maxConsecutiveFailures", 5));
+    Object flink = settings(JobManagerConfig.Flink.class, Map.of("savepointDir", Optional.of("file:/savepoints"), "checkpointDir", Optional.empty()));
+    Object paimon = settings(JobManagerConfig.Paimon.class, Map.of("warehouse", Optional.empty()));
+    return settings(JobManagerConfig.class, Map.of("dataDir", dataDir.toString(), "jobs", jobs, "flink", flink, "paimon", paimon));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> T settings(Class<T> type, Map<String, Object> values) {
+    return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
+      if (!values.containsKey(method.getName())) {
+        throw new UnsupportedOperationException(method.getName());
+      }
+      return values.get(method.getName());
+    });
+  }
+}
