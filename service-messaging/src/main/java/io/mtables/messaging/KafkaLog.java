@@ -3,6 +3,7 @@ package io.mtables.messaging;
 import io.mtables.schemas.Contract;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -39,6 +41,7 @@ public class KafkaLog implements AutoCloseable {
   private final Map<String, Object> clientConfig;
   private final KafkaProducer<String, String> producer;
   private final Duration appendTimeout;
+  private final ContractCodec codec = new ContractCodec();
 
   public KafkaLog(String topic, String source, Map<String, Object> clientConfig) {
     this.topic = topic;
@@ -63,25 +66,29 @@ public class KafkaLog implements AutoCloseable {
    * @throws BrokerUnavailableException when the broker does not acknowledge it in time
    */
   public <T> void append(Contract<T> contract, String key, T payload) {
-    ProducerRecord<String, String> record = Envelope.record(topic, source, contract, key, payload);
+    send(Envelope.record(topic, source, contract, key, payload), key);
+  }
+
+  private void send(ProducerRecord<String, String> record, String key) {
+    String destination = record.topic();
     try {
       producer.send(record).get(appendTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while writing to " + topic, e);
+      throw new IllegalStateException("interrupted while writing to " + destination, e);
     } catch (TimeoutException e) {
-      throw unavailable(e);
+      throw unavailable(destination, e);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RetriableException) { // its own timeout included
-        throw unavailable(e.getCause());
+        throw unavailable(destination, e.getCause());
       }
-      throw new IllegalStateException("Failed to send record with key '" + key + "' to " + topic, e);
+      throw new IllegalStateException("Failed to send record with key '" + key + "' to " + destination, e);
     } catch (org.apache.kafka.common.errors.TimeoutException e) {
-      throw unavailable(e); // send() itself waited too long for the topic's metadata
+      throw unavailable(destination, e); // send() itself waited too long for the topic's metadata
     }
   }
 
-  private BrokerUnavailableException unavailable(Throwable cause) {
+  private BrokerUnavailableException unavailable(String topic, Throwable cause) {
     return new BrokerUnavailableException(
         "Kafka did not acknowledge a record on " + topic + " within " + appendTimeout.toSeconds() + " s (" + cause.getMessage() + ")", cause);
   }
@@ -128,6 +135,36 @@ public class KafkaLog implements AutoCloseable {
       records.sort(java.util.Comparator.comparingLong(ConsumerRecord::timestamp));
       return records;
     }
+  }
+
+  /**
+   * A replayed record decoded as {@code contract}, or empty when it cannot be: then it goes to
+   * {@code mt.dead-letters} with the reason, in the headers SmallRye's dead-letter queue writes,
+   * and the replay goes on, so one corrupt record does not stop a service from starting.
+   *
+   * @throws BrokerUnavailableException when the dead letter cannot be written either
+   */
+  public <T> Optional<T> decodeOrDeadLetter(ConsumerRecord<String, String> record, Contract<T> contract) {
+    try {
+      return Optional.of(codec.decode(contract, record.value()));
+    } catch (RuntimeException e) {
+      String reason = source + " cannot read the record at " + record.topic() + "-" + record.partition() + "@" + record.offset() + " while reading "
+          + record.topic() + " back: " + e.getMessage();
+      ProducerRecord<String, String> dead = new ProducerRecord<>(Topics.DEAD_LETTERS, record.key(), record.value());
+      record.headers().forEach(header -> dead.headers().add(header));
+      dead.headers().add("dead-letter-reason", bytes(reason));
+      dead.headers().add("dead-letter-topic", bytes(record.topic()));
+      dead.headers().add("dead-letter-partition", bytes(String.valueOf(record.partition())));
+      dead.headers().add("dead-letter-offset", bytes(String.valueOf(record.offset())));
+      dead.headers().add("dead-letter-exception-class-name", bytes(e.getClass().getName()));
+      send(dead, record.key());
+      LOG.warnf("%s; sent to %s", reason, Topics.DEAD_LETTERS);
+      return Optional.empty();
+    }
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
   }
 
   /** The settings of Quarkus's default Kafka configuration that a plain client needs (and how long an append may wait). */

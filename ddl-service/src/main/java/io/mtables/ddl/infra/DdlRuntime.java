@@ -6,7 +6,6 @@ import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
-import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
@@ -178,14 +177,13 @@ public class DdlRuntime {
     gate.progress("starting Flink's SQL front end");
     FlinkSql flink = new FlinkSql(settings.freshnessThreshold());
     Catalog catalog = new Catalog();
-    ContractCodec codec = new ContractCodec();
     gate.progress("reading " + Topics.TABLE_DEFINITIONS);
     for (var record : definitions.readAllWhenAvailable()) {
       String type = KafkaLog.header(record, EventHeaders.TYPE);
       if (Contracts.TABLE_DEFINED_V1.type().equals(type)) {
-        catalog.apply(codec.decode(Contracts.TABLE_DEFINED_V1, record.value()));
+        definitions.decodeOrDeadLetter(record, Contracts.TABLE_DEFINED_V1).ifPresent(catalog::apply);
       } else if (Contracts.TABLE_DROPPED_V1.type().equals(type)) {
-        catalog.apply(codec.decode(Contracts.TABLE_DROPPED_V1, record.value()));
+        definitions.decodeOrDeadLetter(record, Contracts.TABLE_DROPPED_V1).ifPresent(catalog::apply);
       } else {
         LOG.warnf("skipping a record of type %s in %s", type, Topics.TABLE_DEFINITIONS);
       }
@@ -211,7 +209,7 @@ public class DdlRuntime {
     gate.progress("reading " + Topics.DDL_RESULTS);
     for (var record : results.readAllWhenAvailable()) {
       if (Contracts.STATEMENT_RESULT_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
-        loaded.remember(codec.decode(Contracts.STATEMENT_RESULT_V1, record.value()));
+        results.decodeOrDeadLetter(record, Contracts.STATEMENT_RESULT_V1).ifPresent(loaded::remember);
       }
     }
     StatementService previous = service;

@@ -11,7 +11,6 @@ import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.jobmanager.pipelines.PipelineManager;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
-import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
@@ -161,23 +160,22 @@ public class JobManagerRuntime {
       PipelineManager loading =
           new PipelineManager(flink, new JobSubmitter(flink, locations.warehouse()), snapshots, partitions, locations, config, new RefreshEvents(eventsLog, new RefreshMetrics(registry)),
               Clock.systemUTC());
-      ContractCodec codec = new ContractCodec();
       gate.progress("reading " + Topics.REFRESH_EVENTS);
       for (var record : eventsLog.readAllWhenAvailable()) {
         String type = KafkaLog.header(record, EventHeaders.TYPE);
         if (Contracts.SUSPENDED_V1.type().equals(type)) {
-          loading.recall(codec.decode(Contracts.SUSPENDED_V1, record.value()));
+          eventsLog.decodeOrDeadLetter(record, Contracts.SUSPENDED_V1).ifPresent(loading::recall);
         } else if (Contracts.RESUMED_V1.type().equals(type)) {
-          loading.recall(codec.decode(Contracts.RESUMED_V1, record.value()));
+          eventsLog.decodeOrDeadLetter(record, Contracts.RESUMED_V1).ifPresent(loading::recall);
         } else if (Contracts.REFRESH_SUCCEEDED_V1.type().equals(type)) {
-          loading.recall(codec.decode(Contracts.REFRESH_SUCCEEDED_V1, record.value()));
+          eventsLog.decodeOrDeadLetter(record, Contracts.REFRESH_SUCCEEDED_V1).ifPresent(loading::recall);
         }
       }
       gate.progress("reading " + Topics.TABLE_DEFINITIONS);
       try (KafkaLog definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig)) {
         for (var record : definitions.readAllWhenAvailable()) {
           if (record.value() != null && Contracts.TABLE_DEFINED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
-            loading.onDefinition(codec.decode(Contracts.TABLE_DEFINED_V1, record.value()));
+            definitions.decodeOrDeadLetter(record, Contracts.TABLE_DEFINED_V1).ifPresent(loading::onDefinition);
           }
         }
       }
@@ -185,7 +183,7 @@ public class JobManagerRuntime {
       try (KafkaLog plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, clientConfig)) {
         for (var record : plans.readAllWhenAvailable()) {
           if (record.value() != null && Contracts.REFRESH_PLANNED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
-            loading.onPlan(codec.decode(Contracts.REFRESH_PLANNED_V1, record.value()));
+            plans.decodeOrDeadLetter(record, Contracts.REFRESH_PLANNED_V1).ifPresent(loading::onPlan);
           }
         }
       }

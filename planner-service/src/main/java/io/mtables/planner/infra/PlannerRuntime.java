@@ -6,7 +6,6 @@ import io.mtables.planner.PlannerConfig;
 import io.mtables.planner.domain.PlanBook;
 import io.mtables.planner.domain.Planner;
 import io.mtables.planning.FlinkQueryAnalyzer;
-import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
@@ -41,7 +40,7 @@ public class PlannerRuntime {
       @ConfigProperty(name = "quarkus.application.name") String serviceName,
       PlannerConfig config) {
     plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, KafkaLog.clientConfig(kafka));
-    Thread loader = new Thread(() -> load(config), "plan-loader");
+    Thread loader = new Thread(() -> loadUntilDone(config), "plan-loader");
     loader.setContextClassLoader(Thread.currentThread().getContextClassLoader()); // Flink finds its factories through it
     loader.setDaemon(true);
     loader.start();
@@ -76,12 +75,30 @@ public class PlannerRuntime {
     return gate.state();
   }
 
+  /** Loads; a failure (the broker gone while a dead letter is written, say) is shown in readiness and the load is tried again. */
+  private void loadUntilDone(PlannerConfig config) {
+    while (true) {
+      try {
+        load(config);
+        return;
+      } catch (RuntimeException e) {
+        LOG.warnf("loading the plans failed (tried again in 5 s): %s", e.getMessage());
+        gate.progress("loading the plans failed (tried again in 5 s): " + e.getMessage());
+        try {
+          Thread.sleep(5000);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
   private void load(PlannerConfig config) {
-    ContractCodec codec = new ContractCodec();
     gate.progress("reading " + Topics.REFRESH_PLANS);
     for (var record : plans.readAllWhenAvailable()) {
       if (record.value() != null && Contracts.REFRESH_PLANNED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
-        book.record(codec.decode(Contracts.REFRESH_PLANNED_V1, record.value()));
+        plans.decodeOrDeadLetter(record, Contracts.REFRESH_PLANNED_V1).ifPresent(book::record);
       }
     }
     gate.progress("starting Flink's planner");

@@ -1,7 +1,6 @@
 package io.mtables.refreshscheduler.infra;
 
 import io.mtables.messaging.KafkaLog;
-import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
@@ -17,11 +16,10 @@ final class LastTicks {
 
   static List<RefreshTick> read(Map<String, Object> clientConfig, String source) {
     List<RefreshTick> ticks = new ArrayList<>();
-    ContractCodec codec = new ContractCodec();
     try (KafkaLog log = new KafkaLog(Topics.SCHEDULER_LAST_TICKS, source, clientConfig)) {
       for (var record : log.readAllWhenAvailable()) {
         if (record.value() != null && Contracts.REFRESH_TICK_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
-          ticks.add(codec.decode(Contracts.REFRESH_TICK_V1, record.value()));
+          log.decodeOrDeadLetter(record, Contracts.REFRESH_TICK_V1).ifPresent(ticks::add);
         }
       }
     }
