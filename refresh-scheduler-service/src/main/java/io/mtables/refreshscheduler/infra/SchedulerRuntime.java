@@ -52,6 +52,9 @@ public class SchedulerRuntime {
   private String source;
   private Thread timer;
   private final JitterStats jitter = new JitterStats();
+  private final UnwrittenTicks unwritten = new UnwrittenTicks();
+  /** Why the chain watcher stopped, or null: readiness is down then. */
+  private volatile String chainProblem;
   @jakarta.inject.Inject io.micrometer.core.instrument.MeterRegistry registry;
   private TickMetrics metrics;
 
@@ -88,23 +91,43 @@ public class SchedulerRuntime {
   }
 
   void onStop(@Observes ShutdownEvent stop) {
-    if (timer != null) {
-      timer.interrupt();
+    // The threads end before the writer closes: a tick transaction under way is finished or
+    // aborted by its own thread, never cut by a closed producer.
+    for (Thread thread : new Thread[] {timer, watcher}) {
+      if (thread != null) {
+        thread.interrupt();
+      }
     }
-    if (watcher != null) {
-      watcher.interrupt();
+    for (Thread thread : new Thread[] {timer, watcher}) {
+      joinQuietly(thread);
     }
     if (writer != null) {
       writer.close();
     }
   }
 
+  private static void joinQuietly(Thread thread) {
+    if (thread == null) {
+      return;
+    }
+    try {
+      thread.join(java.time.Duration.ofSeconds(10).toMillis());
+      if (thread.isAlive()) {
+        LOG.warnf("%s did not end within 10 s of shutdown; closing the tick writer anyway", thread.getName());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Started, and its ticks are being written. */
   public boolean ready() {
-    return gate.isOpen();
+    return gate.isOpen() && unwritten.problem() == null && chainProblem == null;
   }
 
   public String state() {
-    return gate.state() + "; tables scheduled: " + (schedule == null ? 0 : schedule.size()) + "; ticks held for upstream refreshes: "
+    String problem = unwritten.problem() != null ? unwritten.problem() : chainProblem;
+    return (problem == null ? gate.state() : problem) + "; tables scheduled: " + (schedule == null ? 0 : schedule.size()) + "; ticks held for upstream refreshes: "
         + (schedule == null ? 0 : schedule.heldCount()) + "; " + jitter.summary();
   }
 
@@ -126,6 +149,7 @@ public class SchedulerRuntime {
       partitions.forEach(p -> gone.add(p.partition()));
       owned.removeAll(gone);
       schedule.release(table -> gone.contains(partitionOf.get(table)));
+      unwritten.release(table -> gone.contains(partitionOf.get(table)));
       lock.notifyAll();
     }
   }
@@ -164,6 +188,8 @@ public class SchedulerRuntime {
       // stopping
     } catch (RuntimeException e) {
       LOG.error("the chain watcher stopped; tables reading other tables now tick at their own boundaries only", e);
+      chainProblem = "the chain watcher stopped (tables reading other tables tick at their own boundaries only; a restart starts it again): "
+          + e.getMessage();
     } finally {
       Thread.interrupted(); // the consumer cannot close cleanly while the interrupt is pending
       chains.close();
@@ -184,7 +210,7 @@ public class SchedulerRuntime {
       List<RefreshTick> due;
       synchronized (lock) {
         Instant now = clock.instant();
-        due = schedule.due(now);
+        due = unwritten.before(schedule.due(now));
         if (due.isEmpty()) {
           // Woken by a new plan or a refresh outcome (a held tick may go), else at the next boundary.
           Instant next = schedule.nextDue().orElse(now.plusSeconds(1));
@@ -198,13 +224,19 @@ public class SchedulerRuntime {
       }
       try {
         writer.writeScheduled(due);
+        unwritten.written();
         Instant written = clock.instant();
         due.stream().filter(t -> t.reason() == RefreshTick.Reason.SCHEDULED).forEach(t -> jitter.record(Duration.between(t.scheduledTime(), written)));
         metrics.written(due, written);
       } catch (RuntimeException e) {
         metrics.writeFailed(due.size());
-        // The ticks are lost for now; the next start or take-over catches the tables up.
-        LOG.errorf("writing %d ticks failed: %s", due.size(), e.getMessage());
+        unwritten.failed(due, e.getMessage());
+        LOG.warnf("writing %d ticks failed (tried again in 1 s): %s", due.size(), e.getMessage());
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException interrupted) {
+          return;
+        }
       }
     }
   }
