@@ -52,7 +52,7 @@ class RefreshStatusIT {
           .then().body("rows", hasItem(List.of("ACTIVATED", JOB)));
 
       post("ALTER MATERIALIZED TABLE " + DB + ".mt RESUME", 409);
-      send(probe, Contracts.SUSPENDED_V1, table, new Suspended(table, 1, "5 failures in a row; the last: boom.", null, Instant.now()));
+      send(probe, Contracts.SUSPENDED_V1, table, new Suspended(table, 1, "5 failures in a row; the last: boom.", null, Instant.now(), Suspended.Cause.FAILURES));
       describe(table, List.of("refresh.status", "SUSPENDED"), List.of("refresh.last_error", "5 failures in a row; the last: boom."));
     }
     post("ALTER MATERIALIZED TABLE " + DB + ".mt RESUME", 202);
@@ -75,7 +75,7 @@ class RefreshStatusIT {
       send(probe, Contracts.REFRESH_FAILED_V1, table, new RefreshFailed(table, 2, RefreshPlan.Mode.CONTINUOUS, JOB, refused, 1, Instant.now(), null));
       describe(table, List.of("refresh.status", "FAILED"), List.of("refresh.last_error", refused));
 
-      send(probe, Contracts.SUSPENDED_V1, table, new Suspended(table, 2, "ALTER MATERIALIZED TABLE ... SUSPEND", "file:/tmp/savepoint-1", Instant.now()));
+      send(probe, Contracts.SUSPENDED_V1, table, new Suspended(table, 2, "ALTER MATERIALIZED TABLE ... SUSPEND", "file:/tmp/savepoint-1", Instant.now(), Suspended.Cause.STATEMENT));
       describe(table, List.of("refresh.status", "SUSPENDED"));
     }
   }

@@ -76,7 +76,7 @@ public class RefreshStatusProjection {
 
   public void apply(Suspended event) {
     update(event.table(), s -> new RefreshStatus("SUSPENDED", event.definitionVersion(), null, null, s.lastRefresh(), s.lastSnapshotId(),
-        event.reason().startsWith("ALTER") ? s.lastError() : event.reason(), s.dataTimestamp(), event.definitionVersion()));
+        event.cause() == Suspended.Cause.FAILURES ? event.reason() : s.lastError(), s.dataTimestamp(), event.definitionVersion()));
   }
 
   public void apply(Resumed event) {

@@ -274,7 +274,7 @@ public class PipelineManager {
     pipeline.streamingJobId = null;
     pipeline.refreshWaiting = null;
     pipeline.status = Pipeline.Status.SUSPENDED;
-    events.suspended(new Suspended(pipeline.table, pipeline.plan.definitionVersion(), reason, savepoint, clock.instant()));
+    events.suspended(new Suspended(pipeline.table, pipeline.plan.definitionVersion(), reason, savepoint, clock.instant(), Suspended.Cause.STATEMENT));
     LOG.infof("suspended %s (%s)%s", pipeline.table, reason, savepoint == null ? "" : ", state in " + savepoint);
     return true;
   }

@@ -170,7 +170,8 @@ final class PipelineReports {
       pipeline.status = Pipeline.Status.SUSPENDED;
       pipeline.refreshWaiting = null;
       events.suspended(new Suspended(pipeline.table, version,
-          pipeline.consecutiveFailures + " failures in a row; the last: " + reason + ". ALTER MATERIALIZED TABLE ... RESUME runs it again.", null, clock.instant()));
+          pipeline.consecutiveFailures + " failures in a row; the last: " + reason + ". ALTER MATERIALIZED TABLE ... RESUME runs it again.", null, clock.instant(),
+          Suspended.Cause.FAILURES));
     } else if (pipeline.status != Pipeline.Status.SUSPENDED) {
       pipeline.status = Pipeline.Status.FAILED;
     }

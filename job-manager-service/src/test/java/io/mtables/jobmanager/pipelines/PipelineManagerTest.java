@@ -84,6 +84,7 @@ class PipelineManagerTest {
     assertThat(sent).hasSize(3).last().isInstanceOfSatisfying(Suspended.class, suspended -> {
       assertThat(suspended.definitionVersion()).isEqualTo(2);
       assertThat(suspended.savepoint()).isEqualTo("file:/savepoints/savepoint-1");
+      assertThat(suspended.cause()).isEqualTo(Suspended.Cause.STATEMENT);
     });
     assertThat(manager.status(TABLE)).contains("SUSPENDED");
 

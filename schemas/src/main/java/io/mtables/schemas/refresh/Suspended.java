@@ -12,5 +12,16 @@ import java.time.Instant;
  * @param savepoint where the streaming job's state was saved; null for FULL tables or when the job
  *     was not running
  * @param suspendedAt when the pipeline stopped
+ * @param cause STATEMENT (ALTER ... SUSPEND) or FAILURES (the job manager, after too many in a
+ *     row); null in events written before it was added
  */
-public record Suspended(String table, long definitionVersion, String reason, String savepoint, Instant suspendedAt) {}
+public record Suspended(String table, long definitionVersion, String reason, String savepoint, Instant suspendedAt, Cause cause) {
+
+  /** Who suspended the table. */
+  public enum Cause {
+    /** ALTER MATERIALIZED TABLE ... SUSPEND. */
+    STATEMENT,
+    /** The job manager, after {@code mt.jobs.max-consecutive-failures} failures in a row. */
+    FAILURES
+  }
+}
