@@ -75,6 +75,11 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
   }
 
   @Override
+  public java.util.OptionalLong restarts(String jobId) {
+    return rest.restarts(jobId);
+  }
+
+  @Override
   public String stopWithSavepoint(String jobId, String directory) {
     return rest.stopWithSavepoint(jobId, directory);
   }

@@ -40,6 +40,9 @@ public interface FlinkTarget extends AutoCloseable {
    */
   java.util.SortedMap<Long, java.time.Instant> completedCheckpoints(String jobId);
 
+  /** How many times Flink restarted the job (its {@code numRestarts} metric); empty when the cluster cannot say. */
+  java.util.OptionalLong restarts(String jobId);
+
   /** Stops a streaming job after a savepoint into {@code directory}; the savepoint's path. */
   String stopWithSavepoint(String jobId, String directory);
 

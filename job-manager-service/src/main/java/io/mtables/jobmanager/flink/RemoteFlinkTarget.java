@@ -157,6 +157,32 @@ public class RemoteFlinkTarget implements FlinkTarget {
     return completed;
   }
 
+  /** Read from the job's metrics over plain HTTP: {@code [{"id": "numRestarts", "value": "2"}]}. */
+  @Override
+  public java.util.OptionalLong restarts(String jobId) {
+    try {
+      var response =
+          HTTP.send(
+              java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl() + "/jobs/" + jobId + "/metrics?get=numRestarts"))
+                  .timeout(java.time.Duration.ofSeconds(10)).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        return java.util.OptionalLong.empty();
+      }
+      for (var metric : JSON.readTree(response.body())) {
+        if (metric.path("id").asText().equals("numRestarts")) {
+          return java.util.OptionalLong.of(Long.parseLong(metric.path("value").asText("0")));
+        }
+      }
+      return java.util.OptionalLong.empty();
+    } catch (java.io.IOException | NumberFormatException e) {
+      return java.util.OptionalLong.empty(); // asked again at the next look
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return java.util.OptionalLong.empty();
+    }
+  }
+
   /** The last "Caused by:" of a printed stack trace (the root cause), else its first line. */
   static String deepestCause(String stackTrace) {
     String cause = stackTrace.lines().findFirst().orElse(stackTrace);

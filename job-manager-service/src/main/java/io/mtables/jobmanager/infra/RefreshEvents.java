@@ -37,6 +37,12 @@ public class RefreshEvents {
     metrics.failed(event);
   }
 
+  /** A streaming job that Flink restarted {@code restarts} more times: reported as a failure, and counted. */
+  public void jobRestarted(RefreshFailed event, long restarts) {
+    failed(event);
+    metrics.restarted(event.table(), restarts);
+  }
+
   public void suspended(Suspended event) {
     log.append(Contracts.SUSPENDED_V1, event.table(), event);
     metrics.suspended(event);

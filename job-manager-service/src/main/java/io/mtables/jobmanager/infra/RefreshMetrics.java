@@ -12,7 +12,8 @@ import java.time.Duration;
  * The job manager's outcomes as Prometheus metrics on {@code /q/metrics}, counted as their events
  * are written: {@code mt_refreshes_total{table, mode, outcome}} (REFRESHED, NO_DATA or FAILED),
  * {@code mt_refresh_duration_seconds{table}} (a FULL refresh, from being taken up to its commit,
- * as a histogram) and {@code mt_table_suspensions_total{table}}.
+ * as a histogram), {@code mt_table_suspensions_total{table, cause}} (STATEMENT or FAILURES) and {@code
+ * mt_job_restarts_total{table}} (restarts of a streaming job by Flink's restart strategy).
  */
 public class RefreshMetrics {
 
@@ -45,7 +46,12 @@ public class RefreshMetrics {
     registry.counter("mt.refreshes", "table", event.table(), "mode", event.mode().name(), "outcome", "FAILED").increment();
   }
 
+  void restarted(String table, long restarts) {
+    registry.counter("mt.job.restarts", "table", table).increment(restarts);
+  }
+
   void suspended(Suspended event) {
-    registry.counter("mt.table.suspensions", "table", event.table()).increment();
+    String cause = event.cause() == null ? Suspended.Cause.STATEMENT.name() : event.cause().name();
+    registry.counter("mt.table.suspensions", "table", event.table(), "cause", cause).increment();
   }
 }

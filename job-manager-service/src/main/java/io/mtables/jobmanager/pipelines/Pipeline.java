@@ -35,6 +35,8 @@ final class Pipeline {
   String streamingJobId;
   long streamingJobVersion;
   String streamingJobQuery;
+  /** Flink's restarts of the streaming job reported so far; -1 until first read (a job taken over keeps its past restarts unreported). */
+  long streamingJobRestarts = -1;
 
   /**
    * The inputs a successful FULL refresh read: the definition version and each input's data

@@ -11,6 +11,7 @@ import io.mtables.jobmanager.jobs.QueryState;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan.Mode;
 import io.mtables.schemas.refresh.JobStarted;
+import io.mtables.schemas.refresh.RefreshFailed;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
@@ -42,6 +43,7 @@ final class StreamingJobs {
     pipeline.streamingJobId = job.id();
     pipeline.streamingJobVersion = version;
     pipeline.streamingJobQuery = queryFingerprint;
+    pipeline.streamingJobRestarts = -1;
     pipeline.status = Pipeline.Status.ACTIVATED;
     LOG.infof("re-attached to streaming job %s of %s v%d", job.id(), pipeline.table, version);
   }
@@ -59,6 +61,7 @@ final class StreamingJobs {
       pipeline.streamingJobId = job.getJobID().toHexString();
       pipeline.streamingJobVersion = definition.version();
       pipeline.streamingJobQuery = QueryState.fingerprint(definition);
+      pipeline.streamingJobRestarts = 0;
       pipeline.status = Pipeline.Status.INITIALIZING;
       reports.events().jobStarted(
           new JobStarted(pipeline.table, definition.version(), Mode.CONTINUOUS, pipeline.streamingJobId, JobSql.streamingJobName(definition), restoreFrom, clock.instant()));
@@ -113,6 +116,7 @@ final class StreamingJobs {
         if (pipeline.status == Pipeline.Status.INITIALIZING) {
           pipeline.status = Pipeline.Status.ACTIVATED;
         }
+        reportRestarts(pipeline, pipeline.streamingJobId);
         reports.streamingProgress(pipeline, pipeline.streamingJobId, flink.completedCheckpoints(pipeline.streamingJobId));
       }
       case "FAILED" -> {
@@ -127,6 +131,28 @@ final class StreamingJobs {
         // starting, restarting: Flink's restart strategy is at work
       }
     }
+  }
+
+  /**
+   * Restarts by Flink's restart strategy are failures too, though the job recovered: each new one
+   * is reported (with Flink's cause) and counted, not counted towards suspension (Flink's strategy
+   * gives up by itself, and then the job FAILED above).
+   */
+  private void reportRestarts(Pipeline pipeline, String jobId) {
+    var restarts = flink.restarts(jobId);
+    if (restarts.isEmpty()) {
+      return;
+    }
+    long now = restarts.getAsLong();
+    long known = pipeline.streamingJobRestarts;
+    pipeline.streamingJobRestarts = Math.max(known, now);
+    if (known < 0 || now <= known) {
+      return; // the first look at a job taken over: its earlier restarts were this job's before
+    }
+    String cause = flink.failureCause(jobId).orElse("no cause recorded");
+    reports.events().jobRestarted(new RefreshFailed(pipeline.table, pipeline.plan.definitionVersion(), Mode.CONTINUOUS, jobId,
+        "Flink restarted the streaming job (" + now + " restart(s) so far; it gives up after " + config.jobs().maxConsecutiveFailures()
+            + " in a row): " + cause, 1, clock.instant(), null, PipelineReports.CONTINUOUS), now - known);
   }
 
   boolean running(String jobId) {

@@ -46,6 +46,8 @@ class PipelineManagerTest {
   private Instant now = Instant.parse("2026-12-01T10:00:00Z");
   private int savepointRefusalsLeft;
   private boolean jobRunning = true;
+  private long restarts = 1;
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   @Test
   void aRefusedSavepointLeavesTheJobRunningWithTheErrorAndSuspendIsTriedAgain() {
@@ -94,6 +96,29 @@ class PipelineManagerTest {
   }
 
   @Test
+  void restartsByFlinkAreReportedAndCountedOnceEach() {
+    PipelineManager manager = manager();
+    manager.onDefinition(definition(1, TableDefinition.Status.ACTIVE));
+    manager.onPlan(plan(1, RefreshPlan.Status.ACTIVE));
+    manager.start(List.of(new FlinkJob(JOB, "mt:" + TABLE + ":v1:q" + QueryState.fingerprint(definition(1, TableDefinition.Status.ACTIVE)), "RUNNING")));
+
+    manager.poll();
+    assertThat(sent).as("a restart from before the job was taken over is not reported").isEmpty();
+
+    restarts = 3;
+    manager.poll();
+    manager.poll();
+    assertThat(sent).singleElement().isInstanceOfSatisfying(RefreshFailed.class, failed -> {
+      assertThat(failed.jobId()).isEqualTo(JOB);
+      assertThat(failed.trigger()).isEqualTo("CONTINUOUS");
+      assertThat(failed.reason()).isEqualTo(
+          "Flink restarted the streaming job (3 restart(s) so far; it gives up after 5 in a row): java.io.IOException: Connection reset by peer");
+    });
+    assertThat(registry.get("mt.job.restarts").tag("table", TABLE).counter().count()).isEqualTo(2.0);
+    assertThat(manager.status(TABLE)).as("the job runs").contains("ACTIVATED");
+  }
+
+  @Test
   void retriesBackOffToAMinute() {
     assertThat(List.of(1, 2, 3, 6, 7, 20).stream().map(PipelineManager::retryDelay).map(Duration::toSeconds))
         .containsExactly(1L, 2L, 4L, 32L, 60L, 60L);
@@ -108,7 +133,7 @@ class PipelineManagerTest {
         return Optional.empty();
       }
     };
-    RefreshEvents events = new RefreshEvents(null, new RefreshMetrics(new SimpleMeterRegistry())) {
+    RefreshEvents events = new RefreshEvents(null, new RefreshMetrics(registry)) {
       @Override
       public void succeeded(RefreshSucceeded event) {
         sent.add(event);
@@ -152,6 +177,8 @@ class PipelineManagerTest {
         case "jobs" -> List.of(job);
         case "job" -> Optional.of(job).filter(j -> j.id().equals(args[0]));
         case "completedCheckpoints" -> new TreeMap<Long, Instant>();
+        case "restarts" -> java.util.OptionalLong.of(restarts);
+        case "failureCause" -> Optional.of("java.io.IOException: Connection reset by peer");
         case "stopWithSavepoint" -> {
           if (savepointRefusalsLeft > 0) {
             savepointRefusalsLeft--;
