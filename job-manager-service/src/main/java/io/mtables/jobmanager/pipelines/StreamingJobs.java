@@ -116,8 +116,8 @@ final class StreamingJobs {
         if (pipeline.status == Pipeline.Status.INITIALIZING) {
           pipeline.status = Pipeline.Status.ACTIVATED;
         }
-        reportRestarts(pipeline, pipeline.streamingJobId);
         reports.streamingProgress(pipeline, pipeline.streamingJobId, flink.completedCheckpoints(pipeline.streamingJobId));
+        reportRestarts(pipeline, pipeline.streamingJobId); // after the progress: its lag is measured by when snapshots are reported
       }
       case "FAILED" -> {
         String jobId = pipeline.streamingJobId;
