@@ -51,10 +51,7 @@ class PipelineManagerTest {
 
   @Test
   void aRefusedSavepointLeavesTheJobRunningWithTheErrorAndSuspendIsTriedAgain() {
-    PipelineManager manager = manager();
-    manager.onDefinition(definition(1, TableDefinition.Status.ACTIVE));
-    manager.onPlan(plan(1, RefreshPlan.Status.ACTIVE));
-    manager.start(List.of(new FlinkJob(JOB, "mt:" + TABLE + ":v1:q" + QueryState.fingerprint(definition(1, TableDefinition.Status.ACTIVE)), "RUNNING")));
+    PipelineManager manager = runningTable();
     assertThat(manager.status(TABLE)).contains("ACTIVATED");
 
     savepointRefusalsLeft = 2;
@@ -97,10 +94,7 @@ class PipelineManagerTest {
 
   @Test
   void restartsByFlinkAreReportedAndCountedOnceEach() {
-    PipelineManager manager = manager();
-    manager.onDefinition(definition(1, TableDefinition.Status.ACTIVE));
-    manager.onPlan(plan(1, RefreshPlan.Status.ACTIVE));
-    manager.start(List.of(new FlinkJob(JOB, "mt:" + TABLE + ":v1:q" + QueryState.fingerprint(definition(1, TableDefinition.Status.ACTIVE)), "RUNNING")));
+    PipelineManager manager = runningTable();
 
     manager.poll();
     assertThat(sent).as("a restart from before the job was taken over is not reported").isEmpty();
@@ -122,6 +116,15 @@ class PipelineManagerTest {
   void retriesBackOffToAMinute() {
     assertThat(List.of(1, 2, 3, 6, 7, 20).stream().map(PipelineManager::retryDelay).map(Duration::toSeconds))
         .containsExactly(1L, 2L, 4L, 32L, 60L, 60L);
+  }
+
+  /** A manager that took over the table's running streaming job at start. */
+  private PipelineManager runningTable() {
+    PipelineManager manager = manager();
+    manager.onDefinition(definition(1, TableDefinition.Status.ACTIVE));
+    manager.onPlan(plan(1, RefreshPlan.Status.ACTIVE));
+    manager.start(List.of(new FlinkJob(JOB, "mt:" + TABLE + ":v1:q" + QueryState.fingerprint(definition(1, TableDefinition.Status.ACTIVE)), "RUNNING")));
+    return manager;
   }
 
   private PipelineManager manager() {
