@@ -168,20 +168,24 @@ class DataPlaneAcrossServicesIT {
       await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).untilAsserted(
           () -> assertThat(describe(table, "refresh.measured_lag")).isNotEqualTo("null"));
 
-      // One sample a second for 30 s, each within the bound: changes for the first 15, then quiet.
-      var samples = new java.util.concurrent.atomic.AtomicInteger();
-      var worst = new java.util.concurrent.atomic.AtomicReference<>(Duration.ZERO);
-      await().during(Duration.ofSeconds(30)).atMost(Duration.ofSeconds(32)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-        int second = samples.incrementAndGet();
+      // One sample a second for 30 s (changes for the first 15, then quiet), each within the bound.
+      // Sampled by a plain loop: how long a sample takes on a busy machine is not what is tested.
+      Duration bound = checkpointInterval.plus(reportDelay);
+      List<Duration> lags = new ArrayList<>();
+      long start = System.nanoTime();
+      for (int second = 1; second <= 30; second++) {
         if (second <= 15) {
           probe.send(topic, String.valueOf(second), "{\"id\":" + second + ",\"page\":\"p" + second % 3 + "\"}", Map.of());
         }
-        Duration lag = Duration.parse(describe(table, "refresh.measured_lag"));
-        worst.accumulateAndGet(lag, (a, b) -> a.compareTo(b) >= 0 ? a : b);
-        assertThat(lag).as("within a checkpoint interval and the time to report it").isLessThanOrEqualTo(checkpointInterval.plus(reportDelay));
-      });
+        lags.add(Duration.parse(describe(table, "refresh.measured_lag")));
+        long next = start + Duration.ofSeconds(second).toNanos();
+        Thread.sleep(Math.max(0, (next - System.nanoTime()) / 1_000_000));
+      }
+      Duration worst = lags.stream().max(Comparator.naturalOrder()).orElseThrow();
       System.out.println("measured lag of a 5 s CONTINUOUS table (checkpoints every 2.5 s) over 30 s (15 s of changes, 15 s quiet): max "
-          + worst.get().toMillis() + " ms");
+          + worst.toMillis() + " ms");
+      assertThat(lags).as("each second's lag within a checkpoint interval and the time to report it (%s)", bound)
+          .allSatisfy(lag -> assertThat(lag).isLessThanOrEqualTo(bound));
       await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
         double scraped = lagGauge(table);
         double described = Duration.parse(describe(table, "refresh.measured_lag")).toMillis() / 1000.0;
@@ -204,7 +208,7 @@ class DataPlaneAcrossServicesIT {
 
       post("ALTER MATERIALIZED TABLE " + DB + ".visits_by_page RESUME", 202);
       await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).untilAsserted(
-          () -> assertThat(Duration.parse(describe(table, "refresh.measured_lag"))).isLessThanOrEqualTo(checkpointInterval.plus(reportDelay)));
+          () -> assertThat(Duration.parse(describe(table, "refresh.measured_lag"))).isLessThanOrEqualTo(bound));
       JsonNode restored = JSON.readTree(alerts.await(r -> table.equals(r.key()) && r.value().contains("\"restoredAt\""), Duration.ofSeconds(30)).value());
       assertThat(restored.path("behindSince").asText()).isEqualTo(missed.path("behindSince").asText());
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> alerts.await(
