@@ -12,7 +12,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.ExplainDetail;
+import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.TableDescriptor;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.catalog.ObjectPath;
 
@@ -77,6 +79,43 @@ public class FlinkQueryAnalyzer {
    */
   public QueryAnalysis analyze(TableDefinition table, UpstreamPlans upstreamPlans) {
     return onFlinkThread(() -> analyzeHere(table, upstreamPlans));
+  }
+
+  /**
+   * Whether the state of {@code running}'s streaming job can be carried into a job of {@code
+   * changed}'s query: Flink's compiled plans of both, compared ({@link StateCompatibility}). A plan
+   * Flink cannot compile is UNKNOWN, in Flink's words.
+   */
+  public StateCompatibility.Result stateVerdict(TableDefinition running, TableDefinition changed, UpstreamPlans upstreamPlans) {
+    return onFlinkThread(() -> {
+      String before;
+      String after;
+      try {
+        before = compiledPlan(running, upstreamPlans);
+      } catch (RuntimeException e) {
+        return new StateCompatibility.Result(StateCompatibility.Verdict.UNKNOWN, "Flink cannot compile the running query's plan here: " + deepestMessage(e));
+      }
+      try {
+        after = compiledPlan(changed, upstreamPlans);
+      } catch (RuntimeException e) {
+        return new StateCompatibility.Result(StateCompatibility.Verdict.UNKNOWN, "Flink cannot compile the new query's plan here: " + deepestMessage(e));
+      }
+      return StateCompatibility.compare(before, after);
+    });
+  }
+
+  /** Flink's compiled streaming plan (COMPILE PLAN's JSON) of the query, written to a blackhole of its shape. */
+  private String compiledPlan(TableDefinition table, UpstreamPlans upstreamPlans) {
+    for (var source : table.sources()) {
+      if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
+        upstream.declare(streaming, source, runnablePlan(source, upstreamPlans));
+      } else {
+        declare(streaming, source);
+      }
+    }
+    Table query = streaming.sqlQuery(table.query().expanded());
+    TableDescriptor sink = TableDescriptor.forConnector("blackhole").schema(Schema.newBuilder().fromResolvedSchema(query.getResolvedSchema()).build()).build();
+    return query.insertInto(sink).compilePlan().asJsonString();
   }
 
   private <T> T onFlinkThread(Callable<T> work) {
