@@ -1,19 +1,28 @@
 package io.mtables.ddl;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 
+import io.mtables.schemas.ContractCodec;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
+import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** EXPLAIN CREATE MATERIALIZED TABLE answers with the plan and its reasons, and changes nothing. */
+/** EXPLAIN CREATE | ALTER MATERIALIZED TABLE answers with the plan and its reasons, and changes nothing. */
 @QuarkusTest
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class ExplainIT {
@@ -62,8 +71,62 @@ class ExplainIT {
   void explainOfAnythingElseIsRefusedWithWhatIsAllowed() {
     DialectIT.awaitReady();
 
-    post("EXPLAIN SELECT 1", 400).then().body("title", org.hamcrest.Matchers.equalTo("UnsupportedStatement")).body("detail", org.hamcrest.Matchers.containsString("EXPLAIN is answered for CREATE [OR ALTER] MATERIALIZED TABLE only"));
+    post("EXPLAIN SELECT 1", 400).then().body("title", org.hamcrest.Matchers.equalTo("UnsupportedStatement"))
+        .body("detail", org.hamcrest.Matchers.containsString("EXPLAIN is answered for CREATE [OR ALTER] MATERIALIZED TABLE and for ALTER MATERIALIZED TABLE"));
     post("EXPLAIN CREATE MATERIALIZED TABLE " + DB + ".bad AS SELECT nope FROM " + DB + ".missing", 400);
+  }
+
+  /**
+   * EXPLAIN ALTER ... AS on a CONTINUOUS table: seed 004's verdict on the running job's state, from
+   * Flink's compiled plans, with its reason and what will be done; the table stays as it was.
+   */
+  @Test
+  void explainAlterAsGivesTheVerdictOnTheRunningJobsState() {
+    DialectIT.awaitReady();
+    post(CLICKS, 202);
+    post("CREATE MATERIALIZED TABLE " + DB + ".live FRESHNESS = INTERVAL '5' SECOND" + BY_CATEGORY, 202);
+    publishContinuousPlan("default_catalog." + DB + ".live");
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(
+        () -> post("DESCRIBE MATERIALIZED TABLE " + DB + ".live", 200).then().body("rows", hasItem(List.of("plan.mode", "CONTINUOUS"))));
+
+    post("EXPLAIN ALTER MATERIALIZED TABLE " + DB + ".live AS SELECT category, COUNT(*) AS n FROM " + DB + ".clicks GROUP BY category HAVING COUNT(*) > 1", 200)
+        .then()
+        .body("rows", hasItem(List.of("change", "would alter")))
+        .body("rows", hasItem(List.of("evolution.verdict", "COMPATIBLE")))
+        .body("rows", hasItem(hasItem(org.hamcrest.Matchers.startsWith("Flink's plans compute the same state in both queries: GroupAggregate(groupBy=[category]"))))
+        .body("rows", hasItem(hasItem(org.hamcrest.Matchers.startsWith("the streaming job is cancelled and the table is rebuilt"))));
+    post("EXPLAIN ALTER MATERIALIZED TABLE " + DB + ".live AS SELECT category, COUNT(DISTINCT id) AS n FROM " + DB + ".clicks GROUP BY category", 200)
+        .then()
+        .body("rows", hasItem(List.of("evolution.verdict", "INCOMPATIBLE")))
+        .body("rows", hasItem(hasItem(org.hamcrest.Matchers.startsWith("DISTINCT aggregates were added"))));
+    post("EXPLAIN ALTER MATERIALIZED TABLE " + DB + ".live SET FRESHNESS = INTERVAL '10' SECOND", 200)
+        .then()
+        .body("rows", hasItem(List.of("change", "would alter")))
+        .body("rows", not(hasItem(hasItem("evolution.verdict"))));
+    post("EXPLAIN ALTER MATERIALIZED TABLE " + DB + ".live REFRESH", 400).then().body("title", org.hamcrest.Matchers.equalTo("UnsupportedStatement"));
+    post("DESCRIBE MATERIALIZED TABLE " + DB + ".live", 200).then().body("rows", hasItem(List.of("version", "1")));
+  }
+
+  /** A FULL table keeps no streaming state: the verdict says so, and that the next refresh runs the new query. */
+  @Test
+  void explainAlterAsOfATableWithoutAStreamingJobSaysThereIsNoStateToKeep() {
+    DialectIT.awaitReady();
+    post(CLICKS, 202);
+    post("CREATE MATERIALIZED TABLE " + DB + ".daily FRESHNESS = INTERVAL '1' DAY" + BY_CATEGORY, 202);
+
+    post("EXPLAIN ALTER MATERIALIZED TABLE " + DB + ".daily AS SELECT category, COUNT(*) AS n, MAX(id) AS top FROM " + DB + ".clicks GROUP BY category", 200)
+        .then()
+        .body("rows", hasItem(List.of("evolution.verdict", "NONE")))
+        .body("rows", hasItem(hasItem(org.hamcrest.Matchers.startsWith("the table has no streaming job whose state could be kept"))));
+  }
+
+  private static void publishContinuousPlan(String table) {
+    RefreshPlan plan = new RefreshPlan(
+        table, 1, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.CONTINUOUS, new RefreshPlan.Freshness(5, "SECOND"), true, Duration.ofMillis(2500), null, Map.of(),
+        "[I,UA]", new RefreshPlan.UpsertKey(List.of("category"), RefreshPlan.UpsertKey.Origin.DERIVED), List.of(), List.of("CONTINUOUS (test)"), List.of(), Instant.now());
+    try (TopicProbe probe = new TopicProbe()) {
+      probe.send(Topics.REFRESH_PLANS, table, new ContractCodec().encode(Contracts.REFRESH_PLANNED_V1, plan), Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
+    }
   }
 
   private static io.restassured.response.Response post(String statement, int status) {

@@ -71,8 +71,11 @@ public final class StateCompatibility {
    * last, as its time column's position moves with the grouping keys.
    */
   private static final Map<String, String> KEY_FIELDS = keyFields();
-  /** Fields that say nothing about the state: Flink's ids, its text for people. */
-  private static final Set<String> NOT_STATE = Set.of("id", "description");
+  /**
+   * Fields that say nothing about the state: Flink's ids, its text for people, and whether the node
+   * sends update-before messages (what a changed query downstream asks of it, not what it keeps).
+   */
+  private static final Set<String> NOT_STATE = Set.of("id", "description", "generateUpdateBefore");
 
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -43,6 +43,15 @@ class StateCompatibilityTest {
   }
 
   @Test
+  void aHavingClauseAddedKeepsTheStateThoughTheAggregateNowSendsUpdateBefores() {
+    String counted = "SELECT `user_id`, COUNT(*) AS `n` FROM `default_catalog`.`shop`.`orders` GROUP BY `user_id`";
+    var result = verdict(counted, counted + " HAVING COUNT(*) > 1");
+
+    assertThat(result.verdict()).isEqualTo(Verdict.COMPATIBLE);
+    assertThat(result.reason()).contains("GroupAggregate(groupBy=[user_id]").contains("Calc(select=[user_id, n], where=[(n > 1)])");
+  }
+
+  @Test
   void aStatelessQueryKeepsItsReadPositionsWhateverItProjects() {
     var result = verdict("SELECT `id`, `price` FROM `default_catalog`.`shop`.`orders`", "SELECT `id`, `price`, `item` FROM `default_catalog`.`shop`.`orders` WHERE `price` > 0");
 

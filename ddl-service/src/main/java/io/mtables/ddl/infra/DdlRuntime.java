@@ -200,10 +200,18 @@ public class DdlRuntime {
     }
     gate.progress("starting Flink's planner for EXPLAIN");
     FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
-    PlanPreview preview = table -> {
-      var analysis = analyzer.analyze(table, plans::find);
-      return new PlanPreview.Preview(
-          RefreshModeRules.plan(table, settings, analysis, clock.instant()), analysis.verdict() == io.mtables.planning.QueryAnalysis.Verdict.BLOCKED);
+    PlanPreview preview = new PlanPreview() {
+      @Override
+      public PlanPreview.Preview preview(TableDefinition table) {
+        var analysis = analyzer.analyze(table, plans::find);
+        return new PlanPreview.Preview(
+            RefreshModeRules.plan(table, settings, analysis, clock.instant()), analysis.verdict() == io.mtables.planning.QueryAnalysis.Verdict.BLOCKED);
+      }
+
+      @Override
+      public io.mtables.planning.StateCompatibility.Result stateVerdict(TableDefinition running, TableDefinition changed) {
+        return analyzer.stateVerdict(running, changed, plans::find);
+      }
     };
     StatementService loaded = new StatementService(flink, catalog, plans, statuses, preview, warehouse, definitions, results, lifecycle, config, clock);
     gate.progress("reading " + Topics.DDL_RESULTS);

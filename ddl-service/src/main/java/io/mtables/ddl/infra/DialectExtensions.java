@@ -16,8 +16,9 @@ import java.util.regex.Pattern;
  *   <li>{@code CREATE OR ALTER MATERIALIZED TABLE}: parsed as CREATE; the statement service
  *       turns it into an ALTER when the table exists.
  *   <li>{@code DESCRIBE MATERIALIZED TABLE t} (and {@code DESC}): parsed as {@code DESCRIBE t}.
- *   <li>{@code EXPLAIN CREATE [OR ALTER] MATERIALIZED TABLE ...}: parsed as the CREATE; the
- *       statement service plans it and changes nothing (Flink's EXPLAIN takes queries only).
+ *   <li>{@code EXPLAIN CREATE [OR ALTER] MATERIALIZED TABLE ...} and {@code EXPLAIN ALTER
+ *       MATERIALIZED TABLE ...}: parsed as the CREATE or ALTER; the statement service plans it and
+ *       changes nothing (Flink's EXPLAIN takes queries only).
  *   <li>{@code PARTITIONED BY (...) DISTRIBUTED BY ...}, the brief's clause order: Flink 2.2 wants
  *       DISTRIBUTED BY first, so the two clauses swap places (the text keeps its length, so every
  *       position after them is unchanged).
@@ -33,8 +34,8 @@ final class DialectExtensions {
   /** DISTRIBUTED BY [HASH|RANGE] (...) [INTO n BUCKETS] | DISTRIBUTED INTO n BUCKETS. */
   private static final Pattern DISTRIBUTION =
       Pattern.compile("(?is)DISTRIBUTED(?:\\s+BY\\s*(?:HASH|RANGE)?\\s*\\([^()]*\\))?(?:\\s+INTO\\s+\\d+\\s+BUCKETS)?");
-  private static final Pattern EXPLAIN_CREATE =
-      Pattern.compile("(?is)^\\s*(EXPLAIN)\\s+CREATE\\s+(?:OR\\s+ALTER\\s+)?MATERIALIZED\\s+TABLE\\b");
+  private static final Pattern EXPLAIN_MATERIALIZED =
+      Pattern.compile("(?is)^\\s*(EXPLAIN)\\s+(?:CREATE\\s+(?:OR\\s+ALTER\\s+)?|ALTER\\s+)MATERIALIZED\\s+TABLE\\b");
   private static final Pattern DESCRIBE_MATERIALIZED =
       Pattern.compile("(?is)^\\s*(?:DESCRIBE|DESC)\\s+(MATERIALIZED\\s+TABLE)\\b");
 
@@ -43,7 +44,7 @@ final class DialectExtensions {
     AUTO_REFRESH_MODE,
     CREATE_OR_ALTER,
     DESCRIBE_MATERIALIZED,
-    EXPLAIN_CREATE,
+    EXPLAIN_MATERIALIZED,
     DISTRIBUTION_AFTER_PARTITIONING
   }
 
@@ -97,12 +98,13 @@ final class DialectExtensions {
   }
 
   /**
-   * {@code EXPLAIN CREATE [OR ALTER] MATERIALIZED TABLE ...} as the CREATE, or null for any other
-   * statement. Done before parsing: Flink's parser would take EXPLAIN and then fail on CREATE.
+   * {@code EXPLAIN CREATE [OR ALTER] | ALTER MATERIALIZED TABLE ...} as the CREATE or ALTER, or
+   * null for any other statement. Done before parsing: Flink's parser would take EXPLAIN and then
+   * fail on CREATE or ALTER.
    */
-  static Repair explainCreate(String text) {
-    Matcher explain = EXPLAIN_CREATE.matcher(text);
-    return explain.find() ? new Repair(blank(text, explain.start(1), explain.end(1)), Extension.EXPLAIN_CREATE) : null;
+  static Repair explainMaterialized(String text) {
+    Matcher explain = EXPLAIN_MATERIALIZED.matcher(text);
+    return explain.find() ? new Repair(blank(text, explain.start(1), explain.end(1)), Extension.EXPLAIN_MATERIALIZED) : null;
   }
 
   /**

@@ -54,7 +54,7 @@ public class FlinkSql {
 
   /** The syntax tree of one statement, with the dialect's extensions applied. */
   public ParsedStatement parse(String statement) {
-    var explainRepair = DialectExtensions.explainCreate(statement);
+    var explainRepair = DialectExtensions.explainMaterialized(statement);
     boolean explain = explainRepair != null;
     var describeRepair = explain ? null : DialectExtensions.describeMaterialized(statement);
     String text = explain ? explainRepair.text() : describeRepair == null ? statement : describeRepair.text();
@@ -78,7 +78,7 @@ public class FlinkSql {
           case AUTO_REFRESH_MODE -> auto = true;
           case CREATE_OR_ALTER -> createOrAlter = true;
           case DESCRIBE_MATERIALIZED -> describe = true;
-          case EXPLAIN_CREATE -> explain = true;
+          case EXPLAIN_MATERIALIZED -> explain = true;
           case DISTRIBUTION_AFTER_PARTITIONING -> {
             // nothing to remember: the clauses mean the same in either order
           }

@@ -1,13 +1,19 @@
 package io.mtables.ddl.statements;
 
+import io.mtables.planning.StateCompatibility;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
 
-/** The plan planner-service would make for a definition (the same rules, the same Flink verdicts). */
-@FunctionalInterface
+/**
+ * What would happen to a definition: the plan planner-service would make (the same rules, the same
+ * Flink verdicts), and whether a running streaming job's state fits a changed query.
+ */
 public interface PlanPreview {
 
   Preview preview(TableDefinition definition);
+
+  /** Whether the state of {@code running}'s streaming job fits {@code changed}'s query (Flink's compiled plans compared). */
+  StateCompatibility.Result stateVerdict(TableDefinition running, TableDefinition changed);
 
   /**
    * @param plan the plan planner-service would make now

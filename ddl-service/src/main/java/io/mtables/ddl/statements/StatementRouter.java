@@ -26,6 +26,7 @@ public class StatementRouter {
   private final MaterializedTableStatements materializedTables;
   private final CatalogQueries queries;
   private final PlanPreview preview;
+  private final io.mtables.ddl.domain.PlanProjection plans;
   private final TableReads reads;
 
   public StatementRouter(
@@ -36,6 +37,7 @@ public class StatementRouter {
       PlanPreview preview,
       io.mtables.ddl.infra.WarehouseReader warehouse) {
     this.preview = preview;
+    this.plans = plans;
     this.reads = new TableReads(flink, catalog, warehouse);
     this.flink = flink;
     this.sourceTables = new SourceTableStatements(flink, catalog);
@@ -92,9 +94,7 @@ public class StatementRouter {
       Statements.refuseTemporary(true, "object", node);
     }
     if (node instanceof org.apache.flink.sql.parser.dql.SqlRichExplain) {
-      throw StatementException.invalidAt(
-          "UnsupportedStatement", "EXPLAIN is answered for CREATE [OR ALTER] MATERIALIZED TABLE only.", FlinkSql.positionOf(node),
-          "EXPLAIN CREATE [OR ALTER] MATERIALIZED TABLE ...");
+      throw explainRefused(node);
     }
     throw StatementException.invalidAt(
         "UnsupportedStatement",
@@ -124,20 +124,41 @@ public class StatementRouter {
   }
 
   /**
-   * EXPLAIN CREATE [OR ALTER] MATERIALIZED TABLE: the statement is checked exactly as if it ran,
-   * then planned as planner-service would plan it; nothing is created or changed.
+   * EXPLAIN CREATE [OR ALTER] | ALTER MATERIALIZED TABLE: the statement is checked exactly as if it
+   * ran, then planned as planner-service would plan it; a changed query also gets the verdict on
+   * its running job's state. Nothing is created or changed.
    */
   private Outcome explain(ParsedStatement parsed, String requestId, Instant now) {
-    Outcome wouldBe = materializedTables.create(parsed, requestId, now);
+    SqlNode node = parsed.node();
+    Outcome wouldBe;
+    if (node instanceof SqlCreateMaterializedTable) {
+      wouldBe = materializedTables.create(parsed, requestId, now);
+    } else if (node instanceof SqlAlterMaterializedTable alter && !(node instanceof SqlAlterMaterializedTableRefresh)) {
+      wouldBe = materializedTables.alter(parsed, alter, requestId, now);
+    } else {
+      throw explainRefused(node);
+    }
     var definition =
         wouldBe instanceof Outcome.Defined defined
             ? defined.definition()
             : materializedTables.current(((Outcome.Unchanged) wouldBe).table());
+    boolean changes = wouldBe instanceof Outcome.Defined && definition.version() > 1;
     java.util.List<java.util.List<Object>> rows = new java.util.ArrayList<>();
     rows.add(java.util.Arrays.asList("table_name", definition.table()));
     rows.add(java.util.Arrays.asList("version", String.valueOf(definition.version())));
-    rows.add(java.util.Arrays.asList("change", wouldBe instanceof Outcome.Defined ? (definition.version() == 1 ? "would create" : "would alter") : "none: already defined this way"));
-    PlanRows.append(rows, preview.preview(definition).plan());
+    rows.add(java.util.Arrays.asList("change", wouldBe instanceof Outcome.Defined ? (changes ? "would alter" : "would create") : "none: already defined this way"));
+    var plan = preview.preview(definition).plan();
+    PlanRows.append(rows, plan);
+    if (changes) {
+      var running = materializedTables.current(definition.table());
+      QueryChangeRows.append(rows, running, plans.find(running.table()).filter(p -> p.definitionVersion() == running.version()), definition, plan, preview);
+    }
     return new Outcome.Rows(PlanRows.COLUMNS, rows);
+  }
+
+  private static StatementException explainRefused(SqlNode node) {
+    return StatementException.invalidAt(
+        "UnsupportedStatement", "EXPLAIN is answered for CREATE [OR ALTER] MATERIALIZED TABLE and for ALTER MATERIALIZED TABLE (every form but REFRESH) only.",
+        FlinkSql.positionOf(node), "EXPLAIN CREATE [OR ALTER] MATERIALIZED TABLE ..., EXPLAIN ALTER MATERIALIZED TABLE t AS <query>");
   }
 }
