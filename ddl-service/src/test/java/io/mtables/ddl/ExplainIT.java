@@ -105,6 +105,22 @@ class ExplainIT {
         .body("rows", not(hasItem(hasItem("evolution.verdict"))));
     post("EXPLAIN ALTER MATERIALIZED TABLE " + DB + ".live REFRESH", 400).then().body("title", org.hamcrest.Matchers.equalTo("UnsupportedStatement"));
     post("DESCRIBE MATERIALIZED TABLE " + DB + ".live", 200).then().body("rows", hasItem(List.of("version", "1")));
+
+    // The ALTER itself answers with the same verdict and what is done.
+    post("ALTER MATERIALIZED TABLE " + DB + ".live AS SELECT category, COUNT(DISTINCT id) AS n FROM " + DB + ".clicks GROUP BY category", 202)
+        .then()
+        .body("message", org.hamcrest.Matchers.startsWith("Materialized table default_catalog." + DB + ".live altered. The running job's state: INCOMPATIBLE (DISTINCT aggregates"))
+        .body("message", org.hamcrest.Matchers.containsString("; the streaming job is cancelled and the table is rebuilt from its sources"));
+    // DESCRIBE keeps the latest change of the query, also through a later ALTER that keeps the query.
+    post("ALTER MATERIALIZED TABLE " + DB + ".live SET FRESHNESS = INTERVAL '10' SECOND", 202);
+    post("DESCRIBE MATERIALIZED TABLE " + DB + ".live", 200)
+        .then()
+        .body("rows", hasItem(List.of("version", "3")))
+        .body("rows", hasItem(List.of("last_change.from_version", "1")))
+        .body("rows", hasItem(List.of("last_change.verdict", "INCOMPATIBLE")))
+        .body("rows", hasItem(hasItem(org.hamcrest.Matchers.startsWith("DISTINCT aggregates were added"))))
+        .body("rows", hasItem(List.of("last_change.action", "the streaming job is cancelled and the table is rebuilt from its sources by the new query:"
+            + " readers see it empty while it refills")));
   }
 
   /** A FULL table keeps no streaming state: the verdict says so, and that the next refresh runs the new query. */

@@ -161,6 +161,10 @@ public final class StateCompatibility {
               : "the aggregates changed, and Flink keeps all of a group's accumulators in one row whose type would change")
           + ": " + was + " before, " + is + " after");
     }
+    if (fields.contains("filterCondition")) {
+      return new Result(Verdict.UNKNOWN, "the filter Flink moved into " + was + " changed (" + is + " after): its state may hold rows the new query"
+          + " would not keep, or lack rows it would");
+    }
     return new Result(Verdict.UNKNOWN, was + " is configured differently in the new plan (" + String.join(", ", fields)
         + "): not proven to read the old state the same way");
   }

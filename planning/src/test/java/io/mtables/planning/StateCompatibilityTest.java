@@ -114,6 +114,15 @@ class StateCompatibilityTest {
   }
 
   @Test
+  void aFilterFlinkMovesIntoTheNormalizationOfAChangeStreamIsUnknown() {
+    String counted = "SELECT `name`, COUNT(*) AS `n` FROM `default_catalog`.`shop`.`users` GROUP BY `name`";
+    var result = verdict(counted, "SELECT `name`, COUNT(*) AS `n` FROM `default_catalog`.`shop`.`users` WHERE `name` <> 'x' GROUP BY `name`");
+
+    assertThat(result.verdict()).isEqualTo(Verdict.UNKNOWN);
+    assertThat(result.reason()).startsWith("the filter Flink moved into ChangelogNormalize(key=[id]) changed");
+  }
+
+  @Test
   void aJoinAddedKeepsStateTheOldQueryDidNot() {
     String summed = "SELECT `user_id`, SUM(`price`) AS `total` FROM `default_catalog`.`shop`.`orders` GROUP BY `user_id`";
     var result = verdict(summed, "SELECT `o`.`user_id`, SUM(`o`.`price`) AS `total` FROM `default_catalog`.`shop`.`orders` AS `o`"

@@ -102,6 +102,13 @@ final class CatalogQueries {
     property(rows, "read_by", catalog.readersOf(table));
     property(rows, "created_at", definition.createdAt());
     property(rows, "updated_at", definition.updatedAt());
+    var change = definition.queryChange();
+    if (change != null) {
+      property(rows, "last_change.from_version", change.fromVersion());
+      property(rows, "last_change.verdict", change.verdict());
+      property(rows, "last_change.reason", change.reason());
+      property(rows, "last_change.action", change.action());
+    }
     var plan = plans.find(table).filter(p -> p.definitionVersion() == definition.version());
     if (plan.isEmpty()) {
       property(rows, "plan", "not yet planned for version " + definition.version() + " (planner-service)");

@@ -4,6 +4,8 @@ import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.ParsedStatement;
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Instant;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTable;
@@ -106,21 +108,42 @@ public class StatementRouter {
   /**
    * A definition planner-service would refuse is refused here, before anything is written: a table
    * is never accepted only to be refused (or suspended by its first row) later. A suspended table
-   * runs nothing, so it is planned when it is resumed.
+   * runs nothing, so it is planned when it is resumed. An accepted change of the query says what it
+   * does to the running job's state.
    */
   private Outcome refusedAtOnce(Outcome outcome) {
-    if (!(outcome instanceof Outcome.Defined defined) || defined.definition().status() != io.mtables.schemas.catalog.TableDefinition.Status.ACTIVE) {
+    if (!(outcome instanceof Outcome.Defined defined)) {
       return outcome;
     }
-    PlanPreview.Preview planned = preview.preview(defined.definition());
-    if (planned.refusedForGood()) {
-      throw StatementException.invalid(
-          "PlanRefused",
-          "Materialized table " + defined.definition().table() + " cannot be kept fresh as declared; nothing was changed. "
-              + String.join(" ", planned.plan().reasons()),
-          "a query and refresh mode Flink can run: see EXPLAIN CREATE MATERIALIZED TABLE ... for the plan and docs/planner.md");
+    RefreshPlan plan = null;
+    if (defined.definition().status() == TableDefinition.Status.ACTIVE) {
+      PlanPreview.Preview planned = preview.preview(defined.definition());
+      if (planned.refusedForGood()) {
+        throw StatementException.invalid(
+            "PlanRefused",
+            "Materialized table " + defined.definition().table() + " cannot be kept fresh as declared; nothing was changed. "
+                + String.join(" ", planned.plan().reasons()),
+            "a query and refresh mode Flink can run: see EXPLAIN CREATE MATERIALIZED TABLE ... for the plan and docs/planner.md");
+      }
+      plan = planned.plan();
     }
-    return outcome;
+    return withQueryChange(defined, plan);
+  }
+
+  /**
+   * A new version of an existing table with its latest change of the query on record: this one's
+   * (and said in the answer) when it changes the query, else the running version's.
+   */
+  private Outcome.Defined withQueryChange(Outcome.Defined defined, RefreshPlan plan) {
+    TableDefinition changed = defined.definition();
+    if (changed.version() == 1 || changed.kind() != TableDefinition.Kind.MATERIALIZED_TABLE) {
+      return defined;
+    }
+    TableDefinition running = materializedTables.current(changed.table());
+    var runningPlan = plans.find(running.table()).filter(p -> p.definitionVersion() == running.version());
+    return QueryChanges.of(running, runningPlan, changed, plan, preview)
+        .map(change -> new Outcome.Defined(changed.withQueryChange(change), defined.message() + " " + QueryChanges.sentence(change), defined.onCommitted()))
+        .orElseGet(() -> new Outcome.Defined(changed.withQueryChange(running.queryChange()), defined.message(), defined.onCommitted()));
   }
 
   /**
@@ -143,15 +166,19 @@ public class StatementRouter {
             ? defined.definition()
             : materializedTables.current(((Outcome.Unchanged) wouldBe).table());
     boolean changes = wouldBe instanceof Outcome.Defined && definition.version() > 1;
+    var plan = preview.preview(definition).plan();
+    if (changes) {
+      // A suspended version is not planned until it is resumed (as in refusedAtOnce).
+      definition = withQueryChange((Outcome.Defined) wouldBe, definition.status() == TableDefinition.Status.ACTIVE ? plan : null).definition();
+    }
     java.util.List<java.util.List<Object>> rows = new java.util.ArrayList<>();
     rows.add(java.util.Arrays.asList("table_name", definition.table()));
     rows.add(java.util.Arrays.asList("version", String.valueOf(definition.version())));
     rows.add(java.util.Arrays.asList("change", wouldBe instanceof Outcome.Defined ? (changes ? "would alter" : "would create") : "none: already defined this way"));
-    var plan = preview.preview(definition).plan();
     PlanRows.append(rows, plan);
-    if (changes) {
-      var running = materializedTables.current(definition.table());
-      QueryChangeRows.append(rows, running, plans.find(running.table()).filter(p -> p.definitionVersion() == running.version()), definition, plan, preview);
+    var change = definition.queryChange();
+    if (changes && change != null && change.fromVersion() == definition.version() - 1) {
+      QueryChanges.appendEvolution(rows, change);
     }
     return new Outcome.Rows(PlanRows.COLUMNS, rows);
   }

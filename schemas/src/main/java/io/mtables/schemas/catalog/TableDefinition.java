@@ -30,6 +30,8 @@ import java.util.Map;
  * @param createdAt when version 1 was accepted
  * @param updatedAt when this version was accepted
  * @param requestId the request that made this version
+ * @param queryChange the latest change of the query (a materialized table), carried into later
+ *     versions that keep the query; null while the query is the one of version 1
  */
 public record TableDefinition(
     String table,
@@ -50,7 +52,42 @@ public record TableDefinition(
     Map<String, String> resumeOptions,
     Instant createdAt,
     Instant updatedAt,
-    String requestId) {
+    String requestId,
+    QueryChange queryChange) {
+
+  /** A version without a change of its query on record (version 1, source tables, older writers). */
+  public TableDefinition(
+      String table, long version, Kind kind, String statement, List<Column> columns, List<String> primaryKey, List<String> partitionKeys,
+      Distribution distribution, Map<String, String> options, String comment, Freshness freshness, RefreshMode refreshMode, Query query,
+      List<SourceTable> sources, Status status, Map<String, String> resumeOptions, Instant createdAt, Instant updatedAt, String requestId) {
+    this(table, version, kind, statement, columns, primaryKey, partitionKeys, distribution, options, comment, freshness, refreshMode, query,
+        sources, status, resumeOptions, createdAt, updatedAt, requestId, null);
+  }
+
+  /** The same version with {@code change} on record as its latest change of the query. */
+  public TableDefinition withQueryChange(QueryChange change) {
+    return new TableDefinition(table, version, kind, statement, columns, primaryKey, partitionKeys, distribution, options, comment, freshness,
+        refreshMode, query, sources, status, resumeOptions, createdAt, updatedAt, requestId, change);
+  }
+
+  /**
+   * What a change of the query did to the table's running streaming job, as ddl-service judged it
+   * when it accepted the change (seed 004's verdict, from Flink's compiled plans; docs/evolution.md).
+   *
+   * @param fromVersion the version whose query was replaced
+   * @param verdict whether the running job's state fits the new query
+   * @param reason why, naming Flink's operators
+   * @param action what the job manager does with the table
+   */
+  public record QueryChange(long fromVersion, Verdict verdict, String reason, String action) {}
+
+  /** COMPATIBLE, INCOMPATIBLE, UNKNOWN (seed 004), or NONE: no streaming state to keep. */
+  public enum Verdict {
+    COMPATIBLE,
+    INCOMPATIBLE,
+    UNKNOWN,
+    NONE
+  }
 
   /** What kind of table. */
   public enum Kind {
