@@ -1,10 +1,15 @@
 package io.mtables.messaging;
 
+import java.time.Duration;
+import org.jboss.logging.Logger;
+
 /**
  * Closed while a service reads its state back from Kafka, at start or again when that state is in
  * doubt; consumers wait at it rather than fail or skip records, and readiness reports it.
  */
 public final class ReadyGate {
+
+  private static final Logger LOG = Logger.getLogger(ReadyGate.class);
 
   private boolean open;
   private volatile String state = "starting";
@@ -32,6 +37,31 @@ public final class ReadyGate {
 
   public synchronized boolean isOpen() {
     return open;
+  }
+
+  /**
+   * Runs {@code step} (reading a service's state back, on the caller's thread) until it returns:
+   * every failure is logged and closes the gate saying why and when it is tried again; the step
+   * opens the gate itself when done. Returns early only when the thread is interrupted (the
+   * service stops).
+   */
+  public void runUntilDone(String what, Duration pause, Runnable step) {
+    while (true) {
+      try {
+        step.run();
+        return;
+      } catch (RuntimeException e) {
+        String failure = what + " failed (tried again in " + pause.toSeconds() + " s): " + e.getMessage();
+        LOG.warn(failure, e);
+        close(failure);
+        try {
+          Thread.sleep(pause.toMillis());
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
   }
 
   /** Blocks until the gate is open. */

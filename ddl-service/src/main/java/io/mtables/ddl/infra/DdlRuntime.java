@@ -35,6 +35,8 @@ import org.jboss.logging.Logger;
 public class DdlRuntime {
 
   private static final Logger LOG = Logger.getLogger(DdlRuntime.class);
+  /** Between tries to read the catalog back. */
+  private static final Duration RETRY_PAUSE = Duration.ofSeconds(5);
 
   private final ReadyGate gate = new ReadyGate();
   private final java.util.concurrent.ScheduledExecutorService background = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
@@ -86,23 +88,7 @@ public class DdlRuntime {
 
   /** Reads the catalog back on a thread of its own; a failed read is tried again, and readiness says why meanwhile. */
   private void startLoading() {
-    Thread loader = new Thread(() -> {
-      while (true) {
-        try {
-          loading.run();
-          return;
-        } catch (RuntimeException e) {
-          LOG.errorf(e, "reading the catalog back failed; trying again in 5 s");
-          gate.close("reading the catalog back failed, trying again: " + e.getMessage());
-          try {
-            Thread.sleep(5000);
-          } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            return;
-          }
-        }
-      }
-    }, "catalog-loader");
+    Thread loader = new Thread(() -> gate.runUntilDone("reading the catalog back", RETRY_PAUSE, loading), "catalog-loader");
     loader.setContextClassLoader(quarkusClassLoader); // Flink finds its factories through it
     loader.setDaemon(true);
     loader.start();

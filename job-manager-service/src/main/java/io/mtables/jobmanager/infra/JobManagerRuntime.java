@@ -69,7 +69,8 @@ public class JobManagerRuntime {
               thread.setContextClassLoader(quarkus); // Flink finds its connectors through it
               return thread;
             });
-    control.execute(() -> load(KafkaLog.clientConfig(kafka), serviceName, config, locations));
+    // A failed start (Flink or the broker not there yet, say) shows in readiness and is tried again.
+    control.execute(() -> gate.runUntilDone("starting", java.time.Duration.ofSeconds(5), () -> load(KafkaLog.clientConfig(kafka), serviceName, config, locations)));
   }
 
   void onStop(@Observes ShutdownEvent stop) {
@@ -150,56 +151,58 @@ public class JobManagerRuntime {
     }
   }
 
+  /** Reads the state back and takes over the cluster's jobs; what it made before a failure is reused by the next try. */
   private void load(Map<String, Object> clientConfig, String serviceName, JobManagerConfig config, Locations locations) {
-    try {
-      gate.progress("reaching Flink (" + config.flink().target() + ")");
+    gate.progress("reaching Flink (" + config.flink().target() + ")");
+    if (flink == null) {
       flink = target(config, locations);
+    }
+    if (snapshots == null) {
       snapshots = new PaimonSnapshots(locations.warehouse());
       partitions = new PaimonPartitions(locations.warehouse());
-      eventsLog = new KafkaLog(Topics.REFRESH_EVENTS, serviceName, clientConfig);
-      PipelineManager loading =
-          new PipelineManager(flink, new JobSubmitter(flink, locations.warehouse()), snapshots, partitions, locations, config, new RefreshEvents(eventsLog, new RefreshMetrics(registry)),
-              Clock.systemUTC());
-      gate.progress("reading " + Topics.REFRESH_EVENTS);
-      for (var record : eventsLog.readAllWhenAvailable()) {
-        String type = KafkaLog.header(record, EventHeaders.TYPE);
-        if (Contracts.SUSPENDED_V1.type().equals(type)) {
-          eventsLog.decodeOrDeadLetter(record, Contracts.SUSPENDED_V1).ifPresent(loading::recall);
-        } else if (Contracts.RESUMED_V1.type().equals(type)) {
-          eventsLog.decodeOrDeadLetter(record, Contracts.RESUMED_V1).ifPresent(loading::recall);
-        } else if (Contracts.REFRESH_SUCCEEDED_V1.type().equals(type)) {
-          eventsLog.decodeOrDeadLetter(record, Contracts.REFRESH_SUCCEEDED_V1).ifPresent(loading::recall);
-        }
-      }
-      gate.progress("reading " + Topics.TABLE_DEFINITIONS);
-      try (KafkaLog definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig)) {
-        for (var record : definitions.readAllWhenAvailable()) {
-          if (record.value() != null && Contracts.TABLE_DEFINED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
-            definitions.decodeOrDeadLetter(record, Contracts.TABLE_DEFINED_V1).ifPresent(loading::onDefinition);
-          }
-        }
-      }
-      gate.progress("reading " + Topics.REFRESH_PLANS);
-      try (KafkaLog plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, clientConfig)) {
-        for (var record : plans.readAllWhenAvailable()) {
-          if (record.value() != null && Contracts.REFRESH_PLANNED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
-            plans.decodeOrDeadLetter(record, Contracts.REFRESH_PLANNED_V1).ifPresent(loading::onPlan);
-          }
-        }
-      }
-      gate.progress("taking over the jobs on " + flink.describe());
-      loading.start(flink.jobs());
-      manager = loading;
-      long every = config.flink().pollInterval().toMillis();
-      control.scheduleWithFixedDelay(this::poll, every, every, TimeUnit.MILLISECONDS);
-      long watch = config.flink().refreshWatchInterval().toMillis();
-      control.scheduleWithFixedDelay(this::watchRefreshes, watch, watch, TimeUnit.MILLISECONDS);
-      gate.open();
-      LOG.infof("job manager ready; Flink %s, warehouse %s", flink.describe(), locations.warehouse());
-    } catch (RuntimeException e) {
-      LOG.error("job manager cannot start", e);
-      gate.progress("failed to start: " + e.getMessage());
     }
+    if (eventsLog == null) {
+      eventsLog = new KafkaLog(Topics.REFRESH_EVENTS, serviceName, clientConfig);
+    }
+    PipelineManager loading =
+        new PipelineManager(flink, new JobSubmitter(flink, locations.warehouse()), snapshots, partitions, locations, config, new RefreshEvents(eventsLog, new RefreshMetrics(registry)),
+            Clock.systemUTC());
+    gate.progress("reading " + Topics.REFRESH_EVENTS);
+    for (var record : eventsLog.readAllWhenAvailable()) {
+      String type = KafkaLog.header(record, EventHeaders.TYPE);
+      if (Contracts.SUSPENDED_V1.type().equals(type)) {
+        eventsLog.decodeOrDeadLetter(record, Contracts.SUSPENDED_V1).ifPresent(loading::recall);
+      } else if (Contracts.RESUMED_V1.type().equals(type)) {
+        eventsLog.decodeOrDeadLetter(record, Contracts.RESUMED_V1).ifPresent(loading::recall);
+      } else if (Contracts.REFRESH_SUCCEEDED_V1.type().equals(type)) {
+        eventsLog.decodeOrDeadLetter(record, Contracts.REFRESH_SUCCEEDED_V1).ifPresent(loading::recall);
+      }
+    }
+    gate.progress("reading " + Topics.TABLE_DEFINITIONS);
+    try (KafkaLog definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig)) {
+      for (var record : definitions.readAllWhenAvailable()) {
+        if (record.value() != null && Contracts.TABLE_DEFINED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
+          definitions.decodeOrDeadLetter(record, Contracts.TABLE_DEFINED_V1).ifPresent(loading::onDefinition);
+        }
+      }
+    }
+    gate.progress("reading " + Topics.REFRESH_PLANS);
+    try (KafkaLog plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, clientConfig)) {
+      for (var record : plans.readAllWhenAvailable()) {
+        if (record.value() != null && Contracts.REFRESH_PLANNED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
+          plans.decodeOrDeadLetter(record, Contracts.REFRESH_PLANNED_V1).ifPresent(loading::onPlan);
+        }
+      }
+    }
+    gate.progress("taking over the jobs on " + flink.describe());
+    loading.start(flink.jobs());
+    manager = loading;
+    long every = config.flink().pollInterval().toMillis();
+    control.scheduleWithFixedDelay(this::poll, every, every, TimeUnit.MILLISECONDS);
+    long watch = config.flink().refreshWatchInterval().toMillis();
+    control.scheduleWithFixedDelay(this::watchRefreshes, watch, watch, TimeUnit.MILLISECONDS);
+    gate.open();
+    LOG.infof("job manager ready; Flink %s, warehouse %s", flink.describe(), locations.warehouse());
   }
 
   private void poll() {

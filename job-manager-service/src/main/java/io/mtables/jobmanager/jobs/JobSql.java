@@ -4,6 +4,7 @@ import io.mtables.planning.EmptyInputRow;
 import io.mtables.planning.PaimonTables;
 import io.mtables.planning.UnionBranches;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.flink.JobNames;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.SyntheticKey;
 import java.util.ArrayList;
@@ -29,16 +30,16 @@ public final class JobSql {
   private JobSql() {}
 
   /**
-   * The streaming job's name, {@code mt:<table>:v<version>:q<fingerprint>}, by which a restarted
-   * job manager recognises its jobs on the cluster and the query they run.
+   * The streaming job's name ({@link JobNames}), by which a restarted job manager recognises its
+   * jobs on the cluster and the query they run.
    */
   public static String streamingJobName(TableDefinition definition) {
-    return "mt:" + definition.table() + ":v" + definition.version() + ":q" + QueryState.fingerprint(definition);
+    return JobNames.streaming(definition.table(), definition.version(), QueryState.fingerprint(definition));
   }
 
-  /** The job name of one FULL refresh, {@code mt:<table>:v<version>:refresh:<id>}. */
+  /** The job name of one FULL refresh ({@link JobNames}). */
   public static String refreshJobName(TableDefinition definition, String refreshId) {
-    return "mt:" + definition.table() + ":v" + definition.version() + ":refresh:" + refreshId;
+    return JobNames.refresh(definition.table(), definition.version(), refreshId);
   }
 
   /** The warehouse catalog, without Paimon's metadata cache: a kept environment must see a table dropped and created anew. */

@@ -13,6 +13,7 @@ import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.RefreshPlan.Mode;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.tick.RefreshTick;
+import io.mtables.schemas.tick.TickIds;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,8 +63,7 @@ final class FullRefreshes {
   }
 
   /** A refresh job found on the cluster at start is the table's running refresh. */
-  void attach(Pipeline pipeline, FlinkJob job) {
-    String refreshId = job.name().substring(job.name().indexOf(":refresh:") + ":refresh:".length());
+  void attach(Pipeline pipeline, FlinkJob job, String refreshId) {
     pipeline.refreshJobId = job.id();
     pipeline.refreshRunning = new Pipeline.Refresh(refreshId, Map.of(), scheduledTimeOf(refreshId), RefreshTick.Reason.CATCH_UP);
     pipeline.refreshStartedAt = clock.instant();
@@ -224,12 +224,8 @@ final class FullRefreshes {
     partitions.empty(pipeline.table, scope.changedPartitions().stream().filter(present::contains).filter(p -> !written.contains(p)).toList());
   }
 
-  /** A scheduled tick's id ends with its scheduled time ({@code <table>@<time>}); else now. */
+  /** The scheduled time a scheduled tick's id names ({@link TickIds}); else now. */
   private Instant scheduledTimeOf(String tickId) {
-    try {
-      return Instant.parse(tickId.substring(tickId.lastIndexOf('@') + 1));
-    } catch (RuntimeException notATime) {
-      return clock.instant();
-    }
+    return TickIds.scheduledTime(tickId).orElseGet(clock::instant);
   }
 }

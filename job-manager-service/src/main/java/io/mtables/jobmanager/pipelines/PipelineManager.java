@@ -10,6 +10,7 @@ import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.jobmanager.jobs.QueryState;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.flink.JobNames;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.RefreshPlan.Mode;
 import io.mtables.schemas.refresh.Dropped;
@@ -139,23 +140,27 @@ public class PipelineManager {
    */
   private void attach(List<FlinkJob> jobs) {
     for (FlinkJob job : jobs) {
-      if (job.ended() || !job.name().startsWith("mt:")) {
+      if (job.ended() || !JobNames.isOurs(job.name())) {
         continue;
       }
-      String[] parts = job.name().split(":");
-      if (parts.length < 3 || !mine(parts[1])) {
+      var name = JobNames.parse(job.name());
+      if (name.isEmpty()) {
+        LOG.warnf("leaving job %s alone: %s is not a job name this version writes", job.id(), job.name());
+        continue;
+      }
+      if (!mine(name.get().table())) {
         continue; // another job manager's
       }
-      Pipeline pipeline = parts.length >= 3 ? pipelines.get(parts[1]) : null;
+      Pipeline pipeline = pipelines.get(name.get().table());
       if (pipeline == null) {
         LOG.warnf("cancelling job %s (%s): its table is unknown or dropped", job.id(), job.name());
         flink.cancel(job.id());
         continue;
       }
-      if (parts.length == 4 && parts[3].startsWith("q")) {
-        streaming.attach(pipeline, job, Long.parseLong(parts[2].substring(1)), parts[3].substring(1));
-      } else {
-        refreshes.attach(pipeline, job);
+      if (name.get() instanceof JobNames.Streaming streamingJob) {
+        streaming.attach(pipeline, job, streamingJob.version(), streamingJob.queryFingerprint());
+      } else if (name.get() instanceof JobNames.Refresh refresh) {
+        refreshes.attach(pipeline, job, refresh.refreshId());
       }
     }
   }

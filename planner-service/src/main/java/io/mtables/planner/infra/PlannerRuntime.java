@@ -40,7 +40,8 @@ public class PlannerRuntime {
       @ConfigProperty(name = "quarkus.application.name") String serviceName,
       PlannerConfig config) {
     plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, KafkaLog.clientConfig(kafka));
-    Thread loader = new Thread(() -> loadUntilDone(config), "plan-loader");
+    // A failure (the broker gone while a dead letter is written, say) shows in readiness; tried again.
+    Thread loader = new Thread(() -> gate.runUntilDone("loading the plans", java.time.Duration.ofSeconds(5), () -> load(config)), "plan-loader");
     loader.setContextClassLoader(Thread.currentThread().getContextClassLoader()); // Flink finds its factories through it
     loader.setDaemon(true);
     loader.start();
@@ -73,25 +74,6 @@ public class PlannerRuntime {
 
   public String state() {
     return gate.state();
-  }
-
-  /** Loads; a failure (the broker gone while a dead letter is written, say) is shown in readiness and the load is tried again. */
-  private void loadUntilDone(PlannerConfig config) {
-    while (true) {
-      try {
-        load(config);
-        return;
-      } catch (RuntimeException e) {
-        LOG.warnf("loading the plans failed (tried again in 5 s): %s", e.getMessage());
-        gate.progress("loading the plans failed (tried again in 5 s): " + e.getMessage());
-        try {
-          Thread.sleep(5000);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
   }
 
   private void load(PlannerConfig config) {

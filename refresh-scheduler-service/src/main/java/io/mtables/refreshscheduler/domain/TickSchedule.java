@@ -2,6 +2,7 @@ package io.mtables.refreshscheduler.domain;
 
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.tick.RefreshTick;
+import io.mtables.schemas.tick.TickIds;
 import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
@@ -148,7 +149,7 @@ public class TickSchedule {
   }
 
   private RefreshTick fire(RefreshPlan plan, Instant boundary, RefreshTick.Reason reason) {
-    RefreshTick tick = new RefreshTick(plan.table(), plan.definitionVersion(), boundary, PeriodPartition.of(plan, boundary, zone), reason, plan.table() + "@" + boundary);
+    RefreshTick tick = new RefreshTick(plan.table(), plan.definitionVersion(), boundary, PeriodPartition.of(plan, boundary, zone), reason, TickIds.scheduled(plan.table(), boundary));
     lastFired.put(tick.table(), tick);
     return tick;
   }

@@ -67,27 +67,33 @@ public class SchedulerRuntime {
     clientConfig = KafkaLog.clientConfig(kafka);
     source = serviceName;
     schedule = new TickSchedule(config.zone(), config.catchUpWindow());
-    Thread starter = new Thread(() -> {
-      try {
-        gate.progress("starting the transactional tick writer");
-        writer = new TickWriter(clientConfig, serviceName, config.transactionTimeout());
-        gate.progress("reading all plans and recent refresh outcomes, for the order of chains");
-        ChainWatcher chains = new ChainWatcher(clientConfig, CHAIN_LOOKBACK, clock, this::onAnyPlan, this::onRefreshEnded);
-        chains.catchUp();
-        watcher = new Thread(() -> watchChains(chains), "chain-watcher");
-        watcher.setDaemon(true);
-        watcher.start();
-        timer = new Thread(this::fireLoop, "tick-timer");
-        timer.setDaemon(true);
-        timer.start();
-        gate.open();
-      } catch (RuntimeException e) {
-        LOG.error("the scheduler cannot start", e);
-        gate.progress("failed to start: " + e.getMessage());
-      }
-    }, "scheduler-start");
+    // A failed start (the broker not there yet, say) shows in readiness and is tried again.
+    Thread starter = new Thread(() -> gate.runUntilDone("starting", java.time.Duration.ofSeconds(5), () -> start(serviceName, config)), "scheduler-start");
     starter.setDaemon(true);
     starter.start();
+  }
+
+  /** Opens the tick writer (kept for the next try if a later step fails), catches up with the chains, starts the threads. */
+  private void start(String serviceName, SchedulerConfig config) {
+    gate.progress("starting the transactional tick writer");
+    if (writer == null) {
+      writer = new TickWriter(clientConfig, serviceName, config.transactionTimeout());
+    }
+    gate.progress("reading all plans and recent refresh outcomes, for the order of chains");
+    ChainWatcher chains = new ChainWatcher(clientConfig, CHAIN_LOOKBACK, clock, this::onAnyPlan, this::onRefreshEnded);
+    try {
+      chains.catchUp();
+    } catch (RuntimeException e) {
+      chains.close();
+      throw e;
+    }
+    watcher = new Thread(() -> watchChains(chains), "chain-watcher");
+    watcher.setDaemon(true);
+    watcher.start();
+    timer = new Thread(this::fireLoop, "tick-timer");
+    timer.setDaemon(true);
+    timer.start();
+    gate.open();
   }
 
   void onStop(@Observes ShutdownEvent stop) {

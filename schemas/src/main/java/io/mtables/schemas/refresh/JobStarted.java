@@ -11,7 +11,7 @@ import java.time.Instant;
  * @param definitionVersion the definition version the job runs
  * @param mode CONTINUOUS or FULL
  * @param jobId Flink's job id
- * @param jobName Flink's job name, {@code mt:<table>:v<version>[:refresh]}
+ * @param jobName Flink's job name ({@link io.mtables.schemas.flink.JobNames})
  * @param restoredFrom the savepoint or checkpoint the job restored its state from; null when new
  * @param startedAt when the job was submitted
  */
