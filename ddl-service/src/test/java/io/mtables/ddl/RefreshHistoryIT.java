@@ -44,7 +44,9 @@ class RefreshHistoryIT {
     String table = "default_catalog." + DB + ".daily";
     post("CREATE TABLE " + DB + ".src (id BIGINT, v STRING) WITH ('connector' = 'datagen')", 202);
     post("CREATE MATERIALIZED TABLE " + DB + ".daily FRESHNESS = INTERVAL '1' MINUTE AS SELECT id, v FROM " + DB + ".src", 202);
-    Instant hour = Instant.parse("2026-12-01T10:00:00Z");
+    // Tomorrow's hours: the data is never behind the 1 minute freshness, so no FreshnessMissed
+    // joins the history (fixed times made this test fail once the wall clock passed them).
+    Instant hour = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS).plus(Duration.ofDays(1));
     try (TopicProbe probe = new TopicProbe()) {
       for (int i = 0; i < 3; i++) {
         Instant scheduled = hour.plus(Duration.ofHours(i));
@@ -62,9 +64,9 @@ class RefreshHistoryIT {
         + "' ORDER BY finished_at";
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
         assertThat(post(query, 200).jsonPath().getList("rows")).as("the newest 3 of 5").containsExactly(
-            List.of("SUCCEEDED", "SCHEDULED", "2026-12-01T12:00:00Z", 12, true),
-            java.util.Arrays.asList("FAILED", "SCHEDULED", "2026-12-01T13:00:00Z", null, null),
-            java.util.Arrays.asList("NO_DATA", "MANUAL", "2026-12-01T13:10:00Z", 13, true)));
+            List.of("SUCCEEDED", "SCHEDULED", hour.plus(Duration.ofHours(2)).toString(), 12, true),
+            java.util.Arrays.asList("FAILED", "SCHEDULED", hour.plus(Duration.ofHours(3)).toString(), null, null),
+            java.util.Arrays.asList("NO_DATA", "MANUAL", hour.plus(Duration.ofHours(3)).plusSeconds(600).toString(), 13, true)));
     assertThat(post("SELECT state_message FROM information_schema.refresh_history WHERE table_name = '" + table + "' AND state = 'FAILED'", 200)
         .jsonPath().getList("rows")).containsExactly(List.of("division by zero (1 in a row)"));
 
