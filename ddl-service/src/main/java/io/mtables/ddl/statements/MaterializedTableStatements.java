@@ -177,6 +177,11 @@ final class MaterializedTableStatements {
     return catalog.find(table).orElseThrow();
   }
 
+  /** The current definition of a table, if it exists (a dropped one does not, though its versions go on). */
+  java.util.Optional<TableDefinition> find(String table) {
+    return catalog.find(table);
+  }
+
   private TableDefinition existingMaterialized(String table, SqlNode at) {
     TableDefinition current =
         catalog.find(table).orElseThrow(() -> StatementException.notFound("Materialized table " + table + " does not exist."));

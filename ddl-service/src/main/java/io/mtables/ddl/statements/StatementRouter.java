@@ -136,10 +136,11 @@ public class StatementRouter {
    */
   private Outcome.Defined withQueryChange(Outcome.Defined defined, RefreshPlan plan) {
     TableDefinition changed = defined.definition();
-    if (changed.version() == 1 || changed.kind() != TableDefinition.Kind.MATERIALIZED_TABLE) {
-      return defined;
+    var existing = materializedTables.find(changed.table());
+    if (existing.isEmpty() || changed.kind() != TableDefinition.Kind.MATERIALIZED_TABLE) {
+      return defined; // created, maybe again after a DROP (its versions go on)
     }
-    TableDefinition running = materializedTables.current(changed.table());
+    TableDefinition running = existing.get();
     var runningPlan = plans.find(running.table()).filter(p -> p.definitionVersion() == running.version());
     return QueryChanges.of(running, runningPlan, changed, plan, preview)
         .map(change -> new Outcome.Defined(changed.withQueryChange(change), defined.message() + " " + QueryChanges.sentence(change), defined.onCommitted()))
@@ -165,7 +166,7 @@ public class StatementRouter {
         wouldBe instanceof Outcome.Defined defined
             ? defined.definition()
             : materializedTables.current(((Outcome.Unchanged) wouldBe).table());
-    boolean changes = wouldBe instanceof Outcome.Defined && definition.version() > 1;
+    boolean changes = wouldBe instanceof Outcome.Defined && materializedTables.find(definition.table()).isPresent();
     var plan = preview.preview(definition).plan();
     if (changes) {
       // A suspended version is not planned until it is resumed (as in refusedAtOnce).
