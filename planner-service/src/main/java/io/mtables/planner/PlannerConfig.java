@@ -25,7 +25,8 @@ public interface PlannerConfig {
   @WithDefault("1h")
   Duration defaultFullFreshness();
 
-  default PlannerSettings settings() {
-    return new PlannerSettings(freshnessThreshold(), defaultContinuousFreshness(), defaultFullFreshness());
+  /** These options, with the time zone of periods ({@code mt.planner.time-zone}, not one of Flink's). */
+  default PlannerSettings settings(java.time.ZoneId timeZone) {
+    return new PlannerSettings(freshnessThreshold(), defaultContinuousFreshness(), defaultFullFreshness(), timeZone);
   }
 }

@@ -109,7 +109,8 @@ public final class RefreshModeRules {
     }
     return new RefreshPlan(
         table.table(), table.version(), status, mode, Durations.freshnessOf(freshness), declared, checkpoint, cron,
-        formatters, query.changelogMode(), key, upstreamTables(table), reasons, warnings, now, incremental);
+        formatters, query.changelogMode(), key, upstreamTables(table), reasons, warnings, now, incremental,
+        mode == Mode.FULL ? settings.timeZone().getId() : null);
   }
 
   private static void describeStreaming(Mode mode, QueryAnalysis query, List<String> reasons) {

@@ -75,6 +75,19 @@ class RefreshModeRulesTest {
     assertThat(plan.mode()).isEqualTo(Mode.FULL);
     assertThat(plan.freshness()).isEqualTo(new RefreshPlan.Freshness(10, "MINUTE"));
     assertThat(plan.cron()).isEqualTo("0 0/10 * * * ? *");
+    assertThat(plan.timeZone()).as("the default time zone of periods").isEqualTo("UTC");
+  }
+
+  @Test
+  void aFullPlanCarriesTheTimeZoneOfItsPeriodsAndAContinuousOneNone() {
+    var settings = new PlannerSettings(Duration.ofMinutes(30), Duration.ofMinutes(3), Duration.ofHours(1), java.time.ZoneId.of("Europe/Paris"));
+
+    RefreshPlan full = RefreshModeRules.plan(table(RefreshMode.FULL, 1, "DAY", Map.of()), settings, UPSERTS, Instant.EPOCH);
+    RefreshPlan continuous = RefreshModeRules.plan(table(RefreshMode.AUTO, 1, "MINUTE", Map.of()), settings, UPSERTS, Instant.EPOCH);
+
+    assertThat(full.timeZone()).isEqualTo("Europe/Paris");
+    assertThat(continuous.mode()).isEqualTo(Mode.CONTINUOUS);
+    assertThat(continuous.timeZone()).isNull();
   }
 
   @Test

@@ -63,6 +63,7 @@ public class DdlRuntime {
       @ConfigProperty(name = FlinkSql.FRESHNESS_THRESHOLD, defaultValue = "30m") Duration freshnessThreshold,
       @ConfigProperty(name = "materialized-table.default-freshness.continuous", defaultValue = "3m") Duration continuousDefault,
       @ConfigProperty(name = "materialized-table.default-freshness.full", defaultValue = "1h") Duration fullDefault,
+      @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") java.time.ZoneId timeZone,
       // The Paimon warehouse job-manager-service writes: the same keys and default as its own.
       @ConfigProperty(name = "mt.data-dir", defaultValue = ".run/data") String dataDir,
       @ConfigProperty(name = "mt.paimon.warehouse") java.util.Optional<String> warehouse,
@@ -70,7 +71,7 @@ public class DdlRuntime {
       Clock clock,
       PlanProjection plans) {
     this.warehouse = new WarehouseReader(WarehouseReader.location(dataDir, warehouse));
-    start(kafka, serviceName, new PlannerSettings(freshnessThreshold, continuousDefault, fullDefault), config, clock, plans);
+    start(kafka, serviceName, new PlannerSettings(freshnessThreshold, continuousDefault, fullDefault, timeZone), config, clock, plans);
   }
 
   /** Reads the catalog back in the background; {@link #ready()} says when it is done. */

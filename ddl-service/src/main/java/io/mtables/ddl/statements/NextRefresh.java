@@ -7,13 +7,12 @@ import java.time.ZoneId;
 import java.util.Date;
 import java.util.Optional;
 import java.util.TimeZone;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.quartz.CronExpression;
 
 /**
  * The next period boundary of a FULL table: when its next scheduled refresh is due, by the plan's
- * cron in the scheduler's time zone ({@code mt.scheduler.zone}, the scheduler's own key), with
- * Quartz's own evaluation, as the scheduler computes it.
+ * cron in the plan's time zone (UTC in plans written before it), with Quartz's own evaluation, as
+ * the scheduler computes it.
  */
 final class NextRefresh {
 
@@ -25,15 +24,11 @@ final class NextRefresh {
     }
     try {
       CronExpression cron = new CronExpression(plan.cron());
-      cron.setTimeZone(TimeZone.getTimeZone(zone()));
+      cron.setTimeZone(TimeZone.getTimeZone(plan.timeZone() == null ? ZoneId.of("UTC") : ZoneId.of(plan.timeZone())));
       Date next = cron.getNextValidTimeAfter(Date.from(now));
       return Optional.ofNullable(next).map(Date::toInstant);
-    } catch (ParseException e) {
+    } catch (ParseException | java.time.DateTimeException e) {
       return Optional.empty();
     }
-  }
-
-  private static ZoneId zone() {
-    return ConfigProvider.getConfig().getOptionalValue("mt.scheduler.zone", String.class).map(ZoneId::of).orElse(ZoneId.of("UTC"));
   }
 }

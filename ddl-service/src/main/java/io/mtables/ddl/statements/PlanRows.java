@@ -25,6 +25,7 @@ final class PlanRows {
             : "INTERVAL '" + plan.freshness().interval() + "' " + plan.freshness().unit() + (plan.freshnessDeclared() ? "" : " (default)"));
     property(rows, "plan.checkpoint_interval", plan.checkpointInterval());
     property(rows, "plan.cron", plan.cron());
+    property(rows, "plan.time_zone", plan.timeZone());
     property(rows, "plan.changelog_mode", plan.changelogMode());
     property(
         rows,

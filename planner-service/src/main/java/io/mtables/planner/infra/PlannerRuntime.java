@@ -38,10 +38,11 @@ public class PlannerRuntime {
       @Observes StartupEvent start,
       @Identifier("default-kafka-broker") Map<String, Object> kafka,
       @ConfigProperty(name = "quarkus.application.name") String serviceName,
-      PlannerConfig config) {
+      PlannerConfig config,
+      @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") java.time.ZoneId timeZone) {
     plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, KafkaLog.clientConfig(kafka));
     // A failure (the broker gone while a dead letter is written, say) shows in readiness; tried again.
-    Thread loader = new Thread(() -> gate.runUntilDone("loading the plans", java.time.Duration.ofSeconds(5), () -> load(config)), "plan-loader");
+    Thread loader = new Thread(() -> gate.runUntilDone("loading the plans", java.time.Duration.ofSeconds(5), () -> load(config.settings(timeZone))), "plan-loader");
     loader.setContextClassLoader(Thread.currentThread().getContextClassLoader()); // Flink finds its factories through it
     loader.setDaemon(true);
     loader.start();
@@ -76,7 +77,7 @@ public class PlannerRuntime {
     return gate.state();
   }
 
-  private void load(PlannerConfig config) {
+  private void load(io.mtables.planning.PlannerSettings settings) {
     gate.progress("reading " + Topics.REFRESH_PLANS);
     for (var record : plans.readAllWhenAvailable()) {
       if (record.value() != null && Contracts.REFRESH_PLANNED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
@@ -86,7 +87,7 @@ public class PlannerRuntime {
     gate.progress("starting Flink's planner");
     FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
     // A query over other materialized tables is planned with their current plans.
-    planner = new Planner(book, config.settings(), table -> analyzer.analyze(table, book::last));
+    planner = new Planner(book, settings, table -> analyzer.analyze(table, book::last));
     gate.open();
   }
 }

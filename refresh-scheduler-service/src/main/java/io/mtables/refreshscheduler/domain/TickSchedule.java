@@ -20,7 +20,8 @@ import org.quartz.CronExpression;
 
 /**
  * When each FULL table refreshes next. Period boundaries come from the plan's Quartz cron
- * expression, evaluated by Quartz's {@link CronExpression} in the configured time zone (no cron
+ * expression, evaluated by Quartz's {@link CronExpression} in the plan's time zone (the configured
+ * one for plans written before plans carried it; no cron
  * arithmetic of our own). After any gap (downtime, a take-over, a resume, a new plan) a table gets
  * at most one CATCH_UP tick, for the latest boundary it missed, placed within the catch-up window
  * at an offset of its own so that thousands of tables do not fire at once.
@@ -47,6 +48,7 @@ public class TickSchedule {
     }
   }
 
+  /** For plans written before plans carried their time zone. */
   private final ZoneId zone;
   private final Duration catchUpWindow;
   private final Map<String, Entry> entries = new HashMap<>();
@@ -89,7 +91,7 @@ public class TickSchedule {
     if (plan.status() != RefreshPlan.Status.ACTIVE || plan.mode() != RefreshPlan.Mode.FULL || plan.cron() == null) {
       return;
     }
-    Entry entry = new Entry(plan, cron(plan.cron()));
+    Entry entry = new Entry(plan, cron(plan));
     Instant latestBoundary = latestBoundaryAtOrBefore(entry, now);
     RefreshTick last = lastFired.get(plan.table());
     boolean missed = latestBoundary != null && (last == null || last.scheduledTime().isBefore(latestBoundary));
@@ -149,7 +151,7 @@ public class TickSchedule {
   }
 
   private RefreshTick fire(RefreshPlan plan, Instant boundary, RefreshTick.Reason reason) {
-    RefreshTick tick = new RefreshTick(plan.table(), plan.definitionVersion(), boundary, PeriodPartition.of(plan, boundary, zone), reason, TickIds.scheduled(plan.table(), boundary));
+    RefreshTick tick = new RefreshTick(plan.table(), plan.definitionVersion(), boundary, PeriodPartition.of(plan, boundary, zoneOf(plan)), reason, TickIds.scheduled(plan.table(), boundary));
     lastFired.put(tick.table(), tick);
     return tick;
   }
@@ -189,7 +191,7 @@ public class TickSchedule {
           || upstreamPlan.cron() == null) {
         continue; // a CONTINUOUS upstream is always as fresh as it gets; a stopped one will not refresh
       }
-      CronExpression cron = upstreamCrons.computeIfAbsent(upstream, t -> cron(upstreamPlan.cron()));
+      CronExpression cron = upstreamCrons.computeIfAbsent(upstream, t -> cron(upstreamPlan));
       Instant reported = refreshedUpTo.get(upstream);
       if (cron.isSatisfiedBy(Date.from(boundary)) && (reported == null || reported.isBefore(boundary))) {
         pending.add(upstream);
@@ -217,13 +219,22 @@ public class TickSchedule {
     return Duration.ofMillis(Math.floorMod(table.hashCode(), window));
   }
 
-  private CronExpression cron(String expression) {
+  private CronExpression cron(RefreshPlan plan) {
     try {
-      CronExpression cron = new CronExpression(expression);
-      cron.setTimeZone(TimeZone.getTimeZone(zone));
+      CronExpression cron = new CronExpression(plan.cron());
+      cron.setTimeZone(TimeZone.getTimeZone(zoneOf(plan)));
       return cron;
     } catch (ParseException e) {
-      throw new IllegalArgumentException("the plan's cron '" + expression + "' is not a Quartz expression: " + e.getMessage(), e);
+      throw new IllegalArgumentException("the plan's cron '" + plan.cron() + "' is not a Quartz expression: " + e.getMessage(), e);
+    }
+  }
+
+  /** Where the plan's periods begin and end: its own time zone, else (an older plan) the configured one. */
+  private ZoneId zoneOf(RefreshPlan plan) {
+    try {
+      return plan.timeZone() == null ? zone : ZoneId.of(plan.timeZone());
+    } catch (java.time.DateTimeException e) {
+      throw new IllegalArgumentException("the plan's time zone '" + plan.timeZone() + "' is not one Java knows: " + e.getMessage(), e);
     }
   }
 

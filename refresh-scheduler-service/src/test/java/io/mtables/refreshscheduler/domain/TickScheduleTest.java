@@ -63,6 +63,23 @@ class TickScheduleTest {
     });
   }
 
+  /** The plan's own time zone wins over the configured one (kept for plans written before plans carried it). */
+  @Test
+  void aPlanInItsOwnTimeZoneTicksAtItsMidnight() {
+    TickSchedule schedule = new TickSchedule(UTC, Duration.ZERO);
+    RefreshPlan utcPlan = full(TABLE, 1, 1, "DAY", "0 0 0 * * ? *", Map.of("ds", "yyyy-MM-dd"));
+    RefreshPlan plan = new RefreshPlan(utcPlan.table(), 1, utcPlan.status(), utcPlan.mode(), utcPlan.freshness(), true, null, utcPlan.cron(),
+        utcPlan.partitionFormatters(), utcPlan.changelogMode(), null, List.of(), utcPlan.reasons(), List.of(), Instant.EPOCH, null, "Asia/Tokyo");
+    schedule.rememberFired(tick(TABLE, Instant.parse("2026-11-28T15:00:00Z"))); // midnight in Tokyo
+
+    schedule.plan(plan, Instant.parse("2026-11-29T10:00:00Z"));
+
+    assertThat(schedule.due(Instant.parse("2026-11-29T23:59:00Z"))).singleElement().satisfies(t -> {
+      assertThat(t.scheduledTime()).isEqualTo(Instant.parse("2026-11-29T15:00:00Z"));
+      assertThat(t.partition()).containsExactly(Map.entry("ds", "2026-11-29"));
+    });
+  }
+
   @Test
   void afterAnyDowntimeATableGetsOneCatchUpForTheLatestMissedBoundaryThenItsSchedule() {
     TickSchedule schedule = new TickSchedule(UTC, Duration.ofSeconds(60));

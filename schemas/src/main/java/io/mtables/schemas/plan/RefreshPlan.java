@@ -36,6 +36,9 @@ import java.util.Map;
  * @param plannedAt when the plan was made
  * @param incremental FULL: what a refresh may leave out, and why; null for CONTINUOUS, REFUSED,
  *     DROPPED, and in plans written before it
+ * @param timeZone FULL: the time zone (IANA id) the cron and the partition formatters are
+ *     evaluated in, so every service sees the same period boundaries; null for other plans and in
+ *     plans written before it (the scheduler then uses its {@code mt.scheduler.zone})
  */
 public record RefreshPlan(
     String table,
@@ -53,7 +56,17 @@ public record RefreshPlan(
     List<String> reasons,
     List<Warning> warnings,
     Instant plannedAt,
-    Incremental incremental) {
+    Incremental incremental,
+    String timeZone) {
+
+  /** A plan without {@link #timeZone}. */
+  public RefreshPlan(
+      String table, long definitionVersion, Status status, Mode mode, Freshness freshness, boolean freshnessDeclared,
+      Duration checkpointInterval, String cron, Map<String, String> partitionFormatters, String changelogMode,
+      UpsertKey upsertKey, List<String> upstreamTables, List<String> reasons, List<Warning> warnings, Instant plannedAt, Incremental incremental) {
+    this(table, definitionVersion, status, mode, freshness, freshnessDeclared, checkpointInterval, cron, partitionFormatters,
+        changelogMode, upsertKey, upstreamTables, reasons, warnings, plannedAt, incremental, null);
+  }
 
   /** A plan without {@link #incremental}. */
   public RefreshPlan(
@@ -61,7 +74,7 @@ public record RefreshPlan(
       Duration checkpointInterval, String cron, Map<String, String> partitionFormatters, String changelogMode,
       UpsertKey upsertKey, List<String> upstreamTables, List<String> reasons, List<Warning> warnings, Instant plannedAt) {
     this(table, definitionVersion, status, mode, freshness, freshnessDeclared, checkpointInterval, cron, partitionFormatters,
-        changelogMode, upsertKey, upstreamTables, reasons, warnings, plannedAt, null);
+        changelogMode, upsertKey, upstreamTables, reasons, warnings, plannedAt, null, null);
   }
 
   /**
