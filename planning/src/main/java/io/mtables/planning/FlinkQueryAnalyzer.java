@@ -1,6 +1,7 @@
 package io.mtables.planning;
 
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -268,26 +269,26 @@ public class FlinkQueryAnalyzer {
 
 
   private static void declare(TableEnvironment env, TableDefinition.SourceTable source) {
-    String[] parts = source.table().split("\\.", 3);
-    env.executeSql("CREATE DATABASE IF NOT EXISTS `" + parts[0] + "`.`" + parts[1] + "`");
-    env.getCatalog(parts[0]).ifPresent(catalog -> dropQuietly(catalog, parts));
+    TableId id = TableId.of(source.table());
+    env.executeSql("CREATE DATABASE IF NOT EXISTS " + id.quotedDatabase());
+    env.getCatalog(id.catalog()).ifPresent(catalog -> dropQuietly(catalog, id));
     env.executeSql(source.statement());
   }
 
   /** A batch refresh reads a source up to where it stands when the refresh starts. */
   private void boundForBatch(TableDefinition.SourceTable source) {
-    String[] parts = source.table().split("\\.", 3);
+    TableId id = TableId.of(source.table());
     Map<String, String> options;
     try {
-      options = batch.getCatalog(parts[0]).orElseThrow().getTable(new ObjectPath(parts[1], parts[2])).getOptions();
+      options = batch.getCatalog(id.catalog()).orElseThrow().getTable(new ObjectPath(id.database(), id.name())).getOptions();
     } catch (Exception e) {
       throw new IllegalStateException("cannot read the options of " + source.table(), e);
     }
     Map<String, String> extra = BoundedReads.extraOptions(options);
     if (!extra.isEmpty()) {
       StringBuilder set = new StringBuilder();
-      extra.forEach((k, v) -> set.append(set.isEmpty() ? "" : ", ").append('\'').append(k).append("' = '").append(v).append('\''));
-      batch.executeSql("ALTER TABLE `" + parts[0] + "`.`" + parts[1] + "`.`" + parts[2] + "` SET (" + set + ")");
+      extra.forEach((k, v) -> set.append(set.isEmpty() ? "" : ", ").append(PaimonTables.literal(k)).append(" = ").append(PaimonTables.literal(v)));
+      batch.executeSql("ALTER TABLE " + id.quoted() + " SET (" + set + ")");
     }
   }
 
@@ -362,11 +363,11 @@ public class FlinkQueryAnalyzer {
     return explain.substring(start + PHYSICAL_PLAN.length(), end < 0 ? explain.length() : end).strip();
   }
 
-  private static void dropQuietly(org.apache.flink.table.catalog.Catalog catalog, String[] parts) {
+  private static void dropQuietly(org.apache.flink.table.catalog.Catalog catalog, TableId id) {
     try {
-      catalog.dropTable(new ObjectPath(parts[1], parts[2]), true);
+      catalog.dropTable(new ObjectPath(id.database(), id.name()), true);
     } catch (Exception e) {
-      throw new IllegalStateException("cannot replace " + String.join(".", parts) + " in the planner's catalog", e);
+      throw new IllegalStateException("cannot replace " + id + " in the planner's catalog", e);
     }
   }
 

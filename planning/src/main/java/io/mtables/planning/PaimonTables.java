@@ -1,6 +1,7 @@
 package io.mtables.planning;
 
 import io.mtables.schemas.catalog.TableDefinition.Column;
+import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.SyntheticKey;
 import java.util.ArrayList;
@@ -69,7 +70,7 @@ public final class PaimonTables {
   }
 
   public static String quote(String identifier) {
-    return "`" + identifier.replace("`", "``") + "`";
+    return TableId.quote(identifier);
   }
 
   public static String literal(String value) {

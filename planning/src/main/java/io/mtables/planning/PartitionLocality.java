@@ -1,6 +1,7 @@
 package io.mtables.planning;
 
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,11 +71,11 @@ final class PartitionLocality {
 
   /** The table's partition columns to the input's, when every read of the input is filtered on each; else null. */
   private static Map<String, String> mapping(String plan, TableDefinition.SourceTable source, List<String> partitionKeys, List<String> tokens) {
-    String[] parts = source.table().split("\\.", 3);
+    TableId id = TableId.of(source.table());
     Map<String, String> mapping = null;
     for (String line : plan.lines().toList()) {
       Matcher scan = SCAN.matcher(line.strip().replaceFirst("^[\\s:+\\-]*", ""));
-      if (!scan.find() || !scan.group(2).equals(parts[1]) || !scan.group(3).equals(parts[2])) {
+      if (!scan.find() || !scan.group(2).equals(id.database()) || !scan.group(3).equals(id.name())) {
         continue;
       }
       Map<String, String> read = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package io.mtables.planning;
 
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,22 +50,22 @@ final class UpstreamTables {
           "CREATE CATALOG " + PaimonTables.quote(CATALOG) + " WITH ('type' = 'paimon', 'warehouse' = "
               + PaimonTables.literal(warehouse.toUri().toString()) + ", 'cache-enabled' = 'false')");
     }
-    String[] parts = source.table().split("\\.", 3);
-    String paimonName = PaimonTables.quote(CATALOG) + "." + PaimonTables.quote(parts[1]) + "." + PaimonTables.quote(parts[2]);
-    env.executeSql("CREATE DATABASE IF NOT EXISTS " + PaimonTables.quote(CATALOG) + "." + PaimonTables.quote(parts[1]));
+    TableId id = TableId.of(source.table());
+    String paimonName = new TableId(CATALOG, id.database(), id.name()).quoted();
+    env.executeSql("CREATE DATABASE IF NOT EXISTS " + PaimonTables.quote(CATALOG) + "." + PaimonTables.quote(id.database()));
     env.executeSql("DROP TABLE IF EXISTS " + paimonName);
     var partitionKeys = source.partitionKeys() == null ? java.util.List.<String>of() : source.partitionKeys();
     env.executeSql(PaimonTables.createTable(paimonName, source.columns(), partitionKeys, PaimonTables.primaryKey(plan, partitionKeys), java.util.Map.of()));
-    env.executeSql("CREATE DATABASE IF NOT EXISTS " + PaimonTables.quote(parts[0]) + "." + PaimonTables.quote(parts[1]));
-    env.getCatalog(parts[0]).ifPresent(catalog -> {
+    env.executeSql("CREATE DATABASE IF NOT EXISTS " + id.quotedDatabase());
+    env.getCatalog(id.catalog()).ifPresent(catalog -> {
       try {
-        catalog.dropTable(new ObjectPath(parts[1], parts[2]), true);
+        catalog.dropTable(new ObjectPath(id.database(), id.name()), true);
       } catch (Exception e) {
         throw new IllegalStateException("cannot replace " + source.table() + " in the planner's catalog", e);
       }
     });
     env.executeSql(
-        "CREATE VIEW " + PaimonTables.quote(parts[0]) + "." + PaimonTables.quote(parts[1]) + "." + PaimonTables.quote(parts[2])
+        "CREATE VIEW " + id.quoted()
             + " AS SELECT " + String.join(", ", source.columns().stream().map(c -> PaimonTables.quote(c.name())).toList()) + " FROM " + paimonName);
   }
 

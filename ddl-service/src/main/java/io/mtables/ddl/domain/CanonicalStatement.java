@@ -3,6 +3,7 @@ package io.mtables.ddl.domain;
 import io.mtables.schemas.catalog.TableDefinition.Distribution;
 import io.mtables.schemas.catalog.TableDefinition.Freshness;
 import io.mtables.schemas.catalog.TableDefinition.RefreshMode;
+import io.mtables.schemas.catalog.TableId;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -78,9 +79,7 @@ public record CanonicalStatement(
 
   /** {@code a.b.c} as {@code `a`.`b`.`c`}. */
   public static String identifier(String qualified) {
-    return java.util.Arrays.stream(qualified.split("\\.", 3))
-        .map(CanonicalStatement::quote)
-        .collect(Collectors.joining("."));
+    return TableId.of(qualified).quoted();
   }
 
   private static String columns(List<String> names) {
@@ -88,7 +87,7 @@ public record CanonicalStatement(
   }
 
   private static String quote(String name) {
-    return '`' + name.replace("`", "``") + '`';
+    return TableId.quote(name);
   }
 
   private static String literal(String text) {

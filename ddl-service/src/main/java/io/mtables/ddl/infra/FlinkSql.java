@@ -2,6 +2,7 @@ package io.mtables.ddl.infra;
 
 import io.mtables.ddl.domain.SourcePosition;
 import io.mtables.ddl.domain.StatementException;
+import io.mtables.schemas.catalog.TableId;
 import java.time.Duration;
 import java.util.List;
 import io.mtables.planning.FlinkSyntax;
@@ -121,11 +122,11 @@ public class FlinkSql {
    * factories are found and accept the options, exactly as when a job plans the table.
    */
   public void checkReadable(String table, ResolvedCatalogTable definition) {
-    String[] parts = table.split("\\.", 3);
+    TableId id = TableId.of(table);
     try {
       FactoryUtil.createDynamicTableSource(
           null,
-          ObjectIdentifier.of(parts[0], parts[1], parts[2]),
+          ObjectIdentifier.of(id.catalog(), id.database(), id.name()),
           definition,
           Map.of(),
           env.getConfig(),
@@ -147,7 +148,7 @@ public class FlinkSql {
                         "Catalog " + catalog + " does not exist.",
                         env.getCurrentCatalog()));
     if (!flinkCatalog.databaseExists(database)) {
-      execute("CREATE DATABASE IF NOT EXISTS " + quoted(catalog + "." + database));
+      execute("CREATE DATABASE IF NOT EXISTS " + TableId.quote(catalog) + "." + TableId.quote(database));
     }
   }
 
@@ -158,24 +159,24 @@ public class FlinkSql {
    * read it must validate), while how it is read (Paimon) is the job manager's business.
    */
   public void register(TableDefinition table) {
-    String[] parts = table.table().split("\\.", 3);
-    ensureDatabase(parts[0], parts[1]);
+    TableId id = TableId.of(table.table());
+    ensureDatabase(id.catalog(), id.database());
     forget(table.table());
     if (table.kind() == TableDefinition.Kind.SOURCE_TABLE) {
       execute(table.statement());
       return;
     }
-    StringBuilder ddl = new StringBuilder("CREATE TABLE ").append(quoted(table.table())).append(" (");
+    StringBuilder ddl = new StringBuilder("CREATE TABLE ").append(id.quoted()).append(" (");
     for (int i = 0; i < table.columns().size(); i++) {
       var column = table.columns().get(i);
       ddl.append(i == 0 ? "" : ", ")
-          .append('`').append(column.name().replace("`", "``")).append("` ")
+          .append(TableId.quote(column.name())).append(' ')
           .append(column.type())
           .append(column.nullable() ? "" : " NOT NULL");
     }
     if (!table.primaryKey().isEmpty()) {
       ddl.append(", PRIMARY KEY (")
-          .append(String.join(", ", table.primaryKey().stream().map(k -> '`' + k.replace("`", "``") + '`').toList()))
+          .append(String.join(", ", table.primaryKey().stream().map(TableId::quote).toList()))
           .append(") NOT ENFORCED");
     }
     ddl.append(") WITH ('connector' = 'datagen')");
@@ -184,12 +185,12 @@ public class FlinkSql {
 
   /** Removes a table from the mirror, if it is there. */
   public void forget(String table) {
-    String[] parts = table.split("\\.", 3);
-    env.getCatalog(parts[0])
+    TableId id = TableId.of(table);
+    env.getCatalog(id.catalog())
         .ifPresent(
             catalog -> {
               try {
-                catalog.dropTable(new ObjectPath(parts[1], parts[2]), true);
+                catalog.dropTable(new ObjectPath(id.database(), id.name()), true);
               } catch (Exception e) {
                 throw new IllegalStateException("cannot remove " + table + " from the Flink catalog", e);
               }
@@ -199,18 +200,6 @@ public class FlinkSql {
   /** The current catalog and database, for qualifying names written without them. */
   public String[] currentCatalogAndDatabase() {
     return new String[] {env.getCurrentCatalog(), env.getCurrentDatabase()};
-  }
-
-  /** {@code a.b.c} as {@code `a`.`b`.`c`}. */
-  public static String quoted(String identifier) {
-    StringBuilder result = new StringBuilder();
-    for (String part : identifier.split("\\.", 3)) {
-      if (result.length() > 0) {
-        result.append('.');
-      }
-      result.append('`').append(part.replace("`", "``")).append('`');
-    }
-    return result.toString();
   }
 
   /** Where {@code node} starts, as a position. */

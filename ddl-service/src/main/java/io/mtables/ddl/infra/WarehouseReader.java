@@ -1,5 +1,6 @@
 package io.mtables.ddl.infra;
 
+import io.mtables.schemas.catalog.TableId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -48,13 +49,13 @@ public class WarehouseReader {
 
   /** The rows of {@code table} (catalog.database.name) registered under {@code paths}; empty when it has no data yet. */
   public Optional<List<InMemorySql.Table>> read(String table, List<List<String>> paths) {
-    String[] parts = table.split("\\.", 3);
+    TableId id = TableId.of(table);
     Options options = new Options();
     options.set("warehouse", warehouse);
     try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
       Table paimon;
       try {
-        paimon = catalog.getTable(Identifier.create(parts[1], parts[2]));
+        paimon = catalog.getTable(Identifier.create(id.database(), id.name()));
       } catch (Catalog.TableNotExistException e) {
         return Optional.empty();
       }

@@ -6,6 +6,7 @@ import io.mtables.ddl.domain.TableFreshness;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Kind;
+import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.ddl.StatementResult.ResultColumn;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,11 +51,11 @@ final class CatalogQueries {
     Pattern like = show.isWithLike() ? likePattern(show.getLikeSqlPattern(), "ILIKE".equalsIgnoreCase(show.getLikeType())) : null;
     List<List<Object>> rows = new ArrayList<>();
     for (TableDefinition table : tables) {
-      String[] parts = table.table().split("\\.");
-      if (!database.isEmpty() && !String.join(".", database).equals(database.size() == 1 ? parts[1] : parts[0] + "." + parts[1])) {
+      TableId id = TableId.of(table.table());
+      if (!database.isEmpty() && !String.join(".", database).equals(database.size() == 1 ? id.database() : id.catalog() + "." + id.database())) {
         continue;
       }
-      if (like != null && like.matcher(parts[2]).matches() == show.isNotLike()) {
+      if (like != null && like.matcher(id.name()).matches() == show.isNotLike()) {
         continue;
       }
       rows.add(materialized ? materializedRow(table) : List.of(table.table(), table.kind().name()));

@@ -12,6 +12,7 @@ import io.mtables.schemas.catalog.TableDefinition.Kind;
 import io.mtables.schemas.catalog.TableDefinition.Query;
 import io.mtables.schemas.catalog.TableDefinition.RefreshMode;
 import io.mtables.schemas.catalog.TableDefinition.SourceTable;
+import io.mtables.schemas.catalog.TableId;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -51,8 +52,8 @@ final class MaterializedTableCompiler {
   Compiled compile(ParsedStatement parsed) {
     SqlCreateMaterializedTable create = (SqlCreateMaterializedTable) parsed.node();
     String table = Identifiers.qualify(create.fullTableName(), flink, create.getTableName());
-    String[] parts = table.split("\\.");
-    flink.ensureDatabase(parts[0], parts[1]);
+    TableId id = TableId.of(table);
+    flink.ensureDatabase(id.catalog(), id.database());
     ResolvedCatalogMaterializedTable resolved = convert(parsed);
     RefreshMode declared = declaredMode(parsed, create.getRefreshMode());
     RefreshMode effective =

@@ -7,6 +7,7 @@ import io.mtables.ddl.infra.ParsedStatement;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Kind;
 import io.mtables.schemas.catalog.TableDropped;
+import io.mtables.schemas.catalog.TableId;
 import java.time.Instant;
 import java.util.List;
 import org.apache.flink.sql.parser.ddl.SqlCreateTable;
@@ -54,8 +55,8 @@ final class SourceTableStatements {
           (existing.get().kind() == Kind.MATERIALIZED_TABLE ? "Materialized table " : "Table ")
               + table + " already exists.");
     }
-    String[] parts = table.split("\\.");
-    flink.ensureDatabase(parts[0], parts[1]);
+    TableId id = TableId.of(table);
+    flink.ensureDatabase(id.catalog(), id.database());
     CreateTableOperation operation = (CreateTableOperation) flink.convert(parsed.text());
     ResolvedCatalogTable resolved = operation.getCatalogTable();
     flink.checkReadable(table, resolved);

@@ -7,6 +7,7 @@ import io.mtables.ddl.infra.InMemorySql;
 import io.mtables.ddl.infra.ParsedStatement;
 import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -60,10 +61,10 @@ class TableReads {
         throw StatementException.invalidAt(
             "WrongTableKind", table + " is a source table, a stream; only materialized tables are read here.", FlinkSql.positionOf(entry.getValue()), ALLOWED);
       }
-      String[] parts = table.split("\\.", 3);
-      List<List<String>> paths = new ArrayList<>(List.of(List.of(parts), List.of(parts[1], parts[2])));
-      if (parts[1].equals(current[1])) {
-        paths.add(List.of(parts[2]));
+      TableId id = TableId.of(table);
+      List<List<String>> paths = new ArrayList<>(List.of(List.of(id.catalog(), id.database(), id.name()), List.of(id.database(), id.name())));
+      if (id.database().equals(current[1])) {
+        paths.add(List.of(id.name()));
       }
       tables.addAll(warehouse.read(table, paths).orElseGet(() -> emptyTable(definition, paths)));
     }

@@ -4,6 +4,7 @@ import io.mtables.planning.EmptyInputRow;
 import io.mtables.planning.PaimonTables;
 import io.mtables.planning.UnionBranches;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.flink.JobNames;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.SyntheticKey;
@@ -44,18 +45,17 @@ public final class JobSql {
 
   /** The warehouse catalog, without Paimon's metadata cache: a kept environment must see a table dropped and created anew. */
   public static String createCatalog(String warehouse) {
-    return "CREATE CATALOG `" + WAREHOUSE_CATALOG + "` WITH ('type' = 'paimon', 'warehouse' = " + literal(warehouse) + ", 'cache-enabled' = 'false')";
+    return "CREATE CATALOG " + quote(WAREHOUSE_CATALOG) + " WITH ('type' = 'paimon', 'warehouse' = " + literal(warehouse) + ", 'cache-enabled' = 'false')";
   }
 
   /** The Paimon table's name in the job: the table's database and name in the warehouse catalog. */
   public static String paimonName(String table) {
-    String[] parts = table.split("\\.", 3);
-    return quote(WAREHOUSE_CATALOG) + "." + quote(parts[1]) + "." + quote(parts[2]);
+    TableId id = TableId.of(table);
+    return quote(WAREHOUSE_CATALOG) + "." + quote(id.database()) + "." + quote(id.name());
   }
 
   public static String createDatabase(String table) {
-    String[] parts = table.split("\\.", 3);
-    return "CREATE DATABASE IF NOT EXISTS " + quote(WAREHOUSE_CATALOG) + "." + quote(parts[1]);
+    return "CREATE DATABASE IF NOT EXISTS " + quote(WAREHOUSE_CATALOG) + "." + quote(TableId.of(table).database());
   }
 
   /**
@@ -97,15 +97,15 @@ public final class JobSql {
   public static List<String> declareSources(TableDefinition definition, Map<String, Long> pinned) {
     List<String> statements = new ArrayList<>();
     for (var source : definition.sources()) {
-      String[] parts = source.table().split("\\.", 3);
-      statements.add("CREATE DATABASE IF NOT EXISTS " + quote(parts[0]) + "." + quote(parts[1]));
+      TableId id = TableId.of(source.table());
+      statements.add("CREATE DATABASE IF NOT EXISTS " + id.quotedDatabase());
       if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
         // Another materialized table is read from its Paimon table: in a stream, its changelog
         // from the latest snapshot on; in a batch, its latest snapshot.
         // Its own columns only: a synthetic key column is storage, not data.
         String columns = source.columns() == null ? "*" : String.join(", ", source.columns().stream().map(c -> quote(c.name())).toList());
         String at = pinned.containsKey(source.table()) ? " /*+ OPTIONS('scan.snapshot-id' = '" + pinned.get(source.table()) + "') */" : "";
-        statements.add("CREATE VIEW " + quote(parts[0]) + "." + quote(parts[1]) + "." + quote(parts[2]) + " AS SELECT " + columns + " FROM " + paimonName(source.table()) + at);
+        statements.add("CREATE VIEW " + id.quoted() + " AS SELECT " + columns + " FROM " + paimonName(source.table()) + at);
       } else {
         statements.add(source.statement());
       }
@@ -212,7 +212,7 @@ public final class JobSql {
   }
 
   static String quote(String identifier) {
-    return PaimonTables.quote(identifier);
+    return TableId.quote(identifier);
   }
 
   static String literal(String value) {

@@ -3,6 +3,7 @@ package io.mtables.jobmanager.jobs;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.planning.BoundedReads;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.util.List;
 import java.util.Map;
@@ -44,9 +45,9 @@ public class JobSubmitter {
     TableEnvironment env = environment(new Configuration(), false);
     env.executeSql(JobSql.createCatalog(warehouse));
     env.executeSql(JobSql.createDatabase(definition.table()));
-    String[] parts = definition.table().split("\\.", 3);
+    TableId id = TableId.of(definition.table());
     var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
-    ObjectPath path = new ObjectPath(parts[1], parts[2]);
+    ObjectPath path = new ObjectPath(id.database(), id.name());
     if (catalog.tableExists(path)) {
       String writtenBy;
       try {
@@ -107,8 +108,8 @@ public class JobSubmitter {
   private static boolean undeclareSources(TableEnvironment env, TableDefinition definition) {
     try {
       for (var source : definition.sources()) {
-        String[] parts = source.table().split("\\.", 3);
-        env.getCatalog(parts[0]).orElseThrow().dropTable(new ObjectPath(parts[1], parts[2]), true);
+        TableId id = TableId.of(source.table());
+        env.getCatalog(id.catalog()).orElseThrow().dropTable(new ObjectPath(id.database(), id.name()), true);
       }
       return true;
     } catch (Exception e) {
@@ -119,17 +120,17 @@ public class JobSubmitter {
 
   /** A batch refresh reads each source up to where it stands now. */
   private static void bound(TableEnvironment env, String table) {
-    String[] parts = table.split("\\.", 3);
+    TableId id = TableId.of(table);
     Map<String, String> options;
     try {
-      options = env.getCatalog(parts[0]).orElseThrow().getTable(new ObjectPath(parts[1], parts[2])).getOptions();
+      options = env.getCatalog(id.catalog()).orElseThrow().getTable(new ObjectPath(id.database(), id.name())).getOptions();
     } catch (Exception e) {
       throw new IllegalStateException("cannot read the options of " + table, e);
     }
     Map<String, String> extra = BoundedReads.extraOptions(options);
     if (!extra.isEmpty()) {
       List<String> pairs = extra.entrySet().stream().map(e -> JobSql.literal(e.getKey()) + " = " + JobSql.literal(e.getValue())).toList();
-      env.executeSql("ALTER TABLE " + JobSql.quote(parts[0]) + "." + JobSql.quote(parts[1]) + "." + JobSql.quote(parts[2]) + " SET (" + String.join(", ", pairs) + ")");
+      env.executeSql("ALTER TABLE " + id.quoted() + " SET (" + String.join(", ", pairs) + ")");
     }
   }
 

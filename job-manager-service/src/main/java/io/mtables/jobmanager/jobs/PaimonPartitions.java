@@ -1,5 +1,6 @@
 package io.mtables.jobmanager.jobs;
 
+import io.mtables.schemas.catalog.TableId;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -106,9 +107,9 @@ public class PaimonPartitions implements AutoCloseable {
   }
 
   private FileStoreTable table(String table) {
-    String[] parts = table.split("\\.", 3);
+    TableId id = TableId.of(table);
     try {
-      return (FileStoreTable) catalog.getTable(Identifier.create(parts[1], parts[2]));
+      return (FileStoreTable) catalog.getTable(Identifier.create(id.database(), id.name()));
     } catch (Catalog.TableNotExistException e) {
       throw new IllegalStateException(table + " is not in the warehouse", e);
     }

@@ -1,5 +1,6 @@
 package io.mtables.jobmanager.jobs;
 
+import io.mtables.schemas.catalog.TableId;
 import java.time.Instant;
 import java.util.Optional;
 import org.apache.paimon.Snapshot;
@@ -33,9 +34,9 @@ public class PaimonSnapshots implements AutoCloseable {
 
   /** The table's latest snapshot; empty when the table has none or does not exist. */
   public Optional<CommittedSnapshot> latest(String table) {
-    String[] parts = table.split("\\.", 3);
+    TableId id = TableId.of(table);
     try {
-      FileStoreTable paimon = (FileStoreTable) catalog.getTable(Identifier.create(parts[1], parts[2]));
+      FileStoreTable paimon = (FileStoreTable) catalog.getTable(Identifier.create(id.database(), id.name()));
       Snapshot snapshot = paimon.snapshotManager().latestSnapshot();
       if (snapshot == null) {
         return Optional.empty();
@@ -64,9 +65,9 @@ public class PaimonSnapshots implements AutoCloseable {
 
   /** Where {@code table} stands as an input; empty when it has no snapshot yet or does not exist. */
   public Optional<InputSnapshot> input(String table) {
-    String[] parts = table.split("\\.", 3);
+    TableId id = TableId.of(table);
     try {
-      FileStoreTable paimon = (FileStoreTable) catalog.getTable(Identifier.create(parts[1], parts[2]));
+      FileStoreTable paimon = (FileStoreTable) catalog.getTable(Identifier.create(id.database(), id.name()));
       var manager = paimon.snapshotManager();
       Snapshot latest = manager.latestSnapshot();
       if (latest == null) {
@@ -86,9 +87,9 @@ public class PaimonSnapshots implements AutoCloseable {
 
   /** Whether the warehouse holds the table. */
   public boolean exists(String table) {
-    String[] parts = table.split("\\.", 3);
+    TableId id = TableId.of(table);
     try {
-      catalog.getTable(Identifier.create(parts[1], parts[2]));
+      catalog.getTable(Identifier.create(id.database(), id.name()));
       return true;
     } catch (Catalog.TableNotExistException e) {
       return false;
