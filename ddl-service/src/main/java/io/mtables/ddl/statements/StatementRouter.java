@@ -137,7 +137,7 @@ public class StatementRouter {
   private Outcome.Defined withQueryChange(Outcome.Defined defined, RefreshPlan plan) {
     TableDefinition changed = defined.definition();
     var existing = materializedTables.find(changed.table());
-    if (existing.isEmpty() || changed.kind() != TableDefinition.Kind.MATERIALIZED_TABLE) {
+    if (existing.isEmpty() || existing.get().kind() != TableDefinition.Kind.MATERIALIZED_TABLE || changed.kind() != TableDefinition.Kind.MATERIALIZED_TABLE) {
       return defined; // created, maybe again after a DROP (its versions go on)
     }
     TableDefinition running = existing.get();
