@@ -221,6 +221,15 @@ class PipelinesIT {
             TableDefinition.Status.ACTIVE);
     visits(topic, "2026-11-29", 3);
     publish(definition, Tables.full(table, 1));
+    // The plan applied (its Paimon table made) first: ticks that come before it all wait, and become
+    // one refresh, not the running one and one waiting one this test is about.
+    await().atMost(PATIENCE).pollInterval(Duration.ofMillis(200)).until(() -> {
+      try {
+        return PaimonRows.read(locations.warehouse(), table).isEmpty();
+      } catch (Exception notYet) {
+        return false;
+      }
+    });
 
     for (int i = 0; i < 4; i++) {
       refresh(table, Map.of());
