@@ -211,15 +211,19 @@ public final class StateCompatibility {
 
     /** The stateful nodes of this plan that have no node of the same signature in {@code other}. */
     List<Integer> statefulNotIn(Plan other) {
-      Set<String> theirs = new LinkedHashSet<>();
-      other.stateful().forEach(id -> theirs.add(other.signature(id)));
+      Set<String> theirs = other.signaturesOf(other.stateful());
       return stateful().stream().filter(id -> !theirs.contains(signature(id))).toList();
     }
 
     List<Integer> nodesNotIn(Plan other) {
-      Set<String> theirs = new LinkedHashSet<>();
-      other.nodes.keySet().forEach(id -> theirs.add(other.signature(id)));
+      Set<String> theirs = other.signaturesOf(other.nodes.keySet());
       return nodes.keySet().stream().filter(id -> !theirs.contains(signature(id))).toList();
+    }
+
+    private Set<String> signaturesOf(java.util.Collection<Integer> ids) {
+      Set<String> signatures = new LinkedHashSet<>();
+      ids.forEach(id -> signatures.add(signature(id)));
+      return signatures;
     }
 
     /** What a source scan's read positions belong to: the table and its options, not its projection. */
@@ -280,8 +284,7 @@ public final class StateCompatibility {
 
     /** The first node upstream of {@code id} (inputs first) that {@code other} has not got. */
     String firstChangedUpstream(int id, Plan other) {
-      Set<String> theirs = new LinkedHashSet<>();
-      other.nodes.keySet().forEach(otherId -> theirs.add(other.signature(otherId)));
+      Set<String> theirs = other.signaturesOf(other.nodes.keySet());
       Set<Integer> upstream = new LinkedHashSet<>();
       collectUpstream(id, upstream);
       return nodes.keySet().stream().filter(upstream::contains).filter(node -> !theirs.contains(signature(node)))
