@@ -10,6 +10,7 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
@@ -43,6 +44,12 @@ class RefreshStatusIT {
     describe(table, List.of("refresh.status", "INITIALIZING"));
 
     try (TopicProbe probe = new TopicProbe()) {
+      String waiting = "needs 1 task slot; the cluster has 2 in 1 TaskManager, 0 free for streaming jobs (1 kept for FULL refreshes); it starts when slots free up";
+      send(probe, Contracts.JOB_QUEUED_V1, table, new JobQueued(table, 1, waiting, 1, 0, 2, 1, Instant.now()));
+      describe(table, List.of("refresh.status", "QUEUED"), List.of("refresh.queued_reason", waiting));
+      post("SELECT status FROM information_schema.materialized_tables WHERE table_name = '" + table + "'", 200)
+          .then().body("rows", hasItem(List.of("QUEUED")));
+
       send(probe, Contracts.JOB_STARTED_V1, table, new JobStarted(table, 1, RefreshPlan.Mode.CONTINUOUS, JOB, "mt:" + table + ":v1:qabc", null, Instant.now()));
       send(probe, Contracts.REFRESH_SUCCEEDED_V1, table,
           new RefreshSucceeded(table, 1, RefreshPlan.Mode.CONTINUOUS, Map.of(), 3, 10, Instant.now(), Instant.parse("2026-11-29T12:00:00Z"), Instant.now(), JOB));

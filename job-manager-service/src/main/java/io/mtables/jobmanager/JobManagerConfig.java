@@ -78,13 +78,12 @@ public interface JobManagerConfig {
     @WithDefault("8085")
     int port();
 
+    /** Task slots; default from the heap (see EmbeddedSizing). */
     @WithName("task-slots")
-    @WithDefault("8")
-    int taskSlots();
+    Optional<Integer> taskSlots();
 
-    /** Its JVM heap. */
-    @WithDefault("1g")
-    String heap();
+    /** Its JVM heap; default from the machine's memory (see EmbeddedSizing). */
+    Optional<String> heap();
   }
 
   /** Paimon settings. */
@@ -109,5 +108,13 @@ public interface JobManagerConfig {
      */
     @WithDefault(".*")
     String include();
+
+    /**
+     * Task slots streaming jobs leave free for FULL refreshes: a streaming job starts only when
+     * more than this many are free (else it is queued), so refreshes always find a slot.
+     */
+    @WithName("refresh-slots")
+    @WithDefault("1")
+    int refreshSlots();
   }
 }

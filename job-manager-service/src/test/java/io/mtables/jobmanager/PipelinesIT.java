@@ -51,18 +51,19 @@ class PipelinesIT {
 
   @Inject Locations locations;
 
-  private final ContractCodec codec = new ContractCodec();
   private final String db = EmbeddedFlinkTestResource.runPrefix + UUID.randomUUID().toString().substring(0, 8);
+  private BrokerDriver driver;
   private TopicProbe probe;
 
   @BeforeEach
   void tailEvents() {
-    probe = new TopicProbe().tail(Topics.REFRESH_EVENTS);
+    driver = new BrokerDriver();
+    probe = driver.probe();
   }
 
   @AfterEach
   void closeProbe() {
-    probe.close();
+    driver.close();
   }
 
   @Test
@@ -110,11 +111,7 @@ class PipelinesIT {
   }
 
   private static JsonNode readTree(String json) {
-    try {
-      return JSON.readTree(json);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    return BrokerDriver.readTree(json);
   }
 
   @Test
@@ -396,21 +393,20 @@ class PipelinesIT {
   }
 
   private void publish(TableDefinition definition, RefreshPlan plan) {
-    send(Topics.TABLE_DEFINITIONS, definition.table(), Contracts.TABLE_DEFINED_V1, definition);
-    send(Topics.REFRESH_PLANS, plan.table(), Contracts.REFRESH_PLANNED_V1, plan);
+    driver.publish(definition, plan);
   }
 
   /** What the scheduler sends for ALTER ... REFRESH [PARTITION]. */
   private void refresh(String table, Map<String, String> partition) {
-    send(Topics.REFRESH_TICKS, table, Contracts.REFRESH_TICK_V1, new RefreshTick(table, 1, Instant.now(), partition, RefreshTick.Reason.MANUAL, UUID.randomUUID().toString()));
+    driver.refresh(table, partition);
   }
 
   private <T> void send(String topic, String key, Contract<T> contract, T payload) {
-    probe.send(topic, key, codec.encode(contract, payload), Map.of(EventHeaders.TYPE, contract.type()));
+    driver.send(topic, key, contract, payload);
   }
 
   private void change(String topic, String key, String before, String after, String op) {
-    produce(topic, key, "{\"before\":" + before + ",\"after\":" + after + ",\"op\":\"" + op + "\"}");
+    driver.change(topic, key, before, after, op);
   }
 
   private void clicks(String topic, int from, int to) {
@@ -426,13 +422,11 @@ class PipelinesIT {
   }
 
   private void produce(String topic, String key, String value) {
-    probe.send(topic, key, value, Map.of());
+    driver.produce(topic, key, value);
   }
 
-  private JsonNode event(Contract<?> contract, String table) throws Exception {
-    ConsumerRecord<String, String> record =
-        probe.await(r -> table.equals(r.key()) && contract.type().equals(TopicProbe.header(r, EventHeaders.TYPE)), PATIENCE);
-    return JSON.readTree(record.value());
+  private JsonNode event(Contract<?> contract, String table) {
+    return driver.event(contract, table, PATIENCE);
   }
 
   private void awaitRows(String table, List<String> expected) {

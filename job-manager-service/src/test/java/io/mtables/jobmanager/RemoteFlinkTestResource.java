@@ -32,7 +32,7 @@ public class RemoteFlinkTestResource implements QuarkusTestResourceLifecycleMana
       cluster =
           new ProcessBuilder(
                   Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
-                  "-cp", System.getProperty("java.class.path"), LocalFlinkCluster.class.getName(), String.valueOf(PORT), home.toString(), "8")
+                  "-cp", System.getProperty("java.class.path"), LocalFlinkCluster.class.getName(), String.valueOf(PORT), home.toString(), "10")
               .redirectErrorStream(true)
               .redirectOutput(home.resolve("cluster.log").toFile())
               .start();

@@ -9,6 +9,7 @@ import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.Dropped;
 import io.mtables.schemas.refresh.FreshnessMissed;
 import io.mtables.schemas.refresh.FreshnessRestored;
+import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
@@ -48,6 +49,9 @@ public final class Contracts {
   /** A table's Flink job started, on {@link Topics#REFRESH_EVENTS}. */
   public static final Contract<JobStarted> JOB_STARTED_V1 = new Contract<>("JobStarted", 1, JobStarted.class);
 
+  /** A table's streaming job waits for free task slots, on {@link Topics#REFRESH_EVENTS}. */
+  public static final Contract<JobQueued> JOB_QUEUED_V1 = new Contract<>("JobQueued", 1, JobQueued.class);
+
   /** New data is readable in a table, on {@link Topics#REFRESH_EVENTS}. */
   public static final Contract<RefreshSucceeded> REFRESH_SUCCEEDED_V1 =
       new Contract<>("RefreshSucceeded", 1, RefreshSucceeded.class);
@@ -75,7 +79,7 @@ public final class Contracts {
 
   /** Everything on {@link Topics#REFRESH_EVENTS}. */
   public static final List<Contract<?>> REFRESH_EVENTS =
-      List.of(JOB_STARTED_V1, REFRESH_SUCCEEDED_V1, REFRESH_FAILED_V1, SUSPENDED_V1, RESUMED_V1, DROPPED_V1, FRESHNESS_MISSED_V1, FRESHNESS_RESTORED_V1);
+      List.of(JOB_QUEUED_V1, JOB_STARTED_V1, REFRESH_SUCCEEDED_V1, REFRESH_FAILED_V1, SUSPENDED_V1, RESUMED_V1, DROPPED_V1, FRESHNESS_MISSED_V1, FRESHNESS_RESTORED_V1);
 
   public static final List<Contract<?>> ALL =
       List.of(
@@ -85,6 +89,7 @@ public final class Contracts {
           TABLE_DROPPED_V1,
           REFRESH_REQUESTED_V1,
           REFRESH_PLANNED_V1,
+          JOB_QUEUED_V1,
           JOB_STARTED_V1,
           REFRESH_SUCCEEDED_V1,
           REFRESH_FAILED_V1,

@@ -30,7 +30,9 @@ public class RefreshEventsConsumer {
   public void onEvent(ConsumerRecord<String, String> record) {
     IncomingEvent event = reader.read(record, Contracts.REFRESH_EVENTS);
     var contract = event.contract();
-    if (contract.equals(Contracts.JOB_STARTED_V1)) {
+    if (contract.equals(Contracts.JOB_QUEUED_V1)) {
+      statuses.apply(event.payloadAs(Contracts.JOB_QUEUED_V1));
+    } else if (contract.equals(Contracts.JOB_STARTED_V1)) {
       statuses.apply(event.payloadAs(Contracts.JOB_STARTED_V1));
     } else if (contract.equals(Contracts.REFRESH_SUCCEEDED_V1)) {
       statuses.apply(event.payloadAs(Contracts.REFRESH_SUCCEEDED_V1));

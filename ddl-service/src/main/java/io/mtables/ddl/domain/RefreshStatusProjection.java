@@ -1,6 +1,7 @@
 package io.mtables.ddl.domain;
 
 import io.mtables.schemas.refresh.Dropped;
+import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
@@ -21,7 +22,7 @@ public class RefreshStatusProjection {
   /**
    * A table's refresh status.
    *
-   * @param status INITIALIZING (no job yet), ACTIVATED, SUSPENDED or FAILED
+   * @param status INITIALIZING (no job yet), QUEUED (waiting for task slots), ACTIVATED, SUSPENDED or FAILED
    * @param definitionVersion the version the last event was about
    * @param jobId the streaming job, or the last refresh job
    * @param jobStartedAt when the streaming job started; null for FULL tables
@@ -31,13 +32,14 @@ public class RefreshStatusProjection {
    * @param dataTimestamp the whole table holds every change up to this time (its own refreshes
    *     only: a refresh of one named partition does not move it); null until the first
    * @param suspendedVersion the definition version the job manager last suspended the table at (0: never)
+   * @param queuedReason while QUEUED: what its streaming job waits for (task slots), else null
    */
   public record RefreshStatus(
       String status, long definitionVersion, String jobId, Instant jobStartedAt, Instant lastRefresh, Long lastSnapshotId, String lastError,
-      Instant dataTimestamp, long suspendedVersion) {
+      Instant dataTimestamp, long suspendedVersion, String queuedReason) {
 
     static RefreshStatus initial() {
-      return new RefreshStatus("INITIALIZING", 0, null, null, null, null, null, null, 0);
+      return new RefreshStatus("INITIALIZING", 0, null, null, null, null, null, null, 0, null);
     }
   }
 
@@ -47,17 +49,24 @@ public class RefreshStatusProjection {
     return Optional.ofNullable(statuses.get(table));
   }
 
+  /** The streaming job waits for task slots: no job runs, and the reason says what frees it. */
+  public void apply(JobQueued event) {
+    update(event.table(), s -> new RefreshStatus("QUEUED", event.definitionVersion(), null, null, s.lastRefresh(), s.lastSnapshotId(), s.lastError(),
+        s.dataTimestamp(), s.suspendedVersion(), event.reason()));
+  }
+
   public void apply(JobStarted event) {
     update(event.table(), s -> event.mode() == RefreshPlan.Mode.CONTINUOUS
-        ? new RefreshStatus("ACTIVATED", event.definitionVersion(), event.jobId(), event.startedAt(), s.lastRefresh(), s.lastSnapshotId(), s.lastError(), s.dataTimestamp(), s.suspendedVersion())
+        ? new RefreshStatus("ACTIVATED", event.definitionVersion(), event.jobId(), event.startedAt(), s.lastRefresh(), s.lastSnapshotId(), s.lastError(), s.dataTimestamp(), s.suspendedVersion(),
+            null)
         : new RefreshStatus(s.status().equals("FAILED") ? s.status() : "ACTIVATED", event.definitionVersion(), event.jobId(), null, s.lastRefresh(), s.lastSnapshotId(), s.lastError(),
-            s.dataTimestamp(), s.suspendedVersion()));
+            s.dataTimestamp(), s.suspendedVersion(), s.queuedReason()));
   }
 
   public void apply(RefreshSucceeded event) {
     update(event.table(), s -> new RefreshStatus("ACTIVATED", event.definitionVersion(), event.jobId() == null ? s.jobId() : event.jobId(),
         s.jobStartedAt(), event.finishedAt(), event.snapshotId(), null, wholeTableDataTimestamp(s.dataTimestamp(), event),
-        s.suspendedVersion()));
+        s.suspendedVersion(), event.mode() == RefreshPlan.Mode.CONTINUOUS ? null : s.queuedReason()));
   }
 
   /** The newer of the two, unless the event refreshed only a named partition (the rest is as old as it was). */
@@ -71,17 +80,17 @@ public class RefreshStatusProjection {
 
   public void apply(RefreshFailed event) {
     update(event.table(), s -> new RefreshStatus("FAILED", event.definitionVersion(), event.jobId() == null ? s.jobId() : event.jobId(),
-        s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), event.reason(), s.dataTimestamp(), s.suspendedVersion()));
+        s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), event.reason(), s.dataTimestamp(), s.suspendedVersion(), s.queuedReason()));
   }
 
   public void apply(Suspended event) {
     update(event.table(), s -> new RefreshStatus("SUSPENDED", event.definitionVersion(), null, null, s.lastRefresh(), s.lastSnapshotId(),
-        event.cause() == Suspended.Cause.FAILURES ? event.reason() : s.lastError(), s.dataTimestamp(), event.definitionVersion()));
+        event.cause() == Suspended.Cause.FAILURES ? event.reason() : s.lastError(), s.dataTimestamp(), event.definitionVersion(), null));
   }
 
   public void apply(Resumed event) {
     update(event.table(), s -> new RefreshStatus("ACTIVATED", event.definitionVersion(), s.jobId(), s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), null,
-        s.dataTimestamp(), s.suspendedVersion()));
+        s.dataTimestamp(), s.suspendedVersion(), null));
   }
 
   public void apply(Dropped event) {

@@ -117,6 +117,7 @@ final class CatalogQueries {
     plan.ifPresent(p -> PlanRows.append(rows, p));
     var refresh = statuses.find(table);
     property(rows, "refresh.status", refreshStatus(definition));
+    property(rows, "refresh.queued_reason", refresh.map(s -> s.queuedReason()).orElse(null));
     property(rows, "refresh.job_id", refresh.map(s -> s.jobId()).orElse(null));
     property(rows, "refresh.job_running_time", refresh.map(s -> s.jobStartedAt()).map(started -> java.time.Duration.between(started, java.time.Instant.now()).withNanos(0)).orElse(null));
     property(rows, "refresh.last_refresh", refresh.map(s -> s.lastRefresh()).orElse(null));

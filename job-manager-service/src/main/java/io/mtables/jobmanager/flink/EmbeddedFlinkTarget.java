@@ -55,6 +55,11 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
   }
 
   @Override
+  public ClusterCapacity capacity() {
+    return rest.capacity();
+  }
+
+  @Override
   public List<FlinkJob> jobs() {
     return rest.jobs();
   }

@@ -24,6 +24,9 @@ public interface FlinkTarget extends AutoCloseable {
    */
   void ensureAvailable();
 
+  /** The cluster's task slots now: how many there are, how many are free, how many are spoken for. */
+  ClusterCapacity capacity();
+
   /** Every job the cluster knows, running or ended. */
   List<FlinkJob> jobs();
 

@@ -88,6 +88,46 @@ public class RemoteFlinkTarget implements FlinkTarget {
     jobs(); // throws FlinkUnavailableException with the address when it does not answer
   }
 
+  /**
+   * Read over plain HTTP from {@code /overview} (slots of the registered TaskManagers) and {@code
+   * /jobs/overview}: a job that is initializing, or whose tasks are all still waiting to be placed,
+   * holds no slot yet but will take one, so it counts as waiting.
+   */
+  @Override
+  public ClusterCapacity capacity() {
+    var overview = getJson("/overview");
+    int waiting = 0;
+    for (var job : getJson("/jobs/overview").path("jobs")) {
+      String state = job.path("state").asText();
+      var tasks = job.path("tasks");
+      boolean placed = tasks.path("deploying").asInt() + tasks.path("initializing").asInt() + tasks.path("running").asInt() > 0;
+      boolean waitingToBePlaced = state.equals("INITIALIZING") || state.equals("CREATED")
+          || (state.equals("RUNNING") && !placed && tasks.path("created").asInt() + tasks.path("scheduled").asInt() > 0);
+      if (waitingToBePlaced) {
+        waiting++;
+      }
+    }
+    return new ClusterCapacity(overview.path("slots-total").asInt(), overview.path("slots-available").asInt(), overview.path("taskmanagers").asInt(), waiting);
+  }
+
+  private com.fasterxml.jackson.databind.JsonNode getJson(String path) {
+    try {
+      var response =
+          HTTP.send(
+              java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl() + path)).timeout(java.time.Duration.ofSeconds(10)).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new FlinkUnavailableException("Flink " + describe() + " answered " + response.statusCode() + " to GET " + path, null);
+      }
+      return JSON.readTree(response.body());
+    } catch (java.io.IOException e) {
+      throw new FlinkUnavailableException("cannot GET " + path + " from Flink " + describe() + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FlinkUnavailableException("interrupted while asking Flink " + describe() + " for " + path, e);
+    }
+  }
+
   @Override
   public List<FlinkJob> jobs() {
     List<FlinkJob> jobs = new ArrayList<>();

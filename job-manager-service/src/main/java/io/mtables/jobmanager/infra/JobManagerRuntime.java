@@ -2,6 +2,7 @@ package io.mtables.jobmanager.infra;
 
 import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.jobmanager.flink.EmbeddedFlinkTarget;
+import io.mtables.jobmanager.flink.EmbeddedSizing;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.flink.RemoteFlinkTarget;
 import io.mtables.jobmanager.jobs.JobSubmitter;
@@ -225,8 +226,12 @@ public class JobManagerRuntime {
 
   private static FlinkTarget target(JobManagerConfig config, Locations locations) {
     return switch (config.flink().target()) {
-      case "embedded" ->
-          new EmbeddedFlinkTarget(config.flink().embedded().port(), locations.dataDir(), config.flink().embedded().taskSlots(), config.flink().embedded().heap());
+      case "embedded" -> {
+        var embedded = config.flink().embedded();
+        var size = EmbeddedSizing.of(embedded.taskSlots(), embedded.heap(), EmbeddedSizing.physicalMemory());
+        LOG.infof("embedded Flink cluster: %d task slots, %s heap", size.taskSlots(), size.heap());
+        yield new EmbeddedFlinkTarget(embedded.port(), locations.dataDir(), size.taskSlots(), size.heap());
+      }
       case "remote" ->
           RemoteFlinkTarget.at(
               config.flink().restAddress().orElseThrow(() -> new IllegalArgumentException("mt.flink.target=remote needs mt.flink.rest-address (host:port)")),

@@ -3,6 +3,7 @@ package io.mtables.jobmanager.infra;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.refresh.Dropped;
+import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
@@ -21,6 +22,10 @@ public class RefreshEvents {
   public RefreshEvents(KafkaLog log, RefreshMetrics metrics) {
     this.log = log;
     this.metrics = metrics;
+  }
+
+  public void jobQueued(JobQueued event) {
+    log.append(Contracts.JOB_QUEUED_V1, event.table(), event);
   }
 
   public void jobStarted(JobStarted event) {

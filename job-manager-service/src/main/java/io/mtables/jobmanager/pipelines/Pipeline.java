@@ -14,6 +14,8 @@ final class Pipeline {
   /** The table's state as DESCRIBE shows it. */
   enum Status {
     INITIALIZING,
+    /** Its streaming job waits for free task slots (see {@link SlotBudget}). */
+    QUEUED,
     ACTIVATED,
     SUSPENDED,
     FAILED
@@ -35,6 +37,13 @@ final class Pipeline {
   String streamingJobId;
   long streamingJobVersion;
   String streamingJobQuery;
+  /**
+   * While QUEUED: the saved state the job will start from (null: none), the definition version
+   * whose JobQueued was reported, and since when it waits (the queue is first come, first served).
+   */
+  String queuedRestore;
+  long queuedVersion;
+  Instant queuedSince;
   /** Flink's restarts of the streaming job reported so far; -1 until first read (a job taken over keeps its past restarts unreported). */
   long streamingJobRestarts = -1;
 

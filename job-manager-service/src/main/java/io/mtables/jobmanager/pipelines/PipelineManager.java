@@ -362,6 +362,27 @@ public class PipelineManager {
         LOG.warnf("looking at %s failed (looked at again at the next poll): %s", pipeline.table, PipelineReports.rootMessage(e));
       }
     }
+    startQueued();
+  }
+
+  /**
+   * Starts the tables waiting for slots, first come first served, while the cluster has slots for
+   * them; the first that still does not fit ends the round, so the ones behind it wait their turn.
+   * A start that fails is tried again with its plan's back-off.
+   */
+  private void startQueued() {
+    for (Pipeline pipeline : streaming.queued(pipelines.values())) {
+      if (pipeline.retryApplyAt != null) {
+        continue;
+      }
+      if (!streaming.start(pipeline, pipeline.queuedRestore)) {
+        tryAgainLater(pipeline);
+        return;
+      }
+      if (pipeline.status == Pipeline.Status.QUEUED) {
+        return;
+      }
+    }
   }
 
   private void look(Pipeline pipeline, Map<String, FlinkJob> jobs) {

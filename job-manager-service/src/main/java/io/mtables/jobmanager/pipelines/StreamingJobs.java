@@ -9,10 +9,15 @@ import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.Locations;
 import io.mtables.jobmanager.jobs.QueryState;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.RefreshPlan.Mode;
+import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.RefreshFailed;
 import java.time.Clock;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jboss.logging.Logger;
@@ -28,6 +33,7 @@ final class StreamingJobs {
   private final JobManagerConfig config;
   private final PipelineReports reports;
   private final Clock clock;
+  private final SlotBudget slots;
 
   StreamingJobs(FlinkTarget flink, JobSubmitter submitter, Locations locations, JobManagerConfig config, PipelineReports reports, Clock clock) {
     this.flink = flink;
@@ -36,6 +42,7 @@ final class StreamingJobs {
     this.config = config;
     this.reports = reports;
     this.clock = clock;
+    this.slots = new SlotBudget(config.jobs().refreshSlots(), config.flink().parallelism());
   }
 
   /** A streaming job found on the cluster at start is the table's job again (not a second one). */
@@ -53,16 +60,28 @@ final class StreamingJobs {
     return pipeline.streamingJobId != null && pipeline.streamingJobVersion == definition.version() && running(pipeline.streamingJobId);
   }
 
-  /** Submits the table's streaming job; false when it could not be started (reported as a failure). */
+  /**
+   * Submits the table's streaming job, or queues it while the cluster has no free slot for it (see
+   * {@link SlotBudget}; the poll starts it when they free up). False when it could not be started
+   * (reported as a failure).
+   */
   boolean start(Pipeline pipeline, String restoreFrom) {
     TableDefinition definition = pipeline.definition;
     try {
-      var job = submitter.submitStreaming(definition, pipeline.plan, JobOptions.streaming(definition, pipeline.plan, config, locations, restoreFrom));
+      Map<String, String> options = JobOptions.streaming(definition, pipeline.plan, config, locations, restoreFrom);
+      SlotBudget.Admission admission = slots.admit(flink.capacity(), slotsNeeded(options));
+      if (!admission.admitted()) {
+        queue(pipeline, restoreFrom, slotsNeeded(options), admission);
+        return true;
+      }
+      var job = submitter.submitStreaming(definition, pipeline.plan, options);
       pipeline.streamingJobId = job.getJobID().toHexString();
       pipeline.streamingJobVersion = definition.version();
       pipeline.streamingJobQuery = QueryState.fingerprint(definition);
       pipeline.streamingJobRestarts = 0;
       pipeline.status = Pipeline.Status.INITIALIZING;
+      pipeline.queuedSince = null;
+      pipeline.queuedRestore = null;
       reports.events().jobStarted(
           new JobStarted(pipeline.table, definition.version(), Mode.CONTINUOUS, pipeline.streamingJobId, JobSql.streamingJobName(definition), restoreFrom, clock.instant()));
       LOG.infof("started streaming job %s for %s v%d%s", pipeline.streamingJobId, pipeline.table, definition.version(), restoreFrom == null ? "" : " from " + restoreFrom);
@@ -71,6 +90,40 @@ final class StreamingJobs {
       reports.failed(pipeline, null, "cannot start the streaming job: " + PipelineReports.rootMessage(e), null);
       return false;
     }
+  }
+
+  /** A job's slots: its parallelism (its operators share them), as its own options set it. */
+  private static int slotsNeeded(Map<String, String> options) {
+    try {
+      return Math.max(1, Integer.parseInt(options.getOrDefault("parallelism.default", "1").strip()));
+    } catch (NumberFormatException e) {
+      return 1; // Flink refuses the option itself, and says so when the job is submitted
+    }
+  }
+
+  /** Waits for slots: reported once per definition version, with what it waits for. */
+  private void queue(Pipeline pipeline, String restoreFrom, int needed, SlotBudget.Admission admission) {
+    boolean reported = pipeline.status == Pipeline.Status.QUEUED && pipeline.queuedVersion == pipeline.definition.version();
+    pipeline.status = Pipeline.Status.QUEUED;
+    pipeline.queuedRestore = restoreFrom;
+    if (pipeline.queuedSince == null) {
+      pipeline.queuedSince = clock.instant();
+    }
+    if (reported) {
+      return;
+    }
+    pipeline.queuedVersion = pipeline.definition.version();
+    reports.events().jobQueued(new JobQueued(pipeline.table, pipeline.definition.version(), admission.reason(), needed, admission.freeForStreaming(),
+        admission.capacity().totalSlots(), slots.reservedForRefreshes(), clock.instant()));
+    LOG.infof("queued the streaming job of %s v%d: %s", pipeline.table, pipeline.definition.version(), admission.reason());
+  }
+
+  /** The tables waiting for slots whose plan still wants a streaming job, first come first. */
+  List<Pipeline> queued(Collection<Pipeline> pipelines) {
+    return pipelines.stream()
+        .filter(p -> p.status == Pipeline.Status.QUEUED && p.planReady() && p.plan.mode() == Mode.CONTINUOUS && p.plan.status() == RefreshPlan.Status.ACTIVE)
+        .sorted(Comparator.comparing((Pipeline p) -> p.queuedSince))
+        .toList();
   }
 
   /**
@@ -123,6 +176,10 @@ final class StreamingJobs {
         String jobId = pipeline.streamingJobId;
         pipeline.streamingJobId = null;
         String cause = flink.failureCause(jobId).orElse("the job failed");
+        if (lackedSlots(cause)) {
+          requeue(pipeline, jobId, cause);
+          return;
+        }
         pipeline.consecutiveFailures = config.jobs().maxConsecutiveFailures() - 1; // Flink's restarts are used up
         reports.failed(pipeline, jobId, "the streaming job failed after " + config.jobs().maxConsecutiveFailures() + " restarts: " + cause, null);
       }
@@ -150,9 +207,40 @@ final class StreamingJobs {
       return; // the first look at a job taken over: its earlier restarts were this job's before
     }
     String cause = flink.failureCause(jobId).orElse("no cause recorded");
+    if (lackedSlots(cause)) {
+      requeue(pipeline, jobId, cause);
+      return;
+    }
     reports.events().jobRestarted(new RefreshFailed(pipeline.table, pipeline.plan.definitionVersion(), Mode.CONTINUOUS, jobId,
         "Flink restarted the streaming job (" + now + " restart(s) so far; it gives up after " + config.jobs().maxConsecutiveFailures()
             + " in a row): " + cause, 1, clock.instant(), null, PipelineReports.CONTINUOUS), now - known);
+  }
+
+  /** Flink's words for a job it could not place on a slot. */
+  private static boolean lackedSlots(String cause) {
+    return cause.contains("NoResourceAvailableException");
+  }
+
+  /**
+   * A job Flink could not place (the slots were taken between the look at the capacity and the
+   * job's placement, by a refresh or by jobs that are not ours) is not a failure of the table:
+   * it is cancelled and queued again, to start from its latest checkpoint when slots free up.
+   */
+  private void requeue(Pipeline pipeline, String jobId, String cause) {
+    if (running(jobId)) {
+      flink.cancel(jobId);
+    }
+    pipeline.streamingJobId = null;
+    pipeline.status = Pipeline.Status.QUEUED;
+    pipeline.queuedSince = clock.instant();
+    pipeline.queuedRestore = locations.latestState(pipeline.definition).orElse(null);
+    pipeline.queuedVersion = pipeline.definition.version();
+    int needed = config.flink().parallelism();
+    SlotBudget.Admission now = slots.admit(flink.capacity(), needed);
+    String reason = "Flink could not place the job on a task slot (" + cause + "); it was cancelled and starts again from its latest checkpoint when slots free up: suspend or drop another table, or add a TaskManager";
+    reports.events().jobQueued(new JobQueued(pipeline.table, pipeline.definition.version(), reason, needed, now.freeForStreaming(), now.capacity().totalSlots(),
+        slots.reservedForRefreshes(), clock.instant()));
+    LOG.warnf("queued the streaming job of %s again: %s", pipeline.table, reason);
   }
 
   boolean running(String jobId) {

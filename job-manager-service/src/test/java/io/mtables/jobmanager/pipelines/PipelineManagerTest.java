@@ -4,16 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mtables.jobmanager.JobManagerConfig;
+import io.mtables.jobmanager.flink.ClusterCapacity;
 import io.mtables.jobmanager.flink.FlinkJob;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.infra.RefreshEvents;
 import io.mtables.jobmanager.infra.RefreshMetrics;
+import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.Locations;
 import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.jobmanager.jobs.QueryState;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.refresh.JobQueued;
+import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Suspended;
@@ -28,12 +32,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A SUSPEND whose savepoint Flink refuses is not marked done: the job keeps running, the failure
- * is reported, and SUSPEND is tried again later (backing off) until the state is saved.
+ * is reported, and SUSPEND is tried again later (backing off) until the state is saved. A job the
+ * cluster has no slot for waits QUEUED instead of failing.
  */
 class PipelineManagerTest {
 
@@ -48,6 +55,10 @@ class PipelineManagerTest {
   private boolean jobRunning = true;
   private long restarts = 1;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private ClusterCapacity capacity = new ClusterCapacity(8, 7, 1, 0);
+  private String failureCause = "java.io.IOException: Connection reset by peer";
+  private final List<String> submitted = new ArrayList<>();
+  private final List<String> cancelled = new ArrayList<>();
 
   @Test
   void aRefusedSavepointLeavesTheJobRunningWithTheErrorAndSuspendIsTriedAgain() {
@@ -113,6 +124,68 @@ class PipelineManagerTest {
   }
 
   @Test
+  void aStreamingJobWithoutAFreeSlotIsQueuedOnceAndStartsWhenATaskManagerJoins() {
+    jobRunning = false;
+    capacity = new ClusterCapacity(2, 1, 1, 0); // the one free slot is kept for FULL refreshes
+    PipelineManager manager = manager();
+    manager.onDefinition(definition(1, TableDefinition.Status.ACTIVE));
+    manager.onPlan(plan(1, RefreshPlan.Status.ACTIVE));
+    manager.start(List.of());
+
+    assertThat(manager.status(TABLE)).contains("QUEUED");
+    assertThat(submitted).as("not submitted: Flink would fail it for want of slots").isEmpty();
+    assertThat(sent).singleElement().isInstanceOfSatisfying(JobQueued.class, queued -> {
+      assertThat(queued.definitionVersion()).isEqualTo(1);
+      assertThat(queued.slotsNeeded()).isEqualTo(1);
+      assertThat(queued.slotsFree()).isZero();
+      assertThat(queued.slotsTotal()).isEqualTo(2);
+      assertThat(queued.slotsReserved()).isEqualTo(1);
+      assertThat(queued.reason()).isEqualTo("needs 1 task slot; the cluster has 2 in 1 TaskManager, 0 free for streaming jobs (1 kept for FULL refreshes);"
+          + " it starts when slots free up: suspend or drop another table, or add a TaskManager");
+    });
+
+    manager.poll();
+    manager.poll();
+    assertThat(sent).as("queued once, not at every look").hasSize(1);
+
+    capacity = new ClusterCapacity(4, 3, 2, 0); // a second TaskManager registered
+    manager.poll();
+    assertThat(submitted).hasSize(1);
+    assertThat(manager.status(TABLE)).contains("INITIALIZING");
+    assertThat(sent).hasSize(2).last().isInstanceOfSatisfying(JobStarted.class, started -> assertThat(started.restoredFrom()).isNull());
+  }
+
+  @Test
+  void jobsBeingPlacedHoldTheirSlotsAlready() {
+    jobRunning = false;
+    capacity = new ClusterCapacity(4, 3, 1, 2); // two jobs submitted, not yet placed
+    PipelineManager manager = manager();
+    manager.onDefinition(definition(1, TableDefinition.Status.ACTIVE));
+    manager.onPlan(plan(1, RefreshPlan.Status.ACTIVE));
+    manager.start(List.of());
+
+    assertThat(manager.status(TABLE)).contains("QUEUED");
+    assertThat(sent).singleElement().isInstanceOfSatisfying(JobQueued.class,
+        queued -> assertThat(queued.reason()).contains("0 free for streaming jobs (1 kept for FULL refreshes, 2 job(s) being placed)"));
+  }
+
+  @Test
+  void aJobFlinkCouldNotPlaceIsCancelledAndQueuedNotCountedAsAFailure() {
+    PipelineManager manager = runningTable();
+    manager.poll();
+    capacity = new ClusterCapacity(8, 0, 1, 0);
+    failureCause = "org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException: Could not acquire the minimum required resources.";
+    restarts = 2;
+    manager.poll();
+
+    assertThat(cancelled).containsExactly(JOB);
+    assertThat(manager.status(TABLE)).contains("QUEUED");
+    assertThat(sent).singleElement().isInstanceOfSatisfying(JobQueued.class,
+        queued -> assertThat(queued.reason()).startsWith("Flink could not place the job on a task slot (org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException"));
+    assertThat(registry.find("mt.job.restarts").counter()).as("not a restart of the table's job").isNull();
+  }
+
+  @Test
   void retriesBackOffToAMinute() {
     assertThat(List.of(1, 2, 3, 6, 7, 20).stream().map(PipelineManager::retryDelay).map(Duration::toSeconds))
         .containsExactly(1L, 2L, 4L, 32L, 60L, 60L);
@@ -151,6 +224,16 @@ class PipelineManagerTest {
       public void suspended(Suspended event) {
         sent.add(event);
       }
+
+      @Override
+      public void jobQueued(JobQueued event) {
+        sent.add(event);
+      }
+
+      @Override
+      public void jobStarted(JobStarted event) {
+        sent.add(event);
+      }
     };
     Clock clock = new Clock() {
       @Override
@@ -168,7 +251,28 @@ class PipelineManagerTest {
         return this;
       }
     };
-    return new PipelineManager(flink(), null, snapshots, new PaimonPartitions(warehouse), new Locations(config), config, events, clock);
+    return new PipelineManager(flink(), submitter(), snapshots, new PaimonPartitions(warehouse), new Locations(config), config, events, clock);
+  }
+
+  /** Creates no table (it is there) and submits nothing: records each submission. */
+  private JobSubmitter submitter() {
+    return new JobSubmitter(flink(), dataDir.resolve("warehouse").toUri().toString()) {
+      @Override
+      public boolean ensureTable(TableDefinition definition, RefreshPlan plan) {
+        return false;
+      }
+
+      @Override
+      public JobClient submitStreaming(TableDefinition definition, RefreshPlan plan, Map<String, String> jobOptions) {
+        submitted.add(jobOptions.get("pipeline.name"));
+        return (JobClient) Proxy.newProxyInstance(JobClient.class.getClassLoader(), new Class<?>[] {JobClient.class}, (proxy, method, args) -> {
+          if (method.getName().equals("getJobID")) {
+            return JobID.fromHexString(JOB);
+          }
+          throw new UnsupportedOperationException(method.getName());
+        });
+      }
+    };
   }
 
   /** One streaming job whose savepoints are refused while {@link #savepointRefusalsLeft} lasts. */
@@ -177,11 +281,18 @@ class PipelineManagerTest {
       FlinkJob job = new FlinkJob(JOB, "mt:" + TABLE + ":v1:q", jobRunning ? "RUNNING" : "FINISHED");
       return switch (method.getName()) {
         case "ensureAvailable" -> null;
+        case "clientConfiguration" -> new org.apache.flink.configuration.Configuration();
+        case "capacity" -> capacity;
+        case "cancel" -> {
+          cancelled.add((String) args[0]);
+          jobRunning = false;
+          yield null;
+        }
         case "jobs" -> List.of(job);
         case "job" -> Optional.of(job).filter(j -> j.id().equals(args[0]));
         case "completedCheckpoints" -> new TreeMap<Long, Instant>();
         case "restarts" -> java.util.OptionalLong.of(restarts);
-        case "failureCause" -> Optional.of("java.io.IOException: Connection reset by peer");
+        case "failureCause" -> Optional.of(failureCause);
         case "stopWithSavepoint" -> {
           if (savepointRefusalsLeft > 0) {
             savepointRefusalsLeft--;
@@ -204,14 +315,15 @@ class PipelineManagerTest {
 
   private static RefreshPlan plan(long version, RefreshPlan.Status status) {
     return new RefreshPlan(
-        TABLE, version, status, RefreshPlan.Mode.CONTINUOUS, new RefreshPlan.Freshness(5, "SECOND"), true, null, null, Map.of(), "[I,UA,UB,D]",
+        TABLE, version, status, RefreshPlan.Mode.CONTINUOUS, new RefreshPlan.Freshness(5, "SECOND"), true, Duration.ofSeconds(2), null, Map.of(), "[I,UA,UB,D]",
         null, List.of(), List.of("hand-made"), List.of(), Instant.now());
   }
 
   /** The settings the pipelines read: every job included, savepoints on, at most 5 failures in a row. */
   private static JobManagerConfig config(Path dataDir) {
-    Object jobs = settings(JobManagerConfig.Jobs.class, Map.of("include", ".*", "maxConsecutiveFailures", 5));
-    Object flink = settings(JobManagerConfig.Flink.class, Map.of("savepointDir", Optional.of("file:/savepoints"), "checkpointDir", Optional.empty()));
+    Object jobs = settings(JobManagerConfig.Jobs.class, Map.of("include", ".*", "maxConsecutiveFailures", 5, "refreshSlots", 1));
+    Object flink = settings(JobManagerConfig.Flink.class,
+        Map.of("savepointDir", Optional.of("file:/savepoints"), "checkpointDir", Optional.empty(), "parallelism", 1, "stateBackend", "hashmap"));
     Object paimon = settings(JobManagerConfig.Paimon.class, Map.of("warehouse", Optional.empty()));
     return settings(JobManagerConfig.class, Map.of("dataDir", dataDir.toString(), "jobs", jobs, "flink", flink, "paimon", paimon));
   }
