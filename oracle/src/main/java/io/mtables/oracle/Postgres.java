@@ -12,7 +12,7 @@ import java.util.List;
 public record Postgres(String url, String user, String password) {
 
   public static Postgres local() {
-    return new Postgres("jdbc:postgresql://127.0.0.1:5432/" + env("MT_PG_DB", "mt"), env("MT_PG_USER", "mt"), env("MT_PG_PASSWORD", "mt"));
+    return new Postgres("jdbc:postgresql://" + env("MT_PG_HOST", "127.0.0.1") + ":" + env("MT_PG_PORT", "5432") + "/" + env("MT_PG_DB", "mt"), env("MT_PG_USER", "mt"), env("MT_PG_PASSWORD", "mt"));
   }
 
   public Connection connect() throws SQLException {

@@ -1,0 +1,45 @@
+package io.mtables.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The Dockerfiles: the Flink image carries the versions the jobs are compiled against; the service image runs non-root with a health check. */
+class ContainerRecipesTest {
+
+  private static final Path ROOT = Yaml.root();
+
+  @Test
+  void theFlinkImageHasTheVersionsOfTheBuild() throws Exception {
+    String pom = Files.readString(ROOT.resolve("pom.xml"));
+    String flinkImage = Files.readString(ROOT.resolve("deploy/flink/Dockerfile"));
+    assertThat(flinkImage)
+        .contains("FROM flink:" + property(pom, "flink.version") + "-")
+        .contains("paimon-flink-2.1-" + property(pom, "paimon.version") + ".jar")
+        .contains("flink-sql-connector-kafka-" + property(pom, "flink-connector-kafka.version") + ".jar")
+        .contains("hadoop-client-runtime-" + property(pom, "hadoop.version") + ".jar");
+    String flinkVersion = property(pom, "flink.version");
+    assertThat(Files.readString(ROOT.resolve("k8s/base/flink.yaml")))
+        .contains("flinkVersion: v" + flinkVersion.replaceAll("^(\\d+)\\.(\\d+).*", "$1_$2"))
+        .contains("image: mtables/flink:" + flinkVersion);
+  }
+
+  @Test
+  void theServiceImageRunsAsAUserWithAHealthCheckOnReadiness() throws Exception {
+    String image = Files.readString(ROOT.resolve("deploy/Dockerfile"));
+    assertThat(image).containsPattern("(?m)^USER 185$").contains("HEALTHCHECK").contains("/q/health/ready").contains("quarkus-app/lib/");
+    for (String service : ConfigKeys.SERVICES) {
+      assertThat(Files.readString(ROOT.resolve("k8s/base/" + service + ".yaml"))).contains("runAsNonRoot: true", "image: mtables/" + service + ":");
+    }
+  }
+
+  private static String property(String pom, String name) {
+    Matcher matcher = Pattern.compile("<" + Pattern.quote(name) + ">([^<]+)</").matcher(pom);
+    assertThat(matcher.find()).as(name + " in pom.xml").isTrue();
+    return matcher.group(1);
+  }
+}

@@ -1,0 +1,178 @@
+package io.mtables.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.mtables.messaging.MessagingConfig;
+import io.mtables.schemas.TopicSpec;
+import io.mtables.schemas.Topics;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/** k8s/: every manifest typed and valid, the overlays patching what the base has, the topics as the contracts say. */
+class KubernetesManifestsTest {
+
+  private static final Path K8S = Yaml.root().resolve("k8s");
+  private static final Path BASE = K8S.resolve("base");
+
+  @Test
+  void everyBaseManifestIsAValidResourceOfItsKind() {
+    List<String> problems = new ArrayList<>();
+    for (Path file : baseResources()) {
+      for (JsonNode document : Yaml.documents(file)) {
+        problems.addAll(TypedResources.problems(document, K8S.relativize(file).toString()));
+      }
+    }
+    assertThat(problems).isEmpty();
+    assertThat(baseDocuments()).extracting(TypedResources::kind)
+        .contains("kafka.strimzi.io/v1beta2/Kafka", "kafka.strimzi.io/v1beta2/KafkaNodePool", "flink.apache.org/v1beta1/FlinkDeployment", "policy/v1/PodDisruptionBudget");
+  }
+
+  @Test
+  void aMisspelledFieldOrAWrongTypeIsCaught() {
+    Path broken = Yaml.root().resolve("deploy/src/test/resources/broken/deployment.yaml");
+    List<String> problems = new ArrayList<>();
+    for (JsonNode document : Yaml.documents(broken)) {
+      problems.addAll(TypedResources.problems(document, "broken/deployment.yaml"));
+    }
+    assertThat(problems).anySatisfy(p -> assertThat(p).contains("[replica]").contains("unknown to DeploymentSpec"))
+        .anySatisfy(p -> assertThat(p).contains("[readinesProbe]").contains("unknown to Container"))
+        .anySatisfy(p -> assertThat(p).contains("not a valid kafka.strimzi.io/v1beta2/KafkaTopic"))
+        .anySatisfy(p -> assertThat(p).contains("spec.flinkVersion must be v<major>_<minor>"))
+        .anySatisfy(p -> assertThat(p).contains("kind v1/Pod is not one this system deploys"));
+  }
+
+  @Test
+  void everyTopicOfTheContractsHasAKafkaTopicWithItsCleanupPolicyAndPartitions() throws Exception {
+    int partitions = Integer.parseInt(MessagingConfig.class.getMethod("topicPartitions").getAnnotation(io.smallrye.config.WithDefault.class).value());
+    assertThat(KafkaTopics.problems(Topics.ALL, baseDocuments(), partitions)).isEmpty();
+
+    // The check fails on a copy where a compacted topic is declared with deletion, and one is missing.
+    List<TopicSpec> contracts = new ArrayList<>(Topics.ALL);
+    contracts.add(new TopicSpec("mt.not.declared", TopicSpec.Retention.COMPACT));
+    List<JsonNode> wrong = new ArrayList<>();
+    for (JsonNode document : baseDocuments()) {
+      JsonNode copy = document.deepCopy();
+      if (copy.path("spec").path("topicName").asText().equals(Topics.TABLE_DEFINITIONS)) {
+        ((com.fasterxml.jackson.databind.node.ObjectNode) copy.path("spec").path("config")).put("cleanup.policy", "delete");
+      }
+      wrong.add(copy);
+    }
+    assertThat(KafkaTopics.problems(contracts, wrong, partitions))
+        .containsExactly("mt.table.definitions: cleanup.policy is 'delete'; the contract says 'compact'", "mt.not.declared: no KafkaTopic");
+  }
+
+  @Test
+  void theOverlaysPatchOnlyWhatTheBaseHas() {
+    Set<String> inBase = new java.util.HashSet<>();
+    baseDocuments().forEach(d -> inBase.add(d.path("kind").asText() + "/" + d.path("metadata").path("name").asText()));
+    List<String> problems = new ArrayList<>();
+    for (String overlay : List.of("dev", "prod")) {
+      Path dir = K8S.resolve("overlays").resolve(overlay);
+      JsonNode kustomization = Yaml.document(dir.resolve("kustomization.yaml"));
+      for (JsonNode resource : kustomization.path("resources")) {
+        if (!Files.isDirectory(dir.resolve(resource.asText()))) {
+          problems.add(overlay + ": resource " + resource.asText() + " does not exist");
+        }
+      }
+      for (JsonNode patch : kustomization.path("patches")) {
+        if (patch.has("path")) {
+          for (JsonNode document : Yaml.documents(dir.resolve(patch.path("path").asText()))) {
+            problems.addAll(TypedResources.problems(document, overlay + "/" + patch.path("path").asText()));
+            String target = document.path("kind").asText() + "/" + document.path("metadata").path("name").asText();
+            if (!inBase.contains(target)) {
+              problems.add(overlay + "/" + patch.path("path").asText() + ": patches " + target + ", which the base does not have");
+            }
+          }
+        } else if (inBase.stream().noneMatch(name -> name.startsWith(patch.path("target").path("kind").asText() + "/"))) {
+          problems.add(overlay + ": a patch targets kind " + patch.path("target").path("kind").asText() + ", which the base does not have");
+        }
+      }
+    }
+    assertThat(problems).isEmpty();
+    assertThat(K8S.resolve("overlays/prod/postgres.env.example")).content().contains("user=", "password=");
+  }
+
+  /**
+   * The overlays as kustomize builds them (kubectl's built-in kustomize; the test needs kubectl on
+   * the PATH): every object valid; each service probed on its health endpoints; the scheduler run
+   * twice and kept by a disruption budget.
+   */
+  @Test
+  void theBuiltOverlaysAreValidAndEveryServiceIsProbed() throws Exception {
+    Assumptions.assumeTrue(onPath("kubectl"), "kubectl is not on the PATH: kustomize builds are not checked here");
+    for (String overlay : List.of("dev", "prod")) {
+      Path dir = K8S.resolve("overlays").resolve(overlay);
+      Path env = dir.resolve("postgres.env");
+      boolean madeEnv = overlay.equals("prod") && !Files.exists(env);
+      if (madeEnv) {
+        Files.copy(dir.resolve("postgres.env.example"), env);
+      }
+      List<JsonNode> built;
+      try {
+        built = kustomize(dir);
+      } finally {
+        if (madeEnv) {
+          Files.delete(env);
+        }
+      }
+      List<String> problems = new ArrayList<>();
+      built.forEach(d -> problems.addAll(TypedResources.problems(d, overlay)));
+      assertThat(problems).as(overlay).isEmpty();
+      var deployments = built.stream().filter(d -> d.path("kind").asText().equals("Deployment")).toList();
+      assertThat(deployments).as(overlay).extracting(d -> d.path("metadata").path("name").asText())
+          .containsExactlyInAnyOrder("ddl-service", "planner-service", "refresh-scheduler-service", "job-manager-service", "cdc-capture-service");
+      for (JsonNode deployment : deployments) {
+        JsonNode container = deployment.path("spec").path("template").path("spec").path("containers").get(0);
+        assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/q/health/ready");
+        assertThat(container.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/q/health/live");
+        assertThat(container.path("resources").path("limits").path("memory").asText()).isNotEmpty();
+        assertThat(deployment.path("metadata").path("namespace").asText()).isEqualTo(overlay.equals("dev") ? "mtables-dev" : "mtables");
+      }
+      assertThat(deployments).filteredOn(d -> d.path("metadata").path("name").asText().equals("refresh-scheduler-service"))
+          .singleElement().satisfies(d -> assertThat(d.path("spec").path("replicas").asInt()).isEqualTo(2));
+      assertThat(built).filteredOn(d -> d.path("kind").asText().equals("PodDisruptionBudget")).hasSize(1);
+    }
+  }
+
+  private static List<JsonNode> kustomize(Path overlay) throws IOException, InterruptedException {
+    Process process = new ProcessBuilder("kubectl", "kustomize", overlay.toString()).redirectErrorStream(false).start();
+    byte[] out = process.getInputStream().readAllBytes();
+    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as("kubectl kustomize %s: %s", overlay, err).isZero();
+    Path file = Files.createTempFile("kustomized", ".yaml");
+    try {
+      Files.write(file, out);
+      return Yaml.documents(file);
+    } finally {
+      Files.delete(file);
+    }
+  }
+
+  private static boolean onPath(String command) {
+    return Stream.of(System.getenv("PATH").split(java.io.File.pathSeparator)).anyMatch(dir -> Files.isExecutable(Path.of(dir, command)));
+  }
+
+  /** The files the base's kustomization lists. */
+  private static List<Path> baseResources() {
+    List<Path> files = new ArrayList<>();
+    Yaml.document(BASE.resolve("kustomization.yaml")).path("resources").forEach(r -> files.add(BASE.resolve(r.asText())));
+    return files;
+  }
+
+  private static List<JsonNode> baseDocuments() {
+    List<JsonNode> documents = new ArrayList<>();
+    baseResources().forEach(file -> documents.addAll(Yaml.documents(file)));
+    return documents;
+  }
+}
