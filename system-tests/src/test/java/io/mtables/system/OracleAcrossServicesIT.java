@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class OracleAcrossServicesIT {
 
-  private static final ExampleServices SERVICES = new ExampleServices("oracle", 18380, 6, "1g");
+  private static final ExampleServices SERVICES = new ExampleServices("oracle", 18380, 8, "1g");
   private static final String SCHEMA = SERVICES.schema();
   private static final io.mtables.oracle.Postgres POSTGRES = ExampleServices.POSTGRES;
 
