@@ -12,6 +12,7 @@ import io.mtables.schemas.Topics;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
+import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Suspended;
@@ -51,6 +52,10 @@ class RefreshStatusIT {
           .then().body("rows", hasItem(List.of("QUEUED")));
 
       send(probe, Contracts.JOB_STARTED_V1, table, new JobStarted(table, 1, RefreshPlan.Mode.CONTINUOUS, JOB, "mt:" + table + ":v1:qabc", null, Instant.now()));
+      send(probe, Contracts.LOAD_PROGRESS_V1, table, new LoadProgress(table, 1, JOB, 1_250_000, 3_400_000, false, Instant.parse("2026-12-01T17:00:00Z")));
+      describe(table, List.of("refresh.initial_load", "catching up (v1): 1,250,000 source records to read, 3,400,000 read so far, as of 2026-12-01T17:00:00Z"));
+      send(probe, Contracts.LOAD_PROGRESS_V1, table, new LoadProgress(table, 1, JOB, 0, 4_650_000, true, Instant.parse("2026-12-01T17:03:00Z")));
+      describe(table, List.of("refresh.initial_load", "caught up at 2026-12-01T17:03:00Z (v1): 4,650,000 source records read"));
       send(probe, Contracts.REFRESH_SUCCEEDED_V1, table,
           new RefreshSucceeded(table, 1, RefreshPlan.Mode.CONTINUOUS, Map.of(), 3, 10, Instant.now(), Instant.parse("2026-11-29T12:00:00Z"), Instant.now(), JOB));
       describe(table, List.of("refresh.status", "ACTIVATED"), List.of("refresh.job_id", JOB), List.of("refresh.last_snapshot_id", "3"),

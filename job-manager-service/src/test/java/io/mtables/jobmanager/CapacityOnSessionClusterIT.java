@@ -76,6 +76,7 @@ class CapacityOnSessionClusterIT {
       assertThat(queued.path("reason").asText())
           .isEqualTo("needs 1 task slot; the cluster has 2 in 1 TaskManager, 0 free for streaming jobs (1 kept for FULL refreshes);"
               + " it starts when slots free up: suspend or drop another table, or add a TaskManager");
+      awaitQueuedTablesMetric(1);
 
       // The slot kept free serves a FULL refresh (over the first table) while the streaming job waits.
       String full = "default_catalog." + db + ".counted";
@@ -96,6 +97,7 @@ class CapacityOnSessionClusterIT {
         JsonNode started = driver.event(Contracts.JOB_STARTED_V1, second, PATIENCE);
         assertThat(started.path("mode").asText()).isEqualTo("CONTINUOUS");
         awaitRows(second);
+        awaitQueuedTablesMetric(0);
       } finally {
         SessionClusterTestResource.kill(secondTaskManager);
       }
@@ -111,5 +113,11 @@ class CapacityOnSessionClusterIT {
   private void awaitRows(String table) {
     await().atMost(PATIENCE).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
         .untilAsserted(() -> assertThat(PaimonRows.read(locations.warehouse(), table)).containsExactly("1|ann", "2|bob"));
+  }
+
+  private static void awaitQueuedTablesMetric(int queued) {
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+        assertThat(io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString())
+            .containsPattern("(?m)^mt_tables_queued " + queued + "\\.0$"));
   }
 }

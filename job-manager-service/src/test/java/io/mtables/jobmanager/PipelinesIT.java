@@ -84,6 +84,12 @@ class PipelinesIT {
     assertThat(started.path("mode").asText()).isEqualTo("CONTINUOUS");
     assertThat(started.path("jobName").asText()).startsWith("mt:" + table + ":v1:q");
     awaitRows(table, List.of("1|ann", "2|bob", "3|cid"));
+    // Its load through the source, from Flink's source metrics: over once the three changes are read.
+    JsonNode loaded = readTree(probe.await(r -> table.equals(r.key()) && Contracts.LOAD_PROGRESS_V1.type().equals(TopicProbe.header(r, EventHeaders.TYPE))
+        && r.value().contains("\"caughtUp\":true"), PATIENCE).value());
+    assertThat(loaded.path("jobId").asText()).isEqualTo(started.path("jobId").asText());
+    assertThat(loaded.path("sourceRecordsBehind").asLong()).isZero();
+    assertThat(loaded.path("sourceRecordsRead").asLong()).isGreaterThanOrEqualTo(3);
 
     change(topic, "1", "{\"id\":1,\"name\":\"ann\"}", "{\"id\":1,\"name\":\"anna\"}", "u");
     change(topic, "2", "{\"id\":2,\"name\":\"bob\"}", null, "d");

@@ -11,6 +11,7 @@ import io.mtables.schemas.refresh.FreshnessMissed;
 import io.mtables.schemas.refresh.FreshnessRestored;
 import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
+import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
@@ -52,6 +53,9 @@ public final class Contracts {
   /** A table's streaming job waits for free task slots, on {@link Topics#REFRESH_EVENTS}. */
   public static final Contract<JobQueued> JOB_QUEUED_V1 = new Contract<>("JobQueued", 1, JobQueued.class);
 
+  /** How far a streaming job is through its sources while it catches up, on {@link Topics#REFRESH_EVENTS}. */
+  public static final Contract<LoadProgress> LOAD_PROGRESS_V1 = new Contract<>("LoadProgress", 1, LoadProgress.class);
+
   /** New data is readable in a table, on {@link Topics#REFRESH_EVENTS}. */
   public static final Contract<RefreshSucceeded> REFRESH_SUCCEEDED_V1 =
       new Contract<>("RefreshSucceeded", 1, RefreshSucceeded.class);
@@ -79,7 +83,7 @@ public final class Contracts {
 
   /** Everything on {@link Topics#REFRESH_EVENTS}. */
   public static final List<Contract<?>> REFRESH_EVENTS =
-      List.of(JOB_QUEUED_V1, JOB_STARTED_V1, REFRESH_SUCCEEDED_V1, REFRESH_FAILED_V1, SUSPENDED_V1, RESUMED_V1, DROPPED_V1, FRESHNESS_MISSED_V1, FRESHNESS_RESTORED_V1);
+      List.of(JOB_QUEUED_V1, JOB_STARTED_V1, LOAD_PROGRESS_V1, REFRESH_SUCCEEDED_V1, REFRESH_FAILED_V1, SUSPENDED_V1, RESUMED_V1, DROPPED_V1, FRESHNESS_MISSED_V1, FRESHNESS_RESTORED_V1);
 
   public static final List<Contract<?>> ALL =
       List.of(
@@ -91,6 +95,7 @@ public final class Contracts {
           REFRESH_PLANNED_V1,
           JOB_QUEUED_V1,
           JOB_STARTED_V1,
+          LOAD_PROGRESS_V1,
           REFRESH_SUCCEEDED_V1,
           REFRESH_FAILED_V1,
           SUSPENDED_V1,

@@ -32,6 +32,8 @@ public class RefreshEventsConsumer {
     var contract = event.contract();
     if (contract.equals(Contracts.JOB_QUEUED_V1)) {
       statuses.apply(event.payloadAs(Contracts.JOB_QUEUED_V1));
+    } else if (contract.equals(Contracts.LOAD_PROGRESS_V1)) {
+      statuses.apply(event.payloadAs(Contracts.LOAD_PROGRESS_V1));
     } else if (contract.equals(Contracts.JOB_STARTED_V1)) {
       statuses.apply(event.payloadAs(Contracts.JOB_STARTED_V1));
     } else if (contract.equals(Contracts.REFRESH_SUCCEEDED_V1)) {

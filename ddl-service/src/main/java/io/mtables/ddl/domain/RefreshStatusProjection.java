@@ -3,6 +3,7 @@ package io.mtables.ddl.domain;
 import io.mtables.schemas.refresh.Dropped;
 import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
+import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
@@ -44,12 +45,23 @@ public class RefreshStatusProjection {
   }
 
   private final Map<String, RefreshStatus> statuses = new ConcurrentHashMap<>();
+  /** The last report of each table's streaming job catching up through its sources. */
+  private final Map<String, LoadProgress> loads = new ConcurrentHashMap<>();
 
   public Optional<RefreshStatus> find(String table) {
     return Optional.ofNullable(statuses.get(table));
   }
 
   /** The streaming job waits for task slots: no job runs, and the reason says what frees it. */
+  public void apply(LoadProgress event) {
+    loads.merge(event.table(), event, (known, next) -> next.reportedAt().isBefore(known.reportedAt()) ? known : next);
+  }
+
+  /** How far the table's streaming job is through its sources, as last reported; empty when never. */
+  public Optional<LoadProgress> load(String table) {
+    return Optional.ofNullable(loads.get(table));
+  }
+
   public void apply(JobQueued event) {
     update(event.table(), s -> new RefreshStatus("QUEUED", event.definitionVersion(), null, null, s.lastRefresh(), s.lastSnapshotId(), s.lastError(),
         s.dataTimestamp(), s.suspendedVersion(), event.reason()));
@@ -95,6 +107,7 @@ public class RefreshStatusProjection {
 
   public void apply(Dropped event) {
     statuses.remove(event.table());
+    loads.remove(event.table());
   }
 
   private void update(String table, java.util.function.UnaryOperator<RefreshStatus> change) {

@@ -118,6 +118,7 @@ final class CatalogQueries {
     var refresh = statuses.find(table);
     property(rows, "refresh.status", refreshStatus(definition));
     property(rows, "refresh.queued_reason", refresh.map(s -> s.queuedReason()).orElse(null));
+    property(rows, "refresh.initial_load", statuses.load(table).map(CatalogQueries::loadText).orElse(null));
     property(rows, "refresh.job_id", refresh.map(s -> s.jobId()).orElse(null));
     property(rows, "refresh.job_running_time", refresh.map(s -> s.jobStartedAt()).map(started -> java.time.Duration.between(started, java.time.Instant.now()).withNanos(0)).orElse(null));
     property(rows, "refresh.last_refresh", refresh.map(s -> s.lastRefresh()).orElse(null));
@@ -129,6 +130,15 @@ final class CatalogQueries {
     property(rows, "refresh.freshness_met", measured.flatMap(m -> freshness.target(definition).map(m::within)).orElse(null));
     property(rows, "refresh.next_refresh", nextRefresh(definition).orElse(null));
     return new Outcome.Rows(PlanRows.COLUMNS, rows);
+  }
+
+  /** A streaming job's load through its sources, in words. */
+  static String loadText(io.mtables.schemas.refresh.LoadProgress load) {
+    var numbers = java.text.NumberFormat.getIntegerInstance(java.util.Locale.ROOT);
+    return load.caughtUp()
+        ? "caught up at " + load.reportedAt() + " (v" + load.definitionVersion() + "): " + numbers.format(load.sourceRecordsRead()) + " source records read"
+        : "catching up (v" + load.definitionVersion() + "): " + numbers.format(load.sourceRecordsBehind()) + " source records to read, "
+            + numbers.format(load.sourceRecordsRead()) + " read so far, as of " + load.reportedAt();
   }
 
   /**

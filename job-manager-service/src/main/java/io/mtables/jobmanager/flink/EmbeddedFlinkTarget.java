@@ -80,6 +80,11 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
   }
 
   @Override
+  public Optional<SourceProgress> sourceProgress(String jobId) {
+    return rest.sourceProgress(jobId);
+  }
+
+  @Override
   public java.util.OptionalLong restarts(String jobId) {
     return rest.restarts(jobId);
   }

@@ -43,6 +43,12 @@ public interface FlinkTarget extends AutoCloseable {
    */
   java.util.SortedMap<Long, java.time.Instant> completedCheckpoints(String jobId);
 
+  /**
+   * How far the job's sources are; empty when one of its sources does not say how much it has yet
+   * to read (only some connectors report {@code pendingRecords}: Kafka does) or the cluster cannot say.
+   */
+  Optional<SourceProgress> sourceProgress(String jobId);
+
   /** How many times Flink restarted the job (its {@code numRestarts} metric); empty when the cluster cannot say. */
   java.util.OptionalLong restarts(String jobId);
 

@@ -197,6 +197,48 @@ public class RemoteFlinkTarget implements FlinkTarget {
     return completed;
   }
 
+  /**
+   * Read from the metrics of the job's source vertices over plain HTTP: each source operator's
+   * {@code <operator>.pendingRecords} and {@code <operator>.numRecordsOut}, summed over subtasks.
+   */
+  @Override
+  public Optional<SourceProgress> sourceProgress(String jobId) {
+    long pending = 0;
+    long read = 0;
+    boolean anySource = false;
+    try {
+      for (var vertex : getJson("/jobs/" + jobId).path("vertices")) {
+        if (!vertex.path("name").asText().startsWith("Source:")) {
+          continue;
+        }
+        String metrics = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/subtasks/metrics";
+        List<String> wanted = new ArrayList<>();
+        for (var metric : getJson(metrics)) {
+          String id = metric.path("id").asText();
+          if (id.startsWith("Source__") && (id.endsWith(".pendingRecords") || id.endsWith(".numRecordsOut"))) {
+            wanted.add(id);
+          }
+        }
+        if (wanted.stream().noneMatch(id -> id.endsWith(".pendingRecords"))) {
+          return Optional.empty(); // this source cannot say how far behind it is
+        }
+        String query = java.net.URLEncoder.encode(String.join(",", wanted), java.nio.charset.StandardCharsets.UTF_8);
+        for (var metric : getJson(metrics + "?agg=sum&get=" + query)) {
+          long value = (long) metric.path("sum").asDouble();
+          if (metric.path("id").asText().endsWith(".pendingRecords")) {
+            pending += value;
+          } else {
+            read += value;
+          }
+        }
+        anySource = true;
+      }
+    } catch (FlinkUnavailableException e) {
+      return Optional.empty(); // asked again at the next look
+    }
+    return anySource ? Optional.of(new SourceProgress(pending, read)) : Optional.empty();
+  }
+
   /** Read from the job's metrics over plain HTTP: {@code [{"id": "numRestarts", "value": "2"}]}. */
   @Override
   public java.util.OptionalLong restarts(String jobId) {

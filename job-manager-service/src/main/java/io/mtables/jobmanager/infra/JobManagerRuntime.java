@@ -70,6 +70,9 @@ public class JobManagerRuntime {
               thread.setContextClassLoader(quarkus); // Flink finds its connectors through it
               return thread;
             });
+    io.micrometer.core.instrument.Gauge.builder("mt.tables.queued", this, runtime -> runtime.manager == null ? 0 : runtime.manager.queuedTables())
+        .description("Tables whose streaming job waits for free task slots (QUEUED)")
+        .register(registry);
     // A failed start (Flink or the broker not there yet, say) shows in readiness and is tried again.
     control.execute(() -> gate.runUntilDone("starting", java.time.Duration.ofSeconds(5), () -> load(KafkaLog.clientConfig(kafka), serviceName, config, locations)));
   }

@@ -5,6 +5,7 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.refresh.Dropped;
 import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
+import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
@@ -30,6 +31,10 @@ public class RefreshEvents {
 
   public void jobStarted(JobStarted event) {
     log.append(Contracts.JOB_STARTED_V1, event.table(), event);
+  }
+
+  public void loadProgress(LoadProgress event) {
+    log.append(Contracts.LOAD_PROGRESS_V1, event.table(), event);
   }
 
   public void succeeded(RefreshSucceeded event) {

@@ -44,6 +44,14 @@ final class Pipeline {
   String queuedRestore;
   long queuedVersion;
   Instant queuedSince;
+  /**
+   * The streaming job whose load through its sources is reported, since when it is watched, when
+   * its sources were last asked, and whether the load is over (caught up, or the sources cannot say).
+   */
+  String loadJobId;
+  Instant loadSince;
+  Instant loadAskedAt;
+  boolean loadOver;
   /** Flink's restarts of the streaming job reported so far; -1 until first read (a job taken over keeps its past restarts unreported). */
   long streamingJobRestarts = -1;
 

@@ -48,6 +48,7 @@ public class PipelineManager {
   private final FullRefreshes refreshes;
   private final Clock clock;
   private final Pattern included;
+  private volatile int queuedTables;
   /** While the previous run's state is read back, plans are collected, not acted on. */
   private boolean loading = true;
 
@@ -363,6 +364,12 @@ public class PipelineManager {
       }
     }
     startQueued();
+    queuedTables = (int) pipelines.values().stream().filter(p -> p.status == Pipeline.Status.QUEUED).count();
+  }
+
+  /** Tables whose streaming job waits for task slots, as of the last poll (read by the metrics from any thread). */
+  public int queuedTables() {
+    return queuedTables;
   }
 
   /**

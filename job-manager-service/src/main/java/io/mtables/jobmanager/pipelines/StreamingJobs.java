@@ -13,8 +13,11 @@ import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.RefreshPlan.Mode;
 import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
+import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -26,6 +29,10 @@ import org.jboss.logging.Logger;
 final class StreamingJobs {
 
   private static final Logger LOG = Logger.getLogger(StreamingJobs.class);
+  /** How often a job catching up through its sources reports how far it is. */
+  static final Duration LOAD_REPORT_EVERY = Duration.ofSeconds(5);
+  /** How long a job's sources may take to report how much they have yet to read before the job is not asked again. */
+  static final Duration LOAD_METRICS_PATIENCE = Duration.ofMinutes(1);
 
   private final FlinkTarget flink;
   private final JobSubmitter submitter;
@@ -170,6 +177,7 @@ final class StreamingJobs {
           pipeline.status = Pipeline.Status.ACTIVATED;
         }
         reports.streamingProgress(pipeline, pipeline.streamingJobId, flink.completedCheckpoints(pipeline.streamingJobId));
+        reportLoad(pipeline, pipeline.streamingJobId);
         reportRestarts(pipeline, pipeline.streamingJobId); // after the progress: its lag is measured by when snapshots are reported
       }
       case "FAILED" -> {
@@ -188,6 +196,35 @@ final class StreamingJobs {
         // starting, restarting: Flink's restart strategy is at work
       }
     }
+  }
+
+  /**
+   * While a job catches up through its sources (its first run, a rebuild, a restore that is far
+   * behind), how far it is, every {@link #LOAD_REPORT_EVERY}, and a last time once its sources have
+   * nothing left to read. A job whose sources have not said how much they have yet to read within
+   * {@link #LOAD_METRICS_PATIENCE} (a Paimon source of a chain never does) is not asked again.
+   */
+  private void reportLoad(Pipeline pipeline, String jobId) {
+    Instant now = clock.instant();
+    if (!jobId.equals(pipeline.loadJobId)) {
+      pipeline.loadJobId = jobId;
+      pipeline.loadOver = false;
+      pipeline.loadSince = now;
+      pipeline.loadAskedAt = null;
+    }
+    if (pipeline.loadOver || (pipeline.loadAskedAt != null && now.isBefore(pipeline.loadAskedAt.plus(LOAD_REPORT_EVERY)))) {
+      return;
+    }
+    pipeline.loadAskedAt = now;
+    var progress = flink.sourceProgress(jobId);
+    if (progress.isEmpty()) {
+      pipeline.loadOver = !now.isBefore(pipeline.loadSince.plus(LOAD_METRICS_PATIENCE));
+      return;
+    }
+    boolean caughtUp = progress.get().pendingRecords() == 0;
+    reports.events().loadProgress(new LoadProgress(pipeline.table, pipeline.definition.version(), jobId, progress.get().pendingRecords(),
+        progress.get().recordsRead(), caughtUp, now));
+    pipeline.loadOver = caughtUp;
   }
 
   /**

@@ -7,6 +7,7 @@ import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.jobmanager.flink.ClusterCapacity;
 import io.mtables.jobmanager.flink.FlinkJob;
 import io.mtables.jobmanager.flink.FlinkTarget;
+import io.mtables.jobmanager.flink.SourceProgress;
 import io.mtables.jobmanager.infra.RefreshEvents;
 import io.mtables.jobmanager.infra.RefreshMetrics;
 import io.mtables.jobmanager.jobs.JobSubmitter;
@@ -18,6 +19,7 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
+import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Suspended;
@@ -59,6 +61,8 @@ class PipelineManagerTest {
   private String failureCause = "java.io.IOException: Connection reset by peer";
   private final List<String> submitted = new ArrayList<>();
   private final List<String> cancelled = new ArrayList<>();
+  private Optional<SourceProgress> sourceProgress = Optional.empty();
+  private int sourceProgressAsked;
 
   @Test
   void aRefusedSavepointLeavesTheJobRunningWithTheErrorAndSuspendIsTriedAgain() {
@@ -147,11 +151,13 @@ class PipelineManagerTest {
     manager.poll();
     manager.poll();
     assertThat(sent).as("queued once, not at every look").hasSize(1);
+    assertThat(manager.queuedTables()).isEqualTo(1);
 
     capacity = new ClusterCapacity(4, 3, 2, 0); // a second TaskManager registered
     manager.poll();
     assertThat(submitted).hasSize(1);
     assertThat(manager.status(TABLE)).contains("INITIALIZING");
+    assertThat(manager.queuedTables()).isZero();
     assertThat(sent).hasSize(2).last().isInstanceOfSatisfying(JobStarted.class, started -> assertThat(started.restoredFrom()).isNull());
   }
 
@@ -183,6 +189,45 @@ class PipelineManagerTest {
     assertThat(sent).singleElement().isInstanceOfSatisfying(JobQueued.class,
         queued -> assertThat(queued.reason()).startsWith("Flink could not place the job on a task slot (org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException"));
     assertThat(registry.find("mt.job.restarts").counter()).as("not a restart of the table's job").isNull();
+  }
+
+  @Test
+  void aJobCatchingUpReportsHowFarItIsEveryFewSecondsUntilItsSourcesHaveNothingLeft() {
+    PipelineManager manager = runningTable();
+    sourceProgress = Optional.of(new SourceProgress(1_000, 250));
+    manager.poll();
+    now = now.plusSeconds(2);
+    manager.poll();
+    assertThat(sent).as("once per 5 s").singleElement().isInstanceOfSatisfying(LoadProgress.class, progress -> {
+      assertThat(progress.jobId()).isEqualTo(JOB);
+      assertThat(progress.sourceRecordsBehind()).isEqualTo(1_000);
+      assertThat(progress.sourceRecordsRead()).isEqualTo(250);
+      assertThat(progress.caughtUp()).isFalse();
+    });
+
+    sourceProgress = Optional.of(new SourceProgress(0, 1_250));
+    now = now.plusSeconds(3);
+    manager.poll();
+    assertThat(sent).hasSize(2).last().isInstanceOfSatisfying(LoadProgress.class, progress -> {
+      assertThat(progress.caughtUp()).isTrue();
+      assertThat(progress.sourceRecordsRead()).isEqualTo(1_250);
+    });
+
+    sourceProgress = Optional.of(new SourceProgress(40, 1_300)); // a burst later is lag, not a load
+    now = now.plusSeconds(60);
+    manager.poll();
+    assertThat(sent).as("the load is over").hasSize(2);
+  }
+
+  @Test
+  void aJobWhoseSourcesCannotSayHowFarBehindTheyAreIsNotAskedAfterAMinute() {
+    PipelineManager manager = runningTable();
+    for (int second = 0; second <= 70; second++) {
+      manager.poll();
+      now = now.plusSeconds(1);
+    }
+    assertThat(sourceProgressAsked).as("every 5 s for a minute, then no more").isEqualTo(13);
+    assertThat(sent).isEmpty();
   }
 
   @Test
@@ -222,6 +267,11 @@ class PipelineManagerTest {
 
       @Override
       public void suspended(Suspended event) {
+        sent.add(event);
+      }
+
+      @Override
+      public void loadProgress(LoadProgress event) {
         sent.add(event);
       }
 
@@ -283,6 +333,10 @@ class PipelineManagerTest {
         case "ensureAvailable" -> null;
         case "clientConfiguration" -> new org.apache.flink.configuration.Configuration();
         case "capacity" -> capacity;
+        case "sourceProgress" -> {
+          sourceProgressAsked++;
+          yield sourceProgress;
+        }
         case "cancel" -> {
           cancelled.add((String) args[0]);
           jobRunning = false;
