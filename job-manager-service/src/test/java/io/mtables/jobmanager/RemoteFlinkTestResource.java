@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -37,21 +36,12 @@ public class RemoteFlinkTestResource implements QuarkusTestResourceLifecycleMana
               .redirectOutput(home.resolve("cluster.log").toFile())
               .start();
       HttpClient http = HttpClient.newHttpClient();
-      Instant deadline = Instant.now().plusSeconds(90);
-      while (true) {
-        try {
-          var overview = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + PORT + "/overview")).build(), HttpResponse.BodyHandlers.ofString());
-          if (overview.statusCode() == 200 && !overview.body().contains("\"taskmanagers\":0")) {
-            break;
-          }
-        } catch (java.io.IOException notYet) {
-          // starting
-        }
-        if (!cluster.isAlive() || Instant.now().isAfter(deadline)) {
-          throw new IllegalStateException("the remote Flink cluster of the tests did not start; see " + home.resolve("cluster.log"));
-        }
-        Thread.sleep(250);
-      }
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+          .failFast("the remote Flink cluster of the tests exited; see " + home.resolve("cluster.log"), () -> !cluster.isAlive())
+          .until(() -> {
+            var overview = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + PORT + "/overview")).build(), HttpResponse.BodyHandlers.ofString());
+            return overview.statusCode() == 200 && !overview.body().contains("\"taskmanagers\":0");
+          });
       return Map.of("mt.flink.target", "remote", "mt.flink.rest-address", "127.0.0.1:" + PORT);
     } catch (Exception e) {
       throw new IllegalStateException("cannot start the remote Flink cluster of the tests: " + e.getMessage(), e);
