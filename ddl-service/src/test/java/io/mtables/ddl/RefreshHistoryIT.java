@@ -71,7 +71,7 @@ class RefreshHistoryIT {
         .jsonPath().getList("rows")).containsExactly(List.of("division by zero (1 in a row)"));
 
     // What a restarted service reads: the rows are in the warehouse, not in this process.
-    String warehouse = Path.of("target/mt-data/warehouse").toAbsolutePath().normalize().toUri().toString();
+    var warehouse = io.mtables.planning.Warehouse.at(Path.of("target/mt-data/warehouse").toAbsolutePath().normalize().toUri().toString());
     assertThat(RefreshHistoryTable.read(warehouse, Optional.of(table))).hasSize(3);
   }
 

@@ -32,31 +32,32 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class SelectIT {
 
-  private static final String DB = "select_" + UUID.randomUUID().toString().substring(0, 8);
+  /** Per instance: a subclass runs the same test in the same JVM against another warehouse. */
+  private final String db = "select_" + UUID.randomUUID().toString().substring(0, 8);
 
   @Test
   void selectReadsTheLatestSnapshot() throws Exception {
     DialectIT.awaitReady();
-    post("CREATE TABLE " + DB + ".visits (id BIGINT, ds STRING) WITH ('connector' = 'datagen')", 202);
-    post("CREATE MATERIALIZED TABLE " + DB + ".daily FRESHNESS = INTERVAL '1' HOUR AS SELECT ds, COUNT(*) AS n FROM " + DB + ".visits GROUP BY ds", 202);
-    post("SELECT * FROM " + DB + ".daily", 200).then().body("rows", hasSize(0));
+    post("CREATE TABLE " + db + ".visits (id BIGINT, ds STRING) WITH ('connector' = 'datagen')", 202);
+    post("CREATE MATERIALIZED TABLE " + db + ".daily FRESHNESS = INTERVAL '1' HOUR AS SELECT ds, COUNT(*) AS n FROM " + db + ".visits GROUP BY ds", 202);
+    post("SELECT * FROM " + db + ".daily", 200).then().body("rows", hasSize(0));
 
-    writeAsTheJobManagerWould(DB, "daily", Map.of("2026-11-27", 3L, "2026-11-28", 5L, "2026-11-29", 7L));
+    writeAsTheJobManagerWould(db, "daily", Map.of("2026-11-27", 3L, "2026-11-28", 5L, "2026-11-29", 7L));
 
-    post("SELECT ds, n FROM " + DB + ".daily WHERE n > 4 ORDER BY ds DESC LIMIT 1", 200)
+    post("SELECT ds, n FROM " + db + ".daily WHERE n > 4 ORDER BY ds DESC LIMIT 1", 200)
         .then()
         .body("columns.name", contains("ds", "n"))
         .body("rows", hasSize(1))
         .body("rows[0][0]", equalTo("2026-11-29"))
         .body("rows[0][1]", equalTo(7));
     post("SELECT SUM(n) AS total FROM daily", 404); // unqualified: default_database, where it does not exist
-    post("SELECT SUM(n) AS total FROM default_catalog." + DB + ".daily", 200).then().body("rows[0][0]", equalTo(15));
+    post("SELECT SUM(n) AS total FROM default_catalog." + db + ".daily", 200).then().body("rows[0][0]", equalTo(15));
   }
 
   private static void writeAsTheJobManagerWould(String db, String table, Map<String, Long> rows) throws Exception {
-    Options options = new Options();
-    options.set("warehouse", Path.of("target/mt-data/warehouse").toAbsolutePath().toUri().toString());
-    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
+    // The warehouse ddl-service reads, by its own configuration (a local path or an object store).
+    var warehouse = io.mtables.ddl.infra.WarehouseReader.configured(org.eclipse.microprofile.config.ConfigProvider.getConfig());
+    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
       catalog.createDatabase(db, true);
       Identifier id = Identifier.create(db, table);
       catalog.createTable(id, Schema.newBuilder().column("ds", DataTypes.STRING().notNull()).column("n", DataTypes.BIGINT().notNull()).primaryKey("ds").option("bucket", "1").build(), false);

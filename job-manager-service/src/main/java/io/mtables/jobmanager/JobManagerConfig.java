@@ -25,6 +25,9 @@ public interface JobManagerConfig {
   /** Failure handling. */
   Jobs jobs();
 
+  /** An S3-compatible object store, for a warehouse at an s3:// URI. */
+  S3 s3();
+
   /** Flink settings. */
   interface Flink {
 
@@ -91,6 +94,24 @@ public interface JobManagerConfig {
 
     /** The warehouse URI (file:, s3://, hdfs://); default {@code <data-dir>/warehouse}. */
     Optional<String> warehouse();
+  }
+
+  /** The object store's endpoint and credentials (credentials from secrets, never in code). */
+  interface S3 {
+
+    /** Its endpoint, such as http://minio:9000; absent: AWS's own. */
+    Optional<String> endpoint();
+
+    /** Path-style requests (http://host/bucket/key), which most self-hosted stores need. */
+    @WithName("path-style-access")
+    @WithDefault("false")
+    boolean pathStyleAccess();
+
+    @WithName("access-key")
+    Optional<String> accessKey();
+
+    @WithName("secret-key")
+    Optional<String> secretKey();
   }
 
   /** Failure handling. */

@@ -18,11 +18,19 @@ final class PaimonRows {
 
   private PaimonRows() {}
 
-  static List<String> read(String warehouse, String table) throws Exception {
-    Options options = new Options();
-    options.set("warehouse", warehouse);
+  /** Whether the warehouse holds the table. */
+  static boolean exists(io.mtables.planning.Warehouse warehouse, String table) throws Exception {
     String[] parts = table.split("\\.", 3);
-    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
+    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
+      return catalog.listTables(parts[1]).contains(parts[2]);
+    } catch (Catalog.DatabaseNotExistException e) {
+      return false;
+    }
+  }
+
+  static List<String> read(io.mtables.planning.Warehouse warehouse, String table) throws Exception {
+    String[] parts = table.split("\\.", 3);
+    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
       Table paimon = catalog.getTable(Identifier.create(parts[1], parts[2]));
       List<DataField> fields = paimon.rowType().getFields();
       List<InternalRow.FieldGetter> getters = new ArrayList<>();

@@ -153,7 +153,7 @@ class PipelinesIT {
     send(Topics.REFRESH_PLANS, table, Contracts.REFRESH_PLANNED_V1, Tables.withStatus(plan, 4, RefreshPlan.Status.DROPPED));
     event(Contracts.DROPPED_V1, table);
     assertThat(runningJobsOf(table)).isEmpty();
-    assertThat(java.nio.file.Files.exists(java.nio.file.Path.of(URI.create(locations.warehouse())).resolve(db + ".db/clicks_by_category"))).isFalse();
+    assertThat(PaimonRows.exists(locations.warehouse(), table)).as("its Paimon table and files are gone").isFalse();
   }
 
   @Test
@@ -446,9 +446,9 @@ class PipelinesIT {
         .untilAsserted(() -> assertThat(PaimonRows.read(locations.warehouse(), table)).containsExactlyElementsOf(expected));
   }
 
-  /** The REST port of the cluster the jobs run on. */
+  /** The REST port of the cluster the jobs run on: the embedded cluster's, as configured. */
   int flinkPort() {
-    return 18085;
+    return org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("mt.flink.embedded.port", Integer.class);
   }
 
   /** The log file of the cluster the jobs run on. */

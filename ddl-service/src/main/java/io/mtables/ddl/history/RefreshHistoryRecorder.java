@@ -79,8 +79,6 @@ public class RefreshHistoryRecorder {
       @Observes StartupEvent start,
       @Identifier("default-kafka-broker") Map<String, Object> kafka,
       @ConfigProperty(name = "quarkus.application.name") String serviceName,
-      @ConfigProperty(name = "mt.data-dir", defaultValue = ".run/data") String dataDir,
-      @ConfigProperty(name = "mt.paimon.warehouse") Optional<String> warehouse,
       @ConfigProperty(name = "mt.history.max-per-table", defaultValue = "200") int maxPerTable,
       @ConfigProperty(name = "mt.history.max-age", defaultValue = "7d") Duration maxAge) {
     Map<String, Object> consumer = new HashMap<>(KafkaLog.clientConfig(kafka));
@@ -89,7 +87,7 @@ public class RefreshHistoryRecorder {
     consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     // One Paimon commit per poll: larger polls, fewer commits (snapshots) when events come in bursts.
     consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-    String location = WarehouseReader.location(dataDir, warehouse);
+    var location = WarehouseReader.configured(org.eclipse.microprofile.config.ConfigProvider.getConfig());
     thread = new Thread(() -> recordUntilStopped(consumer, location, maxPerTable, maxAge), "refresh-history");
     thread.setContextClassLoader(Thread.currentThread().getContextClassLoader());
     thread.setDaemon(true);
@@ -103,7 +101,7 @@ public class RefreshHistoryRecorder {
     }
   }
 
-  private void recordUntilStopped(Map<String, Object> consumerConfig, String warehouse, int maxPerTable, Duration maxAge) {
+  private void recordUntilStopped(Map<String, Object> consumerConfig, io.mtables.planning.Warehouse warehouse, int maxPerTable, Duration maxAge) {
     while (!stopped) {
       try {
         record(consumerConfig, warehouse, new HistoryBounds(maxPerTable, maxAge));
@@ -115,7 +113,7 @@ public class RefreshHistoryRecorder {
     }
   }
 
-  private void record(Map<String, Object> consumerConfig, String warehouse, HistoryBounds bounds) throws Exception {
+  private void record(Map<String, Object> consumerConfig, io.mtables.planning.Warehouse warehouse, HistoryBounds bounds) throws Exception {
     try (Catalog catalog = RefreshHistoryTable.catalog(warehouse);
         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer());
         // Its lag on /q/metrics beside the other consumers' (kafka_consumer_fetch_manager_records_lag_max).

@@ -52,10 +52,8 @@ public final class RefreshHistoryTable {
 
   private RefreshHistoryTable() {}
 
-  static Catalog catalog(String warehouse) {
-    Options options = new Options();
-    options.set("warehouse", warehouse);
-    return CatalogFactory.createCatalog(CatalogContext.create(options));
+  static Catalog catalog(io.mtables.planning.Warehouse warehouse) {
+    return CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())));
   }
 
   /** Creates the table if it is not there yet. */
@@ -118,7 +116,7 @@ public final class RefreshHistoryTable {
    * The rows for information_schema, in {@link #COLUMNS} order; only {@code table}'s when given.
    * Empty when nothing was recorded yet.
    */
-  public static List<Object[]> read(String warehouse, Optional<String> table) {
+  public static List<Object[]> read(io.mtables.planning.Warehouse warehouse, Optional<String> table) {
     try (Catalog catalog = catalog(warehouse)) {
       Table paimon;
       try {

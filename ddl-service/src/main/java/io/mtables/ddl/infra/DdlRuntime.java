@@ -52,7 +52,7 @@ public class DdlRuntime {
   private KafkaLog lifecycle;
   /** The job manager's reports; a runtime made by hand (tests) has an empty one. */
   @jakarta.inject.Inject io.mtables.ddl.domain.RefreshStatusProjection statuses = new io.mtables.ddl.domain.RefreshStatusProjection();
-  private WarehouseReader warehouse = new WarehouseReader(java.nio.file.Path.of(".run/data/warehouse").toAbsolutePath().toUri().toString());
+  private WarehouseReader warehouse = new WarehouseReader(io.mtables.planning.Warehouse.at(java.nio.file.Path.of(".run/data/warehouse").toAbsolutePath().toUri().toString()));
 
   void onStart(
       @Observes StartupEvent start,
@@ -64,13 +64,11 @@ public class DdlRuntime {
       @ConfigProperty(name = "materialized-table.default-freshness.continuous", defaultValue = "3m") Duration continuousDefault,
       @ConfigProperty(name = "materialized-table.default-freshness.full", defaultValue = "1h") Duration fullDefault,
       @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") java.time.ZoneId timeZone,
-      // The Paimon warehouse job-manager-service writes: the same keys and default as its own.
-      @ConfigProperty(name = "mt.data-dir", defaultValue = ".run/data") String dataDir,
-      @ConfigProperty(name = "mt.paimon.warehouse") java.util.Optional<String> warehouse,
       DdlConfig config,
       Clock clock,
       PlanProjection plans) {
-    this.warehouse = new WarehouseReader(WarehouseReader.location(dataDir, warehouse));
+    // The Paimon warehouse job-manager-service writes: the same keys and defaults as its own.
+    this.warehouse = new WarehouseReader(WarehouseReader.configured(org.eclipse.microprofile.config.ConfigProvider.getConfig()));
     start(kafka, serviceName, new PlannerSettings(freshnessThreshold, continuousDefault, fullDefault, timeZone), config, clock, plans);
   }
 

@@ -1,5 +1,6 @@
 package io.mtables.ddl.infra;
 
+import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableId;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,31 +29,35 @@ import org.apache.paimon.types.DataField;
  */
 public class WarehouseReader {
 
-  private final String warehouse;
+  private final Warehouse warehouse;
 
-  public WarehouseReader(String warehouse) {
+  public WarehouseReader(Warehouse warehouse) {
     this.warehouse = warehouse;
   }
 
   /**
-   * The warehouse job-manager-service writes, by the same keys and default as its own:
-   * {@code mt.paimon.warehouse}, else {@code <mt.data-dir>/warehouse}.
+   * The warehouse job-manager-service writes, by the same keys and defaults as its own:
+   * {@code mt.paimon.warehouse}, else {@code <mt.data-dir>/warehouse}; an object store's endpoint
+   * and credentials from {@code mt.s3.*}.
    */
-  public static String location(String dataDir, java.util.Optional<String> warehouse) {
-    return warehouse.orElse(java.nio.file.Path.of(dataDir).toAbsolutePath().normalize().resolve("warehouse").toUri().toString());
+  public static Warehouse configured(org.eclipse.microprofile.config.Config config) {
+    String dataDir = config.getOptionalValue("mt.data-dir", String.class).orElse(".run/data");
+    String uri = config.getOptionalValue("mt.paimon.warehouse", String.class)
+        .orElse(java.nio.file.Path.of(dataDir).toAbsolutePath().normalize().resolve("warehouse").toUri().toString());
+    return Warehouse.withS3(uri, config.getOptionalValue("mt.s3.endpoint", String.class),
+        config.getOptionalValue("mt.s3.path-style-access", Boolean.class).orElse(false), config.getOptionalValue("mt.s3.access-key", String.class),
+        config.getOptionalValue("mt.s3.secret-key", String.class));
   }
 
   /** Where it reads. */
-  public String location() {
+  public Warehouse location() {
     return warehouse;
   }
 
   /** The rows of {@code table} (catalog.database.name) registered under {@code paths}; empty when it has no data yet. */
   public Optional<List<InMemorySql.Table>> read(String table, List<List<String>> paths) {
     TableId id = TableId.of(table);
-    Options options = new Options();
-    options.set("warehouse", warehouse);
-    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
+    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
       Table paimon;
       try {
         paimon = catalog.getTable(Identifier.create(id.database(), id.name()));

@@ -44,8 +44,10 @@ public final class JobSql {
   }
 
   /** The warehouse catalog, without Paimon's metadata cache: a kept environment must see a table dropped and created anew. */
-  public static String createCatalog(String warehouse) {
-    return "CREATE CATALOG " + quote(WAREHOUSE_CATALOG) + " WITH ('type' = 'paimon', 'warehouse' = " + literal(warehouse) + ", 'cache-enabled' = 'false')";
+  public static String createCatalog(io.mtables.planning.Warehouse warehouse) {
+    StringBuilder options = new StringBuilder("'type' = 'paimon'");
+    warehouse.catalogOptions().forEach((key, value) -> options.append(", ").append(literal(key)).append(" = ").append(literal(value)));
+    return "CREATE CATALOG " + quote(WAREHOUSE_CATALOG) + " WITH (" + options + ", 'cache-enabled' = 'false')";
   }
 
   /** The Paimon table's name in the job: the table's database and name in the warehouse catalog. */

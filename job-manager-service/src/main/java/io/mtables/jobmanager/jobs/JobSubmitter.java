@@ -26,10 +26,10 @@ public class JobSubmitter {
   private static final Logger LOG = Logger.getLogger(JobSubmitter.class);
 
   private final FlinkTarget target;
-  private final String warehouse;
+  private final io.mtables.planning.Warehouse warehouse;
   private final ReadyBatchEnvironments batch;
 
-  public JobSubmitter(FlinkTarget target, String warehouse) {
+  public JobSubmitter(FlinkTarget target, io.mtables.planning.Warehouse warehouse) {
     this.target = target;
     this.warehouse = warehouse;
     this.batch = new ReadyBatchEnvironments(target.clientConfiguration(), warehouse);

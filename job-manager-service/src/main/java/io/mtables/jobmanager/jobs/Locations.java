@@ -1,5 +1,6 @@
 package io.mtables.jobmanager.jobs;
 
+import io.mtables.planning.Warehouse;
 import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.schemas.catalog.TableDefinition;
 import java.io.IOException;
@@ -19,13 +20,15 @@ import java.util.stream.Stream;
 public class Locations {
 
   private final Path dataDir;
-  private final String warehouse;
+  private final Warehouse warehouse;
   private final Optional<String> savepoints;
   private final String checkpoints;
 
   public Locations(JobManagerConfig config) {
     this.dataDir = Path.of(config.dataDir()).toAbsolutePath().normalize();
-    this.warehouse = config.paimon().warehouse().orElse(dataDir.resolve("warehouse").toUri().toString());
+    var s3 = config.s3();
+    this.warehouse = Warehouse.withS3(config.paimon().warehouse().orElse(dataDir.resolve("warehouse").toUri().toString()), s3.endpoint(), s3.pathStyleAccess(),
+        s3.accessKey(), s3.secretKey());
     this.savepoints = config.flink().savepointDir().or(() -> Optional.of(dataDir.resolve("savepoints").toUri().toString())).filter(s -> !s.isBlank());
     this.checkpoints = config.flink().checkpointDir().orElse(dataDir.resolve("checkpoints").toUri().toString());
   }
@@ -34,7 +37,7 @@ public class Locations {
     return dataDir;
   }
 
-  public String warehouse() {
+  public Warehouse warehouse() {
     return warehouse;
   }
 

@@ -27,7 +27,7 @@ public class PaimonPartitions implements AutoCloseable {
 
   private final Catalog catalog;
 
-  public PaimonPartitions(String warehouse) {
+  public PaimonPartitions(io.mtables.planning.Warehouse warehouse) {
     this.catalog = WarehouseCatalog.open(warehouse);
   }
 

@@ -16,7 +16,7 @@ public class PaimonSnapshots implements AutoCloseable {
 
   private final Catalog catalog;
 
-  public PaimonSnapshots(String warehouse) {
+  public PaimonSnapshots(io.mtables.planning.Warehouse warehouse) {
     this.catalog = WarehouseCatalog.open(warehouse);
   }
 

@@ -33,7 +33,7 @@ final class ReadyBatchEnvironments {
         }
       };
 
-  ReadyBatchEnvironments(Configuration client, String warehouse) {
+  ReadyBatchEnvironments(Configuration client, io.mtables.planning.Warehouse warehouse) {
     this(options -> {
       Configuration configuration = new Configuration(client);
       options.forEach(configuration::setString);

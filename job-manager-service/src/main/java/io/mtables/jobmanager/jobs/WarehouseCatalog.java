@@ -1,5 +1,6 @@
 package io.mtables.jobmanager.jobs;
 
+import io.mtables.planning.Warehouse;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -10,9 +11,7 @@ final class WarehouseCatalog {
 
   private WarehouseCatalog() {}
 
-  static Catalog open(String warehouse) {
-    Options options = new Options();
-    options.set("warehouse", warehouse);
-    return CatalogFactory.createCatalog(CatalogContext.create(options));
+  static Catalog open(Warehouse warehouse) {
+    return CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())));
   }
 }

@@ -86,7 +86,7 @@ class JobSqlTest {
     env.executeSql("CREATE DATABASE `default_catalog`.`s`");
     env.executeSql(PEOPLE);
     env.executeSql(ACCOUNTS);
-    env.executeSql(JobSql.createCatalog(warehouse.toString()));
+    env.executeSql(JobSql.createCatalog(io.mtables.planning.Warehouse.at(warehouse.toString())));
     env.executeSql(JobSql.createDatabase(definition.table()));
     env.executeSql(JobSql.createTable(definition, plan));
     return env.explainSql(insert);

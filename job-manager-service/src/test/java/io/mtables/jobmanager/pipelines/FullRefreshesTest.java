@@ -103,7 +103,7 @@ class FullRefreshesTest {
   }
 
   private FullRefreshes refreshes() {
-    String location = warehouse.toUri().toString();
+    var location = io.mtables.planning.Warehouse.at(warehouse.toUri().toString());
     PaimonSnapshots snapshots = new PaimonSnapshots(location) {
       @Override
       public Optional<CommittedSnapshot> latest(String table) {

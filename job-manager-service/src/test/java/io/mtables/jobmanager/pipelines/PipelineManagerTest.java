@@ -247,7 +247,7 @@ class PipelineManagerTest {
 
   private PipelineManager manager() {
     JobManagerConfig config = config(dataDir);
-    String warehouse = dataDir.resolve("warehouse").toUri().toString();
+    var warehouse = io.mtables.planning.Warehouse.at(dataDir.resolve("warehouse").toUri().toString());
     PaimonSnapshots snapshots = new PaimonSnapshots(warehouse) {
       @Override
       public Optional<CommittedSnapshot> latest(String table) {
@@ -306,7 +306,7 @@ class PipelineManagerTest {
 
   /** Creates no table (it is there) and submits nothing: records each submission. */
   private JobSubmitter submitter() {
-    return new JobSubmitter(flink(), dataDir.resolve("warehouse").toUri().toString()) {
+    return new JobSubmitter(flink(), io.mtables.planning.Warehouse.at(dataDir.resolve("warehouse").toUri().toString())) {
       @Override
       public boolean ensureTable(TableDefinition definition, RefreshPlan plan) {
         return false;
@@ -379,7 +379,8 @@ class PipelineManagerTest {
     Object flink = settings(JobManagerConfig.Flink.class,
         Map.of("savepointDir", Optional.of("file:/savepoints"), "checkpointDir", Optional.empty(), "parallelism", 1, "stateBackend", "hashmap"));
     Object paimon = settings(JobManagerConfig.Paimon.class, Map.of("warehouse", Optional.empty()));
-    return settings(JobManagerConfig.class, Map.of("dataDir", dataDir.toString(), "jobs", jobs, "flink", flink, "paimon", paimon));
+    Object s3 = settings(JobManagerConfig.S3.class, Map.of("endpoint", Optional.empty(), "pathStyleAccess", false, "accessKey", Optional.empty(), "secretKey", Optional.empty()));
+    return settings(JobManagerConfig.class, Map.of("dataDir", dataDir.toString(), "jobs", jobs, "flink", flink, "paimon", paimon, "s3", s3));
   }
 
   @SuppressWarnings("unchecked")
