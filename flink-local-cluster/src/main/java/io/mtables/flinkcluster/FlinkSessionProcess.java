@@ -24,6 +24,8 @@ import org.apache.flink.runtime.taskexecutor.TaskManagerRunner;
  * </pre>
  * The process writes its Flink configuration ({@code config.yaml}) under {@code <data-dir>/conf}
  * and keeps its temporary files in {@code <data-dir>/tmp}; no two processes need share a directory.
+ * Further settings come from {@link FlinkProperties} (an object store's endpoint and keys, HA),
+ * Flink's plugins (the S3 file system) from {@code FLINK_PLUGINS_DIR}, as in Flink's image.
  * Stops on SIGTERM.
  */
 public final class FlinkSessionProcess {
@@ -42,6 +44,7 @@ public final class FlinkSessionProcess {
     Map<String, String> configuration = jobManager
         ? jobManager(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), data)
         : taskManager(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), data, args.length > 5 ? args[5] : args[1]);
+    configuration.putAll(FlinkProperties.fromEnvironment());
     Path conf = write(configuration, data.resolve("conf"));
     String[] flinkArgs = {"--configDir", conf.toString()};
     if (jobManager) {
@@ -103,7 +106,11 @@ public final class FlinkSessionProcess {
     StringBuilder yaml = new StringBuilder();
     configuration.forEach((key, value) -> yaml.append(key).append(": ").append(value).append('\n'));
     Files.createDirectories(Path.of(configuration.get("io.tmp.dirs")));
-    Files.writeString(dir.resolve("config.yaml"), yaml.toString());
+    Path file = dir.resolve("config.yaml");
+    Files.deleteIfExists(file);
+    // Only this user reads it: it may hold an object store's keys.
+    Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(file, yaml.toString());
     return dir;
   }
 }

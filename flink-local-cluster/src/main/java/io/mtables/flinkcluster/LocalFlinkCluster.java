@@ -15,6 +15,8 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 
@@ -25,7 +27,9 @@ import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
  * restart of the service; jobs reach it exactly as they reach a remote session cluster, through
  * its REST port. Tests also use it as that remote cluster.
  *
- * <p>Arguments: {@code <rest-port> <data-dir> [task-slots]}. Stops on SIGTERM.
+ * <p>Arguments: {@code <rest-port> <data-dir> [task-slots]}; further Flink settings in {@link
+ * FlinkProperties} and Flink's plugins (the S3 file system) in {@code FLINK_PLUGINS_DIR}. Stops on
+ * SIGTERM.
  */
 public final class LocalFlinkCluster {
 
@@ -43,9 +47,14 @@ public final class LocalFlinkCluster {
     Files.createDirectories(data.resolve("checkpoints"));
     Files.createDirectories(data.resolve("savepoints"));
 
+    Configuration configuration = configuration(port, data, slots);
+    configuration.addAll(Configuration.fromMap(FlinkProperties.fromEnvironment()));
+    // A MiniCluster does not load Flink's file-system plugins itself (Flink's entry points do):
+    // the S3 file system of checkpoints and savepoints on an object store is one (FLINK_PLUGINS_DIR).
+    FileSystem.initialize(configuration, PluginUtils.createPluginManagerFromRootFolder(configuration));
     MiniCluster cluster = new MiniCluster(
         new MiniClusterConfiguration.Builder()
-            .setConfiguration(configuration(port, data, slots))
+            .setConfiguration(configuration)
             .setNumTaskManagers(1)
             .setNumSlotsPerTaskManager(slots)
             .build());

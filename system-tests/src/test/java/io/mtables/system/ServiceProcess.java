@@ -9,9 +9,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,6 +29,10 @@ final class ServiceProcess implements AutoCloseable {
   private final String module;
   private final int port;
   private final List<String> properties;
+  private NetworkHosts.Host host;
+  private String bootstrapServers;
+  private final Map<String, String> environment = new LinkedHashMap<>();
+  private Path workingDirectory;
   private Process process;
 
   ServiceProcess(String module, int port, String... properties) {
@@ -34,12 +41,41 @@ final class ServiceProcess implements AutoCloseable {
     this.properties = List.of(properties);
   }
 
+  /**
+   * Runs the service on a host of its own (its network namespace, listening on its address), with
+   * a working directory of its own, reaching the broker at {@code bootstrapServers}.
+   */
+  ServiceProcess on(NetworkHosts.Host host, Path workingDirectory, String bootstrapServers) {
+    this.host = host;
+    this.workingDirectory = workingDirectory;
+    this.bootstrapServers = bootstrapServers;
+    return this;
+  }
+
+  /** Settings passed in the environment (secrets, which a command line shows to every user). */
+  ServiceProcess withEnvironment(Map<String, String> variables) {
+    environment.putAll(variables);
+    return this;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  String module() {
+    return module;
+  }
+
   int port() {
     return port;
   }
 
   String baseUri() {
-    return "http://127.0.0.1:" + port;
+    return "http://" + address() + ":" + port;
+  }
+
+  String address() {
+    return host == null ? "127.0.0.1" : host.address();
   }
 
   /** Starts the service and waits until /q/health/ready says UP. */
@@ -51,10 +87,18 @@ final class ServiceProcess implements AutoCloseable {
     Path log = ROOT.resolve("system-tests/target").resolve(module + "-" + port + ".log");
     Files.createDirectories(log.getParent());
     List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx512m", "-Dquarkus.http.port=" + port));
+    if (host != null) {
+      command.add("-Dquarkus.http.host=" + host.address());
+    }
     properties.forEach(p -> command.add("-D" + p));
     command.addAll(List.of("-jar", jar.toString()));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-    builder.environment().put(KafkaBroker.BOOTSTRAP_SERVERS_ENV, KafkaBroker.bootstrapServers());
+    ProcessBuilder builder = new ProcessBuilder(host == null ? command : host.command(command))
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    if (workingDirectory != null) {
+      builder.directory(Files.createDirectories(workingDirectory).toFile());
+    }
+    builder.environment().put(KafkaBroker.BOOTSTRAP_SERVERS_ENV, bootstrapServers == null ? KafkaBroker.bootstrapServers() : bootstrapServers);
+    builder.environment().putAll(environment);
     process = builder.start();
     awaitReady(Duration.ofSeconds(120), log);
     return this;
@@ -82,25 +126,23 @@ final class ServiceProcess implements AutoCloseable {
     stop();
   }
 
-  private void awaitReady(Duration timeout, Path log) throws InterruptedException, IOException {
-    Instant deadline = Instant.now().plus(timeout);
-    while (Instant.now().isBefore(deadline)) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(module + " exited with " + process.exitValue() + " while starting; see " + log);
-      }
-      try {
-        HttpResponse<String> ready =
-            HTTP.send(HttpRequest.newBuilder(URI.create(baseUri() + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
-        if (ready.statusCode() == 200) {
-          return;
+  private void awaitReady(Duration timeout, Path log) {
+    try {
+      Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(250)).until(() -> {
+        if (!process.isAlive()) {
+          throw new IllegalStateException(module + " exited with " + process.exitValue() + " while starting; see " + log);
         }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      Thread.sleep(250);
+        try {
+          return HTTP.send(HttpRequest.newBuilder(URI.create(baseUri() + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build(),
+              HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
+        } catch (IOException notYet) {
+          return false; // not listening yet
+        }
+      });
+    } catch (ConditionTimeoutException e) {
+      process.destroyForcibly();
+      throw new IllegalStateException(module + " was not ready within " + timeout + "; see " + log);
     }
-    kill();
-    throw new IllegalStateException(module + " was not ready within " + timeout + "; see " + log);
   }
 
   private static String javaBinary() {

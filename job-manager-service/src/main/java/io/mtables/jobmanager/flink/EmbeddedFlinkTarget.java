@@ -2,6 +2,7 @@ package io.mtables.jobmanager.flink;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.configuration.Configuration;
 
@@ -17,6 +18,7 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
   private final Path dataDir;
   private final int taskSlots;
   private final String heap;
+  private final Map<String, String> clusterSettings;
   private final RemoteFlinkTarget rest;
   /**
    * Set as soon as this JVM begins to stop: a cluster stopped together with the service (SIGTERM
@@ -25,12 +27,14 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
    */
   private volatile boolean stopping;
 
-  public EmbeddedFlinkTarget(int port, Path dataDir, int taskSlots, String heap) {
+  /** @param clusterSettings Flink settings of the cluster itself (its S3 file system's endpoint and keys) */
+  public EmbeddedFlinkTarget(int port, Path dataDir, int taskSlots, String heap, Map<String, String> clusterSettings) {
     this.port = port;
     this.dataDir = dataDir;
     this.taskSlots = taskSlots;
     this.heap = heap;
-    LocalClusterProcess.ensureRunning(port, dataDir, taskSlots, heap);
+    this.clusterSettings = Map.copyOf(clusterSettings);
+    LocalClusterProcess.ensureRunning(port, dataDir, taskSlots, heap, this.clusterSettings);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> stopping = true, "embedded-flink-no-restart"));
     // Its class path is ours: nothing to ship with the jobs.
     this.rest = new RemoteFlinkTarget("127.0.0.1", port, List.of());
@@ -51,7 +55,7 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
     if (stopping) {
       return;
     }
-    LocalClusterProcess.ensureRunning(port, dataDir, taskSlots, heap);
+    LocalClusterProcess.ensureRunning(port, dataDir, taskSlots, heap, clusterSettings);
   }
 
   @Override

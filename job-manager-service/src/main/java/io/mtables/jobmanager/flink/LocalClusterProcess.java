@@ -13,6 +13,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import io.mtables.flinkcluster.FlinkProperties;
 
 /**
  * The local Flink cluster ({@link LocalFlinkCluster}) as a process of its own, started with this
@@ -28,9 +31,11 @@ final class LocalClusterProcess {
 
   /**
    * Starts the cluster unless something listens on {@code port} (a busy cluster may answer slowly,
-   * and is not started twice); waits until it has slots.
+   * and is not started twice); waits until it has slots. {@code settings} reach it in {@code
+   * FLINK_PROPERTIES}, out of sight of {@code ps}; Flink's plugins (the S3 file system of
+   * checkpoints on an object store) in {@link #pluginsDir()}.
    */
-  static void ensureRunning(int port, Path dataDir, int taskSlots, String heap) {
+  static void ensureRunning(int port, Path dataDir, int taskSlots, String heap, Map<String, String> settings) {
     if (listening(port)) {
       return;
     }
@@ -41,11 +46,11 @@ final class LocalClusterProcess {
       // Flink logs through SLF4J; on this class path that is JBoss LogManager (set up by LocalFlinkCluster: cluster.log).
       command.add("-Djava.util.logging.manager=org.jboss.logmanager.LogManager");
       command.addAll(List.of("-cp", classPath(), LocalFlinkCluster.class.getName(), String.valueOf(port), home.toString(), String.valueOf(taskSlots)));
-      Process process =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("cluster.log").toFile()))
-              .start();
+      ProcessBuilder builder =
+          new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("cluster.log").toFile()));
+      builder.environment().put(FlinkProperties.ENVIRONMENT_VARIABLE, FlinkProperties.format(settings));
+      pluginsDir().ifPresent(plugins -> builder.environment().put("FLINK_PLUGINS_DIR", plugins.toString()));
+      Process process = builder.start();
       Instant deadline = Instant.now().plusSeconds(90);
       while (!answers(port)) {
         if (!process.isAlive()) {
@@ -104,6 +109,19 @@ final class LocalClusterProcess {
       return app.resolve("lib/boot/*") + File.pathSeparator + app.resolve("lib/main/*");
     }
     return own;
+  }
+
+  /**
+   * Flink's plugin folders that came with this service: {@code flink-plugins/} beside {@code
+   * quarkus-run.jar} when packaged, {@code target/flink-plugins} in the module's tests (both put
+   * there by the build); empty when neither exists (then only {@code file:} paths work).
+   */
+  static Optional<Path> pluginsDir() {
+    String[] entries = System.getProperty("java.class.path").split(File.pathSeparator);
+    Path candidate = entries.length == 1 && entries[0].endsWith("quarkus-run.jar")
+        ? Path.of(entries[0]).toAbsolutePath().getParent().resolve("flink-plugins")
+        : Path.of("target/flink-plugins").toAbsolutePath();
+    return Files.isDirectory(candidate) ? Optional.of(candidate) : Optional.empty();
   }
 
   private static String javaBinary() {

@@ -233,7 +233,8 @@ public class JobManagerRuntime {
         var embedded = config.flink().embedded();
         var size = EmbeddedSizing.of(embedded.taskSlots(), embedded.heap(), EmbeddedSizing.physicalMemory());
         LOG.infof("embedded Flink cluster: %d task slots, %s heap", size.taskSlots(), size.heap());
-        yield new EmbeddedFlinkTarget(embedded.port(), locations.dataDir(), size.taskSlots(), size.heap());
+        // The object store's endpoint and keys are the same keys for Flink's S3 file system as for Paimon's.
+        yield new EmbeddedFlinkTarget(embedded.port(), locations.dataDir(), size.taskSlots(), size.heap(), locations.warehouse().fileSystemOptions());
       }
       case "remote" ->
           RemoteFlinkTarget.at(

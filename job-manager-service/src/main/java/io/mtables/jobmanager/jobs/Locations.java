@@ -4,11 +4,15 @@ import io.mtables.planning.Warehouse;
 import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.schemas.catalog.TableDefinition;
 import java.io.IOException;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
+import java.io.UncheckedIOException;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.fs.FileIO;
+import org.apache.paimon.fs.FileStatus;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.options.Options;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -19,13 +23,13 @@ import java.util.stream.Stream;
  */
 public class Locations {
 
-  private final Path dataDir;
+  private final java.nio.file.Path dataDir;
   private final Warehouse warehouse;
   private final Optional<String> savepoints;
   private final String checkpoints;
 
   public Locations(JobManagerConfig config) {
-    this.dataDir = Path.of(config.dataDir()).toAbsolutePath().normalize();
+    this.dataDir = java.nio.file.Path.of(config.dataDir()).toAbsolutePath().normalize();
     var s3 = config.s3();
     this.warehouse = Warehouse.withS3(config.paimon().warehouse().orElse(dataDir.resolve("warehouse").toUri().toString()), s3.endpoint(), s3.pathStyleAccess(),
         s3.accessKey(), s3.secretKey());
@@ -33,7 +37,7 @@ public class Locations {
     this.checkpoints = config.flink().checkpointDir().orElse(dataDir.resolve("checkpoints").toUri().toString());
   }
 
-  public Path dataDir() {
+  public java.nio.file.Path dataDir() {
     return dataDir;
   }
 
@@ -52,40 +56,53 @@ public class Locations {
   }
 
   /**
-   * The newest savepoint or retained checkpoint of this query of the table, when they lie on the
-   * local file system (the embedded cluster's case): where its streaming job starts from.
+   * The newest savepoint or retained checkpoint of this query of the table: where its streaming
+   * job starts from. Read through Paimon's file IO with the warehouse's file-system settings, so a
+   * local directory and an object store ({@code s3://}) are looked at the same way.
+   *
+   * @throws UncheckedIOException when the directories cannot be read (the start is tried again)
    */
   public Optional<String> latestState(TableDefinition definition) {
-    Optional<Candidate> checkpoint = newest(checkpointDir(definition), "chk-", 3); // <dir>/<job>/chk-N/_metadata
-    Optional<Candidate> savepoint = savepointDir(definition).flatMap(dir -> newest(dir, "savepoint-", 2));
-    return Stream.of(checkpoint, savepoint).flatMap(Optional::stream).max(Comparator.comparing(Candidate::time)).map(Candidate::uri);
+    Optional<Candidate> checkpoint = newest(checkpointDir(definition), "chk-"); // <dir>/<job>/chk-N/_metadata
+    Optional<Candidate> savepoint = savepointDir(definition).flatMap(dir -> newest(dir, "savepoint-"));
+    return Stream.of(checkpoint, savepoint).flatMap(Optional::stream).max(Comparator.comparingLong(Candidate::modified)).map(Candidate::uri);
   }
 
-  private record Candidate(String uri, FileTime time) {}
+  private record Candidate(String uri, long modified) {}
 
-  private static Optional<Candidate> newest(String dir, String prefix, int depth) {
-    if (!dir.startsWith("file:")) {
-      return Optional.empty();
-    }
-    Path root = Path.of(URI.create(dir));
-    if (!Files.isDirectory(root)) {
-      return Optional.empty();
-    }
-    try (Stream<Path> files = Files.walk(root, depth)) {
-      return files
-          .filter(p -> p.getFileName().toString().equals("_metadata") && p.getParent().getFileName().toString().startsWith(prefix))
-          .map(p -> new Candidate(p.getParent().toUri().toString(), modified(p)))
-          .max(Comparator.comparing(Candidate::time));
-    } catch (IOException e) {
-      return Optional.empty();
-    }
-  }
-
-  private static FileTime modified(Path path) {
+  /**
+   * The newest {@code <prefix>*}/_metadata under {@code dir}, by the time it was written: {@code
+   * <dir>/<job>/chk-N} for checkpoints (grouped by job), {@code <dir>/savepoint-*} for savepoints.
+   */
+  private Optional<Candidate> newest(String dir, String prefix) {
+    Path root = new Path(dir);
     try {
-      return Files.getLastModifiedTime(path);
+      FileIO files = FileIO.get(root, CatalogContext.create(Options.fromMap(warehouse.fileSystemOptions())));
+      if (!files.exists(root)) {
+        return Optional.empty();
+      }
+      List<FileStatus> states = new ArrayList<>();
+      for (FileStatus child : files.listDirectories(root)) {
+        if (child.getPath().getName().startsWith(prefix)) {
+          states.add(child);
+        } else {
+          states.addAll(List.of(files.listDirectories(child.getPath())));
+        }
+      }
+      Optional<Candidate> newest = Optional.empty();
+      for (FileStatus state : states) {
+        Path metadata = new Path(state.getPath(), "_metadata");
+        if (state.getPath().getName().startsWith(prefix) && files.exists(metadata)) {
+          Candidate candidate = new Candidate(state.getPath().toString(), files.getFileStatus(metadata).getModificationTime());
+          if (newest.isEmpty() || candidate.modified() > newest.get().modified()) {
+            newest = Optional.of(candidate);
+          }
+        }
+      }
+      return newest;
     } catch (IOException e) {
-      return FileTime.fromMillis(0);
+      // Not "no state": starting afresh would read the sources again from their start.
+      throw new UncheckedIOException("cannot look for saved state in " + dir + ": " + e.getMessage(), e);
     }
   }
 

@@ -246,7 +246,13 @@ public class PipelineManager {
       return false;
     }
     if (plan.mode() == Mode.CONTINUOUS) {
-      String restore = rebuilt ? null : locations.latestState(definition).orElse(null);
+      String restore;
+      try {
+        restore = rebuilt ? null : locations.latestState(definition).orElse(null);
+      } catch (RuntimeException e) {
+        reports.failed(pipeline, null, "cannot read the table's saved state: " + PipelineReports.rootMessage(e), null);
+        return false;
+      }
       if (!streaming.start(pipeline, restore)) {
         return false;
       }

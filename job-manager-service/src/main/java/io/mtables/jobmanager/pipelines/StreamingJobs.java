@@ -264,13 +264,21 @@ final class StreamingJobs {
    * it is cancelled and queued again, to start from its latest checkpoint when slots free up.
    */
   private void requeue(Pipeline pipeline, String jobId, String cause) {
+    String restore;
+    try {
+      // Read before the cancel (which adds no checkpoint): a store that cannot be read leaves the job as it is, seen again next poll.
+      restore = locations.latestState(pipeline.definition).orElse(null);
+    } catch (RuntimeException e) {
+      reports.failed(pipeline, jobId, "cannot read the saved state to queue the job again: " + PipelineReports.rootMessage(e), null);
+      return;
+    }
     if (running(jobId)) {
       flink.cancel(jobId);
     }
     pipeline.streamingJobId = null;
     pipeline.status = Pipeline.Status.QUEUED;
     pipeline.queuedSince = clock.instant();
-    pipeline.queuedRestore = locations.latestState(pipeline.definition).orElse(null);
+    pipeline.queuedRestore = restore;
     pipeline.queuedVersion = pipeline.definition.version();
     int needed = config.flink().parallelism();
     SlotBudget.Admission now = slots.admit(flink.capacity(), needed);

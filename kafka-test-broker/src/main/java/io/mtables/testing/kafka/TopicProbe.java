@@ -33,7 +33,11 @@ public final class TopicProbe implements AutoCloseable {
   private final List<ConsumerRecord<String, String>> unclaimed = new ArrayList<>();
 
   public TopicProbe() {
-    String servers = KafkaBroker.bootstrapServers();
+    this(KafkaBroker.bootstrapServers());
+  }
+
+  /** A probe of another broker than the tests' own (the distributed test's). */
+  public TopicProbe(String servers) {
     Properties producerProps = new Properties();
     producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
     producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
