@@ -22,9 +22,16 @@ final class Warehouse {
 
   private final Catalog catalog;
 
+  /** The warehouse at {@code path}; on an object store, its endpoint and keys from MT_S3_* as the services read them. */
   Warehouse(String path) {
     Options options = new Options();
     options.set("warehouse", path);
+    if (path.startsWith("s3://")) {
+      options.set("s3.endpoint", System.getenv().getOrDefault("MT_S3_ENDPOINT", ""));
+      options.set("s3.path.style.access", System.getenv().getOrDefault("MT_S3_PATH_STYLE_ACCESS", "true"));
+      options.set("s3.access-key", System.getenv().getOrDefault("MT_S3_ACCESS_KEY", ""));
+      options.set("s3.secret-key", System.getenv().getOrDefault("MT_S3_SECRET_KEY", ""));
+    }
     this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.Set;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** docker-compose.yml: what bin/run gives, each service configured by the variables it reads. */
@@ -24,7 +25,7 @@ class ComposeFileTest {
   @Test
   void itRunsWhatBinRunRunsTheServicesAfterAHealthyBroker() {
     assertThat(compose.path("services").fieldNames()).toIterable().containsExactlyInAnyOrder(
-        "kafka", "postgres", "flink-jobmanager", "flink-taskmanager", "demo-prepare", "ddl-service", "planner-service", "refresh-scheduler-service",
+        "kafka", "postgres", "objectstore", "objectstore-bucket", "flink-jobmanager", "flink-taskmanager", "demo-prepare", "ddl-service", "planner-service", "refresh-scheduler-service",
         "job-manager-service", "cdc-capture-service", "demo-declare");
     for (String service : ConfigKeys.SERVICES) {
       assertThat(compose.path("services").path(service).path("depends_on").path("kafka").path("condition").asText()).as(service).isEqualTo("service_healthy");
@@ -33,6 +34,15 @@ class ComposeFileTest {
     JsonNode jobManager = compose.path("services").path("job-manager-service").path("environment");
     assertThat(jobManager.path("MT_FLINK_TARGET").asText()).isEqualTo("remote");
     assertThat(jobManager.path("MT_FLINK_REST_ADDRESS").asText()).isEqualTo("flink-jobmanager:8081");
+    // State on the object store, never on a volume two containers share.
+    for (String reader : List.of("ddl-service", "job-manager-service")) {
+      JsonNode service = compose.path("services").path(reader);
+      assertThat(service.path("environment").path("MT_PAIMON_WAREHOUSE").asText()).as(reader).startsWith("s3://");
+      assertThat(service.path("environment").path("MT_S3_ENDPOINT").asText()).as(reader).isEqualTo("http://objectstore:9000");
+      assertThat(service.path("volumes").isMissingNode()).as(reader + " mounts nothing").isTrue();
+    }
+    assertThat(jobManager.path("MT_FLINK_CHECKPOINT_DIR").asText()).startsWith("s3://");
+    assertThat(compose.path("services").path("flink-taskmanager").path("environment").path("FLINK_PROPERTIES").asText()).contains("s3.endpoint: http://objectstore:9000");
     assertThat(compose.path("services").path("cdc-capture-service").path("depends_on").path("demo-prepare").path("condition").asText())
         .as("the demo's tables exist before the capture makes its publication").isEqualTo("service_completed_successfully");
   }

@@ -20,6 +20,8 @@ class ContainerRecipesTest {
     assertThat(flinkImage)
         .contains("FROM flink:" + property(pom, "flink.version") + "-")
         .contains("paimon-flink-2.1-" + property(pom, "paimon.version") + ".jar")
+        .contains("paimon-s3-" + property(pom, "paimon-s3.version") + ".jar")
+        .contains("/opt/flink/plugins/s3-fs-presto")
         .contains("flink-sql-connector-kafka-" + property(pom, "flink-connector-kafka.version") + ".jar")
         .contains("hadoop-client-runtime-" + property(pom, "hadoop.version") + ".jar");
     String flinkVersion = property(pom, "flink.version");

@@ -25,6 +25,7 @@ final class TypedResources {
       Map.entry("v1/ConfigMap", io.fabric8.kubernetes.api.model.ConfigMap.class),
       Map.entry("v1/Secret", io.fabric8.kubernetes.api.model.Secret.class),
       Map.entry("v1/PersistentVolumeClaim", io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class),
+      Map.entry("batch/v1/Job", io.fabric8.kubernetes.api.model.batch.v1.Job.class),
       Map.entry("policy/v1/PodDisruptionBudget", io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class),
       Map.entry("kafka.strimzi.io/v1beta2/Kafka", io.strimzi.api.kafka.model.kafka.Kafka.class),
       Map.entry("kafka.strimzi.io/v1beta2/KafkaNodePool", io.strimzi.api.kafka.model.nodepool.KafkaNodePool.class),

@@ -96,8 +96,9 @@ class DistributedIT {
     startFlink();
     startServices();
     statements = new Statements(baseUri("ddl"));
-    System.out.println("hosts of the distributed test (each its own network namespace; no file path shared):");
-    processes.forEach((host, what) -> System.out.printf("  %-10s %s%n", host, what));
+    System.out.println("hosts of the distributed test, each a network namespace of its own; every process's files in its own directory"
+        + " (postgres: " + postgres.home() + "), the warehouse, checkpoints and savepoints on " + STATE + ":");
+    processes.forEach((host, what) -> System.out.printf("  %-10s %s, files in %s%n", host, what, host.equals("postgres") ? postgres.home() : home(host)));
   }
 
   @AfterAll
@@ -182,7 +183,7 @@ class DistributedIT {
             "mt.paimon.warehouse=" + STATE + "/warehouse", "mt.flink.checkpoint-dir=" + STATE + "/checkpoints", "mt.flink.savepoint-dir=" + STATE + "/savepoints")
             .withEnvironment(s3),
         service("scheduler", "refresh-scheduler-service"));
-    services.forEach(service -> stops.add(0, () -> stop(service)));
+    stops.add(0, () -> CompletableFuture.allOf(services.stream().map(service -> CompletableFuture.runAsync(() -> stop(service))).toArray(CompletableFuture[]::new)).join());
     // Started side by side: each waits only for the broker, and for its own readiness.
     CompletableFuture.allOf(services.stream().map(service -> CompletableFuture.runAsync(() -> start(service))).toArray(CompletableFuture[]::new)).join();
     for (int i = 0; i < services.size(); i++) {

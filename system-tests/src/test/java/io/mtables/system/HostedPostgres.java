@@ -67,6 +67,10 @@ final class HostedPostgres implements AutoCloseable {
     return host.address();
   }
 
+  Path home() {
+    return home;
+  }
+
   long pid() {
     return server.pid();
   }
