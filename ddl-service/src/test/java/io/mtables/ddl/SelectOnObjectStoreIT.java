@@ -1,6 +1,7 @@
 package io.mtables.ddl;
 
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
+import io.mtables.testing.stores.TestStores;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -18,16 +19,9 @@ class SelectOnObjectStoreIT extends SelectIT {
   public static class ObjectStore implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
-      String endpoint = System.getenv("MT_TEST_S3_ENDPOINT");
-      if (endpoint == null || endpoint.isBlank()) {
-        throw new IllegalStateException("MT_TEST_S3_ENDPOINT is not set: run the tests with bin/test, which starts the object store (bin/objectstore)");
-      }
-      return Map.of(
-          "mt.paimon.warehouse", "s3://mtables/" + UUID.randomUUID() + "/warehouse",
-          "mt.s3.endpoint", endpoint,
-          "mt.s3.path-style-access", "true",
-          "mt.s3.access-key", "mt",
-          "mt.s3.secret-key", "mt-secret-key");
+      Map<String, String> settings = new java.util.HashMap<>(TestStores.objectStoreSettings());
+      settings.put("mt.paimon.warehouse", "s3://" + TestStores.BUCKET + "/" + UUID.randomUUID() + "/warehouse");
+      return settings;
     }
   }
 }

@@ -33,9 +33,22 @@ class ContainerRecipesTest {
   @Test
   void theServiceImageRunsAsAUserWithAHealthCheckOnReadiness() throws Exception {
     String image = Files.readString(ROOT.resolve("deploy/Dockerfile"));
-    assertThat(image).containsPattern("(?m)^USER 185$").contains("HEALTHCHECK").contains("/q/health/ready").contains("quarkus-app/lib/");
+    assertThat(image).containsPattern("(?m)^USER 185$").contains("HEALTHCHECK").contains("/q/health/ready").contains("ARG APP=${SERVICE}/target/quarkus-app")
+        .contains("COPY --chown=185 ${APP}/lib/");
     for (String service : ConfigKeys.SERVICES) {
-      assertThat(Files.readString(ROOT.resolve("k8s/base/" + service + ".yaml"))).contains("runAsNonRoot: true", "image: mtables/" + service + ":");
+      assertThat(Files.readString(ROOT.resolve("k8s/base/" + service + ".yaml"))).contains("runAsNonRoot: true", "image: mtables/" + service + ":0.1.0");
+    }
+  }
+
+  /** mvn package -Dquarkus.container-image.build=true: each service builds its image from the same recipe, named as k8s/ and compose use it. */
+  @Test
+  void quarkusBuildsEachServiceImageFromTheRecipe() throws Exception {
+    for (String service : ConfigKeys.SERVICES) {
+      assertThat(Files.readString(ROOT.resolve(service + "/pom.xml"))).as(service).contains("<artifactId>quarkus-container-image-docker</artifactId>");
+      assertThat(Files.readString(ROOT.resolve(service + "/src/main/resources/application.properties"))).as(service).contains(
+          "quarkus.container-image.group=mtables", "quarkus.container-image.tag=0.1.0", "quarkus.docker.dockerfile-jvm-path=../deploy/Dockerfile",
+          "quarkus.docker.build-args.SERVICE=" + service, "quarkus.docker.build-args.APP=target/quarkus-app");
+      assertThat(Files.readString(ROOT.resolve("docker-compose.yml"))).contains("image: mtables/" + service);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.mtables.jobmanager;
 
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
+import io.mtables.testing.stores.TestStores;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -22,26 +23,19 @@ class PipelinesOnObjectStoreIT extends PipelinesIT {
 
   @Override
   String stateLocation() {
-    return "s3://mtables/";
+    return "s3://" + TestStores.BUCKET + "/";
   }
 
   /** A warehouse of its own in the store's bucket for each run. */
   public static class ObjectStore implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
-      String endpoint = System.getenv("MT_TEST_S3_ENDPOINT");
-      if (endpoint == null || endpoint.isBlank()) {
-        throw new IllegalStateException("MT_TEST_S3_ENDPOINT is not set: run the tests with bin/test, which starts the object store (bin/objectstore)");
-      }
-      String run = "s3://mtables/" + UUID.randomUUID();
-      return Map.of(
-          "mt.paimon.warehouse", run + "/warehouse",
-          "mt.flink.checkpoint-dir", run + "/checkpoints",
-          "mt.flink.savepoint-dir", run + "/savepoints",
-          "mt.s3.endpoint", endpoint,
-          "mt.s3.path-style-access", "true",
-          "mt.s3.access-key", "mt",
-          "mt.s3.secret-key", "mt-secret-key");
+      String run = "s3://" + TestStores.BUCKET + "/" + UUID.randomUUID();
+      Map<String, String> settings = new java.util.HashMap<>(TestStores.objectStoreSettings());
+      settings.put("mt.paimon.warehouse", run + "/warehouse");
+      settings.put("mt.flink.checkpoint-dir", run + "/checkpoints");
+      settings.put("mt.flink.savepoint-dir", run + "/savepoints");
+      return settings;
     }
   }
 }

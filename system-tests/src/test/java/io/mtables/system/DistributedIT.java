@@ -114,7 +114,7 @@ class DistributedIT {
 
   @Test
   void usersJoinDomainsOnSeparateHostsSurvivesATaskManagerKilledAndASuspendWithStateOnTheObjectStore() throws Exception {
-    Harness first = harness(1, Duration.ofSeconds(30));
+    Harness first = harness(1, Duration.ofSeconds(24));
     first.declareTables();
     String jobId = awaitRunningJob();
     HostedFlinkProcess victim = taskManagerRunning(jobId);
@@ -137,7 +137,7 @@ class DistributedIT {
       JsonNode started = event(events, Contracts.JOB_STARTED_V1.type());
       assertThat(started.path("restoredFrom").asText()).as("RESUME restores it from the store").isEqualTo(suspended.path("savepoint").asText());
     }
-    Harness.Report resumed = harness(2, Duration.ofSeconds(20)).run(() -> {});
+    Harness.Report resumed = harness(2, Duration.ofSeconds(12)).run(() -> {});
     assertThat(resumed.differingRows()).as("seed 2, after SUSPEND and RESUME").isZero();
 
     assertThat(localTableDataOrState()).as("no process keeps table data or state in its own directory: it is all on the store").isEmpty();

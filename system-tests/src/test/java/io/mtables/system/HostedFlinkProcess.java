@@ -12,7 +12,7 @@ import java.util.Map;
  * One process of a Flink session cluster on one of {@link NetworkHosts}: the JobManager or a
  * TaskManager, started with Flink's own entry points through {@code FlinkSessionProcess}. Its
  * lib directory is the packaged job-manager-service's (Flink, the connectors, Paimon: what the
- * jobs' classes need), its plugins that service's {@code flink-plugins} (the S3 file system), as
+ * jobs' classes need), its plugins that service's {@code lib/flink-plugins} (the S3 file system), as
  * a Flink distribution installed on each host would have them; its settings (the object store's
  * endpoint) arrive in {@code FLINK_PROPERTIES}, the store's keys in the environment variables of
  * the AWS SDK's default chain, as a Kubernetes Secret gives them; its files stay in a directory of its own.
@@ -45,8 +45,8 @@ final class HostedFlinkProcess implements AutoCloseable {
   private static HostedFlinkProcess start(String role, NetworkHosts.Host host, Path home, Map<String, String> settings, Map<String, String> environment,
       List<String> arguments, String... more)
       throws IOException {
-    if (!Files.isDirectory(APP.resolve("flink-plugins"))) {
-      throw new IllegalStateException(APP + "/flink-plugins does not exist: package job-manager-service first (mvn verify builds it before this module)");
+    if (!Files.isDirectory(APP.resolve("lib/flink-plugins"))) {
+      throw new IllegalStateException(APP + "/lib/flink-plugins does not exist: package job-manager-service first (mvn verify builds it before this module)");
     }
     Files.createDirectories(home);
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -58,7 +58,7 @@ final class HostedFlinkProcess implements AutoCloseable {
     command.addAll(List.of(more));
     ProcessBuilder builder = new ProcessBuilder(host.command(command)).directory(home.toFile())
         .redirectErrorStream(true).redirectOutput(home.resolve(role + ".log").toFile());
-    builder.environment().put("FLINK_PLUGINS_DIR", APP.resolve("flink-plugins").toString());
+    builder.environment().put("FLINK_PLUGINS_DIR", APP.resolve("lib/flink-plugins").toString());
     // FlinkProperties' format: a line "key: value" per setting (this module does not have Flink on its class path).
     StringBuilder properties = new StringBuilder();
     settings.forEach((key, value) -> properties.append(key).append(": ").append(value).append('\n'));

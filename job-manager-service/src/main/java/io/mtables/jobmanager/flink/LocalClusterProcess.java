@@ -112,14 +112,14 @@ final class LocalClusterProcess {
   }
 
   /**
-   * Flink's plugin folders that came with this service: {@code flink-plugins/} beside {@code
+   * Flink's plugin folders that came with this service: {@code lib/flink-plugins/} beside {@code
    * quarkus-run.jar} when packaged, {@code target/flink-plugins} in the module's tests (both put
    * there by the build); empty when neither exists (then only {@code file:} paths work).
    */
   static Optional<Path> pluginsDir() {
     String[] entries = System.getProperty("java.class.path").split(File.pathSeparator);
     Path candidate = entries.length == 1 && entries[0].endsWith("quarkus-run.jar")
-        ? Path.of(entries[0]).toAbsolutePath().getParent().resolve("flink-plugins")
+        ? Path.of(entries[0]).toAbsolutePath().getParent().resolve("lib/flink-plugins")
         : Path.of("target/flink-plugins").toAbsolutePath();
     return Files.isDirectory(candidate) ? Optional.of(candidate) : Optional.empty();
   }

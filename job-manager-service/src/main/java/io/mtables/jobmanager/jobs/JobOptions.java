@@ -10,6 +10,9 @@ import java.util.Map;
 /** The Flink settings of a table's jobs, by Flink's own option names. */
 public final class JobOptions {
 
+  /** Checkpoints in a row that may fail before the job itself fails and restarts. */
+  static final int TOLERABLE_FAILED_CHECKPOINTS = 3;
+
   private JobOptions() {}
 
   /**
@@ -28,6 +31,10 @@ public final class JobOptions {
     options.put("execution.checkpointing.dir", locations.checkpointDir(definition));
     options.put("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
     options.put("execution.checkpointing.num-retained", "2");
+    // A checkpoint that fails to upload (an object store's timeout) delays the next commit; it must
+    // not fail the job, whose restart would throw away the work since the last one (bin/bench
+    // throughput-session: one S3 read timeout restarted the job). Consecutive failures still do.
+    options.put("execution.checkpointing.tolerable-failed-checkpoints", String.valueOf(TOLERABLE_FAILED_CHECKPOINTS));
     options.put("restart-strategy.type", "exponential-delay");
     options.put("restart-strategy.exponential-delay.initial-backoff", "1 s");
     options.put("restart-strategy.exponential-delay.max-backoff", "1 min");
