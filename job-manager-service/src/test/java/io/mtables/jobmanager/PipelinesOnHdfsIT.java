@@ -16,13 +16,12 @@ import org.junit.jupiter.api.Test;
  * HDFS (Hadoop's mini cluster, started by bin/test at MT_TEST_HDFS_URI): Paimon's Hadoop file IO
  * and Flink's Hadoop file system (flink-hadoop-fs with Hadoop's client on the cluster's class
  * path) read and write hdfs://, SUSPEND and RESUME find the savepoint there, a FULL refresh
- * overwrites and empties partitions there. The tests whose storage is not what they are about
- * (ticks, failures, chains, logging) run in {@link PipelinesIT}.
+ * overwrites and empties partitions there.
  */
 @QuarkusTest
 @TestProfile(PipelinesOnHdfsIT.Hdfs.class)
 @QuarkusTestResource(KafkaBrokerTestResource.class)
-class PipelinesOnHdfsIT extends PipelinesIT {
+class PipelinesOnHdfsIT extends PipelinesAboutStorage {
 
   /** A directory of its own on HDFS for each run. */
   public static class Hdfs implements QuarkusTestProfile {
@@ -36,30 +35,14 @@ class PipelinesOnHdfsIT extends PipelinesIT {
     }
   }
 
-  private static final String NOT_ABOUT_STORAGE = "not about storage: PipelinesIT runs it";
-
   @Override
   String stateLocation() {
     return TestStores.hdfsUri() + "/";
   }
 
+  /** Its reads of the upstreams go through the same Hadoop file IO as the tests here; it runs on S3 and the local disk. */
   @Override
   @Test
-  @Disabled(NOT_ABOUT_STORAGE)
-  void ticksDuringARefreshAreCoalescedIntoOne() {}
-
-  @Override
-  @Test
-  @Disabled(NOT_ABOUT_STORAGE)
+  @Disabled("its reads use the file IO the tests here use: PipelinesIT and PipelinesOnObjectStoreIT run it")
   void aChainOfThreeReadsEachUpstreamAsItIsWritten() {}
-
-  @Override
-  @Test
-  @Disabled(NOT_ABOUT_STORAGE)
-  void fiveFailedRefreshesInARowSuspendTheTable() {}
-
-  @Override
-  @Test
-  @Disabled(NOT_ABOUT_STORAGE)
-  void theEmbeddedClusterLogsAtInfoIntoItsLogFileAndNothingFiner() {}
 }

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The same pipelines with the Paimon warehouse, checkpoints and savepoints on an S3-compatible
+ * The pipelines that touch storage with the Paimon warehouse, checkpoints and savepoints on an S3-compatible
  * object store (S3Proxy, started by bin/test at MT_TEST_S3_ENDPOINT): the job manager's catalogs,
  * the streaming and batch jobs in the cluster, and the tests' own reads reach the tables through
  * Paimon's S3 file IO; the cluster writes and restores state through Flink's S3 file system (a
@@ -19,7 +19,7 @@ import java.util.UUID;
 @QuarkusTest
 @TestProfile(PipelinesOnObjectStoreIT.ObjectStore.class)
 @QuarkusTestResource(KafkaBrokerTestResource.class)
-class PipelinesOnObjectStoreIT extends PipelinesIT {
+class PipelinesOnObjectStoreIT extends PipelinesAboutStorage {
 
   @Override
   String stateLocation() {

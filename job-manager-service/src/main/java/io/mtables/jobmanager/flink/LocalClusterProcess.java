@@ -1,5 +1,6 @@
 package io.mtables.jobmanager.flink;
 
+import io.mtables.flinkcluster.FlinkProperties;
 import io.mtables.flinkcluster.LocalFlinkCluster;
 import java.io.File;
 import java.io.IOException;
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import io.mtables.flinkcluster.FlinkProperties;
 
 /**
  * The local Flink cluster ({@link LocalFlinkCluster}) as a process of its own, started with this

@@ -5,16 +5,16 @@ import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.schemas.catalog.TableDefinition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import org.apache.paimon.catalog.CatalogContext;
-import org.apache.paimon.fs.FileIO;
-import org.apache.paimon.fs.FileStatus;
-import org.apache.paimon.fs.Path;
-import org.apache.paimon.options.Options;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.fs.FileIO;
+import org.apache.paimon.fs.FileStatus;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.options.Options;
 
 /**
  * Where a table's data, checkpoints and savepoints live. State is kept per table and per query
