@@ -16,6 +16,8 @@ import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
 import io.mtables.schemas.refresh.Suspended;
+import io.mtables.schemas.refresh.SwitchStarted;
+import io.mtables.schemas.refresh.SwitchedOver;
 import io.mtables.schemas.tick.RefreshTick;
 import java.util.List;
 import java.util.Optional;
@@ -78,12 +80,19 @@ public final class Contracts {
   /** A table that missed its freshness is within it again, on {@link Topics#REFRESH_EVENTS}. */
   public static final Contract<FreshnessRestored> FRESHNESS_RESTORED_V1 = new Contract<>("FreshnessRestored", 1, FreshnessRestored.class);
 
+  /** A new query fills a staged table beside a CONTINUOUS table's own, on {@link Topics#REFRESH_EVENTS}. */
+  public static final Contract<SwitchStarted> SWITCH_STARTED_V1 = new Contract<>("SwitchStarted", 1, SwitchStarted.class);
+
+  /** Readers of a CONTINUOUS table read its new query's rows, on {@link Topics#REFRESH_EVENTS}. */
+  public static final Contract<SwitchedOver> SWITCHED_OVER_V1 = new Contract<>("SwitchedOver", 1, SwitchedOver.class);
+
   /** Time for one FULL refresh, on {@link Topics#REFRESH_TICKS}. */
   public static final Contract<RefreshTick> REFRESH_TICK_V1 = new Contract<>("RefreshTick", 1, RefreshTick.class);
 
   /** Everything on {@link Topics#REFRESH_EVENTS}. */
   public static final List<Contract<?>> REFRESH_EVENTS =
-      List.of(JOB_QUEUED_V1, JOB_STARTED_V1, LOAD_PROGRESS_V1, REFRESH_SUCCEEDED_V1, REFRESH_FAILED_V1, SUSPENDED_V1, RESUMED_V1, DROPPED_V1, FRESHNESS_MISSED_V1, FRESHNESS_RESTORED_V1);
+      List.of(JOB_QUEUED_V1, JOB_STARTED_V1, LOAD_PROGRESS_V1, REFRESH_SUCCEEDED_V1, REFRESH_FAILED_V1, SUSPENDED_V1, RESUMED_V1, DROPPED_V1, FRESHNESS_MISSED_V1, FRESHNESS_RESTORED_V1,
+          SWITCH_STARTED_V1, SWITCHED_OVER_V1);
 
   public static final List<Contract<?>> ALL =
       List.of(
@@ -103,6 +112,8 @@ public final class Contracts {
           DROPPED_V1,
           FRESHNESS_MISSED_V1,
           FRESHNESS_RESTORED_V1,
+          SWITCH_STARTED_V1,
+          SWITCHED_OVER_V1,
           REFRESH_TICK_V1);
 
   private Contracts() {}

@@ -48,6 +48,10 @@ public class RefreshEventsConsumer {
       var dropped = event.payloadAs(Contracts.DROPPED_V1);
       statuses.apply(dropped);
       episodes.forget(dropped.table());
+    } else if (contract.equals(Contracts.SWITCH_STARTED_V1)) {
+      statuses.apply(event.payloadAs(Contracts.SWITCH_STARTED_V1));
+    } else if (contract.equals(Contracts.SWITCHED_OVER_V1)) {
+      statuses.apply(event.payloadAs(Contracts.SWITCHED_OVER_V1));
     } else if (contract.equals(Contracts.FRESHNESS_MISSED_V1)) {
       episodes.apply(event.payloadAs(Contracts.FRESHNESS_MISSED_V1));
     } else if (contract.equals(Contracts.FRESHNESS_RESTORED_V1)) {

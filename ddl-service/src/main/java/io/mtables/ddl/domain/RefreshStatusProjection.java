@@ -8,6 +8,8 @@ import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
 import io.mtables.schemas.refresh.Suspended;
+import io.mtables.schemas.refresh.SwitchStarted;
+import io.mtables.schemas.refresh.SwitchedOver;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Instant;
 import java.util.Map;
@@ -47,6 +49,9 @@ public class RefreshStatusProjection {
   private final Map<String, RefreshStatus> statuses = new ConcurrentHashMap<>();
   /** The last report of each table's streaming job catching up through its sources. */
   private final Map<String, LoadProgress> loads = new ConcurrentHashMap<>();
+
+  /** The latest switch-over of each table to a new query: started, or done. */
+  private final Map<String, Object> switches = new ConcurrentHashMap<>();
 
   public Optional<RefreshStatus> find(String table) {
     return Optional.ofNullable(statuses.get(table));
@@ -108,6 +113,31 @@ public class RefreshStatusProjection {
   public void apply(Dropped event) {
     statuses.remove(event.table());
     loads.remove(event.table());
+    switches.remove(event.table());
+  }
+
+  public void apply(SwitchStarted event) {
+    switches.put(event.table(), event);
+  }
+
+  public void apply(SwitchedOver event) {
+    switches.put(event.table(), event);
+  }
+
+  /** The table's latest switch-over to a new query in words (under way, or done); empty when none was seen. */
+  public Optional<String> switchOver(String table) {
+    Object latest = switches.get(table);
+    if (latest instanceof SwitchStarted started) {
+      return Optional.of("switching over: since " + started.startedAt() + " the query of v" + started.definitionVersion() + " fills "
+          + started.stagedTable() + " (job " + started.jobId() + ")" + (started.fromVersion() > 0 ? "; readers read v" + started.fromVersion() + "'s rows" : "")
+          + " until it has caught up");
+    }
+    if (latest instanceof SwitchedOver switched) {
+      return Optional.of(String.format(java.util.Locale.ROOT, "switched over at %s: readers read the query of v%d after %d s of staging (the name named no table for %.1f ms);"
+          + " its job goes on from %s", switched.switchedAt(), switched.definitionVersion(),
+          java.time.Duration.between(switched.stagedAt(), switched.switchedAt()).toSeconds(), switched.nameGapMillis(), switched.savepoint()));
+    }
+    return Optional.empty();
   }
 
   private void update(String table, java.util.function.UnaryOperator<RefreshStatus> change) {

@@ -1,6 +1,7 @@
 package io.mtables.ddl.infra;
 
 import io.mtables.planning.Warehouse;
+import io.mtables.schemas.catalog.SwitchOverNames;
 import io.mtables.schemas.catalog.TableId;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,15 +55,32 @@ public class WarehouseReader {
     return warehouse;
   }
 
-  /** The rows of {@code table} (catalog.database.name) registered under {@code paths}; empty when it has no data yet. */
-  public Optional<List<InMemorySql.Table>> read(String table, List<List<String>> paths) {
+  /**
+   * The rows of {@code table} (catalog.database.name) registered under {@code paths}; empty when it
+   * has no data yet. {@code version} is the table's definition version: in the moment between a
+   * switch-over's two renames the table's name names no table, and its staged table of that version
+   * holds the answer; a read whose files were renamed under it is read again once.
+   */
+  public Optional<List<InMemorySql.Table>> read(String table, long version, List<List<String>> paths) {
+    try {
+      return readOnce(table, version, paths);
+    } catch (IllegalStateException e) {
+      return readOnce(table, version, paths);
+    }
+  }
+
+  private Optional<List<InMemorySql.Table>> readOnce(String table, long version, List<List<String>> paths) {
     TableId id = TableId.of(table);
     try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
       Table paimon;
       try {
         paimon = catalog.getTable(Identifier.create(id.database(), id.name()));
       } catch (Catalog.TableNotExistException e) {
-        return Optional.empty();
+        try {
+          paimon = catalog.getTable(Identifier.create(id.database(), TableId.of(SwitchOverNames.staged(table, version)).name()));
+        } catch (Catalog.TableNotExistException none) {
+          return Optional.empty();
+        }
       }
       List<DataField> fields = paimon.rowType().getFields();
       List<InMemorySql.Column> columns = new ArrayList<>();

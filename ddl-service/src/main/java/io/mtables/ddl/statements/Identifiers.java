@@ -2,6 +2,7 @@ package io.mtables.ddl.statements;
 
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
+import io.mtables.schemas.catalog.SwitchOverNames;
 import org.apache.calcite.sql.SqlIdentifier;
 
 /** Qualifies table names as Flink does: missing parts come from the current catalog and database. */
@@ -32,6 +33,14 @@ final class Identifiers {
             FlinkSql.positionOf(at),
             "names without dots or backticks");
       }
+    }
+    if (SwitchOverNames.reserved(full[2])) {
+      throw StatementException.invalidAt(
+          "InvalidIdentifier",
+          "Table name " + full[2] + " ends with " + SwitchOverNames.STAGED_SUFFIX + "<number> or " + SwitchOverNames.RETIRED_SUFFIX
+              + ", which the warehouse keeps for the tables of a query change (docs/evolution.md).",
+          FlinkSql.positionOf(at),
+          "a name without those endings");
     }
     if (!full[0].equals(current[0])) {
       throw StatementException.invalidAt(

@@ -18,9 +18,10 @@ import java.util.Optional;
  */
 final class QueryChanges {
 
-  /** What the job manager does on a new query of a CONTINUOUS table (QueryState's fingerprint changes). */
-  static final String REBUILD =
-      "the streaming job is cancelled and the table is rebuilt from its sources by the new query: readers see it empty while it refills";
+  /** What the job manager does on a new query of a CONTINUOUS table (QueryState's fingerprint changes): a switch-over, docs/evolution.md. */
+  static final String SWITCH_OVER =
+      "the new query fills a staged table from its sources beside the running job, which keeps serving the table; once it has caught up,"
+          + " readers switch to it at once (it takes the table's name) and the old job stops: no empty or half-filled table is ever read";
 
   private QueryChanges() {}
 
@@ -37,7 +38,7 @@ final class QueryChanges {
     long from = running.version();
     if (changedPlan == null) {
       return Optional.of(new QueryChange(from, Verdict.NONE, "the table is suspended: its job's state is in a savepoint of the old query",
-          "the new query runs when the table is resumed, from its sources"));
+          "at RESUME, " + SWITCH_OVER.replace(" beside the running job, which keeps serving the table", " while the table keeps the old query's rows")));
     }
     boolean continuousNow = runningPlan.map(plan -> plan.mode() == RefreshPlan.Mode.CONTINUOUS && plan.status() == RefreshPlan.Status.ACTIVE).orElse(false);
     if (!continuousNow) {
@@ -45,7 +46,9 @@ final class QueryChanges {
       return Optional.of(new QueryChange(from, Verdict.NONE, "the table has no streaming job whose state could be kept (its plan: " + now + ")",
           changedPlan.mode() == null
               ? "nothing runs: the new plan is " + changedPlan.status()
-              : "the new query runs from its next " + (changedPlan.mode() == RefreshPlan.Mode.FULL ? "refresh" : "start, from its sources")));
+              : changedPlan.mode() == RefreshPlan.Mode.FULL
+                  ? "the new query runs from its next refresh"
+                  : SWITCH_OVER.replace(" beside the running job, which keeps serving the table", " while the table keeps the old query's rows")));
     }
     if (changedPlan.mode() != RefreshPlan.Mode.CONTINUOUS) {
       return Optional.of(new QueryChange(from, Verdict.NONE,
@@ -54,7 +57,9 @@ final class QueryChanges {
     }
     StateCompatibility.Result verdict = preview.stateVerdict(running, changed);
     return Optional.of(new QueryChange(from, Verdict.valueOf(verdict.verdict().name()), verdict.reason(),
-        verdict.verdict() == StateCompatibility.Verdict.COMPATIBLE ? REBUILD + " (the state is not carried over, though Flink could restore it)" : REBUILD));
+        verdict.verdict() == StateCompatibility.Verdict.COMPATIBLE
+            ? SWITCH_OVER + " (the state is not restored, though Flink could: a restored job would leave rows already written with the old query's values)"
+            : SWITCH_OVER));
   }
 
   /** EXPLAIN's rows for a change the statement would make. */

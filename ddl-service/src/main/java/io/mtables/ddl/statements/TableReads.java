@@ -66,7 +66,7 @@ class TableReads {
       if (id.database().equals(current[1])) {
         paths.add(List.of(id.name()));
       }
-      tables.addAll(warehouse.read(table, paths).orElseGet(() -> emptyTable(definition, paths)));
+      tables.addAll(warehouse.read(table, definition.version(), paths).orElseGet(() -> emptyTable(definition, paths)));
     }
     var answer = InMemorySql.query(parsed.text(), tables, "SELECT", ALLOWED);
     return new Outcome.Rows(answer.columns(), answer.rows());

@@ -178,6 +178,8 @@ public class JobManagerRuntime {
         eventsLog.decodeOrDeadLetter(record, Contracts.SUSPENDED_V1).ifPresent(loading::recall);
       } else if (Contracts.RESUMED_V1.type().equals(type)) {
         eventsLog.decodeOrDeadLetter(record, Contracts.RESUMED_V1).ifPresent(loading::recall);
+      } else if (Contracts.SWITCHED_OVER_V1.type().equals(type)) {
+        eventsLog.decodeOrDeadLetter(record, Contracts.SWITCHED_OVER_V1).ifPresent(loading::recall);
       } else if (Contracts.REFRESH_SUCCEEDED_V1.type().equals(type)) {
         eventsLog.decodeOrDeadLetter(record, Contracts.REFRESH_SUCCEEDED_V1).ifPresent(loading::recall);
       }

@@ -10,6 +10,8 @@ import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
 import io.mtables.schemas.refresh.Suspended;
+import io.mtables.schemas.refresh.SwitchStarted;
+import io.mtables.schemas.refresh.SwitchedOver;
 
 /**
  * Writes the job manager's events on {@code mt.refresh.events}, each acknowledged by the broker
@@ -60,6 +62,14 @@ public class RefreshEvents {
 
   public void resumed(Resumed event) {
     log.append(Contracts.RESUMED_V1, event.table(), event);
+  }
+
+  public void switchStarted(SwitchStarted event) {
+    log.append(Contracts.SWITCH_STARTED_V1, event.table(), event);
+  }
+
+  public void switchedOver(SwitchedOver event) {
+    log.append(Contracts.SWITCHED_OVER_V1, event.table(), event);
   }
 
   public void dropped(Dropped event) {

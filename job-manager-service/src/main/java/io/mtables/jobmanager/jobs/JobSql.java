@@ -3,6 +3,7 @@ package io.mtables.jobmanager.jobs;
 import io.mtables.planning.EmptyInputRow;
 import io.mtables.planning.PaimonTables;
 import io.mtables.planning.UnionBranches;
+import io.mtables.schemas.catalog.SwitchOverNames;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.flink.JobNames;
@@ -56,6 +57,16 @@ public final class JobSql {
     return quote(WAREHOUSE_CATALOG) + "." + quote(id.database()) + "." + quote(id.name());
   }
 
+  /** The Paimon table a new query fills beside the table's own until the switch-over ({@link SwitchOverNames#staged}). */
+  public static String stagedTable(String table, long version) {
+    return SwitchOverNames.staged(table, version);
+  }
+
+  /** The replaced Paimon table's name between the switch-over's two renames ({@link SwitchOverNames#retired}). */
+  public static String retiredTable(String table) {
+    return SwitchOverNames.retired(table);
+  }
+
   public static String createDatabase(String table) {
     return "CREATE DATABASE IF NOT EXISTS " + quote(WAREHOUSE_CATALOG) + "." + quote(TableId.of(table).database());
   }
@@ -65,6 +76,11 @@ public final class JobSql {
    * columns, which Paimon requires in a primary key), partitions, buckets and options.
    */
   public static String createTable(TableDefinition definition, RefreshPlan plan) {
+    return createTable(definition, plan, definition.table());
+  }
+
+  /** The Paimon table of a materialized table, under the name {@code target} (the table's own, or its staged table). */
+  public static String createTable(TableDefinition definition, RefreshPlan plan, String target) {
     Map<String, String> options = new TreeMap<>(definition.options());
     options.put(QueryState.TABLE_OPTION, QueryState.fingerprint(definition));
     // ORC unless the table says otherwise: Paimon 1.3's Parquet reader builds a Hadoop configuration,
@@ -79,7 +95,7 @@ public final class JobSql {
         options.put("bucket-key", String.join(",", definition.distribution().keys()));
       }
     }
-    return PaimonTables.createTable(paimonName(definition.table()), definition.columns(), definition.partitionKeys(), primaryKey(definition, plan), options);
+    return PaimonTables.createTable(paimonName(target), definition.columns(), definition.partitionKeys(), primaryKey(definition, plan), options);
   }
 
   /** The Paimon primary key: the plan's key and the partition columns; empty for an append table. */
@@ -117,17 +133,23 @@ public final class JobSql {
 
   /** The streaming job's INSERT; with a synthetic key, the job computes it after the query's columns. */
   public static String insert(TableDefinition definition, RefreshPlan plan) {
+    return insert(definition, plan, definition.table());
+  }
+
+  /** The streaming job's INSERT into the Paimon table named {@code target} (the table's own, or its staged table). */
+  public static String insert(TableDefinition definition, RefreshPlan plan, String target) {
+    String into = "INSERT INTO " + paimonName(target) + "\n";
     if (plan.upsertKey() == null || plan.upsertKey().origin() != RefreshPlan.UpsertKey.Origin.SYNTHETIC) {
-      return "INSERT INTO " + paimonName(definition.table()) + "\n" + definition.query().expanded();
+      return into + definition.query().expanded();
     }
     if (plan.upsertKey().branches() != null) {
-      return "INSERT INTO " + paimonName(definition.table()) + "\n" + keyedBranches(definition, plan.upsertKey().branches());
+      return into + keyedBranches(definition, plan.upsertKey().branches());
     }
     List<String> emptyRow = plan.upsertKey().emptyInputRow();
     if (plan.upsertKey().columns().isEmpty() && emptyRow != null && !emptyRow.isEmpty()) {
-      return "INSERT INTO " + paimonName(definition.table()) + "\n" + EmptyInputRow.held(definition, emptyRow);
+      return into + EmptyInputRow.held(definition, emptyRow);
     }
-    return "INSERT INTO " + paimonName(definition.table()) + "\n"
+    return into
         + keyed(definition, definition.query().expanded(), SyntheticKey.expression(plan.upsertKey().columns(), "`q`"));
   }
 

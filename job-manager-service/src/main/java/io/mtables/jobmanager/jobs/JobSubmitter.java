@@ -64,6 +64,78 @@ public class JobSubmitter {
     return true;
   }
 
+  /** The fingerprint of the query that wrote the table's Paimon table ({@link QueryState}); empty when there is no such table. */
+  public java.util.Optional<String> writtenBy(String table) {
+    TableEnvironment env = environment(new Configuration(), false);
+    env.executeSql(JobSql.createCatalog(warehouse));
+    TableId id = TableId.of(table);
+    var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
+    ObjectPath path = new ObjectPath(id.database(), id.name());
+    if (!catalog.tableExists(path)) {
+      return java.util.Optional.empty();
+    }
+    try {
+      return java.util.Optional.ofNullable(catalog.getTable(path).getOptions().get(QueryState.TABLE_OPTION));
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read the Paimon table of " + table, e);
+    }
+  }
+
+  /**
+   * Creates the staged table a new query fills beside the table's own ({@link
+   * JobSql#stagedTable}), empty: one left by an earlier try is dropped first.
+   */
+  public void createStaged(TableDefinition definition, RefreshPlan plan) {
+    TableEnvironment env = environment(new Configuration(), false);
+    env.executeSql(JobSql.createCatalog(warehouse));
+    env.executeSql(JobSql.createDatabase(definition.table()));
+    String staged = JobSql.stagedTable(definition.table(), definition.version());
+    env.executeSql("DROP TABLE IF EXISTS " + JobSql.paimonName(staged));
+    env.executeSql(JobSql.createTable(definition, plan, staged));
+  }
+
+  /**
+   * The switch-over's renames: the table's Paimon table out of the way, then the staged table of
+   * {@code version} under the table's name, then the replaced one dropped. Each step looks first,
+   * so a switch cut short (a crash, a failed rename) is finished by calling it again.
+   *
+   * @return how long the table's name named no table, in nanoseconds (0 when a previous call renamed it)
+   */
+  public long swapInStaged(String table, long version) {
+    TableEnvironment env = environment(new Configuration(), false);
+    env.executeSql(JobSql.createCatalog(warehouse));
+    var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
+    TableId id = TableId.of(table);
+    ObjectPath main = new ObjectPath(id.database(), id.name());
+    ObjectPath staged = new ObjectPath(id.database(), TableId.of(JobSql.stagedTable(table, version)).name());
+    ObjectPath retired = new ObjectPath(id.database(), TableId.of(JobSql.retiredTable(table)).name());
+    long gap = 0;
+    try {
+      if (catalog.tableExists(staged)) {
+        if (catalog.tableExists(retired)) {
+          catalog.dropTable(retired, true);
+        }
+        long from = System.nanoTime();
+        if (catalog.tableExists(main)) {
+          catalog.renameTable(main, retired.getObjectName(), false);
+        }
+        catalog.renameTable(staged, id.name(), false);
+        gap = System.nanoTime() - from;
+      }
+      catalog.dropTable(retired, true);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot put the new query's table in place of " + table + ": " + e.getMessage(), e);
+    }
+    return gap;
+  }
+
+  /** Drops the staged table of {@code version}, if there is one (a switch-over given up or replaced). */
+  public void dropStaged(String table, long version) {
+    TableEnvironment env = environment(new Configuration(), false);
+    env.executeSql(JobSql.createCatalog(warehouse));
+    env.executeSql("DROP TABLE IF EXISTS " + JobSql.paimonName(JobSql.stagedTable(table, version)));
+  }
+
   /** Drops the table's Paimon table and its files, if it exists. */
   public void dropTable(String table) {
     TableEnvironment env = environment(new Configuration(), false);
@@ -73,10 +145,15 @@ public class JobSubmitter {
 
   /** Submits the CONTINUOUS job: an INSERT INTO that runs until stopped. */
   public JobClient submitStreaming(TableDefinition definition, RefreshPlan plan, Map<String, String> jobOptions) {
+    return submitStreaming(definition, plan, jobOptions, definition.table());
+  }
+
+  /** Submits the CONTINUOUS job writing the Paimon table named {@code target} (the table's own, or its staged table). */
+  public JobClient submitStreaming(TableDefinition definition, RefreshPlan plan, Map<String, String> jobOptions, String target) {
     TableEnvironment env = environment(configuration(jobOptions), true);
     env.executeSql(JobSql.createCatalog(warehouse));
     JobSql.declareSources(definition).forEach(env::executeSql);
-    return jobOf(env.executeSql(JobSql.insert(definition, plan)));
+    return jobOf(env.executeSql(JobSql.insert(definition, plan, target)));
   }
 
   /**

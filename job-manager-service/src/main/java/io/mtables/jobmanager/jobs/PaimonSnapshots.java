@@ -85,6 +85,14 @@ public class PaimonSnapshots implements AutoCloseable {
     }
   }
 
+  /** Forgets what Paimon's catalog cached about the table: another catalog replaced it (a switch-over's renames). */
+  public void forget(String table) {
+    if (catalog instanceof org.apache.paimon.catalog.CachingCatalog caching) {
+      TableId id = TableId.of(table);
+      caching.invalidateTable(Identifier.create(id.database(), id.name()));
+    }
+  }
+
   /** Whether the warehouse holds the table. */
   public boolean exists(String table) {
     TableId id = TableId.of(table);

@@ -37,6 +37,29 @@ final class Pipeline {
   String streamingJobId;
   long streamingJobVersion;
   String streamingJobQuery;
+  /** A new query filling its staged table while the table's job serves readers (see {@link SwitchOvers}); null when none. */
+  Staging staging;
+
+  /** A switch-over in progress. */
+  static final class Staging {
+    final String jobId;
+    final long version;
+    /** The version whose query serves readers until the switch; 0 when not known (taken over after a restart). */
+    final long fromVersion;
+    final Instant since;
+    /** When the job's sources were first seen with nothing left to read (null: not yet, or they had more again). */
+    Instant sourcesReadAt;
+    /** The savepoint the job stopped with for the switch; set, the switch is under way. */
+    String savepoint;
+
+    Staging(String jobId, long version, long fromVersion, Instant since) {
+      this.jobId = jobId;
+      this.version = version;
+      this.fromVersion = fromVersion;
+      this.since = since;
+    }
+  }
+
   /**
    * While QUEUED: the saved state the job will start from (null: none), the definition version
    * whose JobQueued was reported, and since when it waits (the queue is first come, first served).

@@ -4,6 +4,7 @@ import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.jobmanager.flink.FlinkJob;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.infra.RefreshEvents;
+import io.mtables.jobmanager.jobs.JobSql;
 import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.Locations;
 import io.mtables.jobmanager.jobs.PaimonPartitions;
@@ -17,6 +18,7 @@ import io.mtables.schemas.refresh.Dropped;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
 import io.mtables.schemas.refresh.Suspended;
+import io.mtables.schemas.refresh.SwitchedOver;
 import io.mtables.schemas.tick.RefreshTick;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,6 +48,8 @@ public class PipelineManager {
   private final PipelineReports reports;
   private final StreamingJobs streaming;
   private final FullRefreshes refreshes;
+  private final SwitchOvers switchOvers;
+  private final PaimonSnapshots snapshots;
   private final Clock clock;
   private final Pattern included;
   private volatile int queuedTables;
@@ -63,6 +67,8 @@ public class PipelineManager {
     this.reports = new PipelineReports(events, snapshots, config, clock);
     this.streaming = new StreamingJobs(flink, submitter, locations, config, reports, clock);
     this.refreshes = new FullRefreshes(flink, submitter, config, reports, snapshots, partitions, clock);
+    this.switchOvers = new SwitchOvers(flink, submitter, snapshots, locations, config, reports, streaming, clock);
+    this.snapshots = snapshots;
     this.included = Pattern.compile(config.jobs().include());
   }
 
@@ -109,6 +115,13 @@ public class PipelineManager {
     Pipeline pipeline = pipelines.computeIfAbsent(suspended.table(), Pipeline::new);
     pipeline.status = Pipeline.Status.SUSPENDED;
     pipeline.appliedPlanVersion = suspended.definitionVersion();
+  }
+
+  /** A switch-over seen in the previous run: the table's snapshots are numbered anew from it on. */
+  public void recall(SwitchedOver switched) {
+    if (mine(switched.table())) {
+      pipelines.computeIfAbsent(switched.table(), Pipeline::new).lastSnapshotId = 0;
+    }
   }
 
   /** A resume seen in the previous run: the table runs. */
@@ -159,6 +172,10 @@ public class PipelineManager {
         continue;
       }
       if (name.get() instanceof JobNames.Streaming streamingJob) {
+        if (snapshots.exists(JobSql.stagedTable(pipeline.table, streamingJob.version()))) {
+          switchOvers.attach(pipeline, job, streamingJob.version()); // it writes the staged table of a switch-over
+          continue;
+        }
         streaming.attach(pipeline, job, streamingJob.version(), streamingJob.queryFingerprint());
       } else if (name.get() instanceof JobNames.Refresh refresh) {
         refreshes.attach(pipeline, job, refresh.refreshId());
@@ -236,6 +253,31 @@ public class PipelineManager {
     if (plan.mode() == Mode.CONTINUOUS && streaming.runs(pipeline, definition)) {
       return true;
     }
+    if (pipeline.staging != null) {
+      if (pipeline.staging.version == definition.version()) {
+        return true; // the switch-over to this version is under way
+      }
+      switchOvers.abandon(pipeline);
+    }
+    if (plan.mode() == Mode.CONTINUOUS) {
+      try {
+        switchOvers.finishRenames(pipeline);
+      } catch (RuntimeException e) {
+        reports.notice(pipeline, null, "cannot finish the switch-over's renames: " + PipelineReports.rootMessage(e));
+        return false;
+      }
+    }
+    if (plan.mode() == Mode.CONTINUOUS && switchOvers.wanted(pipeline)) {
+      // The table keeps its rows (and the old job, if one runs, serves it) until the new query has caught up.
+      if (!switchOvers.begin(pipeline)) {
+        return false;
+      }
+      if (resuming) {
+        pipeline.status = Pipeline.Status.INITIALIZING;
+        events.resumed(new Resumed(pipeline.table, definition.version(), null, definition.resumeOptions() == null ? Map.of() : definition.resumeOptions(), clock.instant()));
+      }
+      return true;
+    }
     // The job of an older version goes first: its state is saved when the query is the same.
     streaming.stop(pipeline, query.equals(pipeline.streamingJobQuery) ? definition : null);
     boolean rebuilt;
@@ -267,7 +309,14 @@ public class PipelineManager {
 
   /** Stops the table's job with a savepoint; false when the state could not be saved (the job keeps running). */
   private boolean suspend(Pipeline pipeline, String reason) {
+    if (pipeline.staging != null) {
+      switchOvers.abandon(pipeline); // RESUME starts the switch-over again
+    }
     String savepoint = null;
+    if (pipeline.streamingJobId != null && !QueryState.fingerprint(pipeline.definition).equals(pipeline.streamingJobQuery)) {
+      // It runs an older query (the newer one was staging): its state belongs to no query that will run again.
+      streaming.stop(pipeline, null);
+    }
     if (pipeline.streamingJobId != null && streaming.running(pipeline.streamingJobId)) {
       Optional<String> directory = locations.savepointDir(pipeline.definition);
       if (directory.isEmpty()) {
@@ -297,6 +346,9 @@ public class PipelineManager {
   }
 
   private void refuse(Pipeline pipeline) {
+    if (pipeline.staging != null) {
+      switchOvers.abandon(pipeline);
+    }
     streaming.stop(pipeline, QueryState.fingerprint(pipeline.definition).equals(pipeline.streamingJobQuery) ? pipeline.definition : null);
     pipeline.status = Pipeline.Status.FAILED;
     List<String> reasons = pipeline.plan.reasons();
@@ -305,6 +357,9 @@ public class PipelineManager {
 
   /** Cancels the table's jobs and drops its Paimon table; false when the drop failed (tried again). */
   private boolean drop(Pipeline pipeline) {
+    if (pipeline.staging != null) {
+      switchOvers.abandon(pipeline);
+    }
     if (pipeline.streamingJobId != null && streaming.running(pipeline.streamingJobId)) {
       flink.cancel(pipeline.streamingJobId);
     }
@@ -402,6 +457,14 @@ public class PipelineManager {
     boolean unapplied = pipeline.plan != null && (pipeline.plan.definitionVersion() > pipeline.appliedPlanVersion || pipeline.retryApplyAt != null);
     if (pipeline.planReady() && unapplied && (pipeline.retryApplyAt == null || !clock.instant().isBefore(pipeline.retryApplyAt))) {
       apply(pipeline); // a plan whose application failed or was cut short by an error is tried again
+    }
+    if (pipeline.staging != null) {
+      if (!switchOvers.watch(pipeline, jobs.get(pipeline.staging.jobId))) {
+        tryAgainLater(pipeline); // the switch-over starts again after the back-off
+      }
+      if (pipeline.staging == null) {
+        return; // switched over or given up: the jobs it started are not in this poll's list; the next poll looks at them
+      }
     }
     streaming.watch(pipeline, jobs.get(pipeline.streamingJobId), () -> restartLost(pipeline));
     refreshes.watch(pipeline, jobs.get(pipeline.refreshJobId));

@@ -99,6 +99,11 @@ final class StreamingJobs {
     }
   }
 
+  /** Whether a job with these options finds free slots now (beside the jobs running: a switch-over runs two). */
+  boolean fits(Map<String, String> options) {
+    return slots.admit(flink.capacity(), slotsNeeded(options)).admitted();
+  }
+
   /** A job's slots: its parallelism (its operators share them), as its own options set it. */
   private static int slotsNeeded(Map<String, String> options) {
     try {

@@ -374,7 +374,7 @@ class PipelineManagerTest {
   }
 
   /** The settings the pipelines read: every job included, savepoints on, at most 5 failures in a row. */
-  private static JobManagerConfig config(Path dataDir) {
+  static JobManagerConfig config(Path dataDir) {
     Object jobs = settings(JobManagerConfig.Jobs.class, Map.of("include", ".*", "maxConsecutiveFailures", 5, "refreshSlots", 1));
     Object flink = settings(JobManagerConfig.Flink.class,
         Map.of("savepointDir", Optional.of("file:/savepoints"), "checkpointDir", Optional.empty(), "parallelism", 1, "stateBackend", "hashmap"));

@@ -1,0 +1,53 @@
+package io.mtables.jobmanager;
+
+import io.mtables.jobmanager.jobs.Locations;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A reader of a table by its name, as any Paimon reader would, every {@code everyMillis}: what a
+ * user sees while the job manager changes the table. Reads that fail are counted apart (the name
+ * may name no table for the moment between a switch-over's two renames).
+ */
+final class TableReader {
+
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+  private final List<List<String>> seen = new ArrayList<>();
+  private final List<String> failures = new ArrayList<>();
+
+  TableReader(Locations locations, String table, long everyMillis) {
+    timer.scheduleWithFixedDelay(() -> {
+      try {
+        List<String> rows = PaimonRows.read(locations.warehouse(), table);
+        synchronized (seen) {
+          if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(rows)) {
+            seen.add(rows);
+          }
+        }
+      } catch (Exception e) {
+        synchronized (seen) {
+          failures.add(String.valueOf(e.getMessage()));
+        }
+      }
+    }, 0, everyMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /** Stops reading; each answer read, in order, repeats of the one before left out. */
+  List<List<String>> stop() throws InterruptedException {
+    timer.shutdown();
+    timer.awaitTermination(10, TimeUnit.SECONDS);
+    synchronized (seen) {
+      return List.copyOf(seen);
+    }
+  }
+
+  /** The reads that failed, with their messages. */
+  List<String> failures() {
+    synchronized (seen) {
+      return List.copyOf(failures);
+    }
+  }
+}

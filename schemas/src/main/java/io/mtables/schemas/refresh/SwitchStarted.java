@@ -1,0 +1,21 @@
+package io.mtables.schemas.refresh;
+
+import java.time.Instant;
+
+/**
+ * A new query of a CONTINUOUS table started filling a staged table beside the table's own, while
+ * the old query keeps serving readers ({@code SwitchStarted.v1} on {@code mt.refresh.events},
+ * keyed by {@link #table}); {@link SwitchedOver} follows once it has caught up.
+ *
+ * @param table the fully qualified identifier
+ * @param definitionVersion the definition version of the new query
+ * @param fromVersion the definition version whose query serves readers until the switch; 0 when unknown
+ * @param verdict the verdict on the old query's state (COMPATIBLE, INCOMPATIBLE, UNKNOWN, NONE; see
+ *     {@code TableDefined.v1}'s queryChange); null when the definition carries none
+ * @param jobId Flink's job id of the job filling the staged table
+ * @param jobName its Flink job name ({@link io.mtables.schemas.flink.JobNames})
+ * @param stagedTable the staged Paimon table's identifier, in the warehouse's database of the table
+ * @param startedAt when the job was submitted
+ */
+public record SwitchStarted(
+    String table, long definitionVersion, long fromVersion, String verdict, String jobId, String jobName, String stagedTable, Instant startedAt) {}
