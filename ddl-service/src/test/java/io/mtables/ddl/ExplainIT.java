@@ -30,7 +30,8 @@ class ExplainIT {
   private static final String DB = "explain_" + UUID.randomUUID().toString().substring(0, 8);
   private static final String CLICKS =
       "CREATE TABLE IF NOT EXISTS " + DB + ".clicks (id BIGINT, category STRING, ts TIMESTAMP(3)) WITH ('connector' = 'kafka', 'topic' = 'clicks',"
-          + " 'format' = 'json', 'properties.bootstrap.servers' = '127.0.0.1:9092', 'scan.startup.mode' = 'earliest-offset')";
+          + " 'format' = 'json', 'properties.bootstrap.servers' = '" + io.mtables.testing.kafka.KafkaBroker.bootstrapServers() + "',"
+          + " 'scan.startup.mode' = 'earliest-offset')";
   private static final String BY_CATEGORY = " AS SELECT category, COUNT(*) AS n FROM " + DB + ".clicks GROUP BY category";
 
   @Test
@@ -134,6 +135,52 @@ class ExplainIT {
         .then()
         .body("rows", hasItem(List.of("evolution.verdict", "NONE")))
         .body("rows", hasItem(hasItem(org.hamcrest.Matchers.startsWith("the table has no streaming job whose state could be kept"))));
+  }
+
+  /**
+   * A new query is built by reading the sources again from their start: a source read from
+   * elsewhere, or a topic whose oldest records Kafka deleted, is refused with the reason (EXPLAIN
+   * too), and nothing changes.
+   */
+  @Test
+  void aNewQueryIsRefusedWhenTheSourcesNoLongerHoldEveryChange() throws Exception {
+    DialectIT.awaitReady();
+    String topic = DB + "_taps";
+    try (TopicProbe probe = new TopicProbe()) {
+      for (int i = 0; i < 3; i++) {
+        probe.send(topic, String.valueOf(i), "{\"id\":" + i + ",\"category\":\"a\"}", Map.of());
+      }
+    }
+    try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", io.mtables.testing.kafka.KafkaBroker.bootstrapServers()))) {
+      // What retention does to a topic's oldest records.
+      admin.deleteRecords(Map.of(new org.apache.kafka.common.TopicPartition(topic, 0), org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(2)))
+          .all().get();
+    }
+    post("CREATE TABLE " + DB + ".taps (id BIGINT, category STRING) WITH ('connector' = 'kafka', 'topic' = '" + topic + "', 'format' = 'json',"
+        + " 'properties.bootstrap.servers' = '" + io.mtables.testing.kafka.KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset')", 202);
+    post("CREATE TABLE " + DB + ".live_taps (id BIGINT, category STRING) WITH ('connector' = 'kafka', 'topic' = '" + topic + "', 'format' = 'json',"
+        + " 'properties.bootstrap.servers' = '" + io.mtables.testing.kafka.KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'latest-offset')", 202);
+    for (String source : List.of("taps", "live_taps")) {
+      post("CREATE MATERIALIZED TABLE " + DB + "." + source + "_n FRESHNESS = INTERVAL '5' SECOND AS SELECT category, COUNT(*) AS n FROM " + DB + "." + source
+          + " GROUP BY category", 202);
+      publishContinuousPlan("default_catalog." + DB + "." + source + "_n");
+      await().atMost(Duration.ofSeconds(60)).untilAsserted(
+          () -> post("DESCRIBE MATERIALIZED TABLE " + DB + "." + source + "_n", 200).then().body("rows", hasItem(List.of("plan.mode", "CONTINUOUS"))));
+    }
+
+    String newQuery = " AS SELECT category, COUNT(*) AS n, MAX(id) AS top FROM " + DB + ".taps GROUP BY category";
+    for (String statement : List.of("EXPLAIN ALTER MATERIALIZED TABLE " + DB + ".taps_n" + newQuery, "ALTER MATERIALIZED TABLE " + DB + ".taps_n" + newQuery)) {
+      post(statement, 400).then()
+          .body("title", org.hamcrest.Matchers.equalTo("SourceHistoryIncomplete"))
+          .body(org.hamcrest.Matchers.containsString("topic " + topic + " (partition 0) starts at offset 2: Kafka deleted the records before it"))
+          .body(org.hamcrest.Matchers.containsString("Nothing was changed."));
+    }
+    post("ALTER MATERIALIZED TABLE " + DB + ".live_taps_n AS SELECT category, COUNT(*) AS n, MAX(id) AS top FROM " + DB + ".live_taps GROUP BY category", 400)
+        .then()
+        .body("title", org.hamcrest.Matchers.equalTo("SourceHistoryIncomplete"))
+        .body(org.hamcrest.Matchers.containsString("is read from 'latest-offset', not from the earliest offset"));
+    post("DESCRIBE MATERIALIZED TABLE " + DB + ".taps_n", 200).then().body("rows", hasItem(List.of("version", "1")));
+    post("DESCRIBE MATERIALIZED TABLE " + DB + ".live_taps_n", 200).then().body("rows", hasItem(List.of("version", "1")));
   }
 
   private static void publishContinuousPlan(String table) {

@@ -237,6 +237,18 @@ class PipelinesIT {
     assertThat(second.path("dataTimestamp").asText()).isEqualTo("2026-11-28T00:00:00Z");
     assertThat(second.path("partition").path("ds").asText()).isEqualTo("2026-11-28");
     assertThat(PaimonRows.read(locations.warehouse(), table)).as("only the refreshed partition changed").containsExactly("2026-11-28|8", "2026-11-29|5");
+
+    // A new query adding a column: the table keeps its rows (the new column NULL) until the next refresh writes the new query's.
+    TableDefinition v2 = Tables.materialized(table, 2,
+        List.of(new Column("ds", "STRING", true), new Column("n", "BIGINT", false), new Column("last_id", "BIGINT", true)), List.of("ds"),
+        "SELECT `visits`.`ds`, COUNT(*) AS `n`, MAX(`visits`.`id`) AS `last_id` FROM `default_catalog`.`" + db + "`.`visits` AS `visits` GROUP BY `visits`.`ds`",
+        List.of(visits), TableDefinition.Status.ACTIVE);
+    publish(v2, Tables.full(table, 2));
+    rowsStay(table, List.of("2026-11-28|8|null", "2026-11-29|5|null"));
+    send(Topics.REFRESH_TICKS, table, Contracts.REFRESH_TICK_V1,
+        new RefreshTick(table, 2, Instant.now(), Map.of(), RefreshTick.Reason.MANUAL, UUID.randomUUID().toString()));
+    event(Contracts.REFRESH_SUCCEEDED_V1, table);
+    assertThat(PaimonRows.read(locations.warehouse(), table)).containsExactly("2026-11-28|8|4", "2026-11-29|9|4");
   }
 
   @Test

@@ -23,6 +23,10 @@ final class QueryChanges {
       "the new query fills a staged table from its sources beside the running job, which keeps serving the table; once it has caught up,"
           + " readers switch to it at once (it takes the table's name) and the old job stops: no empty or half-filled table is ever read";
 
+  /** What the job manager does on a new query of a FULL table. */
+  static final String FULL_IN_PLACE =
+      "the table keeps its rows (the columns the new query adds NULL) until its next refresh writes the new query's; readers never see it empty";
+
   private QueryChanges() {}
 
   /**
@@ -47,13 +51,13 @@ final class QueryChanges {
           changedPlan.mode() == null
               ? "nothing runs: the new plan is " + changedPlan.status()
               : changedPlan.mode() == RefreshPlan.Mode.FULL
-                  ? "the new query runs from its next refresh"
+                  ? FULL_IN_PLACE
                   : SWITCH_OVER.replace(" beside the running job, which keeps serving the table", " while the table keeps the old query's rows")));
     }
     if (changedPlan.mode() != RefreshPlan.Mode.CONTINUOUS) {
       return Optional.of(new QueryChange(from, Verdict.NONE,
           "the new query is planned " + (changedPlan.mode() == null ? changedPlan.status() : changedPlan.mode()) + ", which keeps no streaming state",
-          "the streaming job is cancelled and its state dropped" + (changedPlan.mode() == RefreshPlan.Mode.FULL ? "; FULL refreshes of the new query follow" : "")));
+          "the streaming job is cancelled and its state dropped" + (changedPlan.mode() == RefreshPlan.Mode.FULL ? "; " + FULL_IN_PLACE : "")));
     }
     StateCompatibility.Result verdict = preview.stateVerdict(running, changed);
     return Optional.of(new QueryChange(from, Verdict.valueOf(verdict.verdict().name()), verdict.reason(),

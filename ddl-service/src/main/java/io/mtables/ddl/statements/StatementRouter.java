@@ -30,6 +30,8 @@ public class StatementRouter {
   private final PlanPreview preview;
   private final io.mtables.ddl.domain.PlanProjection plans;
   private final TableReads reads;
+  private final Catalog catalog;
+  private final io.mtables.ddl.infra.SourceHistory sourceHistory = new io.mtables.ddl.infra.SourceHistory();
 
   public StatementRouter(
       FlinkSql flink,
@@ -40,6 +42,7 @@ public class StatementRouter {
       io.mtables.ddl.infra.WarehouseReader warehouse) {
     this.preview = preview;
     this.plans = plans;
+    this.catalog = catalog;
     this.reads = new TableReads(flink, catalog, warehouse);
     this.flink = flink;
     this.sourceTables = new SourceTableStatements(flink, catalog);
@@ -142,9 +145,28 @@ public class StatementRouter {
     }
     TableDefinition running = existing.get();
     var runningPlan = plans.find(running.table()).filter(p -> p.definitionVersion() == running.version());
-    return QueryChanges.of(running, runningPlan, changed, plan, preview)
-        .map(change -> new Outcome.Defined(changed.withQueryChange(change), defined.message() + " " + QueryChanges.sentence(change), defined.onCommitted()))
+    var change = QueryChanges.of(running, runningPlan, changed, plan, preview);
+    if (change.isPresent() && (plan == null || plan.mode() == RefreshPlan.Mode.CONTINUOUS)) {
+      refuseWithoutWholeHistory(changed);
+    }
+    return change
+        .map(c -> new Outcome.Defined(changed.withQueryChange(c), defined.message() + " " + QueryChanges.sentence(c), defined.onCommitted()))
         .orElseGet(() -> new Outcome.Defined(changed.withQueryChange(running.queryChange()), defined.message(), defined.onCommitted()));
+  }
+
+  /**
+   * A new query of a CONTINUOUS table is switched to by reading its sources again from their start
+   * (now, or at RESUME): sources that no longer hold every change would leave rows out of it, so
+   * the change is refused and nothing changes.
+   */
+  private void refuseWithoutWholeHistory(TableDefinition changed) {
+    sourceHistory.gap(changed, catalog::find).ifPresent(gap -> {
+      throw StatementException.invalid(
+          "SourceHistoryIncomplete",
+          "The new query of " + changed.table() + " would be built by reading its sources again from their start, and they no longer hold every change: "
+              + gap + ". Nothing was changed.",
+          "keep the query; or DROP and CREATE the table, to hold only what its sources hold now (docs/evolution.md)");
+    });
   }
 
   /**

@@ -106,6 +106,8 @@ public class StatementService {
       outcome = flink.onPlannerThread(() -> router.route(statement, requestId, clock.instant()));
     } catch (StatementException e) {
       return record(StatementResult.failed(requestId, e.toError(), clock.instant()));
+    } catch (BrokerUnavailableException e) {
+      return brokerUnavailable(requestId, e); // a source's broker asked while checking the statement
     } catch (RuntimeException e) {
       // Every fault of the statement is a StatementException: anything else is ours, not the user's.
       LOG.errorf(e, "internal failure executing request %s", requestId);

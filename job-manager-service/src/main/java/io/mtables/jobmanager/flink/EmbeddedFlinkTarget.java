@@ -94,6 +94,11 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
   }
 
   @Override
+  public java.util.concurrent.CompletableFuture<Long> triggerCheckpoint(String jobId) {
+    return rest.triggerCheckpoint(jobId);
+  }
+
+  @Override
   public String stopWithSavepoint(String jobId, String directory) {
     return rest.stopWithSavepoint(jobId, directory);
   }

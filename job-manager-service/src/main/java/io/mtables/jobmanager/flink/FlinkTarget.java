@@ -52,6 +52,13 @@ public interface FlinkTarget extends AutoCloseable {
   /** How many times Flink restarted the job (its {@code numRestarts} metric); empty when the cluster cannot say. */
   java.util.OptionalLong restarts(String jobId);
 
+  /**
+   * Asks for a checkpoint of a running job now (Flink's {@code POST /jobs/:jobid/checkpoints}),
+   * without waiting: the future completes with the checkpoint's id, or fails when Flink could not
+   * take one (before all the job's tasks run, it cannot).
+   */
+  java.util.concurrent.CompletableFuture<Long> triggerCheckpoint(String jobId);
+
   /** Stops a streaming job after a savepoint into {@code directory}; the savepoint's path. */
   String stopWithSavepoint(String jobId, String directory);
 

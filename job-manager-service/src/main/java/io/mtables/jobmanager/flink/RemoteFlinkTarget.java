@@ -281,6 +281,11 @@ public class RemoteFlinkTarget implements FlinkTarget {
    * started or restarting), so this tries a few times before giving up.
    */
   @Override
+  public java.util.concurrent.CompletableFuture<Long> triggerCheckpoint(String jobId) {
+    return client.triggerCheckpoint(JobID.fromHexString(jobId), org.apache.flink.core.execution.CheckpointType.CONFIGURED);
+  }
+
+  @Override
   public String stopWithSavepoint(String jobId, String directory) {
     awaitAllTasksRunning(jobId);
     FlinkUnavailableException last = null;

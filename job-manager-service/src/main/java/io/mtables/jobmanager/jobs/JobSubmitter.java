@@ -5,6 +5,7 @@ import io.mtables.planning.BoundedReads;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.RefreshPlan;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
@@ -58,9 +59,50 @@ public class JobSubmitter {
       if (QueryState.fingerprint(definition).equals(writtenBy)) {
         return false;
       }
+      if (plan.mode() == RefreshPlan.Mode.FULL && evolveInPlace(env, catalog, path, definition, plan)) {
+        return false;
+      }
       env.executeSql("DROP TABLE " + JobSql.paimonName(definition.table()));
     }
     env.executeSql(JobSql.createTable(definition, plan));
+    return true;
+  }
+
+  /**
+   * A FULL table's new query keeps the table readers read: its rows stay until the next refresh
+   * overwrites them with the new query's, the columns it adds appended (NULL until then) and the
+   * fingerprint set. Only when the table's key and columns so far are the new ones too (the
+   * schema rules let a query only append nullable columns); false when they are not.
+   */
+  private boolean evolveInPlace(TableEnvironment env, org.apache.flink.table.catalog.Catalog catalog, ObjectPath path, TableDefinition definition, RefreshPlan plan) {
+    org.apache.flink.table.api.Schema existing;
+    try {
+      existing = catalog.getTable(path).getUnresolvedSchema();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read the Paimon table of " + definition.table(), e);
+    }
+    List<String> key = JobSql.primaryKey(definition, plan);
+    List<String> keyNow = existing.getPrimaryKey().map(org.apache.flink.table.api.Schema.UnresolvedPrimaryKey::getColumnNames).orElse(List.of());
+    List<String> columnsNow = existing.getColumns().stream().map(org.apache.flink.table.api.Schema.UnresolvedColumn::getName)
+        .filter(name -> !name.equals(io.mtables.schemas.plan.SyntheticKey.COLUMN)).toList();
+    List<String> columns = definition.columns().stream().map(TableDefinition.Column::name).toList();
+    boolean syntheticNow = columnsNow.size() < existing.getColumns().size();
+    if (!new java.util.HashSet<>(key).equals(new java.util.HashSet<>(keyNow)) || syntheticNow != key.contains(io.mtables.schemas.plan.SyntheticKey.COLUMN)
+        || columns.size() < columnsNow.size() || !columns.subList(0, columnsNow.size()).equals(columnsNow)) {
+      return false;
+    }
+    String table = JobSql.paimonName(definition.table());
+    List<String> added = new ArrayList<>();
+    String after = columnsNow.isEmpty() ? null : columnsNow.get(columnsNow.size() - 1);
+    for (TableDefinition.Column column : definition.columns().subList(columnsNow.size(), columns.size())) {
+      added.add(TableId.quote(column.name()) + " " + column.type() + (after == null ? " FIRST" : " AFTER " + TableId.quote(after)));
+      after = column.name();
+    }
+    if (!added.isEmpty()) {
+      env.executeSql("ALTER TABLE " + table + " ADD (" + String.join(", ", added) + ")");
+    }
+    env.executeSql("ALTER TABLE " + table + " SET (" + JobSql.literal(QueryState.TABLE_OPTION) + " = " + JobSql.literal(QueryState.fingerprint(definition)) + ")");
+    LOG.infof("%s keeps its rows for its new query until the next refresh%s", definition.table(), added.isEmpty() ? "" : "; columns added: " + added);
     return true;
   }
 

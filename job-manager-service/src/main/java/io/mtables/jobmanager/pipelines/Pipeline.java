@@ -51,6 +51,10 @@ final class Pipeline {
     Instant sourcesReadAt;
     /** The savepoint the job stopped with for the switch; set, the switch is under way. */
     String savepoint;
+    /** When the switch began (the old job was asked to stop); null after a restart of the service. */
+    Instant switchBegan;
+    /** When the old job was stopped for the switch; null before. */
+    Instant oldStoppedAt;
 
     Staging(String jobId, long version, long fromVersion, Instant since) {
       this.jobId = jobId;
@@ -75,6 +79,13 @@ final class Pipeline {
   Instant loadSince;
   Instant loadAskedAt;
   boolean loadOver;
+  /**
+   * A checkpoint asked of the streaming job as soon as it runs, and the answer: after a
+   * switch-over readers wait for its first commit, which would otherwise come a checkpoint
+   * interval later. Asked again until the job has a completed checkpoint.
+   */
+  boolean checkpointAsap;
+  java.util.concurrent.CompletableFuture<Long> asapCheckpoint;
   /** Flink's restarts of the streaming job reported so far; -1 until first read (a job taken over keeps its past restarts unreported). */
   long streamingJobRestarts = -1;
 

@@ -181,7 +181,9 @@ final class StreamingJobs {
         if (pipeline.status == Pipeline.Status.INITIALIZING) {
           pipeline.status = Pipeline.Status.ACTIVATED;
         }
-        reports.streamingProgress(pipeline, pipeline.streamingJobId, flink.completedCheckpoints(pipeline.streamingJobId));
+        var checkpoints = flink.completedCheckpoints(pipeline.streamingJobId);
+        checkpointAsap(pipeline, checkpoints);
+        reports.streamingProgress(pipeline, pipeline.streamingJobId, checkpoints);
         reportLoad(pipeline, pipeline.streamingJobId);
         reportRestarts(pipeline, pipeline.streamingJobId); // after the progress: its lag is measured by when snapshots are reported
       }
@@ -199,6 +201,27 @@ final class StreamingJobs {
       case "CANCELED", "FINISHED" -> pipeline.streamingJobId = null;
       default -> {
         // starting, restarting: Flink's restart strategy is at work
+      }
+    }
+  }
+
+  /**
+   * Asks the running job for a checkpoint at once, again at each look while Flink cannot take one
+   * yet (its tasks still deploying), until the job has a completed checkpoint. Not a failure of
+   * the table when Flink cannot: its periodic checkpoints commit all the same.
+   */
+  private void checkpointAsap(Pipeline pipeline, java.util.SortedMap<Long, Instant> checkpoints) {
+    if (!pipeline.checkpointAsap) {
+      return;
+    }
+    if (!checkpoints.isEmpty()) {
+      pipeline.checkpointAsap = false;
+      pipeline.asapCheckpoint = null;
+    } else if (pipeline.asapCheckpoint == null || pipeline.asapCheckpoint.isCompletedExceptionally()) {
+      try {
+        pipeline.asapCheckpoint = flink.triggerCheckpoint(pipeline.streamingJobId);
+      } catch (RuntimeException e) {
+        pipeline.asapCheckpoint = null; // asked again at the next look
       }
     }
   }

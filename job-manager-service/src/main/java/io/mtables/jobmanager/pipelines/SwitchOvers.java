@@ -14,6 +14,7 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.refresh.SwitchStarted;
 import io.mtables.schemas.refresh.SwitchedOver;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -24,7 +25,8 @@ import org.jboss.logging.Logger;
  * A new query of a CONTINUOUS table without a moment of an empty or half-filled table (seed 004's
  * switch-over): the new query's job fills a staged Paimon table ({@link JobSql#stagedTable}) from
  * the sources while the old job keeps serving the table; once the new job has read everything its
- * sources held, it stops with a savepoint, the old job is cancelled, the staged table takes the
+ * sources held, the old job is cancelled, the new one, having read everything since, stops with a
+ * savepoint (so the new table holds at least what the old one last committed), the staged table takes the
  * table's name (two renames in the warehouse, so every reader of the name, ours, Flink's or
  * Paimon's, moves at once), and the new job goes on from its savepoint into it.
  */
@@ -139,10 +141,23 @@ final class SwitchOvers {
     }
     if (job == null || job.ended()) {
       String cause = job == null ? "the cluster lost it" : flink.failureCause(staging.jobId).orElse("it ended (" + job.state() + ")");
-      giveUp(pipeline, "the new query's job stopped before it caught up (" + cause + "); the old query keeps serving the table");
+      giveUp(pipeline, "the new query's job stopped before the switch (" + cause + "); "
+          + (staging.oldStoppedAt == null ? "the old query keeps serving the table" : "the table keeps the old query's rows") + " and the switch-over starts again");
       return false;
     }
-    if (!"RUNNING".equals(job.state()) || !caughtUp(pipeline, staging)) {
+    if (!"RUNNING".equals(job.state())) {
+      return true;
+    }
+    if (staging.oldStoppedAt == null) {
+      if (caughtUp(pipeline, staging)) {
+        // The old job stops first: the new table, saved after this, then holds at least what the old one last committed.
+        staging.switchBegan = clock.instant();
+        streaming.stop(pipeline, null);
+        staging.oldStoppedAt = clock.instant();
+      }
+      return true;
+    }
+    if (!readEverythingSince(staging, staging.oldStoppedAt)) {
       return true;
     }
     try {
@@ -185,13 +200,24 @@ final class SwitchOvers {
   }
 
   /**
+   * Whether the staging job's sources, looked at now, have nothing left to read, the moment being
+   * after {@code since}: every change written before it is read. Sources that cannot say are taken
+   * to have read it (they were caught up before).
+   */
+  private boolean readEverythingSince(Pipeline.Staging staging, Instant since) {
+    Instant now = clock.instant();
+    return now.isAfter(since) && flink.sourceProgress(staging.jobId).map(progress -> progress.pendingRecords() == 0).orElse(true);
+  }
+
+  /**
    * The switch itself, once the new job stopped with its savepoint: the old job cancelled, the
    * renames, the new job started from the savepoint into the table. Each step can be done again,
    * so a failure leaves it to the next look.
    */
   private boolean finish(Pipeline pipeline) {
     Pipeline.Staging staging = pipeline.staging;
-    streaming.stop(pipeline, null); // the old query's state has no future
+    Instant saved = clock.instant();
+    streaming.stop(pipeline, null); // stopped already, unless this service restarted since: the old query's state has no future
     long gapNanos;
     try {
       gapNanos = submitter.swapInStaged(pipeline.table, staging.version);
@@ -206,10 +232,14 @@ final class SwitchOvers {
     pipeline.staging = null;
     reports.events().switchedOver(
         new SwitchedOver(pipeline.table, staging.version, staging.fromVersion, staging.savepoint, staging.since, switchedAt, gapNanos / 1_000_000.0));
-    LOG.infof("switched %s over to v%d (the name named no table for %.1f ms); its job goes on from %s", pipeline.table, staging.version, gapNanos / 1e6,
-        staging.savepoint);
     // A start that fails is applied again, and then starts from the newest state of the query: this savepoint.
-    return streaming.start(pipeline, staging.savepoint);
+    boolean started = streaming.start(pipeline, staging.savepoint);
+    pipeline.checkpointAsap = started; // readers wait for its first commit: not a checkpoint interval later
+    // Where the time of the switch goes (bin/bench evolution): the readers' wait for new data is all of it plus the new job's first checkpoint.
+    LOG.infof("switched %s over to v%d: the old job stopped to the new query's savepoint %d ms, the renames %.1f ms (the name named no table), the job submitted"
+        + " %d ms; it goes on from %s", pipeline.table, staging.version, staging.switchBegan == null ? -1 : Duration.between(staging.switchBegan, saved).toMillis(),
+        gapNanos / 1e6, Duration.between(switchedAt, clock.instant()).toMillis(), staging.savepoint);
+    return started;
   }
 
   /**

@@ -63,6 +63,7 @@ class SwitchOversTest {
   private final List<String> writes = new ArrayList<>();
   private final List<String> restores = new ArrayList<>();
   private final List<String> warehouseSteps = new ArrayList<>();
+  private final List<String> checkpointsAsked = new ArrayList<>();
   private Optional<SourceProgress> progress = Optional.of(new SourceProgress(500, 100));
   private int renameFailuresLeft;
 
@@ -92,6 +93,15 @@ class SwitchOversTest {
     checkpoint(staged, 2, now);
     later(1);
     manager.poll();
+    assertThat(cancelled).as("the old job stops first").containsExactly("old");
+    assertThat(savepointsOf).isEmpty();
+    progress = Optional.of(new SourceProgress(3, 610));
+    later(1);
+    manager.poll();
+    assertThat(savepointsOf).as("not before the new job has read everything since").isEmpty();
+    progress = Optional.of(new SourceProgress(0, 613));
+    later(1);
+    manager.poll();
     assertThat(savepointsOf).containsExactly(staged);
     assertThat(cancelled).containsExactly("old");
     assertThat(warehouseSteps).containsExactly("swap " + TABLE + " v2");
@@ -104,6 +114,12 @@ class SwitchOversTest {
     });
     assertThat(sent).last().isInstanceOf(JobStarted.class);
     assertThat(manager.status(TABLE)).contains("INITIALIZING");
+
+    // Readers wait for the new job's first commit: a checkpoint is asked for as soon as it runs, once.
+    String switchedJob = stagedJob();
+    manager.poll();
+    manager.poll();
+    assertThat(checkpointsAsked).containsExactly(switchedJob);
   }
 
   @Test
@@ -134,7 +150,7 @@ class SwitchOversTest {
     jobs.put(staged, new FlinkJob(staged, jobs.get(staged).name(), "FAILED"));
     manager.poll();
     assertThat(sent).last().isInstanceOfSatisfying(RefreshFailed.class, failed -> {
-      assertThat(failed.reason()).startsWith("the new query's job stopped before it caught up (java.lang.ArithmeticException: / by zero)");
+      assertThat(failed.reason()).startsWith("the new query's job stopped before the switch (java.lang.ArithmeticException: / by zero); the old query keeps serving");
       assertThat(failed.consecutiveFailures()).as("not counted towards suspension").isEqualTo(1);
     });
     assertThat(warehouseSteps).containsExactly("drop " + STAGED);
@@ -190,7 +206,9 @@ class SwitchOversTest {
     later(1);
     checkpoint(staged, 1, now);
     later(1);
-    manager.poll();
+    manager.poll(); // the old job stops
+    later(1);
+    manager.poll(); // the new one has read everything since: its savepoint, the renames, its start
   }
 
   private void checkpoint(String job, long id, Instant triggered) {
@@ -337,6 +355,10 @@ class SwitchOversTest {
         case "completedCheckpoints" -> checkpoints.getOrDefault((String) args[0], new TreeMap<>());
         case "restarts" -> java.util.OptionalLong.of(0);
         case "failureCause" -> Optional.of("java.lang.ArithmeticException: / by zero");
+        case "triggerCheckpoint" -> {
+          checkpointsAsked.add((String) args[0]);
+          yield new java.util.concurrent.CompletableFuture<Long>(); // taken, not completed yet
+        }
         case "stopWithSavepoint" -> {
           savepointsOf.add((String) args[0]);
           end((String) args[0], "FINISHED");
