@@ -94,6 +94,11 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
   }
 
   @Override
+  public java.time.Duration metricsInterval() {
+    return rest.metricsInterval();
+  }
+
+  @Override
   public java.util.concurrent.CompletableFuture<Long> triggerCheckpoint(String jobId) {
     return rest.triggerCheckpoint(jobId);
   }

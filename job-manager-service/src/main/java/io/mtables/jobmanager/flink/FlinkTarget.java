@@ -49,6 +49,13 @@ public interface FlinkTarget extends AutoCloseable {
    */
   Optional<SourceProgress> sourceProgress(String jobId);
 
+  /**
+   * How old the job metrics the REST API answers with may be: the cluster's {@code
+   * metrics.fetcher.update-interval} (Flink's default, 10 s, when it does not say). A value read
+   * later than that after a moment was sampled after it.
+   */
+  java.time.Duration metricsInterval();
+
   /** How many times Flink restarted the job (its {@code numRestarts} metric); empty when the cluster cannot say. */
   java.util.OptionalLong restarts(String jobId);
 

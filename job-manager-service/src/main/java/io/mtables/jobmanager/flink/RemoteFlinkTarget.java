@@ -110,6 +110,23 @@ public class RemoteFlinkTarget implements FlinkTarget {
     return new ClusterCapacity(overview.path("slots-total").asInt(), overview.path("slots-available").asInt(), overview.path("taskmanagers").asInt(), waiting);
   }
 
+  /** The cluster's metrics.fetcher.update-interval, asked once (its configuration does not change while it runs). */
+  @Override
+  public java.time.Duration metricsInterval() {
+    if (metricsInterval == null) {
+      java.time.Duration interval = org.apache.flink.configuration.MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.defaultValue();
+      for (var entry : getJson("/jobmanager/config")) {
+        if (entry.path("key").asText().equals(org.apache.flink.configuration.MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.key())) {
+          interval = org.apache.flink.util.TimeUtils.parseDuration(entry.path("value").asText());
+        }
+      }
+      metricsInterval = interval;
+    }
+    return metricsInterval;
+  }
+
+  private volatile java.time.Duration metricsInterval;
+
   private com.fasterxml.jackson.databind.JsonNode getJson(String path) {
     try {
       var response =

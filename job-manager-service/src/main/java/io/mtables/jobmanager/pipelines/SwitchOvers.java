@@ -200,13 +200,16 @@ final class SwitchOvers {
   }
 
   /**
-   * Whether the staging job's sources, looked at now, have nothing left to read, the moment being
-   * after {@code since}: every change written before it is read. Sources that cannot say are taken
-   * to have read it (they were caught up before).
+   * Whether the staging job's sources had nothing left to read at a moment after {@code since}:
+   * then every change written before it is read. Flink's metrics may be as old as its metrics
+   * interval, so a value is trusted only that long after {@code since}. Sources that cannot say are
+   * taken to have read it (they were caught up before).
    */
   private boolean readEverythingSince(Pipeline.Staging staging, Instant since) {
-    Instant now = clock.instant();
-    return now.isAfter(since) && flink.sourceProgress(staging.jobId).map(progress -> progress.pendingRecords() == 0).orElse(true);
+    if (clock.instant().isBefore(since.plus(flink.metricsInterval()))) {
+      return false;
+    }
+    return flink.sourceProgress(staging.jobId).map(progress -> progress.pendingRecords() == 0).orElse(true);
   }
 
   /**

@@ -95,6 +95,9 @@ class SwitchOversTest {
     manager.poll();
     assertThat(cancelled).as("the old job stops first").containsExactly("old");
     assertThat(savepointsOf).isEmpty();
+    progress = Optional.of(new SourceProgress(0, 610));
+    manager.poll();
+    assertThat(savepointsOf).as("a metric that may be older than the stop does not count").isEmpty();
     progress = Optional.of(new SourceProgress(3, 610));
     later(1);
     manager.poll();
@@ -355,6 +358,7 @@ class SwitchOversTest {
         case "completedCheckpoints" -> checkpoints.getOrDefault((String) args[0], new TreeMap<>());
         case "restarts" -> java.util.OptionalLong.of(0);
         case "failureCause" -> Optional.of("java.lang.ArithmeticException: / by zero");
+        case "metricsInterval" -> Duration.ofSeconds(1);
         case "triggerCheckpoint" -> {
           checkpointsAsked.add((String) args[0]);
           yield new java.util.concurrent.CompletableFuture<Long>(); // taken, not completed yet
