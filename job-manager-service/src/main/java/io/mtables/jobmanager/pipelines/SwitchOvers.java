@@ -120,8 +120,13 @@ final class SwitchOvers {
     if (streaming.running(staging.jobId)) {
       flink.cancel(staging.jobId);
     }
-    submitter.dropStaged(pipeline.table, staging.version);
     pipeline.staging = null;
+    try {
+      submitter.dropStaged(pipeline.table, staging.version);
+    } catch (RuntimeException e) {
+      reports.notice(pipeline, staging.jobId, "the staged table of the abandoned switch-over to v" + staging.version + " could not be dropped ("
+          + PipelineReports.rootMessage(e) + "); it stays in the warehouse, unread: " + JobSql.stagedTable(pipeline.table, staging.version));
+    }
     LOG.infof("gave up the switch-over of %s to v%d", pipeline.table, staging.version);
   }
 
