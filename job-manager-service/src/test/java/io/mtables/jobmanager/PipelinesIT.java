@@ -202,14 +202,15 @@ class PipelinesIT {
     clicks(topic, 60, 63);
     awaitRows(table, List.of("a|21|60", "b|21|61", "c|21|62"));
     List<List<String>> seen = reader.stop();
-    assertThat(seen).as("every read during the switch-over").isNotEmpty()
-        .allSatisfy(rows -> assertThat(rows).isIn(oldAnswer, newAnswer, List.of("a|21|60", "b|21|61", "c|21|62")));
-    assertThat(seen).contains(oldAnswer, newAnswer);
-    // A raw reader of the name fails only while the renames run (no table, or files moved under a
-    // read): on local files a moment, on an object store (a rename is a copy there) as long as the copies take.
+    // A raw reader of the name may find nothing (no table, or its path moved away between finding
+    // it and reading it) only while the renames run: on local files a moment, on an object store (a
+    // rename is a copy there) as long as the copies take. ddl-service's SELECT looks again instead.
     int readsInTheGap = 1 + (int) Math.ceil(switched.path("nameGapMillis").asDouble() / 100);
-    assertThat(reader.failures()).as("reads by the name that found no table, with the renames taking %s ms", switched.path("nameGapMillis").asDouble())
-        .hasSizeLessThanOrEqualTo(readsInTheGap);
+    assertThat(seen).as("every read during the switch-over").isNotEmpty()
+        .allSatisfy(rows -> assertThat(rows).isIn(List.of(), oldAnswer, newAnswer, List.of("a|21|60", "b|21|61", "c|21|62")));
+    assertThat(seen.stream().filter(List::isEmpty).count() + reader.failures().size())
+        .as("reads of the name that found nothing, with the renames taking %s ms", switched.path("nameGapMillis").asDouble()).isLessThanOrEqualTo(readsInTheGap);
+    assertThat(seen).contains(oldAnswer, newAnswer);
     assertThat(runningJobsOf(table)).as("only the new query's job").hasSize(1).allMatch(job -> job.contains(":v3:"));
     assertThat(PaimonRows.exists(locations.warehouse(), table + "__mt_v3")).as("the staged name is gone").isFalse();
   }

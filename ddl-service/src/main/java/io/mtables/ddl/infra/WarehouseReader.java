@@ -63,13 +63,18 @@ public class WarehouseReader {
    */
   public Optional<List<InMemorySql.Table>> read(String table, long version, List<List<String>> paths) {
     try {
-      return readOnce(table, version, paths);
+      return readOnce(table, version, paths, true);
     } catch (IllegalStateException e) {
-      return readOnce(table, version, paths);
+      return readOnce(table, version, paths, false);
     }
   }
 
-  private Optional<List<InMemorySql.Table>> readOnce(String table, long version, List<List<String>> paths) {
+  /**
+   * One read; {@code lookAgain}: a snapshot with nothing in it is looked for again once, by name,
+   * since the name may have been renamed away between finding the table and planning the read (a
+   * switch-over), and the second look finds the staged table or the new one.
+   */
+  private Optional<List<InMemorySql.Table>> readOnce(String table, long version, List<List<String>> paths, boolean lookAgain) {
     TableId id = TableId.of(table);
     try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
       Table paimon;
@@ -94,7 +99,11 @@ public class WarehouseReader {
       }
       List<Object[]> rows = new ArrayList<>();
       ReadBuilder read = paimon.newReadBuilder();
-      try (RecordReader<InternalRow> reader = read.newRead().createReader(read.newScan().plan())) {
+      var plan = read.newScan().plan();
+      if (lookAgain && plan.splits().isEmpty()) {
+        return readOnce(table, version, paths, false);
+      }
+      try (RecordReader<InternalRow> reader = read.newRead().createReader(plan)) {
         reader.forEachRemaining(
             row -> {
               Object[] values = new Object[getters.size()];
