@@ -28,7 +28,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -285,22 +284,7 @@ class PipelineManagerTest {
         sent.add(event);
       }
     };
-    Clock clock = new Clock() {
-      @Override
-      public Instant instant() {
-        return now;
-      }
-
-      @Override
-      public java.time.ZoneId getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(java.time.ZoneId zone) {
-        return this;
-      }
-    };
+    Clock clock = new TestClock(() -> now);
     return new PipelineManager(flink(), submitter(), snapshots, new PaimonPartitions(warehouse), new Locations(config), config, events, clock);
   }
 

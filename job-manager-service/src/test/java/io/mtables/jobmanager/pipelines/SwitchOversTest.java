@@ -27,7 +27,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -268,22 +267,7 @@ class SwitchOversTest {
         sent.add(event);
       }
     };
-    Clock clock = new Clock() {
-      @Override
-      public Instant instant() {
-        return now;
-      }
-
-      @Override
-      public java.time.ZoneId getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(java.time.ZoneId zone) {
-        return this;
-      }
-    };
+    Clock clock = new TestClock(() -> now);
     FlinkTarget flink = flink();
     return new PipelineManager(flink, submitter(flink, warehouse), snapshots, new PaimonPartitions(warehouse), new Locations(config), config, events, clock);
   }
