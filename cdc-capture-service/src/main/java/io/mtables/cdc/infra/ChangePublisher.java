@@ -2,12 +2,14 @@ package io.mtables.cdc.infra;
 
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
+import io.mtables.cdc.domain.CommitTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -64,16 +66,20 @@ final class ChangePublisher implements DebeziumEngine.ChangeConsumer<ChangeEvent
       throws InterruptedException {
     List<Future<RecordMetadata>> sends = new ArrayList<>(records.size());
     Map<String, Integer> counts = new HashMap<>();
-    Map<String, String> newest = new HashMap<>();
+    Map<String, OptionalLong> newest = new HashMap<>();
     for (ChangeEvent<String, String> record : records) {
       if (heartbeatTopics.stream().anyMatch(record.destination()::startsWith)) {
         continue;
       }
       ensureTopic(record.destination());
-      sends.add(producer.send(new ProducerRecord<>(record.destination(), record.key(), record.value())));
+      // The record's time is the change's commit time in PostgreSQL, so that a reader's event time
+      // (a Flink source's, and the lag it reports) is when the change happened, not when it was published.
+      OptionalLong committed = CommitTime.of(record.value());
+      Long timestamp = committed.isPresent() ? committed.getAsLong() : null;
+      sends.add(producer.send(new ProducerRecord<>(record.destination(), null, timestamp, record.key(), record.value())));
       counts.merge(record.destination(), 1, Integer::sum);
-      if (record.value() != null) {
-        newest.put(record.destination(), record.value());
+      if (committed.isPresent()) {
+        newest.put(record.destination(), committed);
       }
     }
     for (Future<RecordMetadata> send : sends) {
@@ -89,7 +95,7 @@ final class ChangePublisher implements DebeziumEngine.ChangeConsumer<ChangeEvent
     }
     committer.markBatchFinished();
     published.addAndGet(sends.size());
-    counts.forEach((topic, count) -> metrics.published(topic, count, newest.get(topic)));
+    counts.forEach((topic, count) -> metrics.published(topic, count, newest.getOrDefault(topic, OptionalLong.empty())));
   }
 
   long published() {

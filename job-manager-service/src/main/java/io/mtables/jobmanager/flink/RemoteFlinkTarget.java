@@ -216,44 +216,76 @@ public class RemoteFlinkTarget implements FlinkTarget {
 
   /**
    * Read from the metrics of the job's source vertices over plain HTTP: each source operator's
-   * {@code <operator>.pendingRecords} and {@code <operator>.numRecordsOut}, summed over subtasks.
+   * {@code <operator>.pendingRecords} and {@code <operator>.numRecordsOut}, summed over subtasks,
+   * and its {@code currentEmitEventTimeLag}, the largest of its subtasks', for a vertex that has
+   * records left to read. The metric names a vertex offers are looked up once per job.
    */
   @Override
   public Optional<SourceProgress> sourceProgress(String jobId) {
     long pending = 0;
     long read = 0;
-    boolean anySource = false;
+    long behind = 0;
     try {
-      for (var vertex : getJson("/jobs/" + jobId).path("vertices")) {
-        if (!vertex.path("name").asText().startsWith("Source:")) {
-          continue;
+      List<String> queries = sourceMetricQueries.get(jobId);
+      if (queries == null) {
+        queries = sourceMetricQueries(jobId);
+        if (queries.isEmpty()) {
+          return Optional.empty(); // no source says how far behind it is, or its metrics are not registered yet
         }
-        String metrics = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/subtasks/metrics";
-        List<String> wanted = new ArrayList<>();
-        for (var metric : getJson(metrics)) {
+        if (sourceMetricQueries.size() > 1_000) {
+          sourceMetricQueries.clear(); // ended jobs' entries: a plain bound instead of tracking job ends
+        }
+        sourceMetricQueries.put(jobId, queries);
+      }
+      for (String query : queries) {
+        long vertexPending = 0;
+        long vertexLag = SourceProgress.UNKNOWN;
+        for (var metric : getJson(query)) {
           String id = metric.path("id").asText();
-          if (id.startsWith("Source__") && (id.endsWith(".pendingRecords") || id.endsWith(".numRecordsOut"))) {
-            wanted.add(id);
+          if (id.endsWith(".pendingRecords")) {
+            vertexPending += (long) metric.path("sum").asDouble();
+          } else if (id.endsWith(".numRecordsOut")) {
+            read += (long) metric.path("sum").asDouble();
+          } else if (id.endsWith(".currentEmitEventTimeLag") && metric.path("max").asDouble() >= 0) {
+            vertexLag = Math.max(vertexLag, (long) metric.path("max").asDouble());
           }
         }
-        if (wanted.stream().noneMatch(id -> id.endsWith(".pendingRecords"))) {
-          return Optional.empty(); // this source cannot say how far behind it is
+        pending += vertexPending;
+        if (vertexPending > 0) {
+          behind = vertexLag == SourceProgress.UNKNOWN || behind == SourceProgress.UNKNOWN ? SourceProgress.UNKNOWN : Math.max(behind, vertexLag);
         }
-        String query = java.net.URLEncoder.encode(String.join(",", wanted), java.nio.charset.StandardCharsets.UTF_8);
-        for (var metric : getJson(metrics + "?agg=sum&get=" + query)) {
-          long value = (long) metric.path("sum").asDouble();
-          if (metric.path("id").asText().endsWith(".pendingRecords")) {
-            pending += value;
-          } else {
-            read += value;
-          }
-        }
-        anySource = true;
       }
     } catch (FlinkUnavailableException e) {
+      sourceMetricQueries.remove(jobId);
       return Optional.empty(); // asked again at the next look
     }
-    return anySource ? Optional.of(new SourceProgress(pending, read)) : Optional.empty();
+    return Optional.of(new SourceProgress(pending, read, behind));
+  }
+
+  /** Per job, the metric queries of its source vertices (empty until every source offers pendingRecords). */
+  private final java.util.Map<String, List<String>> sourceMetricQueries = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private List<String> sourceMetricQueries(String jobId) {
+    List<String> queries = new ArrayList<>();
+    for (var vertex : getJson("/jobs/" + jobId).path("vertices")) {
+      if (!vertex.path("name").asText().startsWith("Source:")) {
+        continue;
+      }
+      String metrics = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/subtasks/metrics";
+      List<String> wanted = new ArrayList<>();
+      for (var metric : getJson(metrics)) {
+        String id = metric.path("id").asText();
+        if (id.startsWith("Source__")
+            && (id.endsWith(".pendingRecords") || id.endsWith(".numRecordsOut") || id.endsWith(".currentEmitEventTimeLag"))) {
+          wanted.add(id);
+        }
+      }
+      if (wanted.stream().noneMatch(id -> id.endsWith(".pendingRecords"))) {
+        return List.of(); // this source cannot say how far behind it is
+      }
+      queries.add(metrics + "?agg=sum,max&get=" + java.net.URLEncoder.encode(String.join(",", wanted), java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return queries;
   }
 
   /** Read from the job's metrics over plain HTTP: {@code [{"id": "numRestarts", "value": "2"}]}. */

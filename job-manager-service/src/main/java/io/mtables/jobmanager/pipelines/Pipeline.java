@@ -72,12 +72,15 @@ final class Pipeline {
   long queuedVersion;
   Instant queuedSince;
   /**
-   * The streaming job whose load through its sources is reported, since when it is watched, when
-   * its sources were last asked, and whether the load is over (caught up, or the sources cannot say).
+   * The streaming job whose sources are looked at, since when, whether they cannot say how far
+   * behind they are (not asked again), and how far behind they were at each look.
    */
-  String loadJobId;
-  Instant loadSince;
-  Instant loadAskedAt;
+  String sourcesJobId;
+  Instant sourcesSince;
+  boolean sourcesSilent;
+  final SourceLag sourceLag = new SourceLag();
+  /** When the job's load through its sources was last reported, and whether the load is over (caught up). */
+  Instant loadReportedAt;
   boolean loadOver;
   /**
    * A checkpoint asked of the streaming job as soon as it runs, and the answer: after a

@@ -77,7 +77,8 @@ final class PipelineReports {
 
   /**
    * A streaming job's progress. A new snapshot is reported with its checkpoint's trigger time as
-   * its data timestamp (the job's sources had read every change before it). A checkpoint that
+   * its data timestamp (the job's sources had read every change before it), less how far behind
+   * the sources were then when they had changes left to read ({@link SourceLag}). A checkpoint that
    * committed nothing (no change came) is reported as NO_DATA once no snapshot has come for it for
    * {@link #COMMIT_GRACE}, so a commit still on its way is not taken for none: the table is as
    * fresh as that checkpoint.
@@ -96,13 +97,14 @@ final class PipelineReports {
     }
     var snapshot = latest.get();
     Instant triggered = checkpoints.get(snapshot.commitIdentifier());
+    Instant dataTimestamp = triggered == null ? null : pipeline.sourceLag.dataTimestamp(triggered);
     boolean statisticsBehind = triggered == null && (checkpoints.isEmpty() || checkpoints.lastKey() < snapshot.commitIdentifier());
     if (statisticsBehind && snapshot.id() > pipeline.lastSnapshotId && clock.instant().isBefore(snapshot.committedAt().plus(STATISTICS_PATIENCE))) {
       // Flink's REST API caches checkpoint statistics (web.refresh-interval, 3 s by default): the
       // checkpoint of a fresh commit may not be listed yet. Asked again at the next look.
       return;
     }
-    if (newSnapshot(pipeline, latest, Mode.CONTINUOUS, Map.of(), pipeline.lastSnapshotAt, triggered, jobId, null, null, CONTINUOUS) && triggered != null) {
+    if (newSnapshot(pipeline, latest, Mode.CONTINUOUS, Map.of(), pipeline.lastSnapshotAt, dataTimestamp, jobId, null, null, CONTINUOUS) && triggered != null) {
       pipeline.lastCheckpointReported = Math.max(pipeline.lastCheckpointReported, snapshot.commitIdentifier());
     }
     Instant now = clock.instant();
@@ -111,7 +113,7 @@ final class PipelineReports {
         && !now.isBefore(quiet.seenAt().plus(COMMIT_GRACE))) {
       pipeline.lastCheckpointReported = quiet.id();
       events.succeeded(new RefreshSucceeded(pipeline.table, pipeline.definition.version(), Mode.CONTINUOUS, Map.of(), pipeline.lastSnapshotId, 0,
-          quiet.triggeredAt(), now, quiet.triggeredAt(), jobId, RefreshSucceeded.Outcome.NO_DATA, null, null, CONTINUOUS));
+          quiet.triggeredAt(), now, pipeline.sourceLag.dataTimestamp(quiet.triggeredAt()), jobId, RefreshSucceeded.Outcome.NO_DATA, null, null, CONTINUOUS));
     }
     if (checkpoints.isEmpty() || checkpoints.lastKey() <= pipeline.lastCheckpointReported) {
       pipeline.quietCheckpoint = null;

@@ -3,6 +3,7 @@ package io.mtables.jobmanager.pipelines;
 import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.jobmanager.flink.FlinkJob;
 import io.mtables.jobmanager.flink.FlinkTarget;
+import io.mtables.jobmanager.flink.SourceProgress;
 import io.mtables.jobmanager.jobs.JobOptions;
 import io.mtables.jobmanager.jobs.JobSql;
 import io.mtables.jobmanager.jobs.JobSubmitter;
@@ -183,8 +184,9 @@ final class StreamingJobs {
         }
         var checkpoints = flink.completedCheckpoints(pipeline.streamingJobId);
         checkpointAsap(pipeline, checkpoints);
+        var sources = lookAtSources(pipeline, pipeline.streamingJobId);
         reports.streamingProgress(pipeline, pipeline.streamingJobId, checkpoints);
-        reportLoad(pipeline, pipeline.streamingJobId);
+        sources.ifPresent(progress -> reportLoad(pipeline, pipeline.streamingJobId, progress));
         reportRestarts(pipeline, pipeline.streamingJobId); // after the progress: its lag is measured by when snapshots are reported
       }
       case "FAILED" -> {
@@ -227,31 +229,47 @@ final class StreamingJobs {
   }
 
   /**
-   * While a job catches up through its sources (its first run, a rebuild, a restore that is far
-   * behind), how far it is, every {@link #LOAD_REPORT_EVERY}, and a last time once its sources have
-   * nothing left to read. A job whose sources have not said how much they have yet to read within
-   * {@link #LOAD_METRICS_PATIENCE} (a Paimon source of a chain never does) is not asked again.
+   * How far the job's sources are, asked at every look (how far behind they were before a
+   * checkpoint is its snapshot's data timestamp, see {@link SourceLag}). A job whose sources have
+   * not said within {@link #LOAD_METRICS_PATIENCE} (a Paimon source of a chain never does) is not
+   * asked again.
    */
-  private void reportLoad(Pipeline pipeline, String jobId) {
+  private Optional<SourceProgress> lookAtSources(Pipeline pipeline, String jobId) {
     Instant now = clock.instant();
-    if (!jobId.equals(pipeline.loadJobId)) {
-      pipeline.loadJobId = jobId;
+    if (!jobId.equals(pipeline.sourcesJobId)) {
+      pipeline.sourcesJobId = jobId;
+      pipeline.sourcesSince = now;
+      pipeline.sourcesSilent = false;
+      pipeline.sourceLag.clear();
       pipeline.loadOver = false;
-      pipeline.loadSince = now;
-      pipeline.loadAskedAt = null;
+      pipeline.loadReportedAt = null;
     }
-    if (pipeline.loadOver || (pipeline.loadAskedAt != null && now.isBefore(pipeline.loadAskedAt.plus(LOAD_REPORT_EVERY)))) {
-      return;
+    if (pipeline.sourcesSilent) {
+      return Optional.empty();
     }
-    pipeline.loadAskedAt = now;
     var progress = flink.sourceProgress(jobId);
     if (progress.isEmpty()) {
-      pipeline.loadOver = !now.isBefore(pipeline.loadSince.plus(LOAD_METRICS_PATIENCE));
+      pipeline.sourcesSilent = !now.isBefore(pipeline.sourcesSince.plus(LOAD_METRICS_PATIENCE));
+      return progress;
+    }
+    pipeline.sourceLag.sampled(now, progress.get().behindMillis());
+    return progress;
+  }
+
+  /**
+   * While a job catches up through its sources (its first run, a rebuild, a restore that is far
+   * behind), how far it is, every {@link #LOAD_REPORT_EVERY}, and a last time once its sources have
+   * nothing left to read.
+   */
+  private void reportLoad(Pipeline pipeline, String jobId, SourceProgress progress) {
+    Instant now = clock.instant();
+    if (pipeline.loadOver || (pipeline.loadReportedAt != null && now.isBefore(pipeline.loadReportedAt.plus(LOAD_REPORT_EVERY)))) {
       return;
     }
-    boolean caughtUp = progress.get().pendingRecords() == 0;
-    reports.events().loadProgress(new LoadProgress(pipeline.table, pipeline.definition.version(), jobId, progress.get().pendingRecords(),
-        progress.get().recordsRead(), caughtUp, now));
+    pipeline.loadReportedAt = now;
+    boolean caughtUp = progress.pendingRecords() == 0;
+    reports.events().loadProgress(new LoadProgress(pipeline.table, pipeline.definition.version(), jobId, progress.pendingRecords(),
+        progress.recordsRead(), caughtUp, now));
     pipeline.loadOver = caughtUp;
   }
 

@@ -62,6 +62,8 @@ class PipelineManagerTest {
   private final List<String> cancelled = new ArrayList<>();
   private Optional<SourceProgress> sourceProgress = Optional.empty();
   private int sourceProgressAsked;
+  private Optional<PaimonSnapshots.CommittedSnapshot> latestSnapshot = Optional.empty();
+  private final TreeMap<Long, Instant> checkpoints = new TreeMap<>();
 
   @Test
   void aRefusedSavepointLeavesTheJobRunningWithTheErrorAndSuspendIsTriedAgain() {
@@ -225,8 +227,34 @@ class PipelineManagerTest {
       manager.poll();
       now = now.plusSeconds(1);
     }
-    assertThat(sourceProgressAsked).as("every 5 s for a minute, then no more").isEqualTo(13);
+    assertThat(sourceProgressAsked).as("at every look for a minute, then no more").isEqualTo(61);
     assertThat(sent).isEmpty();
+  }
+
+  @Test
+  void aSnapshotCommittedWhileTheSourcesWereBehindIsOnlyAsFreshAsWhatTheyHadRead() {
+    PipelineManager manager = runningTable();
+    Instant start = now;
+    sourceProgress = Optional.of(new SourceProgress(5_000, 100, Duration.ofHours(1).toMillis()));
+    manager.poll();
+    checkpointCommitted(1, start.plusMillis(500), start.plusSeconds(1));
+    now = start.plusSeconds(1);
+    sourceProgress = Optional.of(new SourceProgress(0, 5_100, 0)); // caught up after the checkpoint
+    manager.poll();
+    checkpointCommitted(2, start.plusMillis(2_500), start.plusSeconds(3));
+    now = start.plusSeconds(3);
+    manager.poll();
+
+    assertThat(sent).filteredOn(RefreshSucceeded.class::isInstance).map(RefreshSucceeded.class::cast)
+        .extracting(RefreshSucceeded::snapshotId, RefreshSucceeded::dataTimestamp)
+        .as("the first checkpoint's sources were an hour behind at the look before it; the second's had read everything")
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(1L, start.plusMillis(500).minus(Duration.ofHours(1))),
+            org.assertj.core.groups.Tuple.tuple(2L, start.plusMillis(2_500)));
+  }
+
+  private void checkpointCommitted(long id, Instant triggeredAt, Instant committedAt) {
+    checkpoints.put(id, triggeredAt);
+    latestSnapshot = Optional.of(new PaimonSnapshots.CommittedSnapshot(id, committedAt, 10, 10 * id, "APPEND", id));
   }
 
   @Test
@@ -250,7 +278,7 @@ class PipelineManagerTest {
     PaimonSnapshots snapshots = new PaimonSnapshots(warehouse) {
       @Override
       public Optional<CommittedSnapshot> latest(String table) {
-        return Optional.empty();
+        return latestSnapshot;
       }
     };
     RefreshEvents events = new RefreshEvents(null, new RefreshMetrics(registry)) {
@@ -328,7 +356,7 @@ class PipelineManagerTest {
         }
         case "jobs" -> List.of(job);
         case "job" -> Optional.of(job).filter(j -> j.id().equals(args[0]));
-        case "completedCheckpoints" -> new TreeMap<Long, Instant>();
+        case "completedCheckpoints" -> new TreeMap<>(checkpoints);
         case "restarts" -> java.util.OptionalLong.of(restarts);
         case "failureCause" -> Optional.of(failureCause);
         case "stopWithSavepoint" -> {

@@ -23,7 +23,8 @@ import java.util.Map;
  * @param finishedAt when the snapshot was committed
  * @param dataTimestamp the data is complete up to this time: the tick's scheduled time or start of a
  *     FULL refresh; for CONTINUOUS, the trigger time of the checkpoint that committed the snapshot
- *     (its sources had read every change before it), else the commit time
+ *     (its sources had read every change before it), less how far behind in time its sources were
+ *     then when they had changes left to read; else the commit time
  * @param jobId Flink's job id; null for NO_DATA
  * @param outcome REFRESHED (a job wrote the data) or NO_DATA (a FULL refresh whose inputs had not
  *     changed since the last successful refresh of the same partition: no job ran; or a CONTINUOUS
