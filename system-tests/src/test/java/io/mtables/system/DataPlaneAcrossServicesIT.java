@@ -49,10 +49,22 @@ class DataPlaneAcrossServicesIT {
   static void startServices() throws Exception {
     killCluster();
     deleteRecursively(DATA);
-    ddl = new ServiceProcess("ddl-service", 18081, "mt.data-dir=" + DATA, "mt.freshness.alert-grace=10s").start();
-    planner = new ServiceProcess("planner-service", 18082).start();
+    ddl = ddl().start();
+    planner = planner().start();
     jobManager = jobManager().start();
-    scheduler = new ServiceProcess("refresh-scheduler-service", 18083, "mt.scheduler.catch-up-window=2s").start();
+    scheduler = scheduler().start();
+  }
+
+  private static ServiceProcess ddl() {
+    return new ServiceProcess("ddl-service", 18081, "mt.data-dir=" + DATA, "mt.freshness.alert-grace=10s");
+  }
+
+  private static ServiceProcess planner() {
+    return new ServiceProcess("planner-service", 18082);
+  }
+
+  private static ServiceProcess scheduler() {
+    return new ServiceProcess("refresh-scheduler-service", 18083, "mt.scheduler.catch-up-window=2s");
   }
 
   private static ServiceProcess jobManager() {
@@ -140,6 +152,7 @@ class DataPlaneAcrossServicesIT {
       java.time.Instant minute = java.time.Instant.parse(upstreamTick.path("scheduledTime").asText());
       assertThat(minute.getEpochSecond() % 60).as("a minute boundary").isZero();
       assertThat(describe(perDept, "refresh.last_refresh")).isNotBlank();
+
     }
     for (String table : List.of("large_depts", "per_dept", "staff_ods")) {
       post("DROP MATERIALIZED TABLE " + DB + "." + table, 202);
@@ -215,6 +228,25 @@ class DataPlaneAcrossServicesIT {
           .as("one FreshnessMissed and one FreshnessRestored for the episode").isInstanceOf(AssertionError.class).hasMessageStartingWith("No matching record");
       alerts.close();
     }
+
+    // The refresh history holds the episode, and still holds it after every service restarted.
+    String history = "SELECT state, refresh_trigger, finished_at, snapshot_id FROM information_schema.refresh_history WHERE table_name = '" + table + "'";
+    List<List<Object>> before = new ArrayList<>();
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+      before.clear();
+      before.addAll(post(history, 200).jsonPath().getList("rows"));
+      assertThat(before).extracting(row -> row.get(0))
+          .contains("SUCCEEDED", "NO_DATA", "SUSPENDED", "FRESHNESS_MISSED", "FRESHNESS_RESTORED");
+    });
+    for (ServiceProcess service : new ServiceProcess[] {scheduler, jobManager, planner, ddl}) {
+      service.stop();
+    }
+    ddl = ddl().start();
+    planner = planner().start();
+    jobManager = jobManager().start();
+    scheduler = scheduler().start();
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().untilAsserted(
+        () -> assertThat(post(history, 200).jsonPath().<List<Object>>getList("rows")).as("the history after a restart of every service").containsAll(before));
     post("DROP MATERIALIZED TABLE " + DB + ".visits_by_page", 202);
   }
 

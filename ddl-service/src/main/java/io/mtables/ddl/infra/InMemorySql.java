@@ -77,18 +77,9 @@ public final class InMemorySql {
    * @param allowed what is allowed, for the error message
    */
   public static QueryRows query(String query, List<? extends Source> tables, String what, String allowed) {
-    Properties info = new Properties();
-    info.setProperty("lex", "JAVA");
-    // The driver directly, not DriverManager: under Quarkus, DriverManager does not see it.
-    try (Connection connection = new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", info)) {
-      SchemaPlus root = connection.unwrap(CalciteConnection.class).getRootSchema();
+    try (Connection connection = connect()) {
       for (Source table : tables) {
-        SchemaPlus schema = root;
-        for (String part : table.path().subList(0, table.path().size() - 1)) {
-          SchemaPlus existing = schema.getSubSchema(part);
-          schema = existing != null ? existing : schema.add(part, new AbstractSchema());
-        }
-        schema.add(table.path().get(table.path().size() - 1), table instanceof Table held ? new Rows(held) : new FilteredRows((LazyTable) table));
+        add(connection, table, () -> table);
       }
       try (var statement = connection.createStatement(); ResultSet result = statement.executeQuery(query)) {
         return read(result);
@@ -101,7 +92,30 @@ public final class InMemorySql {
     }
   }
 
-  private static QueryRows read(ResultSet result) throws SQLException {
+  /** A Calcite connection of its own, with no tables yet. */
+  static Connection connect() throws SQLException {
+    Properties info = new Properties();
+    info.setProperty("lex", "JAVA");
+    // The driver directly, not DriverManager: under Quarkus, DriverManager does not see it.
+    return new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", info);
+  }
+
+  /**
+   * Adds a table of {@code shape}'s path and columns to the connection's schema, whose rows are
+   * {@code current}'s when a query scans it.
+   */
+  static void add(Connection connection, Source shape, java.util.function.Supplier<? extends Source> current) throws SQLException {
+    SchemaPlus schema = connection.unwrap(CalciteConnection.class).getRootSchema();
+    for (String part : shape.path().subList(0, shape.path().size() - 1)) {
+      SchemaPlus existing = schema.getSubSchema(part);
+      schema = existing != null ? existing : schema.add(part, new AbstractSchema());
+    }
+    schema.add(shape.path().get(shape.path().size() - 1),
+        shape instanceof Table held ? new Rows(held.columns(), () -> ((Table) current.get()).rows())
+            : new FilteredRows(((LazyTable) shape).columns(), first -> ((LazyTable) current.get()).rows().apply(first)));
+  }
+
+  static QueryRows read(ResultSet result) throws SQLException {
     ResultSetMetaData meta = result.getMetaData();
     List<ResultColumn> columns = new ArrayList<>();
     for (int i = 1; i <= meta.getColumnCount(); i++) {
@@ -119,7 +133,7 @@ public final class InMemorySql {
     return new QueryRows(columns, rows);
   }
 
-  private static String rootMessage(Throwable error) {
+  static String rootMessage(Throwable error) {
     Throwable root = error;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
@@ -141,19 +155,21 @@ public final class InMemorySql {
 
   /**
    * A table read on demand. Calcite hands it the query's conjunctive filters; an equality of the
-   * first column with a literal narrows the read. The filters stay in the list, so Calcite still
-   * applies every one of them to what is read.
+   * first column with a literal, or with a parameter of a prepared query, narrows the read. The
+   * filters stay in the list, so Calcite still applies every one of them to what is read.
    */
   private static final class FilteredRows extends AbstractTable implements org.apache.calcite.schema.FilterableTable {
-    private final LazyTable table;
+    private final List<Column> columns;
+    private final java.util.function.Function<java.util.Optional<String>, List<Object[]>> rows;
 
-    FilteredRows(LazyTable table) {
-      this.table = table;
+    FilteredRows(List<Column> columns, java.util.function.Function<java.util.Optional<String>, List<Object[]>> rows) {
+      this.columns = columns;
+      this.rows = rows;
     }
 
     @Override
     public RelDataType getRowType(RelDataTypeFactory types) {
-      return rowType(types, table.columns());
+      return rowType(types, columns);
     }
 
     @Override
@@ -163,34 +179,47 @@ public final class InMemorySql {
         if (filter.isA(org.apache.calcite.sql.SqlKind.EQUALS) && filter instanceof org.apache.calcite.rex.RexCall call) {
           var left = call.getOperands().get(0);
           var right = call.getOperands().get(1);
-          if (left instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0 && right instanceof org.apache.calcite.rex.RexLiteral literal) {
-            first = java.util.Optional.ofNullable(literal.getValueAs(String.class));
-          } else if (right instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0 && left instanceof org.apache.calcite.rex.RexLiteral literal) {
-            first = java.util.Optional.ofNullable(literal.getValueAs(String.class));
+          if (left instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0) {
+            first = first.or(() -> valueOf(right, root));
+          } else if (right instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0) {
+            first = first.or(() -> valueOf(left, root));
           }
         }
       }
-      return Linq4j.asEnumerable(table.rows().apply(first));
+      return Linq4j.asEnumerable(rows.apply(first));
+    }
+
+    /** A literal's text, or a prepared query's parameter's (Calcite holds the values as "?0", "?1", ...). */
+    private static java.util.Optional<String> valueOf(org.apache.calcite.rex.RexNode node, DataContext root) {
+      if (node instanceof org.apache.calcite.rex.RexLiteral literal) {
+        return java.util.Optional.ofNullable(literal.getValueAs(String.class));
+      }
+      if (node instanceof org.apache.calcite.rex.RexDynamicParam parameter && root.get("?" + parameter.getIndex()) instanceof String value) {
+        return java.util.Optional.of(value);
+      }
+      return java.util.Optional.empty();
     }
   }
 
   /** A table over rows held in memory. */
   private static final class Rows extends AbstractTable implements ScannableTable {
 
-    private final Table table;
+    private final List<Column> columns;
+    private final java.util.function.Supplier<List<Object[]>> rows;
 
-    Rows(Table table) {
-      this.table = table;
+    Rows(List<Column> columns, java.util.function.Supplier<List<Object[]>> rows) {
+      this.columns = columns;
+      this.rows = rows;
     }
 
     @Override
     public RelDataType getRowType(RelDataTypeFactory types) {
-      return rowType(types, table.columns());
+      return rowType(types, columns);
     }
 
     @Override
     public Enumerable<Object[]> scan(DataContext root) {
-      return Linq4j.asEnumerable(table.rows());
+      return Linq4j.asEnumerable(rows.get());
     }
   }
 }

@@ -67,17 +67,30 @@ public final class InformationSchema {
    */
   public static InMemorySql.QueryRows query(
       String query, List<Object[]> rows, List<Object[]> dependencies, java.util.function.Function<java.util.Optional<String>, List<Object[]>> history) {
-    return InMemorySql.query(
+    return PREPARED.query(
         query,
-        List.of(
-            new InMemorySql.Table(List.of("information_schema", "materialized_tables"), columns(COLUMNS), rows),
-            new InMemorySql.Table(List.of("information_schema", "table_dependencies"), columns(DEPENDENCY_COLUMNS), dependencies),
-            new InMemorySql.LazyTable(List.of("information_schema", "refresh_history"), io.mtables.ddl.history.RefreshHistoryTable.COLUMNS, history)),
+        tables(rows, dependencies, history),
         "information_schema query",
         "SELECT <columns of " + COLUMNS.stream().map(ResultColumn::name).toList() + "> FROM information_schema.materialized_tables, of "
             + DEPENDENCY_COLUMNS.stream().map(ResultColumn::name).toList() + " FROM information_schema.table_dependencies, or of "
             + io.mtables.ddl.history.RefreshHistoryTable.COLUMNS.stream().map(InMemorySql.Column::name).toList()
             + " FROM information_schema.refresh_history [WHERE ...] [ORDER BY ...] [LIMIT n]");
+  }
+
+  /** Each query shape planned and compiled once: most of a query's time otherwise. */
+  private static final PreparedQueries PREPARED = new PreparedQueries(tables(List.of(), List.of(), table -> List.of()));
+
+  private static List<InMemorySql.Source> tables(
+      List<Object[]> rows, List<Object[]> dependencies, java.util.function.Function<java.util.Optional<String>, List<Object[]>> history) {
+    return List.of(
+        new InMemorySql.Table(List.of("information_schema", "materialized_tables"), columns(COLUMNS), rows),
+        new InMemorySql.Table(List.of("information_schema", "table_dependencies"), columns(DEPENDENCY_COLUMNS), dependencies),
+        new InMemorySql.LazyTable(List.of("information_schema", "refresh_history"), io.mtables.ddl.history.RefreshHistoryTable.COLUMNS, history));
+  }
+
+  /** For tests: the query shapes prepared now. */
+  static List<String> preparedShapes() {
+    return PREPARED.preparedShapes();
   }
 
   private static List<InMemorySql.Column> columns(List<ResultColumn> columns) {

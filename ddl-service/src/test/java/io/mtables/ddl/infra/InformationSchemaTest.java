@@ -69,6 +69,41 @@ class InformationSchemaTest {
   }
 
   @Test
+  void queriesThatDifferOnlyInTheirValuesArePlannedOnceAndEachReadsItsOwnTable() {
+    List<java.util.Optional<String>> asked = new java.util.ArrayList<>();
+    java.util.function.Function<java.util.Optional<String>, List<Object[]>> history = table -> {
+      asked.add(table);
+      return List.<Object[]>of(new Object[] {table.orElse("?"), 1L, "SCHEDULED", "SUCCEEDED", "written", null, null, null, 1_764_000_000_000L, 3L, 7L, "PT1H", true});
+    };
+    for (String table : List.of("default_catalog.shop.a", "default_catalog.shop.b")) {
+      assertThat(InformationSchema.query(
+              "SELECT table_name, state FROM information_schema.refresh_history\nWHERE table_name = '" + table + "' ORDER BY finished_at DESC LIMIT 100",
+              ROWS, List.of(), history).rows())
+          .containsExactly(List.of(table, "SUCCEEDED"));
+    }
+    assertThat(asked).as("the parameter narrows the read as the literal did")
+        .containsExactly(java.util.Optional.of("default_catalog.shop.a"), java.util.Optional.of("default_catalog.shop.b"));
+    assertThat(InformationSchema.query("SELECT table_name FROM information_schema.materialized_tables WHERE measured_lag > 100000", ROWS).rows()).isEmpty();
+    assertThat(InformationSchema.query("SELECT table_name FROM information_schema.materialized_tables WHERE measured_lag > 1000", ROWS).rows())
+        .containsExactly(List.of("default_catalog.shop.b"));
+    assertThat(InformationSchema.preparedShapes())
+        .contains("SELECT table_name, state FROM information_schema.refresh_history\nWHERE table_name = ? ORDER BY finished_at DESC LIMIT 100",
+            "SELECT table_name FROM information_schema.materialized_tables WHERE measured_lag > ?");
+  }
+
+  @Test
+  void aValueThatDoesNotConvertToItsColumnsTypeStillAnswers() {
+    assertThat(InformationSchema.query(
+            "SELECT table_name FROM information_schema.materialized_tables WHERE last_refresh > '2025-11-24 00:00:00' AND status = 'SUSPENDED'", ROWS).rows())
+        .containsExactly(List.of("default_catalog.shop.b"));
+    assertThat(InformationSchema.query("SELECT table_name FROM information_schema.materialized_tables WHERE table_name = 'it''s'", ROWS).rows()).isEmpty();
+    assertThat(InformationSchema.query("SELECT table_name FROM information_schema.materialized_tables WHERE definition_version < 1.5", ROWS).rows())
+        .as("a fraction against a whole-number column is compared as a fraction, as the literal is").containsExactly(List.of("default_catalog.shop.b"));
+    assertThat(InformationSchema.query("SELECT table_name FROM information_schema.materialized_tables WHERE definition_version < 2", ROWS).rows())
+        .containsExactly(List.of("default_catalog.shop.b"));
+  }
+
+  @Test
   void unknownColumnIsRefusedWithTheColumnsThatExist() {
     assertThatThrownBy(() -> InformationSchema.query("SELECT nope FROM information_schema.materialized_tables", ROWS))
         .isInstanceOf(StatementException.class)
