@@ -62,7 +62,8 @@ public final class InMemorySql {
 
   /**
    * A table whose rows are read when a query scans it, told the value the query fixes its first
-   * column to ({@code WHERE first = 'x'}), so that only those rows need reading.
+   * column to ({@code WHERE first = 'x'}): given one, {@code rows} returns exactly the rows whose
+   * first column is that value, and the query does not filter them again.
    */
   public record LazyTable(List<String> path, List<Column> columns, java.util.function.Function<java.util.Optional<String>, List<Object[]>> rows)
       implements Source {}
@@ -155,8 +156,11 @@ public final class InMemorySql {
 
   /**
    * A table read on demand. Calcite hands it the query's conjunctive filters; an equality of the
-   * first column with a literal, or with a parameter of a prepared query, narrows the read. The
-   * filters stay in the list, so Calcite still applies every one of them to what is read.
+   * first column with a literal, or with a parameter of a prepared query, narrows the read to the
+   * rows it names and, when it is a filter of its own, is taken off the list (the others stay, for
+   * Calcite to apply): a filter left to Calcite's interpreter is compiled to Java at every run,
+   * which was half of a prepared history query's time, its class lookups going through Quarkus's
+   * class loader.
    */
   private static final class FilteredRows extends AbstractTable implements org.apache.calcite.schema.FilterableTable {
     private final List<Column> columns;
@@ -174,19 +178,32 @@ public final class InMemorySql {
 
     @Override
     public Enumerable<Object[]> scan(DataContext root, List<org.apache.calcite.rex.RexNode> filters) {
-      java.util.Optional<String> first = java.util.Optional.empty();
-      for (var filter : filters) {
-        if (filter.isA(org.apache.calcite.sql.SqlKind.EQUALS) && filter instanceof org.apache.calcite.rex.RexCall call) {
-          var left = call.getOperands().get(0);
-          var right = call.getOperands().get(1);
-          if (left instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0) {
-            first = first.or(() -> valueOf(right, root));
-          } else if (right instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0) {
-            first = first.or(() -> valueOf(left, root));
+      // A filter may come as one AND of several conditions: the read is narrowed by the equality in
+      // it, and the whole AND stays for Calcite (it accepts back only filters it handed over).
+      for (int i = 0; i < filters.size(); i++) {
+        for (var condition : org.apache.calcite.plan.RelOptUtil.conjunctions(filters.get(i))) {
+          java.util.Optional<String> first = firstColumnEquals(condition, root);
+          if (first.isPresent()) {
+            if (condition == filters.get(i)) {
+              filters.remove(i);
+            }
+            return Linq4j.asEnumerable(rows.apply(first));
           }
         }
       }
-      return Linq4j.asEnumerable(rows.apply(first));
+      return Linq4j.asEnumerable(rows.apply(java.util.Optional.empty()));
+    }
+
+    /** The value {@code condition} fixes the first column to, if it is {@code first = value}. */
+    private static java.util.Optional<String> firstColumnEquals(org.apache.calcite.rex.RexNode condition, DataContext root) {
+      if (!condition.isA(org.apache.calcite.sql.SqlKind.EQUALS) || !(condition instanceof org.apache.calcite.rex.RexCall call)) {
+        return java.util.Optional.empty();
+      }
+      var left = call.getOperands().get(0);
+      var right = call.getOperands().get(1);
+      return left instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0 ? valueOf(right, root)
+          : right instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0 ? valueOf(left, root)
+          : java.util.Optional.empty();
     }
 
     /** A literal's text, or a prepared query's parameter's (Calcite holds the values as "?0", "?1", ...). */
