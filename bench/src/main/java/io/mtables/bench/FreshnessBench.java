@@ -31,7 +31,7 @@ import org.apache.paimon.table.source.ReadBuilder;
 /**
  * Freshness: rows committed in PostgreSQL at a steady rate flow through cdc-capture-service,
  * Kafka and a CONTINUOUS table with FRESHNESS 1 second into Paimon. Per row: from its PostgreSQL
- * commit (Debezium's source.ts_ms) and from its Kafka send (the record's timestamp) to the commit of
+ * commit (Debezium's source.ts_ms) and from its Kafka send (the record's mt-published-at header) to the commit of
  * the first Paimon snapshot that holds it (read with Paimon's API as snapshots appear).
  *
  * <p>Steady state only: the writing starts once the job runs, and the rows of the first
@@ -226,7 +226,10 @@ public final class FreshnessBench {
           }
           JsonNode event = JSON.readTree(record.value());
           if (event.path("op").asText().equals("c")) {
-            times.putIfAbsent(event.path("after").path("id").asLong(), new long[] {event.path("source").path("ts_ms").asLong(), record.timestamp()});
+            // The record's time is the commit time (cdc-capture-service sets it so); its send time is a header.
+            var sentAt = record.headers().lastHeader("mt-published-at");
+            long sent = sentAt == null ? record.timestamp() : Long.parseLong(new String(sentAt.value(), java.nio.charset.StandardCharsets.UTF_8));
+            times.putIfAbsent(event.path("after").path("id").asLong(), new long[] {event.path("source").path("ts_ms").asLong(), sent});
           }
         }
       }

@@ -120,6 +120,9 @@ class CaptureIT {
     JsonNode event = JSON.readTree(record.value());
     assertThat(event.has("source")).isTrue();
     assertThat(event.path("source").path("table").asText()).isEqualTo("items");
+    assertThat(record.timestamp()).as("the record's time is the change's commit time").isEqualTo(event.path("source").path("ts_ms").asLong());
+    assertThat(Long.parseLong(TopicProbe.header(record, "mt-published-at"))).as("published after it was committed")
+        .isGreaterThanOrEqualTo(record.timestamp());
     return event;
   }
 

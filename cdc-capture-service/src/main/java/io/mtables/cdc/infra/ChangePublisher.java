@@ -3,6 +3,7 @@ package io.mtables.cdc.infra;
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
 import io.mtables.cdc.domain.CommitTime;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -76,7 +77,10 @@ final class ChangePublisher implements DebeziumEngine.ChangeConsumer<ChangeEvent
       // (a Flink source's, and the lag it reports) is when the change happened, not when it was published.
       OptionalLong committed = CommitTime.of(record.value());
       Long timestamp = committed.isPresent() ? committed.getAsLong() : null;
-      sends.add(producer.send(new ProducerRecord<>(record.destination(), null, timestamp, record.key(), record.value())));
+      var published = new ProducerRecord<>(record.destination(), null, timestamp, record.key(), record.value());
+      // When it was published, which the record's time no longer says (a capture's own lag).
+      published.headers().add(PUBLISHED_AT, Long.toString(System.currentTimeMillis()).getBytes(StandardCharsets.UTF_8));
+      sends.add(producer.send(published));
       counts.merge(record.destination(), 1, Integer::sum);
       if (committed.isPresent()) {
         newest.put(record.destination(), committed);
@@ -97,6 +101,9 @@ final class ChangePublisher implements DebeziumEngine.ChangeConsumer<ChangeEvent
     published.addAndGet(sends.size());
     counts.forEach((topic, count) -> metrics.published(topic, count, newest.getOrDefault(topic, OptionalLong.empty())));
   }
+
+  /** The header holding a change's publication time (epoch milliseconds, as text). */
+  static final String PUBLISHED_AT = "mt-published-at";
 
   long published() {
     return published.get();
