@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class SourceLagIT {
 
   private static final Duration PATIENCE = Duration.ofSeconds(120);
-  private static final int BACKLOG = 3_000;
+  private static final int BACKLOG = 100_000;
 
   private final String db = EmbeddedFlinkTestResource.runPrefix + UUID.randomUUID().toString().substring(0, 8);
   private final BrokerDriver driver = new BrokerDriver();
@@ -54,8 +54,9 @@ class SourceLagIT {
         producer.send(new ProducerRecord<>(topic, null, hourAgo.toEpochMilli() + i, String.valueOf(i), "{\"id\":" + i + ",\"category\":\"" + "abc".charAt(i % 3) + "\"}"));
       }
     }
-    // One record per fetch: a user's source option that makes the job read the backlog slowly
-    // enough (a few hundred records a second) to be seen behind at several looks.
+    // One record per poll: a user's source option that makes the job read the backlog slowly
+    // enough (about 7,000 records a second here) to be seen behind at several looks and
+    // checkpoints. With 3,000 records the whole backlog was once read before the first checkpoint.
     var source = Tables.kafkaSource("default_catalog." + db + ".old_taps", "`id` BIGINT, `category` STRING", topic, "json", KafkaBroker.bootstrapServers());
     source = new TableDefinition.SourceTable(source.table(), source.kind(), source.version(),
         source.statement().replace("'scan.startup.mode'", "'properties.max.poll.records' = '1', 'properties.max.partition.fetch.bytes' = '64', 'scan.startup.mode'"),
