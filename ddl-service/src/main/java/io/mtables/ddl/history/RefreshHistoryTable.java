@@ -124,13 +124,9 @@ public final class RefreshHistoryTable {
    */
   public static List<Object[]> read(io.mtables.planning.Warehouse warehouse, Optional<String> table) {
     try {
-      Table paimon = OPENED.get(warehouse);
+      Table paimon = opened(warehouse);
       if (paimon == null) {
-        paimon = open(warehouse);
-        if (paimon == null) {
-          return List.of();
-        }
-        OPENED.put(warehouse, paimon);
+        return List.of();
       }
       List<Object[]> rows = new ArrayList<>();
       ReadBuilder read = paimon.newReadBuilder();
@@ -162,14 +158,27 @@ public final class RefreshHistoryTable {
    */
   private static final java.util.Map<io.mtables.planning.Warehouse, Table> OPENED = new java.util.concurrent.ConcurrentHashMap<>();
 
-  /** The history table, from a catalog kept open with it; null when nothing was recorded yet. */
-  private static Table open(io.mtables.planning.Warehouse warehouse) throws Exception {
-    Catalog catalog = catalog(warehouse);
+  /**
+   * The history table, from a catalog kept open with it (opened once, whoever reads first); null
+   * when nothing was recorded yet, and then looked for again at the next read.
+   */
+  private static Table opened(io.mtables.planning.Warehouse warehouse) {
+    return OPENED.computeIfAbsent(warehouse, where -> {
+      Catalog catalog = catalog(where);
+      try {
+        return catalog.getTable(IDENTIFIER);
+      } catch (Catalog.TableNotExistException e) {
+        closeQuietly(catalog);
+        return null; // computeIfAbsent keeps nothing for null
+      }
+    });
+  }
+
+  private static void closeQuietly(Catalog catalog) {
     try {
-      return catalog.getTable(IDENTIFIER);
-    } catch (Catalog.TableNotExistException e) {
       catalog.close();
-      return null;
+    } catch (Exception e) {
+      // a file-system catalog holds nothing that closing releases
     }
   }
 

@@ -2,7 +2,9 @@ package io.mtables.jobmanager.flink;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -32,6 +34,8 @@ public class RemoteFlinkTarget implements FlinkTarget {
   private final int port;
   private final List<String> pipelineJars;
   private final RestClusterClient<StandaloneClusterId> client;
+  /** Per job, the metric queries of its source vertices, looked up once (see {@link #sourceProgress}). */
+  private final Map<String, List<String>> sourceMetricQueries = new ConcurrentHashMap<>();
 
   public RemoteFlinkTarget(String host, int port, List<String> pipelineJars) {
     this.host = host;
@@ -261,9 +265,6 @@ public class RemoteFlinkTarget implements FlinkTarget {
     }
     return Optional.of(new SourceProgress(pending, read, behind));
   }
-
-  /** Per job, the metric queries of its source vertices (empty until every source offers pendingRecords). */
-  private final java.util.Map<String, List<String>> sourceMetricQueries = new java.util.concurrent.ConcurrentHashMap<>();
 
   private List<String> sourceMetricQueries(String jobId) {
     List<String> queries = new ArrayList<>();
