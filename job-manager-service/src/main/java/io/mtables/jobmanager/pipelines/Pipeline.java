@@ -83,6 +83,12 @@ final class Pipeline {
   Instant loadReportedAt;
   boolean loadOver;
   /**
+   * Since when the sources have had nothing left to read with the same count of records read
+   * (null while they have records left): the load is over once that held over two metric samples.
+   */
+  Instant loadDrainedSince;
+  long loadDrainedRead;
+  /**
    * A checkpoint asked of the streaming job as soon as it runs, and the answer: after a
    * switch-over readers wait for its first commit, which would otherwise come a checkpoint
    * interval later. Asked again until the job has a completed checkpoint.

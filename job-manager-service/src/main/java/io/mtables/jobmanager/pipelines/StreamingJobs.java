@@ -243,6 +243,7 @@ final class StreamingJobs {
       pipeline.sourceLag.clear();
       pipeline.loadOver = false;
       pipeline.loadReportedAt = null;
+      pipeline.loadDrainedSince = null;
     }
     if (pipeline.sourcesSilent) {
       return Optional.empty();
@@ -262,15 +263,37 @@ final class StreamingJobs {
    * nothing left to read.
    */
   private void reportLoad(Pipeline pipeline, String jobId, SourceProgress progress) {
+    if (pipeline.loadOver) {
+      return;
+    }
     Instant now = clock.instant();
-    if (pipeline.loadOver || (pipeline.loadReportedAt != null && now.isBefore(pipeline.loadReportedAt.plus(LOAD_REPORT_EVERY)))) {
+    boolean caughtUp = drained(pipeline, progress, now);
+    if (!caughtUp && pipeline.loadReportedAt != null && now.isBefore(pipeline.loadReportedAt.plus(LOAD_REPORT_EVERY))) {
       return;
     }
     pipeline.loadReportedAt = now;
-    boolean caughtUp = progress.pendingRecords() == 0;
     reports.events().loadProgress(new LoadProgress(pipeline.table, pipeline.definition.version(), jobId, progress.pendingRecords(),
         progress.recordsRead(), caughtUp, now));
     pipeline.loadOver = caughtUp;
+  }
+
+  /**
+   * Whether the sources have read everything: nothing pending, and the count of records read the
+   * same a metrics interval later. A Kafka source's pendingRecords falls to 0 when its last
+   * records are fetched, before they are emitted and counted, and Flink's REST metrics may be as
+   * old as {@link FlinkTarget#metricsInterval()}: one look can see nothing pending and nothing read.
+   */
+  private boolean drained(Pipeline pipeline, SourceProgress progress, Instant now) {
+    if (progress.pendingRecords() > 0) {
+      pipeline.loadDrainedSince = null;
+      return false;
+    }
+    if (pipeline.loadDrainedSince == null || pipeline.loadDrainedRead != progress.recordsRead()) {
+      pipeline.loadDrainedSince = now;
+      pipeline.loadDrainedRead = progress.recordsRead();
+      return false;
+    }
+    return !now.isBefore(pipeline.loadDrainedSince.plus(flink.metricsInterval()));
   }
 
   /**
