@@ -62,14 +62,31 @@ public final class Harness {
     postgres.execute(settings.example().sampleRows(settings.schema()));
   }
 
-  /** The example's source and materialized tables, through ddl-service; again changes nothing. */
+  /**
+   * The example's source and materialized tables, through ddl-service; again changes nothing. A
+   * materialized table a user changed since (a column appended by ALTER ... AS, which the
+   * example's query would remove) is left as it is, and said so: the demo never overrides a user.
+   */
   public void declareTables() {
     for (String statement : settings.example().sourceTables(settings.schema(), settings.topicPrefix(), settings.bootstrapServers())) {
       statements.send(statement);
     }
     for (String statement : settings.example().materializedTables(settings.schema())) {
-      statements.send(statement);
+      try {
+        statements.send(statement);
+      } catch (Statements.StatementFailed refused) {
+        if (!refused.reason().equals("IncompatibleSchemaChange")) {
+          throw refused;
+        }
+        out.printf("left as it is, changed since the example declared it: %s (%s)%n", declared(statement), refused.detail());
+      }
     }
+  }
+
+  /** The table a CREATE statement names. */
+  private static String declared(String statement) {
+    var name = java.util.regex.Pattern.compile("MATERIALIZED TABLE\\s+(\\S+)").matcher(statement);
+    return name.find() ? name.group(1) : statement.strip().lines().findFirst().orElse("");
   }
 
   /**

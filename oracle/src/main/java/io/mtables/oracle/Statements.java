@@ -33,7 +33,7 @@ public final class Statements {
           HttpResponse.BodyHandlers.ofString());
       JsonNode body = response.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(response.body());
       if (response.statusCode() >= 300) {
-        throw new StatementFailed(response.statusCode(), body.path("error").path("message").asText(body.toString()), statement);
+        throw new StatementFailed(response.statusCode(), body.path("title").asText(""), body.path("detail").asText(body.toString()), statement);
       }
       return body;
     } catch (IOException e) {
@@ -55,17 +55,29 @@ public final class Statements {
     return rows;
   }
 
-  /** ddl-service refused a statement. */
+  /** ddl-service refused a statement: its HTTP status, the reason (the problem's title) and detail. */
   public static final class StatementFailed extends RuntimeException {
     private final int status;
+    private final String reason;
+    private final String detail;
 
-    StatementFailed(int status, String message, String statement) {
-      super("HTTP " + status + ": " + message + " (statement: " + statement.strip().lines().findFirst().orElse("") + " ...)");
+    StatementFailed(int status, String reason, String detail, String statement) {
+      super("HTTP " + status + " " + reason + ": " + detail + " (statement: " + statement.strip().lines().findFirst().orElse("") + " ...)");
       this.status = status;
+      this.reason = reason;
+      this.detail = detail;
     }
 
     public int status() {
       return status;
+    }
+
+    public String reason() {
+      return reason;
+    }
+
+    public String detail() {
+      return detail;
     }
   }
 }
