@@ -35,15 +35,6 @@ final class TpchQueries {
    */
   static final Map<String, String> REFUSED = Map.of("q22", "IndexOutOfBoundsException");
 
-  /**
-   * Q17 over no qualifying rows: PostgreSQL answers one row of NULL; Flink cannot decorrelate its
-   * subquery inside the join that would hold that row in the stream, so its plan warns
-   * NoRowWithoutInput and its table has no row then (docs/planner.md). The comparison leaves
-   * PostgreSQL's row of the empty aggregate out for it; every other row is compared, and Q6, Q14 and
-   * Q19 hold their empty row.
-   */
-  static final Map<String, String> NO_ROW_WITHOUT_INPUT = Map.of("q17", "avg_yearly");
-
   private static void query(String name, String compared, String sql) {
     query(name, compared, "", sql);
   }

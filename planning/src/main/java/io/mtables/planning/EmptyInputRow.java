@@ -65,11 +65,23 @@ public final class EmptyInputRow {
     }
   }
 
+  /** The one-row table {@link #held} joins from, declared in the job's session by {@link #DECLARE_ONE_ROW}. */
+  public static final String ONE_ROW = "`default_catalog`.`default_database`.`__mt_one_row`";
+
   /**
-   * The streaming job's query for a global aggregate that holds {@code row} while it has none: a
-   * one-row VALUES left-joined with the query gives the query's row when there is one, else
-   * {@code row}; when the aggregate's row comes (or goes, all its input deleted), the join retracts
-   * the one and emits the other, under the same constant synthetic key.
+   * A bounded source of exactly one row (Flink's datagen, a sequence from 1 to 1). Not a VALUES:
+   * Calcite's decorrelator leaves a correlated subquery in the query (TPC-H Q17's) undecorrelated
+   * once it is joined with a VALUES ("unexpected correlate variable"), and not with a table scan.
+   */
+  public static final String DECLARE_ONE_ROW =
+      "CREATE TEMPORARY TABLE IF NOT EXISTS " + ONE_ROW + " (`__mt_one` INT NOT NULL) WITH ('connector' = 'datagen',"
+          + " 'fields.__mt_one.kind' = 'sequence', 'fields.__mt_one.start' = '1', 'fields.__mt_one.end' = '1')";
+
+  /**
+   * The streaming job's query for a global aggregate that holds {@code row} while it has none: the
+   * one-row table left-joined with the query gives the query's row when there is one, else {@code
+   * row}; when the aggregate's row comes (or goes, all its input deleted), the join retracts the one
+   * and emits the other, under the same constant synthetic key. Needs {@link #DECLARE_ONE_ROW}.
    */
   public static String held(TableDefinition definition, List<String> row) {
     if (row.size() != definition.columns().size()) {
@@ -84,7 +96,7 @@ public final class EmptyInputRow {
       selected.add("CASE WHEN `q`.`__mt_one` IS NULL THEN " + empty + " ELSE `q`." + names.get(i) + " END AS " + names.get(i));
     }
     selected.add(SyntheticKey.expression(List.of(), "`q`") + " AS " + PaimonTables.quote(SyntheticKey.COLUMN));
-    return "SELECT " + String.join(", ", selected) + "\nFROM (VALUES (1)) AS `e` (`__mt_one`)\nLEFT JOIN (SELECT `q0`.*, 1 AS `__mt_one` FROM (\n"
+    return "SELECT " + String.join(", ", selected) + "\nFROM " + ONE_ROW + " AS `e`\nLEFT JOIN (SELECT `q0`.*, 1 AS `__mt_one` FROM (\n"
         + definition.query().expanded() + "\n) AS `q0` (" + String.join(", ", names) + ")) AS `q` ON `e`.`__mt_one` = `q`.`__mt_one`";
   }
 

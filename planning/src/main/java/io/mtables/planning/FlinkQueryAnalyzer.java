@@ -34,6 +34,7 @@ public class FlinkQueryAnalyzer {
   /** An operator line of a plan: tree drawing, then the operator's name and its attributes. */
   private static final Pattern OPERATOR = Pattern.compile("^[\\s:+\\-]*([A-Za-z]+)\\((.*)\\)\\s*$");
   private static final Pattern SCANNED_TABLE = Pattern.compile("table=\\[\\[([^\\]]+)\\]\\]");
+  private static final Pattern INNER_OR_OUTER = Pattern.compile("joinType=\\[(InnerJoin|LeftOuterJoin|RightOuterJoin|FullOuterJoin)\\]");
   private static final Pattern CONDITION = Pattern.compile("condition=\\[(.*?)\\](?:, |\\)$|$)");
   /** Functions whose value moves with the wall clock; Flink prints them by these names. */
   private static final Pattern CURRENT_TIME =
@@ -188,14 +189,14 @@ public class FlinkQueryAnalyzer {
         .withPartitionSources(partitionSources)
         .withVolatileFunctions(volatileFunctions(batchPlan.plan()))
         .withStatefulOperators(statefulOperators(plan))
+        .withRegularJoin(hasRegularJoin(plan))
         .withTimeFunctions(timeFunctionsInConditions(plan))
         .withLatestValueSources(changelogSources(plan).stream().filter(name -> !UpstreamTables.isScratch(name)).toList());
   }
 
   /**
    * The row a global aggregate holds while it reads none, when the streaming job that holds it
-   * plans: Flink cannot decorrelate some subqueries (TPC-H Q17's) once the query is joined with the
-   * one-row VALUES, and such a table keeps Flink's own semantics (no row) with the plan's warning.
+   * plans; a query whose job does not plan keeps Flink's own semantics (no row) with the plan's warning.
    */
   private List<String> emptyInputRow(TableDefinition table, Table validated) {
     List<String> row = EmptyInputRow.of(validated);
@@ -203,6 +204,7 @@ public class FlinkQueryAnalyzer {
       return row;
     }
     try {
+      streaming.executeSql(EmptyInputRow.DECLARE_ONE_ROW);
       streaming.explainSql(EmptyInputRow.held(table, row));
       return row;
     } catch (RuntimeException cannotPlan) {
@@ -311,6 +313,13 @@ public class FlinkQueryAnalyzer {
       }
     }
     return List.copyOf(found);
+  }
+
+  /** Whether the streaming plan has an inner or outer regular join (Flink's Join or MultiJoin; semi and anti joins are not batched). */
+  static boolean hasRegularJoin(String explain) {
+    return physicalPlan(explain).lines().map(OPERATOR::matcher)
+        .anyMatch(operator -> operator.matches() && (operator.group(1).equals("MultiJoin")
+            || operator.group(1).equals("Join") && INNER_OR_OUTER.matcher(operator.group(2)).find()));
   }
 
   /** The sources Flink reads as a changelog (updates and deletes), not as appended events. */

@@ -1,5 +1,6 @@
 package io.mtables.planning;
 
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -16,5 +17,13 @@ public final class PlanShapingOptions {
    */
   public static Map<String, String> streaming() {
     return Map.of("table.exec.source.cdc-events-duplicate", "true");
+  }
+
+  /** A plan's mini-batches (see {@link MiniBatches}): on, holding changes up to {@code latency}. */
+  public static Map<String, String> miniBatch(Duration latency) {
+    return Map.of(
+        "table.exec.mini-batch.enabled", "true",
+        "table.exec.mini-batch.allow-latency", latency.toMillis() + " ms",
+        "table.exec.mini-batch.size", String.valueOf(MiniBatches.SIZE));
   }
 }

@@ -32,6 +32,8 @@ import java.util.Map;
  * @param emptyInputRow for a query of at most one row (a global aggregate): each column's value (as
  *     SQL text, null for NULL) when it reads no rows, the empty list when it then has no row (see
  *     {@link EmptyInputRow}); null for any other query, or when not known
+ * @param regularJoin whether the streaming plan has an inner or outer regular join (not a semi or
+ *     anti join, nor a window, interval, temporal or lookup join)
  */
 public record QueryAnalysis(
     Verdict verdict,
@@ -45,7 +47,8 @@ public record QueryAnalysis(
     List<List<String>> branchKeys,
     List<String> volatileFunctions,
     Map<String, Map<String, String>> partitionSources,
-    List<String> emptyInputRow) {
+    List<String> emptyInputRow,
+    boolean regularJoin) {
 
   /** The planner's answer. */
   public enum Verdict {
@@ -73,59 +76,63 @@ public record QueryAnalysis(
   }
 
   public static QueryAnalysis streamable(String changelogMode) {
-    return new QueryAnalysis(Verdict.STREAMABLE, changelogMode, null, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null);
+    return new QueryAnalysis(Verdict.STREAMABLE, changelogMode, null, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null, false);
   }
 
   public static QueryAnalysis notStreamable(String why) {
-    return new QueryAnalysis(Verdict.NOT_STREAMABLE, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null);
+    return new QueryAnalysis(Verdict.NOT_STREAMABLE, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null, false);
   }
 
   public static QueryAnalysis unknown(String why) {
-    return new QueryAnalysis(Verdict.UNKNOWN, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null);
+    return new QueryAnalysis(Verdict.UNKNOWN, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null, false);
   }
 
   public static QueryAnalysis blocked(String why) {
-    return new QueryAnalysis(Verdict.BLOCKED, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null);
+    return new QueryAnalysis(Verdict.BLOCKED, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null, false);
   }
 
   public QueryAnalysis withUniqueKeys(List<List<String>> keys) {
-    return new QueryAnalysis(verdict, changelogMode, detail, keys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow);
+    return new QueryAnalysis(verdict, changelogMode, detail, keys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow, regularJoin);
   }
 
   public QueryAnalysis withBatch(BatchCheck check) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, check, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, check, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow, regularJoin);
   }
 
   public QueryAnalysis withStatefulOperators(List<String> operators) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, operators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, operators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow, regularJoin);
   }
 
   public QueryAnalysis withTimeFunctions(List<String> functions) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, functions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, functions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow, regularJoin);
   }
 
   public QueryAnalysis withLatestValueSources(List<String> sources) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, sources, branchKeys, volatileFunctions, partitionSources, emptyInputRow);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, sources, branchKeys, volatileFunctions, partitionSources, emptyInputRow, regularJoin);
   }
 
   public QueryAnalysis withBranchKeys(List<List<String>> keys) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, keys, volatileFunctions, partitionSources, emptyInputRow);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, keys, volatileFunctions, partitionSources, emptyInputRow, regularJoin);
   }
 
   public QueryAnalysis withVolatileFunctions(List<String> functions) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, functions, partitionSources, emptyInputRow);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, functions, partitionSources, emptyInputRow, regularJoin);
   }
 
   public QueryAnalysis withPartitionSources(Map<String, Map<String, String>> sources) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, sources, emptyInputRow);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, sources, emptyInputRow, regularJoin);
   }
 
   public QueryAnalysis withEmptyInputRow(List<String> row) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, row);
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, row, regularJoin);
   }
 
   /** Whether the query produces updates or deletes, not only inserts. */
   public boolean updating() {
     return changelogMode != null && !changelogMode.equals("[I]");
+  }
+
+  public QueryAnalysis withRegularJoin(boolean joined) {
+    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow, joined);
   }
 }

@@ -67,6 +67,7 @@ public final class RefreshModeRules {
               + " (materialized-table.default-freshness." + (mode == Mode.CONTINUOUS ? "continuous" : "full") + ").");
     }
     Duration checkpoint = null;
+    Duration miniBatch = null;
     String cron = null;
     Map<String, String> formatters = new TreeMap<>();
     if (mode == Mode.CONTINUOUS) {
@@ -74,6 +75,8 @@ public final class RefreshModeRules {
       reasons.add(
           "Checkpoint every " + Durations.precise(checkpoint) + ", half the freshness: each checkpoint commits a snapshot, so the"
               + " newest change a reader sees is at most one interval and the commit's own time old, within the freshness.");
+      miniBatch = MiniBatches.of(query, checkpoint, key != null && key.holdsEmptyInputRow());
+      reasons.add(MiniBatches.reason(miniBatch, query));
     } else {
       Freshness f = Durations.freshnessOf(freshness);
       try {
@@ -110,7 +113,7 @@ public final class RefreshModeRules {
     return new RefreshPlan(
         table.table(), table.version(), status, mode, Durations.freshnessOf(freshness), declared, checkpoint, cron,
         formatters, query.changelogMode(), key, upstreamTables(table), reasons, warnings, now, incremental,
-        mode == Mode.FULL ? settings.timeZone().getId() : null);
+        mode == Mode.FULL ? settings.timeZone().getId() : null, miniBatch);
   }
 
   private static void describeStreaming(Mode mode, QueryAnalysis query, List<String> reasons) {

@@ -35,6 +35,7 @@ class FlinkQueryAnalyzerTest {
     assertThat(analysis.verdict()).isEqualTo(Verdict.STREAMABLE);
     assertThat(analysis.changelogMode()).isEqualTo("[I,UA,D]");
     assertThat(analysis.updating()).isTrue();
+    assertThat(analysis.regularJoin()).isFalse();
   }
 
   @Test
@@ -110,16 +111,16 @@ class FlinkQueryAnalyzerTest {
     assertThat(grouped.emptyInputRow()).isNull();
   }
 
-  /** TPC-H Q17's shape: Flink cannot decorrelate its subquery inside the job's join that holds the row, so none is promised. */
+  /** TPC-H Q17's shape: a correlated subquery, which Calcite's decorrelator leaves in place beside a VALUES, not beside the one-row table. */
   @Test
-  void noEmptyInputRowIsPromisedWhereTheJobHoldingItCannotBePlanned() {
+  void aCorrelatedSubqueryUnderAGlobalAggregateHoldsItsEmptyInputRowToo() {
     QueryAnalysis correlated = ANALYZER.analyze(withColumns(table(
         "SELECT SUM(`o`.`amount`) / 7.0 AS `avg_yearly` FROM `default_catalog`.`shop`.`orders` AS `o`"
             + " WHERE `o`.`amount` < (SELECT 0.2 * AVG(`i`.`amount`) FROM `default_catalog`.`shop`.`orders` AS `i` WHERE `i`.`ds` = `o`.`ds`)",
         "orders", CDC_ORDERS), new TableDefinition.Column("avg_yearly", "DECIMAL(38, 6)", true)));
 
     assertThat(correlated.uniqueKeys()).containsExactly(List.of());
-    assertThat(correlated.emptyInputRow()).isNull();
+    assertThat(correlated.emptyInputRow()).containsExactly((String) null);
   }
 
   @Test
@@ -133,6 +134,7 @@ class FlinkQueryAnalyzerTest {
 
     assertThat(analysis.changelogMode()).isEqualTo("[I,UB,UA,D]");
     assertThat(analysis.uniqueKeys()).containsExactly(List.of("user_id", "domain_id"));
+    assertThat(analysis.regularJoin()).isTrue();
   }
 
   @Test
@@ -209,6 +211,17 @@ class FlinkQueryAnalyzerTest {
                 List.of(source("users", CDC_USERS), source("domains", CDC_DOMAINS))));
 
     assertThat(analysis.statefulOperators()).doesNotContain("regular join");
+    assertThat(analysis.regularJoin()).as("an inner join, which Flink's mini-batches would batch too").isTrue();
+  }
+
+  @Test
+  void aSemiJoinIsNoRegularJoinToMiniBatches() {
+    QueryAnalysis analysis = ANALYZER.analyze(table(
+        "SELECT `u`.`id`, COUNT(*) AS `n` FROM `default_catalog`.`shop`.`users` AS `u`"
+            + " WHERE `u`.`id` IN (SELECT `d`.`user_id` FROM `default_catalog`.`shop`.`domains` AS `d`) GROUP BY `u`.`id`",
+        List.of(source("users", CDC_USERS), source("domains", CDC_DOMAINS))));
+
+    assertThat(analysis.regularJoin()).isFalse();
   }
 
   @Test

@@ -56,7 +56,8 @@ class PlanAcrossServicesIT {
         202);
     post("CREATE MATERIALIZED TABLE " + table + " FRESHNESS = INTERVAL '5' MINUTE AS SELECT category, COUNT(*) AS n FROM " + DB + ".clicks GROUP BY category", 202);
 
-    awaitDescribe(table, List.of("plan.mode", "CONTINUOUS"), List.of("plan.checkpoint_interval", "PT2M30S"), List.of("plan.upsert_key", "__mt_key = NULL-safe encoding of (category), derived from the query"));
+    awaitDescribe(table, List.of("plan.mode", "CONTINUOUS"), List.of("plan.checkpoint_interval", "PT2M30S"), List.of("plan.mini_batch", "PT2M30S"),
+        List.of("plan.upsert_key", "__mt_key = NULL-safe encoding of (category), derived from the query"));
 
     post("ALTER MATERIALIZED TABLE " + table + " SET FRESHNESS = INTERVAL '1' HOUR", 202);
 

@@ -24,6 +24,7 @@ final class PlanRows {
             ? null
             : "INTERVAL '" + plan.freshness().interval() + "' " + plan.freshness().unit() + (plan.freshnessDeclared() ? "" : " (default)"));
     property(rows, "plan.checkpoint_interval", plan.checkpointInterval());
+    property(rows, "plan.mini_batch", plan.miniBatch());
     property(rows, "plan.cron", plan.cron());
     property(rows, "plan.time_zone", plan.timeZone());
     property(rows, "plan.changelog_mode", plan.changelogMode());

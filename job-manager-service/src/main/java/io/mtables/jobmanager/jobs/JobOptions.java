@@ -42,6 +42,9 @@ public final class JobOptions {
     // Paimon merges by key itself; Flink's upsert materializer in front of it is refused by Paimon.
     options.put("table.exec.sink.upsert-materialize", "NONE");
     options.putAll(PlanShapingOptions.streaming());
+    if (plan.miniBatch() != null) {
+      options.putAll(PlanShapingOptions.miniBatch(plan.miniBatch()));
+    }
     if (restoreFrom != null) {
       options.put("execution.state-recovery.path", restoreFrom);
     }

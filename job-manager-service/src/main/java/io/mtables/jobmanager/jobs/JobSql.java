@@ -108,6 +108,19 @@ public final class JobSql {
     return declareSources(definition, Map.of());
   }
 
+  /** The streaming job's sources: the table's, and the one-row table of a global aggregate that holds its empty-input row. */
+  public static List<String> declareSources(TableDefinition definition, RefreshPlan plan) {
+    List<String> statements = new ArrayList<>(declareSources(definition));
+    if (holdsEmptyInputRow(plan)) {
+      statements.add(EmptyInputRow.DECLARE_ONE_ROW);
+    }
+    return statements;
+  }
+
+  private static boolean holdsEmptyInputRow(RefreshPlan plan) {
+    return plan.upsertKey() != null && plan.upsertKey().holdsEmptyInputRow();
+  }
+
   /**
    * The statements that declare the sources; a materialized table in {@code pinned} is read at
    * that snapshot id (Paimon's {@code scan.snapshot-id}), so a refresh reads exactly what it records.
@@ -145,9 +158,8 @@ public final class JobSql {
     if (plan.upsertKey().branches() != null) {
       return into + keyedBranches(definition, plan.upsertKey().branches());
     }
-    List<String> emptyRow = plan.upsertKey().emptyInputRow();
-    if (plan.upsertKey().columns().isEmpty() && emptyRow != null && !emptyRow.isEmpty()) {
-      return into + EmptyInputRow.held(definition, emptyRow);
+    if (holdsEmptyInputRow(plan)) {
+      return into + EmptyInputRow.held(definition, plan.upsertKey().emptyInputRow());
     }
     return into
         + keyed(definition, definition.query().expanded(), SyntheticKey.expression(plan.upsertKey().columns(), "`q`"));

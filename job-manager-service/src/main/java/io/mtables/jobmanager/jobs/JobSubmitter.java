@@ -194,7 +194,7 @@ public class JobSubmitter {
   public JobClient submitStreaming(TableDefinition definition, RefreshPlan plan, Map<String, String> jobOptions, String target) {
     TableEnvironment env = environment(configuration(jobOptions), true);
     env.executeSql(JobSql.createCatalog(warehouse));
-    JobSql.declareSources(definition).forEach(env::executeSql);
+    JobSql.declareSources(definition, plan).forEach(env::executeSql);
     return jobOf(env.executeSql(JobSql.insert(definition, plan, target)));
   }
 

@@ -61,7 +61,7 @@ class JobSqlTest {
     assertThat(insert)
         .contains("CASE WHEN `q`.`__mt_one` IS NULL THEN CAST('0' AS BIGINT) ELSE `q`.`id` END AS `id`")
         .contains("CASE WHEN `q`.`__mt_one` IS NULL THEN CAST(NULL AS STRING) ELSE `q`.`name` END AS `name`")
-        .contains("FROM (VALUES (1)) AS `e` (`__mt_one`)\nLEFT JOIN");
+        .contains("FROM " + io.mtables.planning.EmptyInputRow.ONE_ROW + " AS `e`\nLEFT JOIN");
     assertThat(explain(counted, plan, insert)).contains("Sink(table=[mt_warehouse.s.t]").contains("Join(joinType=[LeftOuterJoin]");
   }
 
@@ -89,6 +89,7 @@ class JobSqlTest {
     env.executeSql(JobSql.createCatalog(io.mtables.planning.Warehouse.at(warehouse.toString())));
     env.executeSql(JobSql.createDatabase(definition.table()));
     env.executeSql(JobSql.createTable(definition, plan));
+    JobSql.declareSources(definition, plan).forEach(env::executeSql);
     return env.explainSql(insert);
   }
 

@@ -39,6 +39,9 @@ import java.util.Map;
  * @param timeZone FULL: the time zone (IANA id) the cron and the partition formatters are
  *     evaluated in, so every service sees the same period boundaries; null for other plans and in
  *     plans written before it (the scheduler then uses its {@code mt.scheduler.zone})
+ * @param miniBatch CONTINUOUS: how long the job's operators may hold changes to fold each key's
+ *     into one (Flink's {@code table.exec.mini-batch.allow-latency}); null when the job runs without
+ *     mini-batches (a regular join in the query, a FULL plan), and in plans written before it
  */
 public record RefreshPlan(
     String table,
@@ -57,7 +60,18 @@ public record RefreshPlan(
     List<Warning> warnings,
     Instant plannedAt,
     Incremental incremental,
-    String timeZone) {
+    String timeZone,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Duration miniBatch) {
+
+  /** A plan without {@link #miniBatch}. */
+  public RefreshPlan(
+      String table, long definitionVersion, Status status, Mode mode, Freshness freshness, boolean freshnessDeclared,
+      Duration checkpointInterval, String cron, Map<String, String> partitionFormatters, String changelogMode,
+      UpsertKey upsertKey, List<String> upstreamTables, List<String> reasons, List<Warning> warnings, Instant plannedAt, Incremental incremental,
+      String timeZone) {
+    this(table, definitionVersion, status, mode, freshness, freshnessDeclared, checkpointInterval, cron, partitionFormatters,
+        changelogMode, upsertKey, upstreamTables, reasons, warnings, plannedAt, incremental, timeZone, null);
+  }
 
   /** A plan without {@link #timeZone}. */
   public RefreshPlan(
@@ -156,6 +170,12 @@ public record RefreshPlan(
 
     public UpsertKey(List<String> columns, Origin origin, List<List<String>> branches) {
       this(columns, origin, branches, null);
+    }
+
+    /** Whether the streaming job holds a row while the query has none: a global aggregate's {@link #emptyInputRow}. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean holdsEmptyInputRow() {
+      return origin == Origin.SYNTHETIC && branches == null && columns.isEmpty() && emptyInputRow != null && !emptyInputRow.isEmpty();
     }
 
     /** Where the key comes from. */
