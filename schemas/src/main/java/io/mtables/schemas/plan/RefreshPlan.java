@@ -1,5 +1,6 @@
 package io.mtables.schemas.plan;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Duration;
 import java.time.Instant;
@@ -173,7 +174,7 @@ public record RefreshPlan(
     }
 
     /** Whether the streaming job holds a row while the query has none: a global aggregate's {@link #emptyInputRow}. */
-    @com.fasterxml.jackson.annotation.JsonIgnore
+    @JsonIgnore
     public boolean holdsEmptyInputRow() {
       return origin == Origin.SYNTHETIC && branches == null && columns.isEmpty() && emptyInputRow != null && !emptyInputRow.isEmpty();
     }
