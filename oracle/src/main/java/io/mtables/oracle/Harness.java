@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Pattern;
 
 /**
  * Drives an example's seeded workload into PostgreSQL, waits until the pipeline is quiet, and
@@ -83,9 +84,11 @@ public final class Harness {
     }
   }
 
+  private static final Pattern DECLARED_TABLE = Pattern.compile("MATERIALIZED TABLE\\s+(\\S+)");
+
   /** The table a CREATE statement names. */
   private static String declared(String statement) {
-    var name = java.util.regex.Pattern.compile("MATERIALIZED TABLE\\s+(\\S+)").matcher(statement);
+    var name = DECLARED_TABLE.matcher(statement);
     return name.find() ? name.group(1) : statement.strip().lines().findFirst().orElse("");
   }
 

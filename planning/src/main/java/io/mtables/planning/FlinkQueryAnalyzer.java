@@ -64,6 +64,7 @@ public class FlinkQueryAnalyzer {
     streaming = onFlinkThread(() -> {
       TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
       PlanShapingOptions.streaming().forEach(env.getConfig()::set);
+      env.executeSql(EmptyInputRow.DECLARE_ONE_ROW); // once: a held empty-input row's job is planned against it
       return env;
     });
     batch = onFlinkThread(() -> TableEnvironment.create(EnvironmentSettings.inBatchMode()));
@@ -204,7 +205,6 @@ public class FlinkQueryAnalyzer {
       return row;
     }
     try {
-      streaming.executeSql(EmptyInputRow.DECLARE_ONE_ROW);
       streaming.explainSql(EmptyInputRow.held(table, row));
       return row;
     } catch (RuntimeException cannotPlan) {
