@@ -4,6 +4,7 @@ import io.mtables.ddl.infra.InMemorySql;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.paimon.catalog.Catalog;
@@ -17,6 +18,7 @@ import org.apache.paimon.options.Options;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataTypes;
@@ -56,6 +58,21 @@ public final class RefreshHistoryTable {
    */
   private static final int BUCKETS = 4;
 
+  /**
+   * How ORC reads one table's rows (measured in one process over bin/bench history's 600,000 rows,
+   * warm: 17-21 ms to 13 ms a read). The reader drops other tables' rows itself (ORC's filter from
+   * the table_name predicate, rows of one key all alike, so the merge of sorted runs stays right):
+   * 60 rows merged instead of about 24,000 (its row groups of 10,000). Set on a table created
+   * before, as reading options they serve its files already written.
+   */
+  static final Map<String, String> READ_OPTIONS = Map.of("orc.sarg.to.filter", "true", "orc.filter.use.selected", "true");
+
+  /**
+   * ORC's compression chunks of 16 KB instead of 256 KB: a read allocated a 256 KB buffer per
+   * column stream and file (a quarter of a warm read's samples, in ByteBuffer.allocate).
+   */
+  static final Map<String, String> WRITE_OPTIONS = Map.of("orc.compress.size", "16384");
+
   private RefreshHistoryTable() {}
 
   static Catalog catalog(io.mtables.planning.Warehouse warehouse) {
@@ -87,9 +104,23 @@ public final class RefreshHistoryTable {
             // As our tables (JobSql.FILE_FORMAT): Paimon 1.3's Parquet reader parses Hadoop's
             // core-default.xml for every file it opens (apache/paimon#7080), seen in bin/bench history.
             .option("file.format", "orc")
+            .options(READ_OPTIONS)
+            .options(WRITE_OPTIONS)
             .comment("The refresh history of every materialized table, written by ddl-service (timestamps in epoch milliseconds)")
             .build();
     catalog.createTable(IDENTIFIER, schema, true);
+    Map<String, String> options = catalog.getTable(IDENTIFIER).options();
+    List<SchemaChange> missing = new ArrayList<>();
+    for (Map<String, String> wanted : List.of(READ_OPTIONS, WRITE_OPTIONS)) {
+      wanted.forEach((key, value) -> {
+        if (!value.equals(options.get(key))) {
+          missing.add(SchemaChange.setOption(key, value));
+        }
+      });
+    }
+    if (!missing.isEmpty()) {
+      catalog.alterTable(IDENTIFIER, missing, false);
+    }
   }
 
   static GenericRow row(HistoryEntry entry) {
