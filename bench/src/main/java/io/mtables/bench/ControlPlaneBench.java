@@ -10,6 +10,14 @@ import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.flink.table.api.TableResult;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * The control plane: how long a statement takes to be acknowledged by ddl-service, and how long
@@ -43,7 +51,7 @@ public final class ControlPlaneBench {
 
     // Through all the services: CREATE over REST to the job RUNNING.
     List<Long> ours = new ArrayList<>();
-    Map<String, long[]> wallClock = new java.util.LinkedHashMap<>(); // table -> {POST sent, RUNNING seen}, epoch ms
+    Map<String, long[]> wallClock = new LinkedHashMap<>(); // table -> {POST sent, RUNNING seen}, epoch ms
     for (int i = 0; i < tables; i++) {
       String name = "mt_" + i;
       long sentAt = System.currentTimeMillis();
@@ -91,13 +99,13 @@ public final class ControlPlaneBench {
         defined.get(table) - times[0], planned.get(table) - defined.get(table), started.get(table) - planned.get(table), times[1] - started.get(table)));
   }
 
-  private static Map<String, Long> firstRecordTimes(String bootstrap, String topic, java.util.Set<String> keys, String mustContain) {
-    java.util.Properties props = new java.util.Properties();
+  private static Map<String, Long> firstRecordTimes(String bootstrap, String topic, Set<String> keys, String mustContain) {
+    Properties props = new Properties();
     props.put("bootstrap.servers", bootstrap);
-    Map<String, Long> times = new java.util.HashMap<>();
-    try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(props, new org.apache.kafka.common.serialization.StringDeserializer(),
-        new org.apache.kafka.common.serialization.StringDeserializer())) {
-      var partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream().map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+    Map<String, Long> times = new HashMap<>();
+    try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+        new StringDeserializer())) {
+      var partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       var ends = consumer.endOffsets(partitions);
@@ -112,7 +120,7 @@ public final class ControlPlaneBench {
     return times;
   }
 
-  private static org.apache.flink.table.api.TableResult submitDirectly(int flinkPort, String warehouse, String name) {
+  private static TableResult submitDirectly(int flinkPort, String warehouse, String name) {
     Configuration configuration = new Configuration();
     configuration.set(DeploymentOptions.TARGET, "remote");
     configuration.set(RestOptions.ADDRESS, "127.0.0.1");

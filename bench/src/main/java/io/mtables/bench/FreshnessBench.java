@@ -27,6 +27,9 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.ReadBuilder;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.paimon.Snapshot;
 
 /**
  * Freshness: rows committed in PostgreSQL at a steady rate flow through cdc-capture-service,
@@ -67,7 +70,7 @@ public final class FreshnessBench {
     CheckpointLog checkpoints = CheckpointLog.follow(flinkPort, jobId);
 
     Map<Long, Long> readableAt = new HashMap<>();
-    Map<Long, Long> committedAt = new java.util.concurrent.ConcurrentHashMap<>(); // checkpoint id -> Paimon commit time
+    Map<Long, Long> committedAt = new ConcurrentHashMap<>(); // checkpoint id -> Paimon commit time
     AtomicBoolean writing = new AtomicBoolean(true);
     Thread watcher = new Thread(() -> watchSnapshots(table, readableAt, committedAt, writing), "snapshot-watcher");
     watcher.start();
@@ -181,7 +184,7 @@ public final class FreshnessBench {
         long from = last == null ? 0 : last;
         for (long id = from + 1; id <= latest; id++) {
           var snapshot = table.snapshotManager().snapshot(id);
-          if (snapshot.commitKind() != org.apache.paimon.Snapshot.CommitKind.APPEND) {
+          if (snapshot.commitKind() != Snapshot.CommitKind.APPEND) {
             continue;
           }
           long committed = snapshot.timeMillis();
@@ -228,7 +231,7 @@ public final class FreshnessBench {
           if (event.path("op").asText().equals("c")) {
             // The record's time is the commit time (cdc-capture-service sets it so); its send time is a header.
             var sentAt = record.headers().lastHeader("mt-published-at");
-            long sent = sentAt == null ? record.timestamp() : Long.parseLong(new String(sentAt.value(), java.nio.charset.StandardCharsets.UTF_8));
+            long sent = sentAt == null ? record.timestamp() : Long.parseLong(new String(sentAt.value(), StandardCharsets.UTF_8));
             times.putIfAbsent(event.path("after").path("id").asLong(), new long[] {event.path("source").path("ts_ms").asLong(), sent});
           }
         }

@@ -30,6 +30,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.paimon.flink.LogicalTypeConversion;
 import org.apache.paimon.flink.sink.FlinkSinkBuilder;
 import org.apache.paimon.table.FileStoreTable;
+import java.util.Arrays;
+import org.apache.flink.table.runtime.typeutils.ExternalTypeInfo;
 
 /**
  * The baseline of the throughput benchmark: seed 003's join written by hand as a Flink DataStream
@@ -57,7 +59,7 @@ final class HandWrittenJoin {
     DataStream<DomainChange> domains = env.fromSource(source(bootstrap, domainsTopic, new DomainEvents()), WatermarkStrategy.noWatermarks(), "domains");
     DataType rowType = TypeConversions.fromLogicalToDataType(LogicalTypeConversion.toLogicalType(sink.rowType()));
     DataStream<Row> joined = users.connect(domains).keyBy(new UserKey(), new DomainOwner()).process(new Join(sink.rowType().getFieldNames()))
-        .returns(org.apache.flink.table.runtime.typeutils.ExternalTypeInfo.of(rowType));
+        .returns(ExternalTypeInfo.of(rowType));
     new FlinkSinkBuilder(sink).forRow(joined, rowType).parallelism(parallelism).build();
     return env.executeAsync("hand-written users x domains join");
   }
@@ -176,7 +178,7 @@ final class HandWrittenJoin {
     Join(List<String> columns) {
       this.width = columns.size();
       this.positions = List.of("domain_id", "user_id", "firstname", "lastname", "domain_name").stream().mapToInt(columns::indexOf).toArray();
-      if (java.util.Arrays.stream(positions).anyMatch(p -> p < 0)) {
+      if (Arrays.stream(positions).anyMatch(p -> p < 0)) {
         throw new IllegalArgumentException("the sink table lacks a column of the join: " + columns);
       }
     }

@@ -16,6 +16,7 @@ import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataField;
+import org.apache.paimon.predicate.Predicate;
 
 /** The Paimon warehouse the benches read, with Paimon's own API (no Flink job of ours in the way). */
 final class Warehouse {
@@ -83,7 +84,7 @@ final class Warehouse {
     throw new IllegalStateException("no snapshot of " + table.name() + " holds " + column + " = " + value + " within " + timeout);
   }
 
-  private static boolean holds(FileStoreTable snapshot, org.apache.paimon.predicate.Predicate filter, int index, long value) throws Exception {
+  private static boolean holds(FileStoreTable snapshot, Predicate filter, int index, long value) throws Exception {
     ReadBuilder read = snapshot.newReadBuilder().withFilter(filter);
     try (RecordReader<InternalRow> reader = read.newRead().executeFilter().createReader(read.newScan().plan())) {
       boolean[] found = {false};

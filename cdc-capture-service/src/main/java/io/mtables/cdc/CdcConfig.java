@@ -5,6 +5,7 @@ import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Arrays;
 
 /** What cdc-capture-service captures, from where, and how ({@code mt.cdc.*}). */
 @ConfigMapping(prefix = "mt.cdc")
@@ -21,7 +22,7 @@ public interface CdcConfig {
 
   /** {@link #tables()} split at its commas, each entry trimmed. */
   static List<String> includeList(String tables) {
-    return java.util.Arrays.stream(tables.split(",")).map(String::strip).filter(entry -> !entry.isEmpty()).toList();
+    return Arrays.stream(tables.split(",")).map(String::strip).filter(entry -> !entry.isEmpty()).toList();
   }
 
   /** Topics are named {@code <prefix>.<schema>.<table>}. */

@@ -17,6 +17,10 @@ import java.sql.Statement;
 import java.time.Duration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
+import io.mtables.testing.kafka.KafkaBroker;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
 
 /** A real PostgreSQL, the real Debezium engine and a real broker: what lands in the topics. */
 @QuarkusTest
@@ -60,8 +64,8 @@ class CaptureIT {
       assertThat(JSON.readTree(tombstone.key()).path("id").asLong()).isEqualTo(2);
     }
     String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
-    assertThat(metrics).containsPattern("(?m)^mt_cdc_changes_total\\{topic=\"" + java.util.regex.Pattern.quote(ITEMS) + "\"\\} [1-9]")
-        .containsPattern("(?m)^mt_cdc_capture_lag_seconds\\{topic=\"" + java.util.regex.Pattern.quote(ITEMS) + "\"\\} \\d");
+    assertThat(metrics).containsPattern("(?m)^mt_cdc_changes_total\\{topic=\"" + Pattern.quote(ITEMS) + "\"\\} [1-9]")
+        .containsPattern("(?m)^mt_cdc_capture_lag_seconds\\{topic=\"" + Pattern.quote(ITEMS) + "\"\\} \\d");
   }
 
   /**
@@ -90,8 +94,8 @@ class CaptureIT {
     // Nothing is written here but the heartbeat's own message: only it can move the slot past this point.
     await().atMost(cycle.multipliedBy(5)).pollInterval(Duration.ofMillis(250)).until(() ->
         query("SELECT confirmed_flush_lsn > '" + now + "'::pg_lsn FROM pg_replication_slots WHERE slot_name = '" + PostgresTestResource.SLOT + "'").equals("t"));
-    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
-        java.util.Map.of("bootstrap.servers", io.mtables.testing.kafka.KafkaBroker.bootstrapServers()))) {
+    try (Admin admin = Admin.create(
+        Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()))) {
       assertThat(admin.listTopics().names().get()).as("Debezium's topic of logical decoding messages")
           .doesNotContain(PostgresTestResource.TOPIC_PREFIX + ".message");
     }
@@ -100,8 +104,8 @@ class CaptureIT {
   /** A job declared over a table with no rows yet must find its topic (Flink's Kafka source fails on a missing one). */
   @Test
   void everyCapturedTableHasItsTopicBeforeItsFirstChange() throws Exception {
-    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
-        java.util.Map.of("bootstrap.servers", io.mtables.testing.kafka.KafkaBroker.bootstrapServers()))) {
+    try (Admin admin = Admin.create(
+        Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()))) {
       await().atMost(PATIENCE).untilAsserted(() -> assertThat(admin.listTopics().names().get())
           .contains(PostgresTestResource.TOPIC_PREFIX + ".cdc_it.empty_at_start")
           .doesNotContain(PostgresTestResource.TOPIC_PREFIX + ".cdc_it_other.noise"));

@@ -8,6 +8,8 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import io.quarkus.runtime.configuration.DurationConverter;
+import java.time.Duration;
 
 /** The table list keeps its regular expressions as written, backslashes included. */
 class CdcConfigTest {
@@ -27,6 +29,6 @@ class CdcConfigTest {
   /** As Quarkus reads it: expressions resolved, durations such as {@code 1s}. */
   private static SmallRyeConfigBuilder builder() {
     return new SmallRyeConfigBuilder().withMapping(CdcConfig.class).addDefaultInterceptors()
-        .withConverter(java.time.Duration.class, 200, new io.quarkus.runtime.configuration.DurationConverter());
+        .withConverter(Duration.class, 200, new DurationConverter());
   }
 }

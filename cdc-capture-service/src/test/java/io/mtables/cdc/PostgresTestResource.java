@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.UUID;
+import java.time.Duration;
 
 /**
  * The machine's PostgreSQL (bin/postgres: wal_level=logical, role and database mt): a fresh schema
@@ -17,8 +18,8 @@ public class PostgresTestResource implements QuarkusTestResourceLifecycleManager
   static final String URL = "jdbc:postgresql://127.0.0.1:5432/" + env("MT_PG_DB", "mt");
   static final String SLOT = "mt_cdc_it";
   static final String TOPIC_PREFIX = "cdcit" + UUID.randomUUID().toString().substring(0, 8);
-  static final java.time.Duration HEARTBEAT = java.time.Duration.ofSeconds(1);
-  static final java.time.Duration OFFSET_FLUSH = java.time.Duration.ofSeconds(1);
+  static final Duration HEARTBEAT = Duration.ofSeconds(1);
+  static final Duration OFFSET_FLUSH = Duration.ofSeconds(1);
 
   @Override
   public Map<String, String> start() {

@@ -22,6 +22,8 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import io.mtables.ddl.domain.PlanProjection;
+import io.mtables.planning.PlannerSettings;
 
 /**
  * A broker that stops under a statement: the change is refused as BrokerUnavailable (503,
@@ -59,8 +61,8 @@ class BrokerOutageIT {
   @Test
   void aChangeTheBrokerDoesNotTakeIsRefusedAsRetryableAndSucceedsWhenSentAgain() throws Exception {
     DdlRuntime runtime = new DdlRuntime();
-    runtime.start(Map.of("bootstrap.servers", BOOTSTRAP, "delivery.timeout.ms", "4000"), "ddl-service", io.mtables.planning.PlannerSettings.defaults(),
-        config, Clock.systemUTC(), new io.mtables.ddl.domain.PlanProjection());
+    runtime.start(Map.of("bootstrap.servers", BOOTSTRAP, "delivery.timeout.ms", "4000"), "ddl-service", PlannerSettings.defaults(),
+        config, Clock.systemUTC(), new PlanProjection());
     await().atMost(Duration.ofSeconds(60)).until(runtime::ready);
     String db = "outage_" + System.nanoTime();
     assertThat(runtime.withService(s -> s.execute("before-" + db, "CREATE TABLE " + db + ".a (id BIGINT) WITH ('connector' = 'datagen')")).status())

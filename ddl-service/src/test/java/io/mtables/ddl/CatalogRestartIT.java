@@ -18,6 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import io.mtables.ddl.domain.PlanProjection;
+import io.mtables.planning.PlannerSettings;
+import java.util.Optional;
 
 /**
  * A new ddl-service instance rebuilds the catalog from Kafka alone: every accepted table, its
@@ -42,7 +45,7 @@ class CatalogRestartIT {
     post("DROP MATERIALIZED TABLE " + DB + ".gone", "r6-" + DB);
 
     DdlRuntime restarted = new DdlRuntime();
-    restarted.start(Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()), "ddl-service", io.mtables.planning.PlannerSettings.defaults(), config, Clock.systemUTC(), new io.mtables.ddl.domain.PlanProjection());
+    restarted.start(Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()), "ddl-service", PlannerSettings.defaults(), config, Clock.systemUTC(), new PlanProjection());
     await().atMost(Duration.ofSeconds(60)).until(restarted::ready);
 
     StatementResult tables = restarted.withService(s -> s.execute("q-" + UUID.randomUUID(), "SHOW MATERIALIZED TABLES FROM " + DB));
@@ -50,7 +53,7 @@ class CatalogRestartIT {
         .containsExactly(
             List.of("default_catalog." + DB + ".chain", "AUTO", "default of the mode", "ACTIVE"),
             List.of("default_catalog." + DB + ".mt", "AUTO", "INTERVAL '1' MINUTE", "SUSPENDED"));
-    java.util.Optional<StatementResult> answered = restarted.withService(s -> s.operation("r2-" + DB));
+    Optional<StatementResult> answered = restarted.withService(s -> s.operation("r2-" + DB));
     assertThat(answered.map(StatementResult::message).orElse("")).contains("created");
     StatementResult again = restarted.withService(s -> s.execute("r6-" + DB, "DROP MATERIALIZED TABLE " + DB + ".gone"));
     assertThat(again.status()).isEqualTo(StatementResult.Status.SUCCEEDED);

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import io.mtables.testing.kafka.KafkaBroker;
 
 /**
  * The dialect, statement by statement, through the REST front door and the real broker: each case
@@ -30,12 +31,12 @@ class DialectIT {
   private static final String ORDERS =
       "CREATE TABLE " + DB + ".orders (\n  id BIGINT,\n  ds STRING,\n  category STRING,\n  amount DECIMAL(10, 2),\n"
           + "  PRIMARY KEY (id) NOT ENFORCED\n) WITH ('connector' = 'kafka', 'topic' = 'orders', 'format' = 'debezium-json',"
-          + " 'properties.bootstrap.servers' = '" + io.mtables.testing.kafka.KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset')";
+          + " 'properties.bootstrap.servers' = '" + KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset')";
 
   /** Orders as appended events: a batch can read it, so FULL tables can be declared over it. */
   private static final String ORDERS_LOG =
       "CREATE TABLE " + DB + ".orders_log (id BIGINT NOT NULL, ds STRING, amount DECIMAL(10, 2)) WITH ('connector' = 'kafka', 'topic' = 'orders_log',"
-          + " 'format' = 'json', 'properties.bootstrap.servers' = '" + io.mtables.testing.kafka.KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset')";
+          + " 'format' = 'json', 'properties.bootstrap.servers' = '" + KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset')";
 
   private record Case(String statement, int status, String reason, String contains, Integer line, Integer column) {}
 

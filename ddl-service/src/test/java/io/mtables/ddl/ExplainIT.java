@@ -21,6 +21,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import io.mtables.testing.kafka.KafkaBroker;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.common.TopicPartition;
 
 /** EXPLAIN CREATE | ALTER MATERIALIZED TABLE answers with the plan and its reasons, and changes nothing. */
 @QuarkusTest
@@ -30,7 +34,7 @@ class ExplainIT {
   private static final String DB = "explain_" + UUID.randomUUID().toString().substring(0, 8);
   private static final String CLICKS =
       "CREATE TABLE IF NOT EXISTS " + DB + ".clicks (id BIGINT, category STRING, ts TIMESTAMP(3)) WITH ('connector' = 'kafka', 'topic' = 'clicks',"
-          + " 'format' = 'json', 'properties.bootstrap.servers' = '" + io.mtables.testing.kafka.KafkaBroker.bootstrapServers() + "',"
+          + " 'format' = 'json', 'properties.bootstrap.servers' = '" + KafkaBroker.bootstrapServers() + "',"
           + " 'scan.startup.mode' = 'earliest-offset')";
   private static final String BY_CATEGORY = " AS SELECT category, COUNT(*) AS n FROM " + DB + ".clicks GROUP BY category";
 
@@ -151,15 +155,15 @@ class ExplainIT {
         probe.send(topic, String.valueOf(i), "{\"id\":" + i + ",\"category\":\"a\"}", Map.of());
       }
     }
-    try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", io.mtables.testing.kafka.KafkaBroker.bootstrapServers()))) {
+    try (var admin = Admin.create(Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()))) {
       // What retention does to a topic's oldest records.
-      admin.deleteRecords(Map.of(new org.apache.kafka.common.TopicPartition(topic, 0), org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(2)))
+      admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(2)))
           .all().get();
     }
     post("CREATE TABLE " + DB + ".taps (id BIGINT, category STRING) WITH ('connector' = 'kafka', 'topic' = '" + topic + "', 'format' = 'json',"
-        + " 'properties.bootstrap.servers' = '" + io.mtables.testing.kafka.KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset')", 202);
+        + " 'properties.bootstrap.servers' = '" + KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset')", 202);
     post("CREATE TABLE " + DB + ".live_taps (id BIGINT, category STRING) WITH ('connector' = 'kafka', 'topic' = '" + topic + "', 'format' = 'json',"
-        + " 'properties.bootstrap.servers' = '" + io.mtables.testing.kafka.KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'latest-offset')", 202);
+        + " 'properties.bootstrap.servers' = '" + KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'latest-offset')", 202);
     for (String source : List.of("taps", "live_taps")) {
       post("CREATE MATERIALIZED TABLE " + DB + "." + source + "_n FRESHNESS = INTERVAL '5' SECOND AS SELECT category, COUNT(*) AS n FROM " + DB + "." + source
           + " GROUP BY category", 202);

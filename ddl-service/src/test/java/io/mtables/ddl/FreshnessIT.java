@@ -23,6 +23,9 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import java.time.temporal.ChronoUnit;
+import org.assertj.core.api.Assertions;
+import org.assertj.core.data.Offset;
 
 /**
  * A table's measured lag, from the job manager's events: in DESCRIBE, information_schema and the
@@ -64,15 +67,15 @@ class FreshnessIT {
           .jsonPath().getList("rows").get(0) instanceof List<?> list ? list : List.of();
       long lagMillis = ((Number) row.get(0)).longValue();
       assertThat(lagMillis).isBetween(40_000L, 50_000L);
-      assertThat(row.get(1)).isEqualTo(upData.truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString());
+      assertThat(row.get(1)).isEqualTo(upData.truncatedTo(ChronoUnit.MILLIS).toString());
 
       await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         double scraped = gauge(metrics, "mt_table_lag_seconds", down);
         double measured = Duration.parse(property(down, "refresh.measured_lag")).toMillis() / 1000.0;
-        assertThat(scraped).as("the gauge and DESCRIBE measure the same lag").isCloseTo(measured, org.assertj.core.data.Offset.offset(1.0));
+        assertThat(scraped).as("the gauge and DESCRIBE measure the same lag").isCloseTo(measured, Offset.offset(1.0));
         assertThat(gauge(metrics, "mt_table_freshness_target_seconds", up)).isEqualTo(5.0);
-        assertThat(gauge(metrics, "mt_table_data_timestamp_seconds", down)).isCloseTo(upData.toEpochMilli() / 1000.0, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(gauge(metrics, "mt_table_data_timestamp_seconds", down)).isCloseTo(upData.toEpochMilli() / 1000.0, Offset.offset(0.01));
         assertThat(metrics).containsPattern("mt_statements_total\\{[^}]*status=\"SUCCEEDED\"[^}]*\\} [1-9]");
       });
 
@@ -83,7 +86,7 @@ class FreshnessIT {
       assertThat(missed.value()).contains("\"freshness\":\"PT5S\"");
       succeeded(alerts, new RefreshSucceeded(up, 1, RefreshPlan.Mode.CONTINUOUS, Map.of(), 5, 1, Instant.now(), Instant.now(), Instant.now(), "job-up"));
       alerts.await(r -> up.equals(r.key()) && Contracts.FRESHNESS_RESTORED_V1.type().equals(TopicProbe.header(r, EventHeaders.TYPE)), Duration.ofSeconds(30));
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> alerts.await(
+      Assertions.assertThatThrownBy(() -> alerts.await(
               r -> up.equals(r.key()) && String.valueOf(TopicProbe.header(r, EventHeaders.TYPE)).startsWith("Freshness"), Duration.ofSeconds(4)))
           .as("one of each per episode").isInstanceOf(AssertionError.class).hasMessageStartingWith("No matching record");
     }

@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.assertj.core.api.Assertions;
 
 /** A plan published on mt.refresh.plans shows in DESCRIBE and information_schema. */
 @QuarkusTest
@@ -80,15 +82,15 @@ class PlanInDescribeIT {
     }
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> post("DESCRIBE MATERIALIZED TABLE " + DB + ".hourly", 200).then().body("rows", hasItem(List.of("plan.mode", "FULL"))));
 
-    var rows = new com.fasterxml.jackson.databind.ObjectMapper().readTree(post("DESCRIBE MATERIALIZED TABLE " + DB + ".hourly", 200).asString()).path("rows");
+    var rows = new ObjectMapper().readTree(post("DESCRIBE MATERIALIZED TABLE " + DB + ".hourly", 200).asString()).path("rows");
     Instant next = null;
     for (var row : rows) {
       if (row.get(0).asText().equals("refresh.next_refresh")) {
         next = Instant.parse(row.get(1).asText());
       }
     }
-    org.assertj.core.api.Assertions.assertThat(next).as("the next full hour").isNotNull().isAfter(Instant.now()).isBefore(Instant.now().plus(Duration.ofHours(1)).plusSeconds(5));
-    org.assertj.core.api.Assertions.assertThat(next.getEpochSecond() % 3600).isZero();
+    Assertions.assertThat(next).as("the next full hour").isNotNull().isAfter(Instant.now()).isBefore(Instant.now().plus(Duration.ofHours(1)).plusSeconds(5));
+    Assertions.assertThat(next.getEpochSecond() % 3600).isZero();
   }
 
   private static io.restassured.response.Response post(String statement, int status) {

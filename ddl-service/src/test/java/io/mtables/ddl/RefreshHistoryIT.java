@@ -26,6 +26,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import io.mtables.planning.Warehouse;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 
 /**
  * The job manager's events become rows of information_schema.refresh_history, kept in a Paimon
@@ -46,7 +49,7 @@ class RefreshHistoryIT {
     post("CREATE MATERIALIZED TABLE " + DB + ".daily FRESHNESS = INTERVAL '1' MINUTE AS SELECT id, v FROM " + DB + ".src", 202);
     // Tomorrow's hours: the data is never behind the 1 minute freshness, so no FreshnessMissed
     // joins the history (fixed times made this test fail once the wall clock passed them).
-    Instant hour = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS).plus(Duration.ofDays(1));
+    Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS).plus(Duration.ofDays(1));
     try (TopicProbe probe = new TopicProbe()) {
       for (int i = 0; i < 3; i++) {
         Instant scheduled = hour.plus(Duration.ofHours(i));
@@ -65,13 +68,13 @@ class RefreshHistoryIT {
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
         assertThat(post(query, 200).jsonPath().getList("rows")).as("the newest 3 of 5").containsExactly(
             List.of("SUCCEEDED", "SCHEDULED", hour.plus(Duration.ofHours(2)).toString(), 12, true),
-            java.util.Arrays.asList("FAILED", "SCHEDULED", hour.plus(Duration.ofHours(3)).toString(), null, null),
-            java.util.Arrays.asList("NO_DATA", "MANUAL", hour.plus(Duration.ofHours(3)).plusSeconds(600).toString(), 13, true)));
+            Arrays.asList("FAILED", "SCHEDULED", hour.plus(Duration.ofHours(3)).toString(), null, null),
+            Arrays.asList("NO_DATA", "MANUAL", hour.plus(Duration.ofHours(3)).plusSeconds(600).toString(), 13, true)));
     assertThat(post("SELECT state_message FROM information_schema.refresh_history WHERE table_name = '" + table + "' AND state = 'FAILED'", 200)
         .jsonPath().getList("rows")).containsExactly(List.of("division by zero (1 in a row)"));
 
     // What a restarted service reads: the rows are in the warehouse, not in this process.
-    var warehouse = io.mtables.planning.Warehouse.at(Path.of("target/mt-data/warehouse").toAbsolutePath().normalize().toUri().toString());
+    var warehouse = Warehouse.at(Path.of("target/mt-data/warehouse").toAbsolutePath().normalize().toUri().toString());
     assertThat(RefreshHistoryTable.read(warehouse, Optional.of(table))).hasSize(3);
   }
 

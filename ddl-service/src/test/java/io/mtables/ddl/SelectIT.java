@@ -26,6 +26,8 @@ import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
+import io.mtables.ddl.infra.WarehouseReader;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /** SELECT over a materialized table reads its latest Paimon snapshot, with WHERE, ORDER BY, LIMIT and aggregates. */
 @QuarkusTest
@@ -56,7 +58,7 @@ class SelectIT {
 
   private static void writeAsTheJobManagerWould(String db, String table, Map<String, Long> rows) throws Exception {
     // The warehouse ddl-service reads, by its own configuration (a local path or an object store).
-    var warehouse = io.mtables.ddl.infra.WarehouseReader.configured(org.eclipse.microprofile.config.ConfigProvider.getConfig());
+    var warehouse = WarehouseReader.configured(ConfigProvider.getConfig());
     try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
       catalog.createDatabase(db, true);
       Identifier id = Identifier.create(db, table);

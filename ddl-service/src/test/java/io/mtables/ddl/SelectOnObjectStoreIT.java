@@ -8,6 +8,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
 import java.util.UUID;
+import java.util.HashMap;
 
 /** SELECT over a table whose warehouse is on an S3-compatible object store (S3Proxy, started by bin/test at MT_TEST_S3_ENDPOINT). */
 @QuarkusTest
@@ -19,7 +20,7 @@ class SelectOnObjectStoreIT extends SelectIT {
   public static class ObjectStore implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
-      Map<String, String> settings = new java.util.HashMap<>(TestStores.objectStoreSettings());
+      Map<String, String> settings = new HashMap<>(TestStores.objectStoreSettings());
       settings.put("mt.paimon.warehouse", "s3://" + TestStores.BUCKET + "/" + UUID.randomUUID() + "/warehouse");
       return settings;
     }

@@ -16,6 +16,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smallrye.config.WithDefault;
+import java.util.HashSet;
 
 /** k8s/: every manifest typed and valid, the overlays patching what the base has, the topics as the contracts say. */
 class KubernetesManifestsTest {
@@ -52,7 +55,7 @@ class KubernetesManifestsTest {
 
   @Test
   void everyTopicOfTheContractsHasAKafkaTopicWithItsCleanupPolicyAndPartitions() throws Exception {
-    int partitions = Integer.parseInt(MessagingConfig.class.getMethod("topicPartitions").getAnnotation(io.smallrye.config.WithDefault.class).value());
+    int partitions = Integer.parseInt(MessagingConfig.class.getMethod("topicPartitions").getAnnotation(WithDefault.class).value());
     assertThat(KafkaTopics.problems(Topics.ALL, baseDocuments(), partitions)).isEmpty();
 
     // The check fails on a copy where a compacted topic is declared with deletion, and one is missing.
@@ -62,7 +65,7 @@ class KubernetesManifestsTest {
     for (JsonNode document : baseDocuments()) {
       JsonNode copy = document.deepCopy();
       if (copy.path("spec").path("topicName").asText().equals(Topics.TABLE_DEFINITIONS)) {
-        ((com.fasterxml.jackson.databind.node.ObjectNode) copy.path("spec").path("config")).put("cleanup.policy", "delete");
+        ((ObjectNode) copy.path("spec").path("config")).put("cleanup.policy", "delete");
       }
       wrong.add(copy);
     }
@@ -72,7 +75,7 @@ class KubernetesManifestsTest {
 
   @Test
   void theOverlaysPatchOnlyWhatTheBaseHas() {
-    Set<String> inBase = new java.util.HashSet<>();
+    Set<String> inBase = new HashSet<>();
     baseDocuments().forEach(d -> inBase.add(d.path("kind").asText() + "/" + d.path("metadata").path("name").asText()));
     List<String> problems = new ArrayList<>();
     for (String overlay : List.of("dev", "prod")) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.kubernetes.operator.api.FlinkDeployment;
 
 /**
  * A manifest read into the typed model of its kind: Kubernetes' own objects through fabric8's
@@ -30,7 +31,7 @@ final class TypedResources {
       Map.entry("kafka.strimzi.io/v1beta2/Kafka", io.strimzi.api.kafka.model.kafka.Kafka.class),
       Map.entry("kafka.strimzi.io/v1beta2/KafkaNodePool", io.strimzi.api.kafka.model.nodepool.KafkaNodePool.class),
       Map.entry("kafka.strimzi.io/v1beta2/KafkaTopic", io.strimzi.api.kafka.model.topic.KafkaTopic.class),
-      Map.entry("flink.apache.org/v1beta1/FlinkDeployment", org.apache.flink.kubernetes.operator.api.FlinkDeployment.class));
+      Map.entry("flink.apache.org/v1beta1/FlinkDeployment", FlinkDeployment.class));
 
   /** The Flink versions the operator's API artifact served here knows stop at 1.20; ours is 2.x. */
   private static final String FLINK_VERSION_FIELD = "flinkVersion";
@@ -46,7 +47,7 @@ final class TypedResources {
     }
     JsonNode readable = document.deepCopy();
     List<String> problems = new ArrayList<>();
-    if (type == org.apache.flink.kubernetes.operator.api.FlinkDeployment.class && readable.path("spec").has(FLINK_VERSION_FIELD)) {
+    if (type == FlinkDeployment.class && readable.path("spec").has(FLINK_VERSION_FIELD)) {
       String version = readable.path("spec").path(FLINK_VERSION_FIELD).asText();
       if (!version.matches("v\\d+_\\d+")) {
         problems.add(where + ": spec.flinkVersion must be v<major>_<minor>, such as v2_2; was " + version);

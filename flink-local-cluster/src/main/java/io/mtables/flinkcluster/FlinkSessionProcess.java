@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint;
 import org.apache.flink.runtime.taskexecutor.TaskManagerRunner;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * One process of a real Flink session cluster, started with Flink's own entry points: the
@@ -109,7 +110,7 @@ public final class FlinkSessionProcess {
     Path file = dir.resolve("config.yaml");
     Files.deleteIfExists(file);
     // Only this user reads it: it may hold an object store's keys.
-    Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     Files.writeString(file, yaml.toString());
     return dir;
   }

@@ -19,6 +19,8 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import java.time.Duration;
+import org.apache.flink.configuration.MetricOptions;
 
 /**
  * A whole Flink cluster in one JVM (Flink's MiniCluster: a job manager, one task manager and the
@@ -117,10 +119,10 @@ public final class LocalFlinkCluster {
     conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, data.resolve("savepoints").toUri().toString());
     // The job manager reads each checkpoint's trigger time over REST to measure a table's lag;
     // Flink caches these statistics for 3 s by default, which would add up to 3 s to the lag.
-    conf.set(RestOptions.CACHE_CHECKPOINT_STATISTICS_TIMEOUT, java.time.Duration.ofMillis(500));
+    conf.set(RestOptions.CACHE_CHECKPOINT_STATISTICS_TIMEOUT, Duration.ofMillis(500));
     // Job metrics over REST at most a second old (Flink's default: 10 s): a switch-over waits that
     // long after stopping the old job before it trusts the new one's sources to have read everything.
-    conf.set(org.apache.flink.configuration.MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, java.time.Duration.ofSeconds(1));
+    conf.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofSeconds(1));
     // Jobs arrive as job graphs with no jars of their own: their classes are all here.
     conf.setString("classloader.resolve-order", "parent-first");
     return conf;

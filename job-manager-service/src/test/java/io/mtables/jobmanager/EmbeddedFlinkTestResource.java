@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.util.UUID;
 
 /**
  * A clean data directory for the job manager under test, and no embedded Flink cluster left
@@ -26,7 +27,7 @@ public class EmbeddedFlinkTestResource implements QuarkusTestResourceLifecycleMa
   public Map<String, String> start() {
     stopCluster();
     deleteRecursively(DATA);
-    runPrefix = "jm_it_" + java.util.UUID.randomUUID().toString().substring(0, 6) + "_";
+    runPrefix = "jm_it_" + UUID.randomUUID().toString().substring(0, 6) + "_";
     return Map.of("mt.data-dir", DATA.toString(), "mt.jobs.include", "default_catalog\\." + runPrefix + ".*");
   }
 

@@ -12,6 +12,7 @@ import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataField;
+import io.mtables.planning.Warehouse;
 
 /** The rows of a table's latest snapshot, read with Paimon's own API, as sorted text ("1|anna"), duplicates kept. */
 final class PaimonRows {
@@ -19,7 +20,7 @@ final class PaimonRows {
   private PaimonRows() {}
 
   /** Whether the warehouse holds the table. */
-  static boolean exists(io.mtables.planning.Warehouse warehouse, String table) throws Exception {
+  static boolean exists(Warehouse warehouse, String table) throws Exception {
     String[] parts = table.split("\\.", 3);
     try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
       return catalog.listTables(parts[1]).contains(parts[2]);
@@ -28,7 +29,7 @@ final class PaimonRows {
     }
   }
 
-  static List<String> read(io.mtables.planning.Warehouse warehouse, String table) throws Exception {
+  static List<String> read(Warehouse warehouse, String table) throws Exception {
     String[] parts = table.split("\\.", 3);
     try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
       Table paimon = catalog.getTable(Identifier.create(parts[1], parts[2]));

@@ -36,6 +36,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.mtables.jobmanager.jobs.PaimonPartitions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+import org.assertj.core.api.Assertions;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Real Flink jobs writing real Paimon tables, driven by hand-made definitions and plans through
@@ -117,8 +123,8 @@ class PipelinesIT {
     assertThat(PaimonRows.read(locations.warehouse(), table)).containsExactly("1|anna", "3|cid");
 
     String metrics = io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString();
-    assertThat(metrics).containsPattern("(?m)^mt_refreshes_total\\{[^}]*outcome=\"NO_DATA\"[^}]*table=\"" + java.util.regex.Pattern.quote(table) + "\"[^}]*\\} [1-9]")
-        .containsPattern("(?m)^mt_refreshes_total\\{[^}]*outcome=\"REFRESHED\"[^}]*table=\"" + java.util.regex.Pattern.quote(table) + "\"[^}]*\\} [1-9]");
+    assertThat(metrics).containsPattern("(?m)^mt_refreshes_total\\{[^}]*outcome=\"NO_DATA\"[^}]*table=\"" + Pattern.quote(table) + "\"[^}]*\\} [1-9]")
+        .containsPattern("(?m)^mt_refreshes_total\\{[^}]*outcome=\"REFRESHED\"[^}]*table=\"" + Pattern.quote(table) + "\"[^}]*\\} [1-9]");
   }
 
   private static JsonNode readTree(String json) {
@@ -287,7 +293,7 @@ class PipelinesIT {
     event(Contracts.REFRESH_SUCCEEDED_V1, table);
     event(Contracts.JOB_STARTED_V1, table);
     event(Contracts.JOB_STARTED_V1, table);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> probe.await(
+    Assertions.assertThatThrownBy(() -> probe.await(
             r -> table.equals(r.key()) && Contracts.JOB_STARTED_V1.type().equals(TopicProbe.header(r, EventHeaders.TYPE)), Duration.ofSeconds(8)))
         .as("four ticks, one refresh running: the three waiting ones become one")
         .isInstanceOf(AssertionError.class);
@@ -395,7 +401,7 @@ class PipelinesIT {
     JsonNode changed = event(Contracts.REFRESH_SUCCEEDED_V1, daily);
     assertThat(changed.path("changedPartitions").findValuesAsText("ds")).containsExactlyInAnyOrder("a", "b");
     assertThat(PaimonRows.read(locations.warehouse(), daily)).as("b has no rows left and is emptied").containsExactly("a|3", "c|1");
-    try (var paimon = new io.mtables.jobmanager.jobs.PaimonPartitions(locations.warehouse())) {
+    try (var paimon = new PaimonPartitions(locations.warehouse())) {
       assertThat(paimon.written(daily, whole.path("snapshotId").asLong(), changed.path("snapshotId").asLong()).orElseThrow())
           .as("Paimon's manifests: only a and b were written").containsExactlyInAnyOrder(Map.of("ds", "a"), Map.of("ds", "b"));
     }
@@ -418,7 +424,7 @@ class PipelinesIT {
       refresh(table, Map.of());
       JsonNode next = event(Contracts.REFRESH_SUCCEEDED_V1, table);
       if (next.path("outcome").asText().equals("NO_DATA")) {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> probe.await(
+        Assertions.assertThatThrownBy(() -> probe.await(
                 r -> table.equals(r.key()) && Contracts.JOB_STARTED_V1.type().equals(TopicProbe.header(r, EventHeaders.TYPE)), Duration.ofSeconds(3)))
             .as("no Flink job for a refresh of unchanged inputs")
             .isInstanceOf(AssertionError.class);
@@ -438,9 +444,9 @@ class PipelinesIT {
    */
   @Test
   void theEmbeddedClusterLogsAtInfoIntoItsLogFileAndNothingFiner() throws Exception {
-    java.nio.file.Path log = clusterLog();
-    await().atMost(PATIENCE).untilAsserted(() -> assertThat(java.nio.file.Files.readString(log)).contains(" INFO org.apache.flink."));
-    assertThat(java.nio.file.Files.readString(log)).doesNotContain(" DEBUG ", " TRACE ", " FINE ");
+    Path log = clusterLog();
+    await().atMost(PATIENCE).untilAsserted(() -> assertThat(Files.readString(log)).contains(" INFO org.apache.flink."));
+    assertThat(Files.readString(log)).doesNotContain(" DEBUG ", " TRACE ", " FINE ");
   }
 
   private void publish(TableDefinition definition, RefreshPlan plan) {
@@ -493,11 +499,11 @@ class PipelinesIT {
 
   /** The REST port of the cluster the jobs run on: the embedded cluster's, as configured. */
   int flinkPort() {
-    return org.eclipse.microprofile.config.ConfigProvider.getConfig().getValue("mt.flink.embedded.port", Integer.class);
+    return ConfigProvider.getConfig().getValue("mt.flink.embedded.port", Integer.class);
   }
 
   /** The log file of the cluster the jobs run on. */
-  java.nio.file.Path clusterLog() {
+  Path clusterLog() {
     return EmbeddedFlinkTestResource.DATA.resolve("flink/cluster.log");
   }
 

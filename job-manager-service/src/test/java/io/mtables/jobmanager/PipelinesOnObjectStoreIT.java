@@ -8,6 +8,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
 import java.util.UUID;
+import java.util.HashMap;
 
 /**
  * The pipelines that touch storage with the Paimon warehouse, checkpoints and savepoints on an S3-compatible
@@ -31,7 +32,7 @@ class PipelinesOnObjectStoreIT extends PipelinesAboutStorage {
     @Override
     public Map<String, String> getConfigOverrides() {
       String run = "s3://" + TestStores.BUCKET + "/" + UUID.randomUUID();
-      Map<String, String> settings = new java.util.HashMap<>(TestStores.objectStoreSettings());
+      Map<String, String> settings = new HashMap<>(TestStores.objectStoreSettings());
       settings.put("mt.paimon.warehouse", run + "/warehouse");
       settings.put("mt.flink.checkpoint-dir", run + "/checkpoints");
       settings.put("mt.flink.savepoint-dir", run + "/savepoints");

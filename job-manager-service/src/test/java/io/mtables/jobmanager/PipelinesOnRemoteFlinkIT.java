@@ -7,6 +7,8 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
+import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The pipelines, run on a remote Flink session cluster (a separate JVM the job manager did not
@@ -23,8 +25,8 @@ class PipelinesOnRemoteFlinkIT extends PipelinesIT {
   /** Restricts the remote cluster resource to this test class. */
   public static class RemoteFlink implements QuarkusTestProfile {
     @Override
-    public java.util.List<TestResourceEntry> testResources() {
-      return java.util.List.of(new TestResourceEntry(RemoteFlinkTestResource.class));
+    public List<TestResourceEntry> testResources() {
+      return List.of(new TestResourceEntry(RemoteFlinkTestResource.class));
     }
   }
 
@@ -56,7 +58,7 @@ class PipelinesOnRemoteFlinkIT extends PipelinesIT {
   }
 
   @Override
-  java.nio.file.Path clusterLog() {
+  Path clusterLog() {
     return RemoteFlinkTestResource.HOME.resolve("cluster.log");
   }
 }

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.awaitility.Awaitility;
 
 /**
  * A Flink cluster in a JVM of its own that the job manager did not start: the remote target. It
@@ -36,7 +37,7 @@ public class RemoteFlinkTestResource implements QuarkusTestResourceLifecycleMana
               .redirectOutput(home.resolve("cluster.log").toFile())
               .start();
       HttpClient http = HttpClient.newHttpClient();
-      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+      Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
           .failFast("the remote Flink cluster of the tests exited; see " + home.resolve("cluster.log"), () -> !cluster.isAlive())
           .until(() -> {
             var overview = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + PORT + "/overview")).build(), HttpResponse.BodyHandlers.ofString());

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.awaitility.Awaitility;
+import java.util.Comparator;
 
 /**
  * A real Flink session cluster started with Flink's own entry points ({@link
@@ -79,7 +80,7 @@ public class SessionClusterTestResource implements QuarkusTestResourceLifecycleM
       return;
     }
     try (var paths = Files.walk(root)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     } catch (IOException e) {
       throw new IllegalStateException("cannot clean " + root, e);
     }

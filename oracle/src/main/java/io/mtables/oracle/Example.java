@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Random;
+import java.util.ArrayList;
 
 /**
  * One of the examples the system must run end to end: its PostgreSQL tables and sample rows, the
@@ -43,7 +44,7 @@ public interface Example {
   }
 
   static List<Example> all() {
-    List<Example> all = new java.util.ArrayList<>(List.of(new UsersDomains(), new OrdersDashboard(), new ClicksPerMinute(), new Shapes(), new Tpch()));
+    List<Example> all = new ArrayList<>(List.of(new UsersDomains(), new OrdersDashboard(), new ClicksPerMinute(), new Shapes(), new Tpch()));
     all.addAll(Shapes.eachShape());
     return List.copyOf(all);
   }

@@ -10,6 +10,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.regex.Pattern;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Drives an example's seeded workload into PostgreSQL, waits until the pipeline is quiet, and
@@ -141,7 +143,7 @@ public final class Harness {
   public Report awaitAgreement(int changes) throws SQLException, InterruptedException {
     Instant start = Instant.now();
     Instant deadline = start.plus(settings.quietTimeout());
-    java.util.Map<String, Instant> refreshed = new java.util.HashMap<>();
+    Map<String, Instant> refreshed = new HashMap<>();
     List<CheckResult> results = compare(List.of(), start);
     while (!results.stream().allMatch(CheckResult::agrees) && Instant.now().isBefore(deadline)) {
       boolean upstreamAgrees = true;

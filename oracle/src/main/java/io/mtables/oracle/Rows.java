@@ -6,15 +6,17 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.sql.Timestamp;
+import java.util.regex.Pattern;
 
 /** Rows from either side in one normal form, and their differences as multisets. */
 public final class Rows {
 
   private Rows() {}
 
-  private static final java.util.regex.Pattern NUMBER = java.util.regex.Pattern.compile("-?\\d+(\\.\\d+)?");
-  private static final java.util.regex.Pattern TIMESTAMP =
-      java.util.regex.Pattern.compile("(\\d{4}-\\d{2}-\\d{2})[T ](\\d{2}:\\d{2}(?::\\d{2})?)(\\.\\d+)?Z?");
+  private static final Pattern NUMBER = Pattern.compile("-?\\d+(\\.\\d+)?");
+  private static final Pattern TIMESTAMP =
+      Pattern.compile("(\\d{4}-\\d{2}-\\d{2})[T ](\\d{2}:\\d{2}(?::\\d{2})?)(\\.\\d+)?Z?");
 
   /**
    * A value as text, the same whichever side it comes from: numbers without trailing zeros,
@@ -25,7 +27,7 @@ public final class Rows {
     if (value == null) {
       return "NULL";
     }
-    if (value instanceof java.sql.Timestamp timestamp) {
+    if (value instanceof Timestamp timestamp) {
       return normalize(timestamp.toLocalDateTime().toString());
     }
     return normalize(value.toString());

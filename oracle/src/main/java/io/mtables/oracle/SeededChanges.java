@@ -5,6 +5,9 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Random;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
 
 /**
  * A workload of single changes drawn from a seeded random source: each step commits one
@@ -41,8 +44,8 @@ abstract class SeededChanges implements Workload {
 
   /** The ids of a table's rows, in order: what a workload may change or delete. */
   static List<Long> ids(Connection postgres, String table) throws SQLException {
-    List<Long> ids = new java.util.ArrayList<>();
-    try (java.sql.Statement statement = postgres.createStatement(); java.sql.ResultSet rows = statement.executeQuery("SELECT id FROM " + table + " ORDER BY id")) {
+    List<Long> ids = new ArrayList<>();
+    try (Statement statement = postgres.createStatement(); ResultSet rows = statement.executeQuery("SELECT id FROM " + table + " ORDER BY id")) {
       while (rows.next()) {
         ids.add(rows.getLong(1));
       }

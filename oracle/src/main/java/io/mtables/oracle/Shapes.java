@@ -6,6 +6,9 @@ import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Random;
+import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The common query shapes a user pastes, each a CONTINUOUS materialized table over Debezium
@@ -112,8 +115,8 @@ public final class Shapes implements Example {
   }
 
   /** Each shape's query by its table's name, over the schema {@code s}. */
-  public static java.util.Map<String, String> queries(String s) {
-    java.util.Map<String, String> queries = new java.util.LinkedHashMap<>();
+  public static Map<String, String> queries(String s) {
+    Map<String, String> queries = new LinkedHashMap<>();
     shapes(s).forEach(shape -> queries.put(shape.name(), shape.query()));
     return queries;
   }
@@ -241,8 +244,8 @@ public final class Shapes implements Example {
       return dice < 5 ? null : dice < 9 ? nextPerson + random.nextInt(3) : pick(people);
     }
 
-    private java.math.BigDecimal balance() {
-      return random.nextInt(6) == 0 ? null : java.math.BigDecimal.valueOf(random.nextInt(20_000), 2);
+    private BigDecimal balance() {
+      return random.nextInt(6) == 0 ? null : BigDecimal.valueOf(random.nextInt(20_000), 2);
     }
 
     private Timestamp opened() {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.LinkedHashMap;
 
 /**
  * TPC-H over Debezium: its eight tables in PostgreSQL, filled by TPC-H's own generator (dbgen's
@@ -157,7 +158,7 @@ public final class Tpch implements Example {
 
   /** The queries of the tables by name, over the schema {@code s}, with the key a table declares before its query. */
   public static Map<String, String> queries(String s) {
-    Map<String, String> queries = new java.util.LinkedHashMap<>();
+    Map<String, String> queries = new LinkedHashMap<>();
     for (String name : tableNames()) {
       String declared = TpchQueries.DECLARED.get(name);
       queries.put(name, (declared.isEmpty() ? "" : "PRIMARY KEY (" + declared + ") NOT ENFORCED, AS ") + TpchQueries.QUERIES.get(name).replace("$s", s));

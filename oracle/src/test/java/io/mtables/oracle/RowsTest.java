@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.math.BigDecimal;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import java.sql.Timestamp;
 
 class RowsTest {
 
@@ -15,7 +16,7 @@ class RowsTest {
   void numbersAndTimestampsReadTheSameFromBothSides() throws Exception {
     assertThat(Rows.value(new BigDecimal("12.30"))).isEqualTo(Rows.value(JSON.readTree("12.3")));
     assertThat(Rows.value(42L)).isEqualTo(Rows.value(JSON.readTree("\"42\"")));
-    assertThat(Rows.value(java.sql.Timestamp.valueOf("2026-11-29 10:15:00")))
+    assertThat(Rows.value(Timestamp.valueOf("2026-11-29 10:15:00")))
         .isEqualTo(Rows.value(JSON.readTree("\"2026-11-29T10:15:00Z\"")))
         .isEqualTo("2026-11-29 10:15:00");
     assertThat(Rows.value(JSON.readTree("\"2026-11-29T10:15:30.120Z\""))).isEqualTo("2026-11-29 10:15:30.12");

@@ -5,6 +5,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 import java.time.Duration;
+import java.time.ZoneId;
 
 /** The planner's options, under Flink's own names (users need no translation). */
 @ConfigMapping(prefix = "materialized-table")
@@ -26,7 +27,7 @@ public interface PlannerConfig {
   Duration defaultFullFreshness();
 
   /** These options, with the time zone of periods ({@code mt.planner.time-zone}, not one of Flink's). */
-  default PlannerSettings settings(java.time.ZoneId timeZone) {
+  default PlannerSettings settings(ZoneId timeZone) {
     return new PlannerSettings(freshnessThreshold(), defaultContinuousFreshness(), defaultFullFreshness(), timeZone);
   }
 }

@@ -18,6 +18,9 @@ import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.TableDescriptor;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.api.TableException;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.Catalog;
 
 /**
  * Asks Flink's planner about a materialized table's query: in streaming mode, whether it runs as
@@ -372,7 +375,7 @@ public class FlinkQueryAnalyzer {
     return explain.substring(start + PHYSICAL_PLAN.length(), end < 0 ? explain.length() : end).strip();
   }
 
-  private static void dropQuietly(org.apache.flink.table.catalog.Catalog catalog, TableId id) {
+  private static void dropQuietly(Catalog catalog, TableId id) {
     try {
       catalog.dropTable(new ObjectPath(id.database(), id.name()), true);
     } catch (Exception e) {
@@ -389,8 +392,8 @@ public class FlinkQueryAnalyzer {
     message = message == null ? "" : message.lines().findFirst().orElse(message).strip();
     // Flink's own refusals say what is wrong; anything else is a failure inside its planner, whose
     // bare message ("4") means nothing without its kind.
-    boolean flinksWords = deepest instanceof org.apache.flink.table.api.TableException
-        || deepest instanceof org.apache.flink.table.api.ValidationException
+    boolean flinksWords = deepest instanceof TableException
+        || deepest instanceof ValidationException
         || deepest.getClass().getName().startsWith("org.apache.calcite.");
     return flinksWords ? message : "Flink's planner failed on this query (" + deepest.getClass().getSimpleName() + ": " + message + ")";
   }

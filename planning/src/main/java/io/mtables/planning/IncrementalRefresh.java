@@ -5,6 +5,7 @@ import io.mtables.schemas.plan.RefreshPlan.Incremental;
 import io.mtables.schemas.plan.RefreshPlan.Incremental.Level;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a FULL refresh may leave out. A refresh is a function of its inputs' contents: when every
@@ -59,7 +60,7 @@ final class IncrementalRefresh {
             + " successful refresh of the same partition runs no job and reports NO_DATA." + untraced);
   }
 
-  private static String describe(java.util.Map<String, String> columns) {
+  private static String describe(Map<String, String> columns) {
     List<String> pairs = new ArrayList<>();
     columns.forEach((own, input) -> pairs.add(own.equals(input) ? own : own + " = " + input));
     return String.join(", ", pairs);

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.table.api.TableEnvironment;
+import java.util.function.Function;
 
 /**
  * Which inputs a partitioned table's partitions come from, partition by partition, as proven by
@@ -32,7 +33,7 @@ final class PartitionLocality {
    * @param batch a batch environment in which the query's inputs are declared
    * @param physicalPlan reads Flink's optimized physical plan of a query
    */
-  static Map<String, Map<String, String>> of(TableEnvironment batch, TableDefinition table, java.util.function.Function<String, String> physicalPlan) {
+  static Map<String, Map<String, String>> of(TableEnvironment batch, TableDefinition table, Function<String, String> physicalPlan) {
     boolean partitionedInput = table.sources().stream()
         .anyMatch(s -> s.kind() == TableDefinition.Kind.MATERIALIZED_TABLE && s.partitionKeys() != null && !s.partitionKeys().isEmpty());
     if (table.partitionKeys().isEmpty() || !partitionedInput) {

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.Collection;
 
 /**
  * Whether the state of a running streaming job can be carried into the job of a changed query,
@@ -220,7 +221,7 @@ public final class StateCompatibility {
       return nodes.keySet().stream().filter(id -> !theirs.contains(signature(id))).toList();
     }
 
-    private Set<String> signaturesOf(java.util.Collection<Integer> ids) {
+    private Set<String> signaturesOf(Collection<Integer> ids) {
       Set<String> signatures = new LinkedHashSet<>();
       ids.forEach(id -> signatures.add(signature(id)));
       return signatures;

@@ -13,6 +13,8 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.catalog.ObjectPath;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Declares a materialized table that a query reads as the job manager does: a view under the
@@ -54,8 +56,8 @@ final class UpstreamTables {
     String paimonName = new TableId(CATALOG, id.database(), id.name()).quoted();
     env.executeSql("CREATE DATABASE IF NOT EXISTS " + PaimonTables.quote(CATALOG) + "." + PaimonTables.quote(id.database()));
     env.executeSql("DROP TABLE IF EXISTS " + paimonName);
-    var partitionKeys = source.partitionKeys() == null ? java.util.List.<String>of() : source.partitionKeys();
-    env.executeSql(PaimonTables.createTable(paimonName, source.columns(), partitionKeys, PaimonTables.primaryKey(plan, partitionKeys), java.util.Map.of()));
+    var partitionKeys = source.partitionKeys() == null ? List.<String>of() : source.partitionKeys();
+    env.executeSql(PaimonTables.createTable(paimonName, source.columns(), partitionKeys, PaimonTables.primaryKey(plan, partitionKeys), Map.of()));
     env.executeSql("CREATE DATABASE IF NOT EXISTS " + id.quotedDatabase());
     env.getCatalog(id.catalog()).ifPresent(catalog -> {
       try {

@@ -16,6 +16,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import java.time.ZoneId;
+import java.util.Arrays;
 
 class RefreshModeRulesTest {
 
@@ -80,7 +82,7 @@ class RefreshModeRulesTest {
 
   @Test
   void aFullPlanCarriesTheTimeZoneOfItsPeriodsAndAContinuousOneNone() {
-    var settings = new PlannerSettings(Duration.ofMinutes(30), Duration.ofMinutes(3), Duration.ofHours(1), java.time.ZoneId.of("Europe/Paris"));
+    var settings = new PlannerSettings(Duration.ofMinutes(30), Duration.ofMinutes(3), Duration.ofHours(1), ZoneId.of("Europe/Paris"));
 
     RefreshPlan full = RefreshModeRules.plan(table(RefreshMode.FULL, 1, "DAY", Map.of()), settings, UPSERTS, Instant.EPOCH);
     RefreshPlan continuous = RefreshModeRules.plan(table(RefreshMode.AUTO, 1, "MINUTE", Map.of()), settings, UPSERTS, Instant.EPOCH);
@@ -363,11 +365,11 @@ class RefreshModeRulesTest {
 
   @Test
   void aGlobalAggregateWhoseEmptyAnswerIsKnownHoldsItWithoutAWarning() {
-    var oneRow = QueryAnalysis.streamable("[I,UA,D]").withUniqueKeys(List.of(List.of())).withEmptyInputRow(java.util.Arrays.asList("0", null));
+    var oneRow = QueryAnalysis.streamable("[I,UA,D]").withUniqueKeys(List.of(List.of())).withEmptyInputRow(Arrays.asList("0", null));
 
     RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.AUTO, 5, "MINUTE", Map.of()), FLINK_DEFAULTS, oneRow, Instant.EPOCH);
 
-    assertThat(plan.upsertKey()).isEqualTo(new UpsertKey(List.of(), UpsertKey.Origin.SYNTHETIC, null, java.util.Arrays.asList("0", null)));
+    assertThat(plan.upsertKey()).isEqualTo(new UpsertKey(List.of(), UpsertKey.Origin.SYNTHETIC, null, Arrays.asList("0", null)));
     assertThat(plan.reasons()).anyMatch(r -> r.contains("the table holds the row a batch query answers then: (0, NULL)"));
     assertThat(plan.warnings()).extracting(RefreshPlan.Warning::code).doesNotContain("NoRowWithoutInput");
   }
@@ -387,7 +389,7 @@ class RefreshModeRulesTest {
 
   @Test
   void aUnionAllWithABranchWithoutAKeyIsRefusedNamingTheBranch() {
-    var union = QueryAnalysis.streamable("[I,UB,UA,D]").withUniqueKeys(List.of()).withBranchKeys(java.util.Arrays.asList(List.of("ds"), null));
+    var union = QueryAnalysis.streamable("[I,UB,UA,D]").withUniqueKeys(List.of()).withBranchKeys(Arrays.asList(List.of("ds"), null));
 
     RefreshPlan plan = RefreshModeRules.plan(table(RefreshMode.CONTINUOUS, 5, "SECOND", Map.of()), FLINK_DEFAULTS, union, Instant.EPOCH);
 

@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import java.time.ZoneOffset;
+import org.awaitility.Awaitility;
 
 /** Plans in, ticks out, through the real broker: boundaries, partitions, suspend, resume, drop, manual refresh. */
 @QuarkusTest
@@ -51,7 +53,7 @@ class SchedulingIT {
       assertThat(secondAt.getEpochSecond() % 2).as("on a 2-second boundary").isZero();
       assertThat(Instant.parse(third.path("scheduledTime").asText())).isEqualTo(secondAt.plusSeconds(2));
       assertThat(second.path("partition").path("ss").asText()).as("the period that just ended")
-          .isEqualTo(String.format("%02d", secondAt.minusSeconds(2).atZone(java.time.ZoneOffset.UTC).getSecond()));
+          .isEqualTo(String.format("%02d", secondAt.minusSeconds(2).atZone(ZoneOffset.UTC).getSecond()));
       assertThat(second.path("tickId").asText()).isEqualTo(table + "@" + secondAt);
 
       send(probe, Topics.REFRESH_PLANS, table, Contracts.REFRESH_PLANNED_V1, withStatus(plan, 2, RefreshPlan.Status.SUSPENDED));
@@ -87,8 +89,8 @@ class SchedulingIT {
     String b = prefix + "b";
     String c = prefix + "c";
     // A held tick waits until the next boundary at most: start early in a minute, so the steps below have 20 s or more.
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(25)).pollInterval(Duration.ofMillis(200))
-        .until(() -> Instant.now().atZone(java.time.ZoneOffset.UTC).getSecond() <= 40);
+    Awaitility.await().atMost(Duration.ofSeconds(25)).pollInterval(Duration.ofMillis(200))
+        .until(() -> Instant.now().atZone(ZoneOffset.UTC).getSecond() <= 40);
     try (TopicProbe probe = new TopicProbe().tail(Topics.REFRESH_TICKS)) {
       send(probe, Topics.REFRESH_PLANS, a, Contracts.REFRESH_PLANNED_V1, minutely(a));
       send(probe, Topics.REFRESH_PLANS, b, Contracts.REFRESH_PLANNED_V1, minutely(b, a));

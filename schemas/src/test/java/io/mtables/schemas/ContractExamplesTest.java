@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import java.util.ArrayList;
 
 /**
  * The golden examples under {@code examples/v<N>/<Name>/}: every {@code valid-*} example is read
@@ -53,7 +54,7 @@ class ContractExamplesTest {
   }
 
   private static Stream<Arguments> examples(String prefix) throws IOException, URISyntaxException {
-    List<Arguments> found = new java.util.ArrayList<>();
+    List<Arguments> found = new ArrayList<>();
     for (Contract<?> contract : Contracts.ALL) {
       Path dir =
           Path.of(

@@ -25,6 +25,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import java.util.Comparator;
+import org.jboss.logging.Logger;
 
 /**
  * A topic used as a durable log that this service owns: appends are synchronous (acknowledged by
@@ -34,7 +36,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public class KafkaLog implements AutoCloseable {
 
   private static final Duration DEFAULT_APPEND_TIMEOUT = Duration.ofSeconds(30);
-  private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(KafkaLog.class);
+  private static final Logger LOG = Logger.getLogger(KafkaLog.class);
 
   private final String topic;
   private final String source;
@@ -132,7 +134,7 @@ public class KafkaLog implements AutoCloseable {
       while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
         consumer.poll(Duration.ofMillis(500)).forEach(records::add);
       }
-      records.sort(java.util.Comparator.comparingLong(ConsumerRecord::timestamp));
+      records.sort(Comparator.comparingLong(ConsumerRecord::timestamp));
       return records;
     }
   }

@@ -24,6 +24,8 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.eclipse.microprofile.faulttolerance.Asynchronous;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.jboss.logging.Logger;
+import java.util.Collection;
+import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * Creates the system's topics that do not exist yet, and gives existing ones the retention their
@@ -79,7 +81,7 @@ public class TopicCreator {
       try {
         result.getValue().get(10, TimeUnit.SECONDS);
       } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+        if (!(e.getCause() instanceof TopicExistsException)) {
           throw e; // another service created it meanwhile: fine; anything else is not
         }
       }
@@ -88,7 +90,7 @@ public class TopicCreator {
 
   private static void alignRetention(Admin admin)
       throws InterruptedException, ExecutionException, TimeoutException {
-    Map<ConfigResource, java.util.Collection<AlterConfigOp>> changes = new HashMap<>();
+    Map<ConfigResource, Collection<AlterConfigOp>> changes = new HashMap<>();
     for (TopicSpec spec : Topics.ALL) {
       ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, spec.name());
       ConfigEntry policy =

@@ -31,6 +31,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import java.time.Instant;
+import java.util.regex.Pattern;
+import org.assertj.core.api.Assertions;
+import org.assertj.core.data.Offset;
 
 /**
  * The user's path through ddl-service, planner-service and job-manager-service as separate
@@ -153,7 +157,7 @@ class DataPlaneAcrossServicesIT {
 
       // Every tick of the last table after its first: UPSTREAM, for a minute its upstream refreshed first.
       JsonNode upstreamTick = JSON.readTree(probe.await(r -> large.equals(r.key()) && r.value().contains("\"UPSTREAM\""), Duration.ofSeconds(90)).value());
-      java.time.Instant minute = java.time.Instant.parse(upstreamTick.path("scheduledTime").asText());
+      Instant minute = Instant.parse(upstreamTick.path("scheduledTime").asText());
       assertThat(minute.getEpochSecond() % 60).as("a minute boundary").isZero();
       assertThat(describe(perDept, "refresh.last_refresh")).isNotBlank();
 
@@ -205,7 +209,7 @@ class DataPlaneAcrossServicesIT {
       await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
         double scraped = lagGauge(table);
         double described = Duration.parse(describe(table, "refresh.measured_lag")).toMillis() / 1000.0;
-        assertThat(scraped).as("mt_table_lag_seconds and DESCRIBE").isCloseTo(described, org.assertj.core.data.Offset.offset(1.0));
+        assertThat(scraped).as("mt_table_lag_seconds and DESCRIBE").isCloseTo(described, Offset.offset(1.0));
       });
 
       TopicProbe alerts = new TopicProbe().tail("mt.refresh.events");
@@ -227,7 +231,7 @@ class DataPlaneAcrossServicesIT {
           () -> assertThat(Duration.parse(describe(table, "refresh.measured_lag"))).isLessThanOrEqualTo(bound));
       JsonNode restored = JSON.readTree(alerts.await(r -> table.equals(r.key()) && r.value().contains("\"restoredAt\""), Duration.ofSeconds(30)).value());
       assertThat(restored.path("behindSince").asText()).isEqualTo(missed.path("behindSince").asText());
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> alerts.await(
+      Assertions.assertThatThrownBy(() -> alerts.await(
               r -> table.equals(r.key()) && (r.value().contains("\"detectedAt\"") || r.value().contains("\"restoredAt\"")), Duration.ofSeconds(5)))
           .as("one FreshnessMissed and one FreshnessRestored for the episode").isInstanceOf(AssertionError.class).hasMessageStartingWith("No matching record");
       alerts.close();
@@ -276,7 +280,7 @@ class DataPlaneAcrossServicesIT {
   private static double lagGauge(String table) throws Exception {
     String scrape = HttpClient.newHttpClient()
         .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:18081/q/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
-    var matcher = java.util.regex.Pattern.compile("(?m)^mt_table_lag_seconds\\{table=\"" + java.util.regex.Pattern.quote(table) + "\"\\} (\\S+)$").matcher(scrape);
+    var matcher = Pattern.compile("(?m)^mt_table_lag_seconds\\{table=\"" + Pattern.quote(table) + "\"\\} (\\S+)$").matcher(scrape);
     assertThat(matcher.find()).as("mt_table_lag_seconds for " + table).isTrue();
     return Double.parseDouble(matcher.group(1));
   }

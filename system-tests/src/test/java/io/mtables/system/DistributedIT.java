@@ -33,6 +33,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import java.util.Objects;
 
 /**
  * The system spread over hosts, as a platform team runs it: every component a process on a host
@@ -235,7 +236,7 @@ class DistributedIT {
         }
       }
       return null;
-    }, java.util.Objects::nonNull);
+    }, Objects::nonNull);
   }
 
   /** The TaskManager that runs the job's first task, by the address Flink gives for it. */
@@ -249,7 +250,7 @@ class DistributedIT {
         }
       }
       return null;
-    }, java.util.Objects::nonNull);
+    }, Objects::nonNull);
   }
 
   private static JsonNode event(TopicProbe events, String type) throws IOException {

@@ -13,6 +13,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.assertj.core.api.Assertions;
 
 /**
  * Every service an oracle example runs through, as processes on ports of their own: the example's
@@ -105,10 +109,10 @@ final class ExampleServices implements AutoCloseable {
    * A markdown table of each table's query, mode and key as the plans ddl-service shows say, with
    * the schema written {@code s}; the same as {@code docs/planner.md} holds, or the test fails.
    */
-  String planTable(java.util.Map<String, String> queriesByTable) {
+  String planTable(Map<String, String> queriesByTable) {
     StringBuilder table = new StringBuilder("| table | query | mode | key |\n|---|---|---|---|\n");
     queriesByTable.forEach((name, query) -> {
-      java.util.Map<String, String> plan = new java.util.HashMap<>();
+      Map<String, String> plan = new HashMap<>();
       for (var row : statements().send("DESCRIBE MATERIALIZED TABLE " + schema + "." + name).path("rows")) {
         plan.put(row.path(0).asText(), row.path(1).asText());
       }
@@ -119,9 +123,9 @@ final class ExampleServices implements AutoCloseable {
   }
 
   /** Fails unless docs/planner.md holds {@code table}, which is also written to target/{@code file} to copy from. */
-  static void assertDocumented(String table, String file) throws java.io.IOException {
+  static void assertDocumented(String table, String file) throws IOException {
     Files.writeString(Path.of("target", file), table);
-    org.assertj.core.api.Assertions.assertThat(Files.readString(Path.of("../docs/planner.md")))
+    Assertions.assertThat(Files.readString(Path.of("../docs/planner.md")))
         .as("docs/planner.md holds the table this run generated (system-tests/target/" + file + ")")
         .contains(table.lines().toArray(String[]::new));
   }

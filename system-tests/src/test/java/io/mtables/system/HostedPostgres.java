@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
+import java.nio.file.StandardOpenOption;
 
 /**
  * A PostgreSQL server of its own on one of {@link NetworkHosts}: a new cluster (initdb) in a
@@ -80,7 +81,7 @@ final class HostedPostgres implements AutoCloseable {
         "--auth-host=scram-sha-256", "--no-sync", "-E", "UTF8"));
     String subnet = host.address().substring(0, host.address().lastIndexOf('.')) + ".0/24";
     Files.writeString(home.resolve("data/pg_hba.conf"),
-        "host all all " + subnet + " scram-sha-256\nhost replication all " + subnet + " scram-sha-256\n", java.nio.file.StandardOpenOption.APPEND);
+        "host all all " + subnet + " scram-sha-256\nhost replication all " + subnet + " scram-sha-256\n", StandardOpenOption.APPEND);
   }
 
   @Override

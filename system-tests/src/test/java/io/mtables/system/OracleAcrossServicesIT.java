@@ -11,6 +11,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import io.mtables.oracle.Postgres;
+import org.awaitility.Awaitility;
 
 /**
  * The examples end to end: PostgreSQL, cdc-capture-service (Debezium), Kafka, ddl-service,
@@ -22,7 +24,7 @@ class OracleAcrossServicesIT {
 
   private static final ExampleServices SERVICES = new ExampleServices("oracle", 18380, 8, "1g");
   private static final String SCHEMA = SERVICES.schema();
-  private static final io.mtables.oracle.Postgres POSTGRES = ExampleServices.POSTGRES;
+  private static final Postgres POSTGRES = ExampleServices.POSTGRES;
 
   @BeforeAll
   static void startServices() throws Exception {
@@ -64,13 +66,13 @@ class OracleAcrossServicesIT {
         "UPDATE " + SCHEMA + ".orders SET amount = amount + 1 WHERE id = (SELECT min(id) FROM " + SCHEMA + ".orders WHERE to_char(order_ts, 'YYYY-MM-DD') = '" + last + "')"));
     String day = "SELECT to_char(order_ts, 'YYYY-MM-DD'), COUNT(*), SUM(amount) FROM " + SCHEMA + ".orders WHERE to_char(order_ts, 'YYYY-MM-DD') = '";
     List<List<String>> expectedFirst = POSTGRES.rows(day + first + "' GROUP BY 1");
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() ->
+    Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() ->
         assertThat(statements().rows("SELECT ds, SUM(amount) FROM " + SCHEMA + ".orders_ods WHERE ds = '" + first + "' GROUP BY ds"))
             .containsExactly(List.of(first, expectedFirst.get(0).get(2))));
 
     statements().send("ALTER MATERIALIZED TABLE " + SCHEMA + ".orders_daily REFRESH PARTITION (ds = '" + first + "')");
 
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() ->
+    Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() ->
         assertThat(statements().rows("SELECT ds, orders, revenue FROM " + SCHEMA + ".orders_daily WHERE ds = '" + first + "'")).isEqualTo(expectedFirst));
     assertThat(statements().rows("SELECT ds, orders, revenue FROM " + SCHEMA + ".orders_daily WHERE ds = '" + last + "'"))
         .as("the other day was not refreshed: it still holds the old amount").isEqualTo(before);
@@ -83,13 +85,13 @@ class OracleAcrossServicesIT {
     // moment after the rows are readable, so it may still name the snapshot before the last one.
     long snapshotBefore = PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table);
     statements().send("ALTER MATERIALIZED TABLE " + SCHEMA + ".orders_daily REFRESH");
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+    Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
       assertThat(PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table)).isGreaterThan(snapshotBefore);
       assertThat(statements().rows("SELECT ds, orders, revenue FROM " + SCHEMA + ".orders_daily ORDER BY ds"))
           .isEqualTo(POSTGRES.rows("SELECT to_char(order_ts, 'YYYY-MM-DD'), COUNT(*), SUM(amount) FROM " + SCHEMA + ".orders GROUP BY 1 ORDER BY 1"));
     });
     // DESCRIBE learns the refresh's snapshot from its RefreshSucceeded event.
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+    Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
         assertThat(Long.parseLong(describe("orders_daily", "refresh.last_snapshot_id"))).isGreaterThan(snapshotBefore));
     long snapshotAfter = PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table);
     assertThat(PaimonManifests.partitionsWritten(SERVICES.warehouse(), table, snapshotBefore, snapshotAfter))
@@ -98,7 +100,7 @@ class OracleAcrossServicesIT {
     // Nothing changed since: the next refresh succeeds at once (its time is the last refresh) and writes nothing.
     String lastRefresh = describe("orders_daily", "refresh.last_refresh");
     statements().send("ALTER MATERIALIZED TABLE " + SCHEMA + ".orders_daily REFRESH");
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+    Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
         assertThat(describe("orders_daily", "refresh.last_refresh")).isNotEqualTo(lastRefresh));
     assertThat(PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table)).as("NO_DATA: no new snapshot").isEqualTo(snapshotAfter);
   }

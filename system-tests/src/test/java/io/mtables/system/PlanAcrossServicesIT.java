@@ -17,6 +17,9 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.ArrayList;
 
 /**
  * ddl-service and planner-service as separate processes over the real broker: a CREATE through
@@ -69,7 +72,7 @@ class PlanAcrossServicesIT {
     awaitDescribe(table, List.of("version", "3"), List.of("plan.mode", "CONTINUOUS"), List.of("plan.checkpoint_interval", "PT5S"));
 
     try (plans) {
-      List<Long> versions = new java.util.ArrayList<>();
+      List<Long> versions = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
         versions.add(versionOf(plans.await(r -> qualified.equals(r.key()), Duration.ofSeconds(30)).value()));
       }
@@ -80,8 +83,8 @@ class PlanAcrossServicesIT {
 
   private static long versionOf(String plan) {
     try {
-      return new com.fasterxml.jackson.databind.ObjectMapper().readTree(plan).path("definitionVersion").asLong();
-    } catch (java.io.IOException e) {
+      return new ObjectMapper().readTree(plan).path("definitionVersion").asLong();
+    } catch (IOException e) {
       throw new AssertionError("a plan that is not JSON: " + plan, e);
     }
   }

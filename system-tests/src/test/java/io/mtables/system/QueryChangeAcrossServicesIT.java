@@ -18,6 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import io.mtables.oracle.Postgres;
+import io.mtables.testing.kafka.KafkaBroker;
+import java.time.Instant;
 
 /**
  * A new query for running CONTINUOUS tables, one of each verdict, under a running load of inserts
@@ -29,7 +32,7 @@ class QueryChangeAcrossServicesIT {
 
   private static final ExampleServices SERVICES = new ExampleServices("evolution", 18680, 8, "1g");
   private static final String SCHEMA = SERVICES.schema();
-  private static final io.mtables.oracle.Postgres POSTGRES = ExampleServices.POSTGRES;
+  private static final Postgres POSTGRES = ExampleServices.POSTGRES;
   private static final int CATEGORIES = 7;
   private static final AtomicLong NEXT_ID = new AtomicLong(1);
 
@@ -41,7 +44,7 @@ class QueryChangeAcrossServicesIT {
     SERVICES.start(false, List.of());
     statements().send("CREATE TABLE " + SCHEMA + ".items (id BIGINT NOT NULL, category STRING, amount BIGINT, PRIMARY KEY (id) NOT ENFORCED)"
         + " WITH ('connector' = 'kafka', 'topic' = 'cdc." + SCHEMA + ".items', 'format' = 'debezium-json', 'properties.bootstrap.servers' = '"
-        + io.mtables.testing.kafka.KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset')");
+        + KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset')");
   }
 
   @AfterAll
@@ -95,7 +98,7 @@ class QueryChangeAcrossServicesIT {
         Reader reader = readers.get(i);
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
             .untilAsserted(() -> assertThat(describe(change.table(), "last_change.done")).as(change.table()).startsWith("switched over at"));
-        java.time.Instant switched = java.time.Instant.now();
+        Instant switched = Instant.now();
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(reader.readsSince(switched)) // the new answer read under load
             .as("%s read since the switch; reads that failed: %s", change.table(), reader.failures()).isGreaterThanOrEqualTo(5));
       }
@@ -127,7 +130,7 @@ class QueryChangeAcrossServicesIT {
     private final String key;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final List<List<List<String>>> reads = new ArrayList<>();
-    private final List<java.time.Instant> times = new ArrayList<>();
+    private final List<Instant> times = new ArrayList<>();
     private final List<String> failures = new ArrayList<>();
 
     Reader(String table, String key) {
@@ -141,7 +144,7 @@ class QueryChangeAcrossServicesIT {
         var rows = statements().rows("SELECT * FROM " + table + " ORDER BY " + key);
         synchronized (reads) {
           reads.add(rows);
-          times.add(java.time.Instant.now());
+          times.add(Instant.now());
         }
       } catch (RuntimeException e) {
         synchronized (reads) {
@@ -161,7 +164,7 @@ class QueryChangeAcrossServicesIT {
       }
     }
 
-    long readsSince(java.time.Instant moment) {
+    long readsSince(Instant moment) {
       synchronized (reads) {
         return times.stream().filter(time -> time.isAfter(moment)).count();
       }

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import java.util.function.BooleanSupplier;
 
 /**
  * Two refresh-scheduler-service replicas over the real broker: no tick fired twice; killing one
@@ -100,7 +101,7 @@ class SchedulerFailoverIT {
   }
 
   /** Collects ticks until {@code done} holds (then returns) or {@code atMost} has passed (then returns too, if {@code done} never can). */
-  private static void collectUntil(TopicProbe probe, String prefix, List<JsonNode> into, java.util.function.BooleanSupplier done, Duration atMost) throws Exception {
+  private static void collectUntil(TopicProbe probe, String prefix, List<JsonNode> into, BooleanSupplier done, Duration atMost) throws Exception {
     Instant end = Instant.now().plus(atMost);
     while (!done.getAsBoolean() && Instant.now().isBefore(end)) {
       try {

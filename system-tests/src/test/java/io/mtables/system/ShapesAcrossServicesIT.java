@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import io.mtables.oracle.Shapes;
 
 /**
  * The common query shapes (oracle's {@code shapes} example: DISTINCT, GROUP BY a nullable column,
@@ -39,7 +40,7 @@ class ShapesAcrossServicesIT {
   @Test
   void everyShapeEqualsPostgresAcrossChangesAndAKilledCaptureOrIsRefusedAtCreate() throws Exception {
     SERVICES.harness(SHAPES, 5, Duration.ZERO).declareTables();
-    for (List<String> refused : io.mtables.oracle.Shapes.refused(SCHEMA)) {
+    for (List<String> refused : Shapes.refused(SCHEMA)) {
       assertThatThrownBy(() -> statements().send(refused.get(0)))
           .as(refused.get(0))
           .isInstanceOf(Statements.StatementFailed.class)
@@ -53,7 +54,7 @@ class ShapesAcrossServicesIT {
     Harness.Report killed = SERVICES.harness(SHAPES, 6, Duration.ofSeconds(30)).run(SERVICES::killAndRestartCapture);
     assertThat(killed.differingRows()).as("seed 6, the capture killed with SIGKILL halfway").isZero();
 
-    for (String table : io.mtables.oracle.Shapes.tableNames(SCHEMA)) {
+    for (String table : Shapes.tableNames(SCHEMA)) {
       var status = statements().rows("SELECT table_name, status FROM information_schema.materialized_tables WHERE table_name = '"
           + "default_catalog." + SCHEMA + "." + table + "'");
       assertThat(status).as(table + " still runs, never suspended by its own rows").containsExactly(List.of("default_catalog." + SCHEMA + "." + table, "ACTIVATED"));
@@ -62,7 +63,7 @@ class ShapesAcrossServicesIT {
     assertThat(columns.toString()).as("the synthetic key is storage, not data").doesNotContain("__mt_key");
 
     // docs/planner.md's table of shapes is this run's: mode and key as the plans say.
-    ExampleServices.assertDocumented(SERVICES.planTable(io.mtables.oracle.Shapes.queries("s")), "supported-shapes.md");
+    ExampleServices.assertDocumented(SERVICES.planTable(Shapes.queries("s")), "supported-shapes.md");
   }
 
   private static Statements statements() {

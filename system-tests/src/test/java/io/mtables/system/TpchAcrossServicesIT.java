@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import io.mtables.oracle.Statements;
 
 /**
  * TPC-H's 22 queries (oracle's {@code tpch} example, scale factor 0.001 here) through every
@@ -40,7 +41,7 @@ class TpchAcrossServicesIT {
     for (var refused : Tpch.refused().entrySet()) {
       assertThatThrownBy(() -> SERVICES.statements().send(Tpch.create(SERVICES.schema(), refused.getKey())))
           .as(refused.getKey() + " is refused at CREATE, with Flink's reason")
-          .isInstanceOf(io.mtables.oracle.Statements.StatementFailed.class)
+          .isInstanceOf(Statements.StatementFailed.class)
           .hasMessageContaining("PlanRefused")
           .hasMessageContaining(refused.getValue());
     }

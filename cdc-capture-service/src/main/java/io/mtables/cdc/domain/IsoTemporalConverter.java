@@ -15,6 +15,11 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Properties;
 import org.apache.kafka.connect.data.SchemaBuilder;
+import java.sql.Date;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.ChronoField;
 
 /**
  * Writes PostgreSQL's date, time, timestamp and timestamptz columns as the text Flink's
@@ -26,9 +31,9 @@ import org.apache.kafka.connect.data.SchemaBuilder;
  */
 public class IsoTemporalConverter implements CustomConverter<SchemaBuilder, RelationalColumn> {
 
-  private static final DateTimeFormatter TIME = new java.time.format.DateTimeFormatterBuilder()
-      .appendPattern("HH:mm:ss").appendFraction(java.time.temporal.ChronoField.NANO_OF_SECOND, 0, 9, true).toFormatter(Locale.ROOT);
-  private static final DateTimeFormatter TIMESTAMP = new java.time.format.DateTimeFormatterBuilder()
+  private static final DateTimeFormatter TIME = new DateTimeFormatterBuilder()
+      .appendPattern("HH:mm:ss").appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).toFormatter(Locale.ROOT);
+  private static final DateTimeFormatter TIMESTAMP = new DateTimeFormatterBuilder()
       .append(DateTimeFormatter.ISO_LOCAL_DATE).appendLiteral(' ').append(TIME).toFormatter(Locale.ROOT);
 
   /** The column types converted, by PostgreSQL's names. */
@@ -81,7 +86,7 @@ public class IsoTemporalConverter implements CustomConverter<SchemaBuilder, Rela
     if (value instanceof LocalDate date) {
       return date;
     }
-    if (value instanceof java.sql.Date date) {
+    if (value instanceof Date date) {
       return date.toLocalDate();
     }
     if (value instanceof Number epochDays) {
@@ -94,7 +99,7 @@ public class IsoTemporalConverter implements CustomConverter<SchemaBuilder, Rela
     if (value instanceof LocalTime time) {
       return time;
     }
-    if (value instanceof java.sql.Time time) {
+    if (value instanceof Time time) {
       return time.toLocalTime();
     }
     if (value instanceof Duration sinceMidnight) {
@@ -110,7 +115,7 @@ public class IsoTemporalConverter implements CustomConverter<SchemaBuilder, Rela
     if (value instanceof LocalDateTime timestamp) {
       return timestamp;
     }
-    if (value instanceof java.sql.Timestamp timestamp) {
+    if (value instanceof Timestamp timestamp) {
       return timestamp.toLocalDateTime();
     }
     if (value instanceof Instant instant) {
@@ -129,7 +134,7 @@ public class IsoTemporalConverter implements CustomConverter<SchemaBuilder, Rela
     if (value instanceof ZonedDateTime timestamp) {
       return timestamp.toInstant();
     }
-    if (value instanceof java.sql.Timestamp timestamp) {
+    if (value instanceof Timestamp timestamp) {
       return timestamp.toInstant();
     }
     return OffsetDateTime.parse(value.toString().replace(' ', 'T')).toInstant();

@@ -19,6 +19,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 
 /**
  * Runs Debezium's embedded engine with the PostgreSQL connector: the configured tables' rows, then
@@ -28,7 +30,7 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class CaptureRuntime {
 
-  @jakarta.inject.Inject io.micrometer.core.instrument.MeterRegistry registry;
+  @jakarta.inject.Inject MeterRegistry registry;
 
   private static final Logger LOG = Logger.getLogger(CaptureRuntime.class);
 
@@ -45,7 +47,7 @@ public class CaptureRuntime {
     List<DatabasePreparation.CapturedTable> tables = DatabasePreparation.prepare(config);
     // Change topics and Debezium's offsets topic are replicated like every other topic of the system.
     publisher = new ChangePublisher(clientConfig, config.topicPartitions(), messaging.topicReplicationFactor(), List.of("__debezium-heartbeat"),
-        new ChangeMetrics(registry, java.time.Clock.systemUTC()));
+        new ChangeMetrics(registry, Clock.systemUTC()));
     // Every captured table has its topic before its first change: a job over a table still empty
     // would otherwise fail on a topic that does not exist (Flink's Kafka source does not wait).
     tables.forEach(table -> publisher.ensureTopic(config.topicPrefix() + "." + table.name()));

@@ -11,6 +11,8 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
+import java.sql.Date;
+import java.sql.Timestamp;
 
 /** Every Java type Debezium hands over for a temporal column becomes the text Flink's 'SQL' format reads. */
 class IsoTemporalConverterTest {
@@ -18,7 +20,7 @@ class IsoTemporalConverterTest {
   @Test
   void datesFromTheSnapshotAndTheStreamAlike() {
     assertThat(IsoTemporalConverter.format(Kind.DATE, LocalDate.of(2026, 11, 29))).isEqualTo("2026-11-29");
-    assertThat(IsoTemporalConverter.format(Kind.DATE, java.sql.Date.valueOf("2026-11-29"))).isEqualTo("2026-11-29");
+    assertThat(IsoTemporalConverter.format(Kind.DATE, Date.valueOf("2026-11-29"))).isEqualTo("2026-11-29");
     assertThat(IsoTemporalConverter.format(Kind.DATE, 20_421)).as("epoch days").isEqualTo("2025-11-29");
   }
 
@@ -32,7 +34,7 @@ class IsoTemporalConverterTest {
   @Test
   void timestampsWithoutZoneAreWallClockText() {
     assertThat(IsoTemporalConverter.format(Kind.TIMESTAMP, LocalDateTime.parse("2026-11-29T10:15:30.123456"))).isEqualTo("2026-11-29 10:15:30.123456");
-    assertThat(IsoTemporalConverter.format(Kind.TIMESTAMP, java.sql.Timestamp.valueOf("2026-11-29 10:15:30"))).isEqualTo("2026-11-29 10:15:30");
+    assertThat(IsoTemporalConverter.format(Kind.TIMESTAMP, Timestamp.valueOf("2026-11-29 10:15:30"))).isEqualTo("2026-11-29 10:15:30");
     assertThat(IsoTemporalConverter.format(Kind.TIMESTAMP, Instant.parse("2026-11-29T10:15:30Z"))).isEqualTo("2026-11-29 10:15:30");
   }
 

@@ -15,6 +15,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import io.mtables.schemas.ddl.StatementResult;
+import java.time.Duration;
 
 /**
  * The Kafka front door: every command on {@code mt.ddl.commands} gets one result on {@code
@@ -69,9 +71,9 @@ public class DdlCommandConsumer {
     }
   }
 
-  private static final java.time.Duration RETRY_PAUSE = java.time.Duration.ofSeconds(2);
+  private static final Duration RETRY_PAUSE = Duration.ofSeconds(2);
 
-  private static boolean isBrokerUnavailable(io.mtables.schemas.ddl.StatementResult result) {
+  private static boolean isBrokerUnavailable(StatementResult result) {
     return result.error() != null && StatementService.BROKER_UNAVAILABLE.equals(result.error().reason());
   }
 

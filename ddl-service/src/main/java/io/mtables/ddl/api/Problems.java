@@ -5,6 +5,7 @@ import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import io.mtables.ddl.statements.StatementService;
 
 /** RFC 9457 problem details for refused statements, and the HTTP status of each reason. */
 final class Problems {
@@ -27,10 +28,10 @@ final class Problems {
     if (CONFLICT.contains(reason)) {
       return 409;
     }
-    if ("ServiceNotReady".equals(reason) || io.mtables.ddl.statements.StatementService.BROKER_UNAVAILABLE.equals(reason)) {
+    if ("ServiceNotReady".equals(reason) || StatementService.BROKER_UNAVAILABLE.equals(reason)) {
       return 503;
     }
-    if (io.mtables.ddl.statements.StatementService.INTERNAL_ERROR.equals(reason)) {
+    if (StatementService.INTERNAL_ERROR.equals(reason)) {
       return 500;
     }
     return 400;

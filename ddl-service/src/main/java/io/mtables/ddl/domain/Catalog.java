@@ -6,6 +6,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The tables that exist now, by fully qualified identifier, and the last version each identifier
@@ -15,8 +19,8 @@ import java.util.Optional;
 public class Catalog {
 
   // One writer (the statement thread); concurrent maps so metrics read it from their own thread.
-  private final Map<String, TableDefinition> tables = new java.util.concurrent.ConcurrentHashMap<>();
-  private final Map<String, Long> lastVersions = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, TableDefinition> tables = new ConcurrentHashMap<>();
+  private final Map<String, Long> lastVersions = new ConcurrentHashMap<>();
 
   /** Takes in a definition event; older or repeated versions change nothing. */
   public void apply(TableDefinition definition) {
@@ -64,9 +68,9 @@ public class Catalog {
 
   /** Every table, in an order where each table comes after the tables it reads. */
   public List<TableDefinition> inDependencyOrder() {
-    List<TableDefinition> ordered = new java.util.ArrayList<>();
-    java.util.Set<String> placed = new java.util.HashSet<>();
-    List<TableDefinition> pending = new java.util.ArrayList<>(tables.values());
+    List<TableDefinition> ordered = new ArrayList<>();
+    Set<String> placed = new HashSet<>();
+    List<TableDefinition> pending = new ArrayList<>(tables.values());
     pending.sort(Comparator.comparing(TableDefinition::table));
     while (!pending.isEmpty()) {
       boolean progress = false;

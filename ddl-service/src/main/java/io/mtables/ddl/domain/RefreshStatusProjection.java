@@ -15,6 +15,9 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * What the job manager last said about each table (its events on {@code mt.refresh.events}): the
@@ -133,14 +136,14 @@ public class RefreshStatusProjection {
           + " until it has caught up");
     }
     if (latest instanceof SwitchedOver switched) {
-      return Optional.of(String.format(java.util.Locale.ROOT, "switched over at %s: readers read the query of v%d after %d s of staging (the name named no table for %.1f ms);"
+      return Optional.of(String.format(Locale.ROOT, "switched over at %s: readers read the query of v%d after %d s of staging (the name named no table for %.1f ms);"
           + " its job goes on from %s", switched.switchedAt(), switched.definitionVersion(),
-          java.time.Duration.between(switched.stagedAt(), switched.switchedAt()).toSeconds(), switched.nameGapMillis(), switched.savepoint()));
+          Duration.between(switched.stagedAt(), switched.switchedAt()).toSeconds(), switched.nameGapMillis(), switched.savepoint()));
     }
     return Optional.empty();
   }
 
-  private void update(String table, java.util.function.UnaryOperator<RefreshStatus> change) {
+  private void update(String table, UnaryOperator<RefreshStatus> change) {
     statuses.compute(table, (key, known) -> change.apply(known == null ? RefreshStatus.initial() : known));
   }
 }

@@ -4,6 +4,7 @@ import io.mtables.schemas.catalog.TableDefinition;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.time.temporal.ChronoUnit;
 
 /**
  * How fresh a materialized table is, measured: the time up to which it holds every change of its
@@ -40,7 +41,7 @@ public final class TableFreshness {
   }
 
   private static Duration duration(int interval, String unit) {
-    return Duration.of(interval, java.time.temporal.ChronoUnit.valueOf(unit + "S"));
+    return Duration.of(interval, ChronoUnit.valueOf(unit + "S"));
   }
 
   /**

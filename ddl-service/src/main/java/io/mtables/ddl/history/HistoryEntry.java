@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.stream.Collectors;
+import io.mtables.schemas.plan.RefreshPlan;
 
 /**
  * One row of {@code information_schema.refresh_history}: what became of one refresh, or a
@@ -57,7 +58,7 @@ public record HistoryEntry(
       message = message + " (partition " + event.partition() + ")";
     }
     Boolean met = freshness == null || event.dataTimestamp() == null ? null : Duration.between(event.dataTimestamp(), event.finishedAt()).compareTo(freshness) <= 0;
-    boolean full = event.mode() == io.mtables.schemas.plan.RefreshPlan.Mode.FULL;
+    boolean full = event.mode() == RefreshPlan.Mode.FULL;
     return new HistoryEntry(event.table(), eventId, event.definitionVersion(), event.trigger(), noData ? "NO_DATA" : "SUCCEEDED", message,
         full ? event.dataTimestamp() : null, event.dataTimestamp(), event.startedAt(), event.finishedAt(), event.rowsWritten(), event.snapshotId(), freshness, met);
   }

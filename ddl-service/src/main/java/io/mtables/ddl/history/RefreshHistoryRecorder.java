@@ -39,6 +39,8 @@ import org.apache.paimon.table.sink.StreamTableWrite;
 import org.apache.paimon.table.sink.StreamWriteBuilder;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+import io.mtables.planning.Warehouse;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Records the refresh history: reads {@code mt.refresh.events} with a consumer group of its own
@@ -87,7 +89,7 @@ public class RefreshHistoryRecorder {
     consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     // One Paimon commit per poll: larger polls, fewer commits (snapshots) when events come in bursts.
     consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-    var location = WarehouseReader.configured(org.eclipse.microprofile.config.ConfigProvider.getConfig());
+    var location = WarehouseReader.configured(ConfigProvider.getConfig());
     thread = new Thread(() -> recordUntilStopped(consumer, location, maxPerTable, maxAge), "refresh-history");
     thread.setContextClassLoader(Thread.currentThread().getContextClassLoader());
     thread.setDaemon(true);
@@ -101,7 +103,7 @@ public class RefreshHistoryRecorder {
     }
   }
 
-  private void recordUntilStopped(Map<String, Object> consumerConfig, io.mtables.planning.Warehouse warehouse, int maxPerTable, Duration maxAge) {
+  private void recordUntilStopped(Map<String, Object> consumerConfig, Warehouse warehouse, int maxPerTable, Duration maxAge) {
     while (!stopped) {
       try {
         record(consumerConfig, warehouse, new HistoryBounds(maxPerTable, maxAge));
@@ -113,7 +115,7 @@ public class RefreshHistoryRecorder {
     }
   }
 
-  private void record(Map<String, Object> consumerConfig, io.mtables.planning.Warehouse warehouse, HistoryBounds bounds) throws Exception {
+  private void record(Map<String, Object> consumerConfig, Warehouse warehouse, HistoryBounds bounds) throws Exception {
     try (Catalog catalog = RefreshHistoryTable.catalog(warehouse);
         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer());
         // Its lag on /q/metrics beside the other consumers' (kafka_consumer_fetch_manager_records_lag_max).

@@ -23,6 +23,8 @@ import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
+import io.mtables.planning.Warehouse;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The refresh history as a Paimon table in the warehouse, {@code mt_system.refresh_history}: any
@@ -75,7 +77,7 @@ public final class RefreshHistoryTable {
 
   private RefreshHistoryTable() {}
 
-  static Catalog catalog(io.mtables.planning.Warehouse warehouse) {
+  static Catalog catalog(Warehouse warehouse) {
     return CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())));
   }
 
@@ -153,7 +155,7 @@ public final class RefreshHistoryTable {
    * The rows for information_schema, in {@link #COLUMNS} order; only {@code table}'s when given.
    * Empty when nothing was recorded yet.
    */
-  public static List<Object[]> read(io.mtables.planning.Warehouse warehouse, Optional<String> table) {
+  public static List<Object[]> read(Warehouse warehouse, Optional<String> table) {
     try {
       Table paimon = opened(warehouse);
       if (paimon == null) {
@@ -187,13 +189,13 @@ public final class RefreshHistoryTable {
    * The history table of each warehouse read, kept open: loading it (its schema from the file
    * system) was an eighth of a read. Each read still plans its scan on the latest snapshot.
    */
-  private static final java.util.Map<io.mtables.planning.Warehouse, Table> OPENED = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final Map<Warehouse, Table> OPENED = new ConcurrentHashMap<>();
 
   /**
    * The history table, from a catalog kept open with it (opened once, whoever reads first); null
    * when nothing was recorded yet, and then looked for again at the next read.
    */
-  private static Table opened(io.mtables.planning.Warehouse warehouse) {
+  private static Table opened(Warehouse warehouse) {
     return OPENED.computeIfAbsent(warehouse, where -> {
       Catalog catalog = catalog(where);
       try {

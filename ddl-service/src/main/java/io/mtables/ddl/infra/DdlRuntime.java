@@ -25,6 +25,17 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+import io.mtables.ddl.domain.RefreshStatusProjection;
+import io.mtables.planning.QueryAnalysis;
+import io.mtables.planning.StateCompatibility;
+import io.mtables.planning.Warehouse;
+import java.nio.file.Path;
+import java.time.ZoneId;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Function;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Builds the statement service at start: reads the definition log back into the catalog (and
@@ -39,7 +50,7 @@ public class DdlRuntime {
   private static final Duration RETRY_PAUSE = Duration.ofSeconds(5);
 
   private final ReadyGate gate = new ReadyGate();
-  private final java.util.concurrent.ScheduledExecutorService background = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+  private final ScheduledExecutorService background = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread thread = new Thread(r, "statement-results-writer");
     thread.setDaemon(true);
     return thread;
@@ -51,8 +62,8 @@ public class DdlRuntime {
   private KafkaLog results;
   private KafkaLog lifecycle;
   /** The job manager's reports; a runtime made by hand (tests) has an empty one. */
-  @jakarta.inject.Inject io.mtables.ddl.domain.RefreshStatusProjection statuses = new io.mtables.ddl.domain.RefreshStatusProjection();
-  private WarehouseReader warehouse = new WarehouseReader(io.mtables.planning.Warehouse.at(java.nio.file.Path.of(".run/data/warehouse").toAbsolutePath().toUri().toString()));
+  @jakarta.inject.Inject RefreshStatusProjection statuses = new RefreshStatusProjection();
+  private WarehouseReader warehouse = new WarehouseReader(Warehouse.at(Path.of(".run/data/warehouse").toAbsolutePath().toUri().toString()));
 
   void onStart(
       @Observes StartupEvent start,
@@ -63,12 +74,12 @@ public class DdlRuntime {
       @ConfigProperty(name = FlinkSql.FRESHNESS_THRESHOLD, defaultValue = "30m") Duration freshnessThreshold,
       @ConfigProperty(name = "materialized-table.default-freshness.continuous", defaultValue = "3m") Duration continuousDefault,
       @ConfigProperty(name = "materialized-table.default-freshness.full", defaultValue = "1h") Duration fullDefault,
-      @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") java.time.ZoneId timeZone,
+      @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") ZoneId timeZone,
       DdlConfig config,
       Clock clock,
       PlanProjection plans) {
     // The Paimon warehouse job-manager-service writes: the same keys and defaults as its own.
-    this.warehouse = new WarehouseReader(WarehouseReader.configured(org.eclipse.microprofile.config.ConfigProvider.getConfig()));
+    this.warehouse = new WarehouseReader(WarehouseReader.configured(ConfigProvider.getConfig()));
     start(kafka, serviceName, new PlannerSettings(freshnessThreshold, continuousDefault, fullDefault, timeZone), config, clock, plans);
   }
 
@@ -125,7 +136,7 @@ public class DdlRuntime {
   }
 
   /** Waits until ready, then runs {@code work}; a reload that closes the gate meanwhile is waited out too. */
-  public <T> T withServiceWhenReady(java.util.function.Function<StatementService, T> work) {
+  public <T> T withServiceWhenReady(Function<StatementService, T> work) {
     while (true) {
       gate.await();
       try {
@@ -137,13 +148,13 @@ public class DdlRuntime {
   }
 
   /** The loaded catalog; empty while it is being read back. */
-  public java.util.Optional<io.mtables.ddl.domain.Catalog> catalog() {
+  public Optional<Catalog> catalog() {
     StatementService current = service;
-    return current == null ? java.util.Optional.empty() : java.util.Optional.of(current.catalog());
+    return current == null ? Optional.empty() : Optional.of(current.catalog());
   }
 
   /** Runs {@code work} against the statement service, with Quarkus's class loader for Flink. */
-  public <T> T withService(java.util.function.Function<StatementService, T> work) {
+  public <T> T withService(Function<StatementService, T> work) {
     StatementService current = service;
     if (current == null) {
       throw new ServiceNotReadyException(gate.state());
@@ -190,11 +201,11 @@ public class DdlRuntime {
       public PlanPreview.Preview preview(TableDefinition table) {
         var analysis = analyzer.analyze(table, plans::find);
         return new PlanPreview.Preview(
-            RefreshModeRules.plan(table, settings, analysis, clock.instant()), analysis.verdict() == io.mtables.planning.QueryAnalysis.Verdict.BLOCKED);
+            RefreshModeRules.plan(table, settings, analysis, clock.instant()), analysis.verdict() == QueryAnalysis.Verdict.BLOCKED);
       }
 
       @Override
-      public io.mtables.planning.StateCompatibility.Result stateVerdict(TableDefinition running, TableDefinition changed) {
+      public StateCompatibility.Result stateVerdict(TableDefinition running, TableDefinition changed) {
         return analyzer.stateVerdict(running, changed, plans::find);
       }
     };

@@ -24,6 +24,19 @@ import org.apache.calcite.schema.ScannableTable;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.type.SqlTypeName;
+import java.sql.Date;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.calcite.jdbc.Driver;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.FilterableTable;
+import org.apache.calcite.sql.SqlKind;
 
 /**
  * Runs a read-only SQL query with Calcite's in-process engine over tables held in memory: any
@@ -65,7 +78,7 @@ public final class InMemorySql {
    * column to ({@code WHERE first = 'x'}): given one, {@code rows} returns exactly the rows whose
    * first column is that value, and the query does not filter them again.
    */
-  public record LazyTable(List<String> path, List<Column> columns, java.util.function.Function<java.util.Optional<String>, List<Object[]>> rows)
+  public record LazyTable(List<String> path, List<Column> columns, Function<Optional<String>, List<Object[]>> rows)
       implements Source {}
 
   /** A query's answer. */
@@ -98,14 +111,14 @@ public final class InMemorySql {
     Properties info = new Properties();
     info.setProperty("lex", "JAVA");
     // The driver directly, not DriverManager: under Quarkus, DriverManager does not see it.
-    return new org.apache.calcite.jdbc.Driver().connect("jdbc:calcite:", info);
+    return new Driver().connect("jdbc:calcite:", info);
   }
 
   /**
    * Adds a table of {@code shape}'s path and columns to the connection's schema, whose rows are
    * {@code current}'s when a query scans it.
    */
-  static void add(Connection connection, Source shape, java.util.function.Supplier<? extends Source> current) throws SQLException {
+  static void add(Connection connection, Source shape, Supplier<? extends Source> current) throws SQLException {
     SchemaPlus schema = connection.unwrap(CalciteConnection.class).getRootSchema();
     for (String part : shape.path().subList(0, shape.path().size() - 1)) {
       SchemaPlus existing = schema.getSubSchema(part);
@@ -127,7 +140,7 @@ public final class InMemorySql {
       List<Object> row = new ArrayList<>();
       for (int i = 1; i <= columns.size(); i++) {
         Object value = result.getObject(i);
-        row.add(value instanceof Timestamp timestamp ? timestamp.toInstant().toString() : value instanceof java.sql.Date date ? date.toString() : value);
+        row.add(value instanceof Timestamp timestamp ? timestamp.toInstant().toString() : value instanceof Date date ? date.toString() : value);
       }
       rows.add(row);
     }
@@ -162,11 +175,11 @@ public final class InMemorySql {
    * which was half of a prepared history query's time, its class lookups going through Quarkus's
    * class loader.
    */
-  private static final class FilteredRows extends AbstractTable implements org.apache.calcite.schema.FilterableTable {
+  private static final class FilteredRows extends AbstractTable implements FilterableTable {
     private final List<Column> columns;
-    private final java.util.function.Function<java.util.Optional<String>, List<Object[]>> rows;
+    private final Function<Optional<String>, List<Object[]>> rows;
 
-    FilteredRows(List<Column> columns, java.util.function.Function<java.util.Optional<String>, List<Object[]>> rows) {
+    FilteredRows(List<Column> columns, Function<Optional<String>, List<Object[]>> rows) {
       this.columns = columns;
       this.rows = rows;
     }
@@ -177,12 +190,12 @@ public final class InMemorySql {
     }
 
     @Override
-    public Enumerable<Object[]> scan(DataContext root, List<org.apache.calcite.rex.RexNode> filters) {
+    public Enumerable<Object[]> scan(DataContext root, List<RexNode> filters) {
       // A filter may come as one AND of several conditions: the read is narrowed by the equality in
       // it, and the whole AND stays for Calcite (it accepts back only filters it handed over).
       for (int i = 0; i < filters.size(); i++) {
-        for (var condition : org.apache.calcite.plan.RelOptUtil.conjunctions(filters.get(i))) {
-          java.util.Optional<String> first = firstColumnEquals(condition, root);
+        for (var condition : RelOptUtil.conjunctions(filters.get(i))) {
+          Optional<String> first = firstColumnEquals(condition, root);
           if (first.isPresent()) {
             if (condition == filters.get(i)) {
               filters.remove(i);
@@ -191,30 +204,30 @@ public final class InMemorySql {
           }
         }
       }
-      return Linq4j.asEnumerable(rows.apply(java.util.Optional.empty()));
+      return Linq4j.asEnumerable(rows.apply(Optional.empty()));
     }
 
     /** The value {@code condition} fixes the first column to, if it is {@code first = value}. */
-    private static java.util.Optional<String> firstColumnEquals(org.apache.calcite.rex.RexNode condition, DataContext root) {
-      if (!condition.isA(org.apache.calcite.sql.SqlKind.EQUALS) || !(condition instanceof org.apache.calcite.rex.RexCall call)) {
-        return java.util.Optional.empty();
+    private static Optional<String> firstColumnEquals(RexNode condition, DataContext root) {
+      if (!condition.isA(SqlKind.EQUALS) || !(condition instanceof RexCall call)) {
+        return Optional.empty();
       }
       var left = call.getOperands().get(0);
       var right = call.getOperands().get(1);
-      return left instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0 ? valueOf(right, root)
-          : right instanceof org.apache.calcite.rex.RexInputRef ref && ref.getIndex() == 0 ? valueOf(left, root)
-          : java.util.Optional.empty();
+      return left instanceof RexInputRef ref && ref.getIndex() == 0 ? valueOf(right, root)
+          : right instanceof RexInputRef ref && ref.getIndex() == 0 ? valueOf(left, root)
+          : Optional.empty();
     }
 
     /** A literal's text, or a prepared query's parameter's (Calcite holds the values as "?0", "?1", ...). */
-    private static java.util.Optional<String> valueOf(org.apache.calcite.rex.RexNode node, DataContext root) {
-      if (node instanceof org.apache.calcite.rex.RexLiteral literal) {
-        return java.util.Optional.ofNullable(literal.getValueAs(String.class));
+    private static Optional<String> valueOf(RexNode node, DataContext root) {
+      if (node instanceof RexLiteral literal) {
+        return Optional.ofNullable(literal.getValueAs(String.class));
       }
-      if (node instanceof org.apache.calcite.rex.RexDynamicParam parameter && root.get("?" + parameter.getIndex()) instanceof String value) {
-        return java.util.Optional.of(value);
+      if (node instanceof RexDynamicParam parameter && root.get("?" + parameter.getIndex()) instanceof String value) {
+        return Optional.of(value);
       }
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
   }
 
@@ -222,9 +235,9 @@ public final class InMemorySql {
   private static final class Rows extends AbstractTable implements ScannableTable {
 
     private final List<Column> columns;
-    private final java.util.function.Supplier<List<Object[]>> rows;
+    private final Supplier<List<Object[]>> rows;
 
-    Rows(List<Column> columns, java.util.function.Supplier<List<Object[]>> rows) {
+    Rows(List<Column> columns, Supplier<List<Object[]>> rows) {
       this.columns = columns;
       this.rows = rows;
     }

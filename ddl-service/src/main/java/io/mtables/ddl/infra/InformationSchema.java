@@ -5,6 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.apache.calcite.sql.type.SqlTypeName;
+import io.mtables.ddl.history.RefreshHistoryTable;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Answers {@code SELECT ... FROM information_schema.materialized_tables} and {@code
@@ -66,14 +69,14 @@ public final class InformationSchema {
    *     order), of one table when the query fixes {@code table_name}, read only when queried
    */
   public static InMemorySql.QueryRows query(
-      String query, List<Object[]> rows, List<Object[]> dependencies, java.util.function.Function<java.util.Optional<String>, List<Object[]>> history) {
+      String query, List<Object[]> rows, List<Object[]> dependencies, Function<Optional<String>, List<Object[]>> history) {
     return PREPARED.query(
         query,
         tables(rows, dependencies, history),
         "information_schema query",
         "SELECT <columns of " + COLUMNS.stream().map(ResultColumn::name).toList() + "> FROM information_schema.materialized_tables, of "
             + DEPENDENCY_COLUMNS.stream().map(ResultColumn::name).toList() + " FROM information_schema.table_dependencies, or of "
-            + io.mtables.ddl.history.RefreshHistoryTable.COLUMNS.stream().map(InMemorySql.Column::name).toList()
+            + RefreshHistoryTable.COLUMNS.stream().map(InMemorySql.Column::name).toList()
             + " FROM information_schema.refresh_history [WHERE ...] [ORDER BY ...] [LIMIT n]");
   }
 
@@ -81,11 +84,11 @@ public final class InformationSchema {
   private static final PreparedQueries PREPARED = new PreparedQueries(tables(List.of(), List.of(), table -> List.of()));
 
   private static List<InMemorySql.Source> tables(
-      List<Object[]> rows, List<Object[]> dependencies, java.util.function.Function<java.util.Optional<String>, List<Object[]>> history) {
+      List<Object[]> rows, List<Object[]> dependencies, Function<Optional<String>, List<Object[]>> history) {
     return List.of(
         new InMemorySql.Table(List.of("information_schema", "materialized_tables"), columns(COLUMNS), rows),
         new InMemorySql.Table(List.of("information_schema", "table_dependencies"), columns(DEPENDENCY_COLUMNS), dependencies),
-        new InMemorySql.LazyTable(List.of("information_schema", "refresh_history"), io.mtables.ddl.history.RefreshHistoryTable.COLUMNS, history));
+        new InMemorySql.LazyTable(List.of("information_schema", "refresh_history"), RefreshHistoryTable.COLUMNS, history));
   }
 
   /** For tests: the query shapes prepared now. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jboss.logging.Logger;
+import java.util.HashMap;
 
 /**
  * Queries over a fixed set of in-memory tables, each shape ({@link QueryShape}) parsed, planned
@@ -28,7 +29,7 @@ final class PreparedQueries {
   static final int KEPT = 64;
 
   private final List<? extends InMemorySql.Source> shapes;
-  private final Map<List<String>, InMemorySql.Source> current = new java.util.HashMap<>();
+  private final Map<List<String>, InMemorySql.Source> current = new HashMap<>();
   private Connection connection;
   private final Map<String, PreparedStatement> prepared = new LinkedHashMap<>(16, 0.75f, true) {
     @Override

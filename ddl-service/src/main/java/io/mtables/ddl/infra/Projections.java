@@ -5,6 +5,8 @@ import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Duration;
 
 /** The read-side projections of other services' events, one instance each. */
 public class Projections {
@@ -25,8 +27,8 @@ public class Projections {
   @Produces
   @Singleton
   FreshnessEpisodes freshnessEpisodes(
-      @org.eclipse.microprofile.config.inject.ConfigProperty(name = "mt.freshness.alert-grace", defaultValue = "30s") java.time.Duration grace,
-      java.time.Clock clock) {
+      @org.eclipse.microprofile.config.inject.ConfigProperty(name = "mt.freshness.alert-grace", defaultValue = "30s") Duration grace,
+      Clock clock) {
     return new FreshnessEpisodes(grace, clock.instant());
   }
 }

@@ -21,6 +21,8 @@ import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataField;
+import java.nio.file.Path;
+import org.eclipse.microprofile.config.Config;
 
 /**
  * Reads the latest snapshot of a materialized table from the Paimon warehouse with Paimon's own
@@ -41,10 +43,10 @@ public class WarehouseReader {
    * {@code mt.paimon.warehouse}, else {@code <mt.data-dir>/warehouse}; an object store's endpoint
    * and credentials from {@code mt.s3.*}.
    */
-  public static Warehouse configured(org.eclipse.microprofile.config.Config config) {
+  public static Warehouse configured(Config config) {
     String dataDir = config.getOptionalValue("mt.data-dir", String.class).orElse(".run/data");
     String uri = config.getOptionalValue("mt.paimon.warehouse", String.class)
-        .orElse(java.nio.file.Path.of(dataDir).toAbsolutePath().normalize().resolve("warehouse").toUri().toString());
+        .orElse(Path.of(dataDir).toAbsolutePath().normalize().resolve("warehouse").toUri().toString());
     return Warehouse.withS3(uri, config.getOptionalValue("mt.s3.endpoint", String.class),
         config.getOptionalValue("mt.s3.path-style-access", Boolean.class).orElse(false), config.getOptionalValue("mt.s3.access-key", String.class),
         config.getOptionalValue("mt.s3.secret-key", String.class));

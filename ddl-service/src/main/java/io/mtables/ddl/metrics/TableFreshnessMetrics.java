@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
+import java.util.Optional;
 
 /**
  * Each materialized table's measured freshness as Prometheus gauges on {@code /q/metrics}:
@@ -101,7 +102,7 @@ public class TableFreshnessMetrics {
   }
 
   /** Measured against the catalog as it is now (it is replaced when read back). */
-  private java.util.Optional<TableFreshness.Measured> measure(String table) {
+  private Optional<TableFreshness.Measured> measure(String table) {
     return runtime.catalog().flatMap(catalog -> new TableFreshness(catalog, statuses, plans).measure(table, clock.instant()));
   }
 

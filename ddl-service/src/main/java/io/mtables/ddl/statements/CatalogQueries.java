@@ -13,6 +13,21 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.apache.flink.sql.parser.dql.SqlRichDescribeTable;
 import org.apache.flink.sql.parser.dql.SqlShowTables;
+import io.mtables.ddl.domain.PlanProjection;
+import io.mtables.ddl.domain.RefreshStatusProjection;
+import io.mtables.ddl.history.RefreshHistoryTable;
+import io.mtables.ddl.infra.InformationSchema;
+import io.mtables.ddl.infra.WarehouseReader;
+import io.mtables.schemas.refresh.LoadProgress;
+import java.text.NumberFormat;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.calcite.sql.SqlIdentifier;
 
 /** SHOW TABLES, SHOW MATERIALIZED TABLES and DESCRIBE: answers read from the catalog. */
 final class CatalogQueries {
@@ -21,14 +36,14 @@ final class CatalogQueries {
 
   private final FlinkSql flink;
   private final Catalog catalog;
-  private final io.mtables.ddl.domain.PlanProjection plans;
-  private final io.mtables.ddl.domain.RefreshStatusProjection statuses;
+  private final PlanProjection plans;
+  private final RefreshStatusProjection statuses;
   private final TableFreshness freshness;
-  private final io.mtables.ddl.infra.WarehouseReader warehouse;
+  private final WarehouseReader warehouse;
 
   CatalogQueries(
-      FlinkSql flink, Catalog catalog, io.mtables.ddl.domain.PlanProjection plans, io.mtables.ddl.domain.RefreshStatusProjection statuses,
-      io.mtables.ddl.infra.WarehouseReader warehouse) {
+      FlinkSql flink, Catalog catalog, PlanProjection plans, RefreshStatusProjection statuses,
+      WarehouseReader warehouse) {
     this.statuses = statuses;
     this.warehouse = warehouse;
     this.freshness = new TableFreshness(catalog, statuses, plans);
@@ -45,7 +60,7 @@ final class CatalogQueries {
     List<TableDefinition> tables = new ArrayList<>(catalog.tables(Kind.MATERIALIZED_TABLE));
     if (!materialized) {
       tables.addAll(0, catalog.tables(Kind.SOURCE_TABLE));
-      tables.sort(java.util.Comparator.comparing(TableDefinition::table));
+      tables.sort(Comparator.comparing(TableDefinition::table));
     }
     List<String> database = show.getSqlIdentifierNameList();
     Pattern like = show.isWithLike() ? likePattern(show.getLikeSqlPattern(), "ILIKE".equalsIgnoreCase(show.getLikeType())) : null;
@@ -68,7 +83,7 @@ final class CatalogQueries {
   }
 
   Outcome describe(SqlRichDescribeTable describe, boolean materialized) {
-    String table = Identifiers.qualify(describe.fullTableName(), flink, (org.apache.calcite.sql.SqlIdentifier) describe.getOperandList().get(0));
+    String table = Identifiers.qualify(describe.fullTableName(), flink, (SqlIdentifier) describe.getOperandList().get(0));
     TableDefinition definition =
         catalog.find(table).orElseThrow(() -> StatementException.notFound((materialized ? "Materialized table " : "Table ") + table + " does not exist."));
     if (materialized && definition.kind() != Kind.MATERIALIZED_TABLE) {
@@ -121,21 +136,21 @@ final class CatalogQueries {
     property(rows, "refresh.queued_reason", refresh.map(s -> s.queuedReason()).orElse(null));
     property(rows, "refresh.initial_load", statuses.load(table).map(CatalogQueries::loadText).orElse(null));
     property(rows, "refresh.job_id", refresh.map(s -> s.jobId()).orElse(null));
-    property(rows, "refresh.job_running_time", refresh.map(s -> s.jobStartedAt()).map(started -> java.time.Duration.between(started, java.time.Instant.now()).withNanos(0)).orElse(null));
+    property(rows, "refresh.job_running_time", refresh.map(s -> s.jobStartedAt()).map(started -> Duration.between(started, Instant.now()).withNanos(0)).orElse(null));
     property(rows, "refresh.last_refresh", refresh.map(s -> s.lastRefresh()).orElse(null));
     property(rows, "refresh.last_snapshot_id", refresh.map(s -> s.lastSnapshotId()).orElse(null));
     property(rows, "refresh.last_error", refresh.map(s -> s.lastError()).orElse(null));
-    var measured = freshness.measure(table, java.time.Instant.now());
+    var measured = freshness.measure(table, Instant.now());
     property(rows, "refresh.data_timestamp", measured.map(TableFreshness.Measured::dataTimestamp).orElse(null));
-    property(rows, "refresh.measured_lag", measured.map(m -> m.lag().truncatedTo(java.time.temporal.ChronoUnit.MILLIS)).orElse(null));
+    property(rows, "refresh.measured_lag", measured.map(m -> m.lag().truncatedTo(ChronoUnit.MILLIS)).orElse(null));
     property(rows, "refresh.freshness_met", measured.flatMap(m -> freshness.target(definition).map(m::within)).orElse(null));
     property(rows, "refresh.next_refresh", nextRefresh(definition).orElse(null));
     return new Outcome.Rows(PlanRows.COLUMNS, rows);
   }
 
   /** A streaming job's load through its sources, in words. */
-  static String loadText(io.mtables.schemas.refresh.LoadProgress load) {
-    var numbers = java.text.NumberFormat.getIntegerInstance(java.util.Locale.ROOT);
+  static String loadText(LoadProgress load) {
+    var numbers = NumberFormat.getIntegerInstance(Locale.ROOT);
     return load.caughtUp()
         ? "caught up at " + load.reportedAt() + " (v" + load.definitionVersion() + "): " + numbers.format(load.sourceRecordsRead()) + " source records read"
         : "catching up (v" + load.definitionVersion() + "): " + numbers.format(load.sourceRecordsBehind()) + " source records to read, "
@@ -156,14 +171,14 @@ final class CatalogQueries {
               .map(p -> p.mode().name())
               .orElse(table.refreshMode().name());
       var refresh = statuses.find(table.table());
-      var measured = freshness.measure(table.table(), java.time.Instant.now());
+      var measured = freshness.measure(table.table(), Instant.now());
       rows.add(
           new Object[] {
             table.table(), mode, freshness(table), refreshStatus(table), table.version(),
-            refresh.map(s -> s.lastRefresh()).map(java.time.Instant::toEpochMilli).orElse(null),
-            nextRefresh(table).map(java.time.Instant::toEpochMilli).orElse(null),
+            refresh.map(s -> s.lastRefresh()).map(Instant::toEpochMilli).orElse(null),
+            nextRefresh(table).map(Instant::toEpochMilli).orElse(null),
             refresh.map(s -> s.jobId()).orElse(null),
-            refresh.map(s -> s.jobStartedAt()).map(started -> java.time.Duration.between(started, java.time.Instant.now()).toMillis()).orElse(null),
+            refresh.map(s -> s.jobStartedAt()).map(started -> Duration.between(started, Instant.now()).toMillis()).orElse(null),
             measured.map(m -> m.lag().toMillis()).orElse(null),
             measured.map(m -> m.dataTimestamp().toEpochMilli()).orElse(null)
           });
@@ -174,19 +189,19 @@ final class CatalogQueries {
         dependencies.add(new Object[] {table.table(), source.table(), source.kind().name(), source.version()});
       }
     }
-    var answer = io.mtables.ddl.infra.InformationSchema.query(query, rows, dependencies,
-        table -> io.mtables.ddl.history.RefreshHistoryTable.read(warehouse.location(), table));
+    var answer = InformationSchema.query(query, rows, dependencies,
+        table -> RefreshHistoryTable.read(warehouse.location(), table));
     return new Outcome.Rows(answer.columns(), answer.rows());
   }
 
   /** The next period boundary of the current version's FULL plan, unless the table is suspended. */
-  private java.util.Optional<java.time.Instant> nextRefresh(TableDefinition table) {
+  private Optional<Instant> nextRefresh(TableDefinition table) {
     if (refreshStatus(table).equals("SUSPENDED")) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     return plans.find(table.table())
         .filter(p -> p.definitionVersion() == table.version())
-        .flatMap(p -> NextRefresh.after(p, java.time.Instant.now()));
+        .flatMap(p -> NextRefresh.after(p, Instant.now()));
   }
 
   /**
@@ -214,7 +229,7 @@ final class CatalogQueries {
   }
 
   private static void property(List<List<Object>> rows, String name, Object value) {
-    rows.add(java.util.Arrays.asList(name, value == null ? null : String.valueOf(value)));
+    rows.add(Arrays.asList(name, value == null ? null : String.valueOf(value)));
   }
 
   /** SQL LIKE: % any run, _ one character, everything else literal. */

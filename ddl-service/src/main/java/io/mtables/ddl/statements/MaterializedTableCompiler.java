@@ -24,6 +24,7 @@ import org.apache.flink.sql.parser.ddl.SqlCreateMaterializedTable;
 import org.apache.flink.table.catalog.CatalogMaterializedTable;
 import org.apache.flink.table.catalog.ResolvedCatalogMaterializedTable;
 import org.apache.flink.table.operations.materializedtable.CreateMaterializedTableOperation;
+import org.apache.calcite.sql.SqlNode;
 
 /**
  * Validates a CREATE MATERIALIZED TABLE statement with Flink against the catalog and derives
@@ -130,7 +131,7 @@ final class MaterializedTableCompiler {
   }
 
   /** The AS query as the user wrote it: from its first token to the end, without a final semicolon. */
-  static String queryText(String text, org.apache.calcite.sql.SqlNode asQuery) {
+  static String queryText(String text, SqlNode asQuery) {
     int start = FlinkSql.positionOf(asQuery).offsetIn(text);
     // A query in parentheses starts before its node: step back over the opening ones.
     int open = start;

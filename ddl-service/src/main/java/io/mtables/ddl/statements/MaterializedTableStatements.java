@@ -25,6 +25,15 @@ import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTableResume;
 import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTableSuspend;
 import org.apache.flink.sql.parser.ddl.SqlDropMaterializedTable;
 import org.apache.flink.sql.parser.ddl.SqlTableOption;
+import io.mtables.schemas.lifecycle.RefreshRequested;
+import java.util.LinkedHashMap;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTableRefresh;
+import org.apache.flink.sql.parser.ddl.SqlCreateMaterializedTable;
 
 /**
  * CREATE [OR ALTER], ALTER and DROP MATERIALIZED TABLE. Every change of the definition is written
@@ -38,13 +47,13 @@ final class MaterializedTableStatements {
   private final MaterializedTableCompiler compiler;
 
   /** Whether the job manager suspended a table by itself (after failures): RESUME is then allowed on an ACTIVE definition. */
-  private final java.util.function.Predicate<String> suspendedByJobManager;
+  private final Predicate<String> suspendedByJobManager;
 
   /** Whether the current version of a table is planned CONTINUOUS: its streaming job keeps it fresh, REFRESH does not apply. */
-  private final java.util.function.Predicate<TableDefinition> plannedContinuous;
+  private final Predicate<TableDefinition> plannedContinuous;
 
   MaterializedTableStatements(
-      FlinkSql flink, Catalog catalog, java.util.function.Predicate<String> suspendedByJobManager, java.util.function.Predicate<TableDefinition> plannedContinuous) {
+      FlinkSql flink, Catalog catalog, Predicate<String> suspendedByJobManager, Predicate<TableDefinition> plannedContinuous) {
     this.suspendedByJobManager = suspendedByJobManager;
     this.plannedContinuous = plannedContinuous;
     this.flink = flink;
@@ -53,7 +62,7 @@ final class MaterializedTableStatements {
   }
 
   Outcome create(ParsedStatement parsed, String requestId, Instant now) {
-    var create = (org.apache.flink.sql.parser.ddl.SqlCreateMaterializedTable) parsed.node();
+    var create = (SqlCreateMaterializedTable) parsed.node();
     String table = Identifiers.qualify(create.fullTableName(), flink, create.getTableName());
     var existing = catalog.find(table);
     if (existing.isPresent() && existing.get().kind() != Kind.MATERIALIZED_TABLE) {
@@ -113,7 +122,7 @@ final class MaterializedTableStatements {
   }
 
   /** REFRESH [PARTITION (k = 'v', ...)]: one batch refresh now; the keys must be partition columns. */
-  Outcome refresh(org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTableRefresh refresh, String requestId, Instant now) {
+  Outcome refresh(SqlAlterMaterializedTableRefresh refresh, String requestId, Instant now) {
     String table = Identifiers.qualify(refresh.fullTableName(), flink, refresh.getTableName());
     TableDefinition current = existingMaterialized(table, refresh.getTableName());
     if (plannedContinuous.test(current)) {
@@ -122,11 +131,11 @@ final class MaterializedTableStatements {
           "Materialized table " + table + " is CONTINUOUS: its streaming job keeps it fresh, and a batch refresh beside it would be a"
               + " second writer. REFRESH applies to FULL tables; nothing was requested.");
     }
-    Map<String, String> partition = new java.util.LinkedHashMap<>();
+    Map<String, String> partition = new LinkedHashMap<>();
     if (refresh.getPartitionSpec() != null) {
       for (SqlNode entry : refresh.getPartitionSpec()) {
-        List<SqlNode> operands = ((org.apache.calcite.sql.SqlCall) entry).getOperandList();
-        String key = ((org.apache.calcite.sql.SqlIdentifier) operands.get(0)).getSimple();
+        List<SqlNode> operands = ((SqlCall) entry).getOperandList();
+        String key = ((SqlIdentifier) operands.get(0)).getSimple();
         if (!current.partitionKeys().contains(key)) {
           throw StatementException.invalidAt(
               "NotAPartitionColumn",
@@ -139,13 +148,13 @@ final class MaterializedTableStatements {
         }
       }
     }
-    var request = new io.mtables.schemas.lifecycle.RefreshRequested(table, current.version(), partition, now, requestId);
+    var request = new RefreshRequested(table, current.version(), partition, now, requestId);
     String what = partition.isEmpty() ? table : table + " partition " + partition;
     return new Outcome.RefreshRequest(request, "Refresh of " + what + " requested.");
   }
 
   private static String valueOf(SqlNode value) {
-    if (value instanceof org.apache.calcite.sql.SqlLiteral literal) {
+    if (value instanceof SqlLiteral literal) {
       Object text = literal.getValueAs(String.class);
       if (text != null) {
         return text.toString();
@@ -155,7 +164,7 @@ final class MaterializedTableStatements {
   }
 
   Outcome drop(SqlDropMaterializedTable drop, String requestId, Instant now) {
-    String table = Identifiers.qualify(drop.fullTableName(), flink, (org.apache.calcite.sql.SqlIdentifier) drop.getOperandList().get(0));
+    String table = Identifiers.qualify(drop.fullTableName(), flink, (SqlIdentifier) drop.getOperandList().get(0));
     var existing = catalog.find(table);
     if (existing.isEmpty()) {
       if (drop.getIfExists()) {
@@ -178,7 +187,7 @@ final class MaterializedTableStatements {
   }
 
   /** The current definition of a table, if it exists (a dropped one does not, though its versions go on). */
-  java.util.Optional<TableDefinition> find(String table) {
+  Optional<TableDefinition> find(String table) {
     return catalog.find(table);
   }
 
@@ -261,6 +270,6 @@ final class MaterializedTableStatements {
   }
 
   private static String literal(SqlNode node) {
-    return ((org.apache.calcite.sql.SqlLiteral) node).getValueAs(String.class);
+    return ((SqlLiteral) node).getValueAs(String.class);
   }
 }

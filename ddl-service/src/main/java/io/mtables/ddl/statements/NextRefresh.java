@@ -8,6 +8,7 @@ import java.util.Date;
 import java.util.Optional;
 import java.util.TimeZone;
 import org.quartz.CronExpression;
+import java.time.DateTimeException;
 
 /**
  * The next period boundary of a FULL table: when its next scheduled refresh is due, by the plan's
@@ -27,7 +28,7 @@ final class NextRefresh {
       cron.setTimeZone(TimeZone.getTimeZone(plan.timeZone() == null ? ZoneId.of("UTC") : ZoneId.of(plan.timeZone())));
       Date next = cron.getNextValidTimeAfter(Date.from(now));
       return Optional.ofNullable(next).map(Date::toInstant);
-    } catch (ParseException | java.time.DateTimeException e) {
+    } catch (ParseException | DateTimeException e) {
       return Optional.empty();
     }
   }

@@ -4,6 +4,7 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.ddl.StatementResult.ResultColumn;
 import java.util.List;
+import io.mtables.schemas.lifecycle.RefreshRequested;
 
 /** What a statement comes to, before anything is written. */
 public sealed interface Outcome {
@@ -32,7 +33,7 @@ public sealed interface Outcome {
    * @param request the command
    * @param message what happened
    */
-  record RefreshRequest(io.mtables.schemas.lifecycle.RefreshRequested request, String message) implements Outcome {}
+  record RefreshRequest(RefreshRequested request, String message) implements Outcome {}
 
   /**
    * A query answer.

@@ -16,30 +16,41 @@ import org.apache.flink.sql.parser.ddl.SqlDropMaterializedTable;
 import org.apache.flink.sql.parser.ddl.SqlDropTable;
 import org.apache.flink.sql.parser.dql.SqlRichDescribeTable;
 import org.apache.flink.sql.parser.dql.SqlShowTables;
+import io.mtables.ddl.domain.PlanProjection;
+import io.mtables.ddl.domain.RefreshStatusProjection;
+import io.mtables.ddl.infra.InformationSchema;
+import io.mtables.ddl.infra.SourceHistory;
+import io.mtables.ddl.infra.WarehouseReader;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.flink.sql.parser.dql.SqlRichExplain;
 
 /** Sends each parsed statement to the class that handles its kind; refuses the rest, saying what is allowed. */
 public class StatementRouter {
 
-  private static final java.util.regex.Pattern TEMPORARY =
-      java.util.regex.Pattern.compile("(?is)^\\s*CREATE\\s+(OR\\s+REPLACE\\s+)?TEMPORARY\\b");
+  private static final Pattern TEMPORARY =
+      Pattern.compile("(?is)^\\s*CREATE\\s+(OR\\s+REPLACE\\s+)?TEMPORARY\\b");
 
   private final FlinkSql flink;
   private final SourceTableStatements sourceTables;
   private final MaterializedTableStatements materializedTables;
   private final CatalogQueries queries;
   private final PlanPreview preview;
-  private final io.mtables.ddl.domain.PlanProjection plans;
+  private final PlanProjection plans;
   private final TableReads reads;
   private final Catalog catalog;
-  private final io.mtables.ddl.infra.SourceHistory sourceHistory = new io.mtables.ddl.infra.SourceHistory();
+  private final SourceHistory sourceHistory = new SourceHistory();
 
   public StatementRouter(
       FlinkSql flink,
       Catalog catalog,
-      io.mtables.ddl.domain.PlanProjection plans,
-      io.mtables.ddl.domain.RefreshStatusProjection statuses,
+      PlanProjection plans,
+      RefreshStatusProjection statuses,
       PlanPreview preview,
-      io.mtables.ddl.infra.WarehouseReader warehouse) {
+      WarehouseReader warehouse) {
     this.preview = preview;
     this.plans = plans;
     this.catalog = catalog;
@@ -53,14 +64,14 @@ public class StatementRouter {
             table -> statuses.find(table).map(s -> s.status().equals("SUSPENDED")).orElse(false),
             definition -> plans.find(definition.table())
                 .filter(p -> p.definitionVersion() == definition.version())
-                .map(p -> p.mode() == io.mtables.schemas.plan.RefreshPlan.Mode.CONTINUOUS)
+                .map(p -> p.mode() == RefreshPlan.Mode.CONTINUOUS)
                 .orElse(false));
     this.queries = new CatalogQueries(flink, catalog, plans, statuses, warehouse);
   }
 
   /** What {@code statement} comes to; nothing is changed yet. */
   public Outcome route(String statement, String requestId, Instant now) {
-    if (io.mtables.ddl.infra.InformationSchema.isQueryOver(statement)) {
+    if (InformationSchema.isQueryOver(statement)) {
       return queries.informationSchema(statement);
     }
     ParsedStatement parsed = flink.parse(statement);
@@ -92,13 +103,13 @@ public class StatementRouter {
     if (node instanceof SqlRichDescribeTable describe) {
       return queries.describe(describe, parsed.describeMaterialized());
     }
-    if (node.getKind().belongsTo(org.apache.calcite.sql.SqlKind.QUERY)) {
+    if (node.getKind().belongsTo(SqlKind.QUERY)) {
       return reads.select(parsed);
     }
     if (TEMPORARY.matcher(parsed.text()).find()) {
       Statements.refuseTemporary(true, "object", node);
     }
-    if (node instanceof org.apache.flink.sql.parser.dql.SqlRichExplain) {
+    if (node instanceof SqlRichExplain) {
       throw explainRefused(node);
     }
     throw StatementException.invalidAt(
@@ -194,10 +205,10 @@ public class StatementRouter {
       // A suspended version is not planned until it is resumed (as in refusedAtOnce).
       definition = withQueryChange((Outcome.Defined) wouldBe, definition.status() == TableDefinition.Status.ACTIVE ? plan : null).definition();
     }
-    java.util.List<java.util.List<Object>> rows = new java.util.ArrayList<>();
-    rows.add(java.util.Arrays.asList("table_name", definition.table()));
-    rows.add(java.util.Arrays.asList("version", String.valueOf(definition.version())));
-    rows.add(java.util.Arrays.asList("change", wouldBe instanceof Outcome.Defined ? (changes ? "would alter" : "would create") : "none: already defined this way"));
+    List<List<Object>> rows = new ArrayList<>();
+    rows.add(Arrays.asList("table_name", definition.table()));
+    rows.add(Arrays.asList("version", String.valueOf(definition.version())));
+    rows.add(Arrays.asList("change", wouldBe instanceof Outcome.Defined ? (changes ? "would alter" : "would create") : "none: already defined this way"));
     PlanRows.append(rows, plan);
     var change = definition.queryChange();
     if (changes && change != null && change.fromVersion() == definition.version() - 1) {

@@ -15,6 +15,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
+import io.mtables.ddl.domain.PlanProjection;
+import io.mtables.ddl.domain.RefreshStatusProjection;
+import io.mtables.ddl.infra.WarehouseReader;
+import io.mtables.schemas.Contract;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Executes statements one at a time, so that each is validated against the catalog as the previous
@@ -41,8 +48,8 @@ public class StatementService {
   private final DdlConfig config;
   private final Clock clock;
   private final Map<String, StatementResult> operations = new ConcurrentHashMap<>();
-  private final java.util.concurrent.atomic.AtomicLong catalogChanges = new java.util.concurrent.atomic.AtomicLong();
-  private final java.util.Queue<StatementResult> pendingResults = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final AtomicLong catalogChanges = new AtomicLong();
+  private final Queue<StatementResult> pendingResults = new ConcurrentLinkedQueue<>();
   /** Told when a definition write failed in doubt: the catalog must be read back from its log. */
   private Runnable onDefinitionInDoubt = () -> {};
   private BrokerUnavailableException definitionWriteFailure;
@@ -50,10 +57,10 @@ public class StatementService {
   public StatementService(
       FlinkSql flink,
       Catalog catalog,
-      io.mtables.ddl.domain.PlanProjection plans,
-      io.mtables.ddl.domain.RefreshStatusProjection statuses,
+      PlanProjection plans,
+      RefreshStatusProjection statuses,
       PlanPreview preview,
-      io.mtables.ddl.infra.WarehouseReader warehouse,
+      WarehouseReader warehouse,
       KafkaLog definitions,
       KafkaLog results,
       KafkaLog lifecycle,
@@ -193,7 +200,7 @@ public class StatementService {
     return record(StatementResult.succeeded(requestId, dropped.message(), dropped.dropped().table(), clock.instant()));
   }
 
-  private <T> void appendDefinition(io.mtables.schemas.Contract<T> contract, String table, T payload) {
+  private <T> void appendDefinition(Contract<T> contract, String table, T payload) {
     try {
       definitions.append(contract, table, payload);
     } catch (BrokerUnavailableException e) {

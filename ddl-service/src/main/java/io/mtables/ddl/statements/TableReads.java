@@ -25,6 +25,7 @@ import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.SqlWithItem;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * SELECT over materialized tables: the rows of each table's latest Paimon snapshot, queried in
@@ -76,7 +77,7 @@ class TableReads {
   private static List<InMemorySql.Table> emptyTable(TableDefinition definition, List<List<String>> paths) {
     List<InMemorySql.Column> columns = new ArrayList<>();
     for (var column : definition.columns()) {
-      columns.add(new InMemorySql.Column(column.name(), org.apache.calcite.sql.type.SqlTypeName.VARCHAR, true));
+      columns.add(new InMemorySql.Column(column.name(), SqlTypeName.VARCHAR, true));
     }
     return paths.stream().map(path -> new InMemorySql.Table(path, columns, List.<Object[]>of())).toList();
   }

@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.TableDistribution;
 import org.apache.flink.table.types.logical.utils.LogicalTypeUtils;
+import java.util.Optional;
 
 /** Flink's schema objects as our contract's records. */
 final class TableSchemas {
@@ -31,7 +32,7 @@ final class TableSchemas {
     return schema.getPrimaryKey().map(key -> List.copyOf(key.getColumns())).orElse(List.of());
   }
 
-  static Distribution distribution(java.util.Optional<TableDistribution> distribution) {
+  static Distribution distribution(Optional<TableDistribution> distribution) {
     return distribution
         .map(
             d ->

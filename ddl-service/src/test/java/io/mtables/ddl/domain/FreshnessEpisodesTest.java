@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import io.mtables.schemas.refresh.FreshnessMissed;
 
 class FreshnessEpisodesTest {
 
@@ -55,7 +56,7 @@ class FreshnessEpisodesTest {
     assertThat(look(longAgo, START.plus(GRACE))).get().isInstanceOf(FreshnessEpisodes.Missed.class);
 
     FreshnessEpisodes restarted = new FreshnessEpisodes(GRACE, START);
-    restarted.apply(new io.mtables.schemas.refresh.FreshnessMissed(TABLE, 1, FRESHNESS, Duration.ofSeconds(40), longAgo, longAgo.plus(FRESHNESS), longAgo.plusSeconds(40)));
+    restarted.apply(new FreshnessMissed(TABLE, 1, FRESHNESS, Duration.ofSeconds(40), longAgo, longAgo.plus(FRESHNESS), longAgo.plusSeconds(40)));
     assertThat(restarted.look(TABLE, 1, FRESHNESS, measured(longAgo, START.plusSeconds(60)), START.plusSeconds(60))).isEmpty();
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mtables.ddl.domain.StatementException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.apache.flink.table.operations.ddl.CreateTableOperation;
 
 class FlinkSqlTest {
 
@@ -15,14 +16,14 @@ class FlinkSqlTest {
   void sourceTableWithCompleteOptionsIsReadable() {
     FLINK.ensureDatabase("default_catalog", "t1");
     FLINK.execute("CREATE TABLE t1.orders (id BIGINT, ds STRING) WITH ('connector' = 'kafka', 'topic' = 'o', 'format' = 'debezium-json', 'properties.bootstrap.servers' = 'x:1')");
-    FLINK.checkReadable("default_catalog.t1.orders", ((org.apache.flink.table.operations.ddl.CreateTableOperation) FLINK.convert("CREATE TABLE t1.orders2 (id BIGINT, ds STRING) WITH ('connector' = 'kafka', 'topic' = 'o', 'format' = 'debezium-json', 'properties.bootstrap.servers' = 'x:1', 'scan.startup.mode' = 'earliest-offset')")).getCatalogTable());
+    FLINK.checkReadable("default_catalog.t1.orders", ((CreateTableOperation) FLINK.convert("CREATE TABLE t1.orders2 (id BIGINT, ds STRING) WITH ('connector' = 'kafka', 'topic' = 'o', 'format' = 'debezium-json', 'properties.bootstrap.servers' = 'x:1', 'scan.startup.mode' = 'earliest-offset')")).getCatalogTable());
   }
 
   @Test
   void sourceTableWithMissingOptionsSaysWhichAreMissing() {
     FLINK.ensureDatabase("default_catalog", "t2");
     var bad =
-        ((org.apache.flink.table.operations.ddl.CreateTableOperation)
+        ((CreateTableOperation)
                 FLINK.convert("CREATE TABLE t2.bad (a INT) WITH ('connector' = 'kafka', 'format' = 'json')"))
             .getCatalogTable();
     assertThatThrownBy(() -> FLINK.checkReadable("default_catalog.t2.bad", bad))

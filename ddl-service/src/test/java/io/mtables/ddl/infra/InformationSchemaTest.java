@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mtables.ddl.domain.StatementException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import java.util.ArrayList;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 class InformationSchemaTest {
 
@@ -52,10 +56,10 @@ class InformationSchemaTest {
 
   @Test
   void theHistoryIsReadForTheOneTableAQueryFixes() {
-    List<java.util.Optional<String>> asked = new java.util.ArrayList<>();
-    java.util.function.Function<java.util.Optional<String>, List<Object[]>> history = table -> {
+    List<Optional<String>> asked = new ArrayList<>();
+    Function<Optional<String>, List<Object[]>> history = table -> {
       asked.add(table);
-      return java.util.stream.Stream.<Object[]>of(
+      return Stream.<Object[]>of(
               new Object[] {"default_catalog.shop.a", 1L, "SCHEDULED", "SUCCEEDED", "written", null, null, null, 1_764_000_000_000L, 3L, 7L, "PT1H", true},
               new Object[] {"default_catalog.shop.b", 1L, "MANUAL", "FAILED", "boom", null, null, null, 1_764_000_001_000L, null, null, null, null})
           .filter(row -> table.isEmpty() || table.get().equals(row[0])).toList();
@@ -66,13 +70,13 @@ class InformationSchemaTest {
         .as("the other filters still apply to what is read").containsExactly(List.of("SUCCEEDED", 7L, true));
     assertThat(InformationSchema.query("SELECT count(*) AS n FROM information_schema.refresh_history WHERE state <> 'x'", ROWS, List.of(), history).rows())
         .containsExactly(List.of(2L));
-    assertThat(asked).containsExactly(java.util.Optional.of("default_catalog.shop.a"), java.util.Optional.empty());
+    assertThat(asked).containsExactly(Optional.of("default_catalog.shop.a"), Optional.empty());
   }
 
   @Test
   void queriesThatDifferOnlyInTheirValuesArePlannedOnceAndEachReadsItsOwnTable() {
-    List<java.util.Optional<String>> asked = new java.util.ArrayList<>();
-    java.util.function.Function<java.util.Optional<String>, List<Object[]>> history = table -> {
+    List<Optional<String>> asked = new ArrayList<>();
+    Function<Optional<String>, List<Object[]>> history = table -> {
       asked.add(table);
       return List.<Object[]>of(new Object[] {table.orElse("?"), 1L, "SCHEDULED", "SUCCEEDED", "written", null, null, null, 1_764_000_000_000L, 3L, 7L, "PT1H", true});
     };
@@ -83,7 +87,7 @@ class InformationSchemaTest {
           .containsExactly(List.of(table, "SUCCEEDED"));
     }
     assertThat(asked).as("the parameter narrows the read as the literal did")
-        .containsExactly(java.util.Optional.of("default_catalog.shop.a"), java.util.Optional.of("default_catalog.shop.b"));
+        .containsExactly(Optional.of("default_catalog.shop.a"), Optional.of("default_catalog.shop.b"));
     assertThat(InformationSchema.query("SELECT table_name FROM information_schema.materialized_tables WHERE measured_lag > 100000", ROWS).rows()).isEmpty();
     assertThat(InformationSchema.query("SELECT table_name FROM information_schema.materialized_tables WHERE measured_lag > 1000", ROWS).rows())
         .containsExactly(List.of("default_catalog.shop.b"));

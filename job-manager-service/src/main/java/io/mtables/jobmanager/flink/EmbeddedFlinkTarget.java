@@ -5,6 +5,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.configuration.Configuration;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.OptionalLong;
+import java.util.SortedMap;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The default target: a local Flink cluster on this machine, started by this service when none
@@ -79,7 +84,7 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
   }
 
   @Override
-  public java.util.SortedMap<Long, java.time.Instant> completedCheckpoints(String jobId) {
+  public SortedMap<Long, Instant> completedCheckpoints(String jobId) {
     return rest.completedCheckpoints(jobId);
   }
 
@@ -89,17 +94,17 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
   }
 
   @Override
-  public java.util.OptionalLong restarts(String jobId) {
+  public OptionalLong restarts(String jobId) {
     return rest.restarts(jobId);
   }
 
   @Override
-  public java.time.Duration metricsInterval() {
+  public Duration metricsInterval() {
     return rest.metricsInterval();
   }
 
   @Override
-  public java.util.concurrent.CompletableFuture<Long> triggerCheckpoint(String jobId) {
+  public CompletableFuture<Long> triggerCheckpoint(String jobId) {
     return rest.triggerCheckpoint(jobId);
   }
 

@@ -1,6 +1,8 @@
 package io.mtables.jobmanager.flink;
 
 import java.util.Optional;
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
 
 /**
  * The embedded cluster's size when the configuration leaves it open: its heap from the machine's
@@ -29,7 +31,7 @@ public record EmbeddedSizing(int taskSlots, String heap) {
 
   /** The machine's memory as the JVM sees it (container-aware). */
   public static long physicalMemory() {
-    var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    var os = ManagementFactory.getOperatingSystemMXBean();
     if (os instanceof com.sun.management.OperatingSystemMXBean memory) {
       return memory.getTotalMemorySize();
     }
@@ -38,7 +40,7 @@ public record EmbeddedSizing(int taskSlots, String heap) {
 
   /** {@code 1g}, {@code 1536m}, {@code 2048k}: as -Xmx reads it. */
   static long mebibytes(String size) {
-    String s = size.strip().toLowerCase(java.util.Locale.ROOT);
+    String s = size.strip().toLowerCase(Locale.ROOT);
     try {
       long number = Long.parseLong(s.replaceAll("[kmg]$", ""));
       return switch (s.charAt(s.length() - 1)) {

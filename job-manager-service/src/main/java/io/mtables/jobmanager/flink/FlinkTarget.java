@@ -3,6 +3,11 @@ package io.mtables.jobmanager.flink;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.configuration.Configuration;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.OptionalLong;
+import java.util.SortedMap;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The Flink cluster the jobs run on, seen through its REST endpoint: jobs are submitted as SQL
@@ -41,7 +46,7 @@ public interface FlinkTarget extends AutoCloseable {
    * with the time it was triggered: every change its sources had read by then is in that
    * checkpoint. Empty when the job has none or the cluster cannot say.
    */
-  java.util.SortedMap<Long, java.time.Instant> completedCheckpoints(String jobId);
+  SortedMap<Long, Instant> completedCheckpoints(String jobId);
 
   /**
    * How far the job's sources are; empty when one of its sources does not say how much it has yet
@@ -54,17 +59,17 @@ public interface FlinkTarget extends AutoCloseable {
    * metrics.fetcher.update-interval} (Flink's default, 10 s, when it does not say). A value read
    * later than that after a moment was sampled after it.
    */
-  java.time.Duration metricsInterval();
+  Duration metricsInterval();
 
   /** How many times Flink restarted the job (its {@code numRestarts} metric); empty when the cluster cannot say. */
-  java.util.OptionalLong restarts(String jobId);
+  OptionalLong restarts(String jobId);
 
   /**
    * Asks for a checkpoint of a running job now (Flink's {@code POST /jobs/:jobid/checkpoints}),
    * without waiting: the future completes with the checkpoint's id, or fails when Flink could not
    * take one (before all the job's tasks run, it cannot).
    */
-  java.util.concurrent.CompletableFuture<Long> triggerCheckpoint(String jobId);
+  CompletableFuture<Long> triggerCheckpoint(String jobId);
 
   /** Stops a streaming job after a savepoint into {@code directory}; the savepoint's path. */
   String stopWithSavepoint(String jobId, String directory);

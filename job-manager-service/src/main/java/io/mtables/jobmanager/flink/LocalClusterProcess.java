@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 
 /**
  * The local Flink cluster ({@link LocalFlinkCluster}) as a process of its own, started with this
@@ -74,8 +76,8 @@ final class LocalClusterProcess {
 
   /** Whether anything accepts connections on the port. */
   static boolean listening(int port) {
-    try (java.net.Socket socket = new java.net.Socket()) {
-      socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 2000);
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 2000);
       return true;
     } catch (IOException refused) {
       return false;

@@ -17,6 +17,24 @@ import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.util.SerializedThrowable;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.OptionalLong;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.apache.flink.configuration.MetricOptions;
+import org.apache.flink.core.execution.CheckpointType;
+import org.apache.flink.util.TimeUtils;
 
 /**
  * A Flink session cluster reached at its REST address, with Flink's own REST client. Jobs are
@@ -27,8 +45,8 @@ public class RemoteFlinkTarget implements FlinkTarget {
 
   private static final long TIMEOUT_SECONDS = 60;
   private static final int SAVEPOINT_ATTEMPTS = 4;
-  private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String host;
   private final int port;
@@ -116,12 +134,12 @@ public class RemoteFlinkTarget implements FlinkTarget {
 
   /** The cluster's metrics.fetcher.update-interval, asked once (its configuration does not change while it runs). */
   @Override
-  public java.time.Duration metricsInterval() {
+  public Duration metricsInterval() {
     if (metricsInterval == null) {
-      java.time.Duration interval = org.apache.flink.configuration.MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.defaultValue();
+      Duration interval = MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.defaultValue();
       for (var entry : getJson("/jobmanager/config")) {
-        if (entry.path("key").asText().equals(org.apache.flink.configuration.MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.key())) {
-          interval = org.apache.flink.util.TimeUtils.parseDuration(entry.path("value").asText());
+        if (entry.path("key").asText().equals(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.key())) {
+          interval = TimeUtils.parseDuration(entry.path("value").asText());
         }
       }
       metricsInterval = interval;
@@ -129,19 +147,19 @@ public class RemoteFlinkTarget implements FlinkTarget {
     return metricsInterval;
   }
 
-  private volatile java.time.Duration metricsInterval;
+  private volatile Duration metricsInterval;
 
-  private com.fasterxml.jackson.databind.JsonNode getJson(String path) {
+  private JsonNode getJson(String path) {
     try {
       var response =
           HTTP.send(
-              java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl() + path)).timeout(java.time.Duration.ofSeconds(10)).build(),
-              java.net.http.HttpResponse.BodyHandlers.ofString());
+              HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(10)).build(),
+              HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
         throw new FlinkUnavailableException("Flink " + describe() + " answered " + response.statusCode() + " to GET " + path, null);
       }
       return JSON.readTree(response.body());
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new FlinkUnavailableException("cannot GET " + path + " from Flink " + describe() + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -173,14 +191,14 @@ public class RemoteFlinkTarget implements FlinkTarget {
     try {
       var response =
           HTTP.send(
-              java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl() + "/jobs/" + jobId + "/exceptions?maxExceptions=1")).timeout(java.time.Duration.ofSeconds(10)).build(),
-              java.net.http.HttpResponse.BodyHandlers.ofString());
+              HttpRequest.newBuilder(URI.create(baseUrl() + "/jobs/" + jobId + "/exceptions?maxExceptions=1")).timeout(Duration.ofSeconds(10)).build(),
+              HttpResponse.BodyHandlers.ofString());
       var entries = JSON.readTree(response.body()).path("exceptionHistory").path("entries");
       if (!entries.isArray() || entries.isEmpty()) {
         return Optional.empty();
       }
       return Optional.of(deepestCause(entries.get(0).path("stacktrace").asText(entries.get(0).path("exceptionName").asText())));
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return Optional.of("the cause could not be read from Flink (" + e.getMessage() + ")");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -190,27 +208,27 @@ public class RemoteFlinkTarget implements FlinkTarget {
 
   /** Read from the job's checkpoint statistics over plain HTTP, for the same reason. */
   @Override
-  public java.util.SortedMap<Long, java.time.Instant> completedCheckpoints(String jobId) {
-    java.util.SortedMap<Long, java.time.Instant> completed = new java.util.TreeMap<>();
+  public SortedMap<Long, Instant> completedCheckpoints(String jobId) {
+    SortedMap<Long, Instant> completed = new TreeMap<>();
     try {
       var response =
           HTTP.send(
-              java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl() + "/jobs/" + jobId + "/checkpoints")).timeout(java.time.Duration.ofSeconds(10)).build(),
-              java.net.http.HttpResponse.BodyHandlers.ofString());
+              HttpRequest.newBuilder(URI.create(baseUrl() + "/jobs/" + jobId + "/checkpoints")).timeout(Duration.ofSeconds(10)).build(),
+              HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
         return completed;
       }
       var statistics = JSON.readTree(response.body());
       for (var checkpoint : statistics.path("history")) {
         if (checkpoint.path("status").asText().equals("COMPLETED") && !checkpoint.path("is_savepoint").asBoolean(false)) {
-          completed.put(checkpoint.path("id").asLong(), java.time.Instant.ofEpochMilli(checkpoint.path("trigger_timestamp").asLong()));
+          completed.put(checkpoint.path("id").asLong(), Instant.ofEpochMilli(checkpoint.path("trigger_timestamp").asLong()));
         }
       }
       var latest = statistics.path("latest").path("completed");
       if (latest.has("id")) {
-        completed.put(latest.path("id").asLong(), java.time.Instant.ofEpochMilli(latest.path("trigger_timestamp").asLong()));
+        completed.put(latest.path("id").asLong(), Instant.ofEpochMilli(latest.path("trigger_timestamp").asLong()));
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       // The next look asks again; until then the table's data timestamp stays where it was.
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -284,34 +302,34 @@ public class RemoteFlinkTarget implements FlinkTarget {
       if (wanted.stream().noneMatch(id -> id.endsWith(".pendingRecords"))) {
         return List.of(); // this source cannot say how far behind it is
       }
-      queries.add(metrics + "?agg=sum,max&get=" + java.net.URLEncoder.encode(String.join(",", wanted), java.nio.charset.StandardCharsets.UTF_8));
+      queries.add(metrics + "?agg=sum,max&get=" + URLEncoder.encode(String.join(",", wanted), StandardCharsets.UTF_8));
     }
     return queries;
   }
 
   /** Read from the job's metrics over plain HTTP: {@code [{"id": "numRestarts", "value": "2"}]}. */
   @Override
-  public java.util.OptionalLong restarts(String jobId) {
+  public OptionalLong restarts(String jobId) {
     try {
       var response =
           HTTP.send(
-              java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl() + "/jobs/" + jobId + "/metrics?get=numRestarts"))
-                  .timeout(java.time.Duration.ofSeconds(10)).build(),
-              java.net.http.HttpResponse.BodyHandlers.ofString());
+              HttpRequest.newBuilder(URI.create(baseUrl() + "/jobs/" + jobId + "/metrics?get=numRestarts"))
+                  .timeout(Duration.ofSeconds(10)).build(),
+              HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
-        return java.util.OptionalLong.empty();
+        return OptionalLong.empty();
       }
       for (var metric : JSON.readTree(response.body())) {
         if (metric.path("id").asText().equals("numRestarts")) {
-          return java.util.OptionalLong.of(Long.parseLong(metric.path("value").asText("0")));
+          return OptionalLong.of(Long.parseLong(metric.path("value").asText("0")));
         }
       }
-      return java.util.OptionalLong.empty();
-    } catch (java.io.IOException | NumberFormatException e) {
-      return java.util.OptionalLong.empty(); // asked again at the next look
+      return OptionalLong.empty();
+    } catch (IOException | NumberFormatException e) {
+      return OptionalLong.empty(); // asked again at the next look
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return java.util.OptionalLong.empty();
+      return OptionalLong.empty();
     }
   }
 
@@ -331,8 +349,8 @@ public class RemoteFlinkTarget implements FlinkTarget {
    * started or restarting), so this tries a few times before giving up.
    */
   @Override
-  public java.util.concurrent.CompletableFuture<Long> triggerCheckpoint(String jobId) {
-    return client.triggerCheckpoint(JobID.fromHexString(jobId), org.apache.flink.core.execution.CheckpointType.CONFIGURED);
+  public CompletableFuture<Long> triggerCheckpoint(String jobId) {
+    return client.triggerCheckpoint(JobID.fromHexString(jobId), CheckpointType.CONFIGURED);
   }
 
   @Override
@@ -344,7 +362,7 @@ public class RemoteFlinkTarget implements FlinkTarget {
         return await(client.stopWithSavepoint(JobID.fromHexString(jobId), false, directory, SavepointFormatType.CANONICAL), "stop job " + jobId + " with a savepoint");
       } catch (FlinkUnavailableException e) {
         last = e;
-        sleep(java.time.Duration.ofSeconds(2L * attempt));
+        sleep(Duration.ofSeconds(2L * attempt));
       }
     }
     throw last;
@@ -352,13 +370,13 @@ public class RemoteFlinkTarget implements FlinkTarget {
 
   /** Waits (up to a minute) until every task of a job runs: before that, Flink refuses savepoints. */
   private void awaitAllTasksRunning(String jobId) {
-    java.time.Instant deadline = java.time.Instant.now().plusSeconds(60);
-    while (java.time.Instant.now().isBefore(deadline)) {
+    Instant deadline = Instant.now().plusSeconds(60);
+    while (Instant.now().isBefore(deadline)) {
       try {
         var response =
             HTTP.send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl() + "/jobs/" + jobId)).timeout(java.time.Duration.ofSeconds(10)).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+                HttpRequest.newBuilder(URI.create(baseUrl() + "/jobs/" + jobId)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
         var job = JSON.readTree(response.body());
         boolean allRunning = job.path("vertices").size() > 0;
         for (var vertex : job.path("vertices")) {
@@ -367,17 +385,17 @@ public class RemoteFlinkTarget implements FlinkTarget {
         if (allRunning || !job.path("state").asText().matches("RUNNING|CREATED|INITIALIZING|RESTARTING|RECONCILING")) {
           return;
         }
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         return; // the stop itself will say what is wrong
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       }
-      sleep(java.time.Duration.ofMillis(250));
+      sleep(Duration.ofMillis(250));
     }
   }
 
-  private static void sleep(java.time.Duration duration) {
+  private static void sleep(Duration duration) {
     try {
       Thread.sleep(duration.toMillis());
     } catch (InterruptedException e) {
@@ -389,12 +407,12 @@ public class RemoteFlinkTarget implements FlinkTarget {
   @Override
   public void cancel(String jobId) {
     await(client.cancel(JobID.fromHexString(jobId)), "cancel job " + jobId);
-    java.time.Instant deadline = java.time.Instant.now().plusSeconds(60);
+    Instant deadline = Instant.now().plusSeconds(60);
     while (job(jobId).map(job -> !job.ended()).orElse(false)) {
-      if (java.time.Instant.now().isAfter(deadline)) {
+      if (Instant.now().isAfter(deadline)) {
         throw new FlinkUnavailableException("job " + jobId + " did not end within a minute of its cancellation", null);
       }
-      sleep(java.time.Duration.ofMillis(200));
+      sleep(Duration.ofMillis(200));
     }
   }
 
@@ -403,7 +421,7 @@ public class RemoteFlinkTarget implements FlinkTarget {
     client.close();
   }
 
-  private <T> T await(java.util.concurrent.CompletableFuture<T> future, String what) {
+  private <T> T await(CompletableFuture<T> future, String what) {
     try {
       return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

@@ -32,6 +32,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 
 /**
  * Starts the job manager: reaches the Flink target (starting the embedded cluster if needed),
@@ -53,7 +56,7 @@ public class JobManagerRuntime {
   private PaimonSnapshots snapshots;
   private PaimonPartitions partitions;
   private KafkaLog eventsLog;
-  @jakarta.inject.Inject io.micrometer.core.instrument.MeterRegistry registry;
+  @jakarta.inject.Inject MeterRegistry registry;
 
   void onStart(
       @Observes StartupEvent start,
@@ -70,11 +73,11 @@ public class JobManagerRuntime {
               thread.setContextClassLoader(quarkus); // Flink finds its connectors through it
               return thread;
             });
-    io.micrometer.core.instrument.Gauge.builder("mt.tables.queued", this, runtime -> runtime.manager == null ? 0 : runtime.manager.queuedTables())
+    Gauge.builder("mt.tables.queued", this, runtime -> runtime.manager == null ? 0 : runtime.manager.queuedTables())
         .description("Tables whose streaming job waits for free task slots (QUEUED)")
         .register(registry);
     // A failed start (Flink or the broker not there yet, say) shows in readiness and is tried again.
-    control.execute(() -> gate.runUntilDone("starting", java.time.Duration.ofSeconds(5), () -> load(KafkaLog.clientConfig(kafka), serviceName, config, locations)));
+    control.execute(() -> gate.runUntilDone("starting", Duration.ofSeconds(5), () -> load(KafkaLog.clientConfig(kafka), serviceName, config, locations)));
   }
 
   void onStop(@Observes ShutdownEvent stop) {
@@ -82,7 +85,7 @@ public class JobManagerRuntime {
       control.shutdownNow();
       try {
         // No poll may run after this: one would start the embedded cluster again once it is stopped.
-        control.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        control.awaitTermination(10, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

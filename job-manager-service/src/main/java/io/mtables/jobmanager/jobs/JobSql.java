@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import io.mtables.planning.Warehouse;
 
 /**
  * The SQL of a table's jobs: the Paimon table it writes, the sources it reads (declared from the
@@ -45,7 +46,7 @@ public final class JobSql {
   }
 
   /** The warehouse catalog, without Paimon's metadata cache: a kept environment must see a table dropped and created anew. */
-  public static String createCatalog(io.mtables.planning.Warehouse warehouse) {
+  public static String createCatalog(Warehouse warehouse) {
     StringBuilder options = new StringBuilder("'type' = 'paimon'");
     warehouse.catalogOptions().forEach((key, value) -> options.append(", ").append(literal(key)).append(" = ").append(literal(value)));
     return "CREATE CATALOG " + quote(WAREHOUSE_CATALOG) + " WITH (" + options + ", 'cache-enabled' = 'false')";

@@ -15,6 +15,12 @@ import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.jboss.logging.Logger;
+import io.mtables.planning.Warehouse;
+import io.mtables.schemas.plan.SyntheticKey;
+import java.util.HashSet;
+import java.util.Optional;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.catalog.Catalog;
 
 /**
  * Compiles a table's SQL in this JVM and submits the job to the target cluster. A streaming job or
@@ -27,10 +33,10 @@ public class JobSubmitter {
   private static final Logger LOG = Logger.getLogger(JobSubmitter.class);
 
   private final FlinkTarget target;
-  private final io.mtables.planning.Warehouse warehouse;
+  private final Warehouse warehouse;
   private final ReadyBatchEnvironments batch;
 
-  public JobSubmitter(FlinkTarget target, io.mtables.planning.Warehouse warehouse) {
+  public JobSubmitter(FlinkTarget target, Warehouse warehouse) {
     this.target = target;
     this.warehouse = warehouse;
     this.batch = new ReadyBatchEnvironments(target.clientConfiguration(), warehouse);
@@ -42,7 +48,7 @@ public class JobSubmitter {
    *
    * @return whether the table was created, empty
    */
-  public boolean ensureTable(TableDefinition definition, io.mtables.schemas.plan.RefreshPlan plan) {
+  public boolean ensureTable(TableDefinition definition, RefreshPlan plan) {
     TableEnvironment env = environment(new Configuration(), false);
     env.executeSql(JobSql.createCatalog(warehouse));
     env.executeSql(JobSql.createDatabase(definition.table()));
@@ -74,20 +80,20 @@ public class JobSubmitter {
    * fingerprint set. Only when the table's key and columns so far are the new ones too (the
    * schema rules let a query only append nullable columns); false when they are not.
    */
-  private boolean evolveInPlace(TableEnvironment env, org.apache.flink.table.catalog.Catalog catalog, ObjectPath path, TableDefinition definition, RefreshPlan plan) {
-    org.apache.flink.table.api.Schema existing;
+  private boolean evolveInPlace(TableEnvironment env, Catalog catalog, ObjectPath path, TableDefinition definition, RefreshPlan plan) {
+    Schema existing;
     try {
       existing = catalog.getTable(path).getUnresolvedSchema();
     } catch (Exception e) {
       throw new IllegalStateException("cannot read the Paimon table of " + definition.table(), e);
     }
     List<String> key = JobSql.primaryKey(definition, plan);
-    List<String> keyNow = existing.getPrimaryKey().map(org.apache.flink.table.api.Schema.UnresolvedPrimaryKey::getColumnNames).orElse(List.of());
-    List<String> columnsNow = existing.getColumns().stream().map(org.apache.flink.table.api.Schema.UnresolvedColumn::getName)
-        .filter(name -> !name.equals(io.mtables.schemas.plan.SyntheticKey.COLUMN)).toList();
+    List<String> keyNow = existing.getPrimaryKey().map(Schema.UnresolvedPrimaryKey::getColumnNames).orElse(List.of());
+    List<String> columnsNow = existing.getColumns().stream().map(Schema.UnresolvedColumn::getName)
+        .filter(name -> !name.equals(SyntheticKey.COLUMN)).toList();
     List<String> columns = definition.columns().stream().map(TableDefinition.Column::name).toList();
     boolean syntheticNow = columnsNow.size() < existing.getColumns().size();
-    if (!new java.util.HashSet<>(key).equals(new java.util.HashSet<>(keyNow)) || syntheticNow != key.contains(io.mtables.schemas.plan.SyntheticKey.COLUMN)
+    if (!new HashSet<>(key).equals(new HashSet<>(keyNow)) || syntheticNow != key.contains(SyntheticKey.COLUMN)
         || columns.size() < columnsNow.size() || !columns.subList(0, columnsNow.size()).equals(columnsNow)) {
       return false;
     }
@@ -107,17 +113,17 @@ public class JobSubmitter {
   }
 
   /** The fingerprint of the query that wrote the table's Paimon table ({@link QueryState}); empty when there is no such table. */
-  public java.util.Optional<String> writtenBy(String table) {
+  public Optional<String> writtenBy(String table) {
     TableEnvironment env = environment(new Configuration(), false);
     env.executeSql(JobSql.createCatalog(warehouse));
     TableId id = TableId.of(table);
     var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
     ObjectPath path = new ObjectPath(id.database(), id.name());
     if (!catalog.tableExists(path)) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     try {
-      return java.util.Optional.ofNullable(catalog.getTable(path).getOptions().get(QueryState.TABLE_OPTION));
+      return Optional.ofNullable(catalog.getTable(path).getOptions().get(QueryState.TABLE_OPTION));
     } catch (Exception e) {
       throw new IllegalStateException("cannot read the Paimon table of " + table, e);
     }

@@ -17,6 +17,7 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.source.ScanMode;
 import org.apache.paimon.utils.InternalRowPartitionComputer;
+import io.mtables.planning.Warehouse;
 
 /**
  * A table's partitions from Paimon's own metadata (manifests, nothing scanned): which ones a range
@@ -27,7 +28,7 @@ public class PaimonPartitions implements AutoCloseable {
 
   private final Catalog catalog;
 
-  public PaimonPartitions(io.mtables.planning.Warehouse warehouse) {
+  public PaimonPartitions(Warehouse warehouse) {
     this.catalog = WarehouseCatalog.open(warehouse);
   }
 

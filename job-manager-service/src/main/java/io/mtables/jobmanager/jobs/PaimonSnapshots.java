@@ -7,6 +7,8 @@ import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.table.FileStoreTable;
+import io.mtables.planning.Warehouse;
+import org.apache.paimon.catalog.CachingCatalog;
 
 /**
  * Reads the latest snapshot of a table straight from the warehouse with Paimon's own API: what was
@@ -16,7 +18,7 @@ public class PaimonSnapshots implements AutoCloseable {
 
   private final Catalog catalog;
 
-  public PaimonSnapshots(io.mtables.planning.Warehouse warehouse) {
+  public PaimonSnapshots(Warehouse warehouse) {
     this.catalog = WarehouseCatalog.open(warehouse);
   }
 
@@ -87,7 +89,7 @@ public class PaimonSnapshots implements AutoCloseable {
 
   /** Forgets what Paimon's catalog cached about the table: another catalog replaced it (a switch-over's renames). */
   public void forget(String table) {
-    if (catalog instanceof org.apache.paimon.catalog.CachingCatalog caching) {
+    if (catalog instanceof CachingCatalog caching) {
       TableId id = TableId.of(table);
       caching.invalidateTable(Identifier.create(id.database(), id.name()));
     }

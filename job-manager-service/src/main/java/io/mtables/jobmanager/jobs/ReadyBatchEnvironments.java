@@ -8,6 +8,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import io.mtables.planning.Warehouse;
 
 /**
  * Batch TableEnvironments kept ready between FULL refreshes, with the warehouse catalog declared:
@@ -33,7 +34,7 @@ final class ReadyBatchEnvironments {
         }
       };
 
-  ReadyBatchEnvironments(Configuration client, io.mtables.planning.Warehouse warehouse) {
+  ReadyBatchEnvironments(Configuration client, Warehouse warehouse) {
     this(options -> {
       Configuration configuration = new Configuration(client);
       options.forEach(configuration::setString);

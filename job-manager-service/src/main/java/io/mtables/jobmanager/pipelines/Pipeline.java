@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /** What the job manager knows and runs for one materialized table. Touched by the control thread only. */
 final class Pipeline {
@@ -94,7 +95,7 @@ final class Pipeline {
    * interval later. Asked again until the job has a completed checkpoint.
    */
   boolean checkpointAsap;
-  java.util.concurrent.CompletableFuture<Long> asapCheckpoint;
+  CompletableFuture<Long> asapCheckpoint;
   /** Flink's restarts of the streaming job reported so far; -1 until first read (a job taken over keeps its past restarts unreported). */
   long streamingJobRestarts = -1;
 
@@ -152,6 +153,6 @@ final class Pipeline {
    */
   boolean planReady() {
     return plan != null
-        && (plan.status() == io.mtables.schemas.plan.RefreshPlan.Status.DROPPED || (definition != null && definition.version() == plan.definitionVersion()));
+        && (plan.status() == RefreshPlan.Status.DROPPED || (definition != null && definition.version() == plan.definitionVersion()));
   }
 }

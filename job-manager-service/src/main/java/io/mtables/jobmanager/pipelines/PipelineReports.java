@@ -11,6 +11,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 import org.jboss.logging.Logger;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.SortedMap;
 
 /** What a pipeline's outcomes are reported as: new snapshots, and failures counted up to suspension. */
 final class PipelineReports {
@@ -18,10 +21,10 @@ final class PipelineReports {
   private static final Logger LOG = Logger.getLogger(PipelineReports.class);
 
   /** How long a completed checkpoint may wait for its snapshot before it is taken to have none. */
-  static final java.time.Duration COMMIT_GRACE = java.time.Duration.ofSeconds(1);
+  static final Duration COMMIT_GRACE = Duration.ofSeconds(1);
 
   /** How long a new snapshot waits for its checkpoint to show in Flink's statistics before it is reported with its commit time. */
-  static final java.time.Duration STATISTICS_PATIENCE = java.time.Duration.ofSeconds(5);
+  static final Duration STATISTICS_PATIENCE = Duration.ofSeconds(5);
 
   /** The trigger of a streaming job's commits and failures. */
   static final String CONTINUOUS = "CONTINUOUS";
@@ -59,7 +62,7 @@ final class PipelineReports {
 
   /** The same, for a latest snapshot already read. */
   private boolean newSnapshot(
-      Pipeline pipeline, java.util.Optional<PaimonSnapshots.CommittedSnapshot> latest, Mode mode, Map<String, String> partition, Instant startedAt,
+      Pipeline pipeline, Optional<PaimonSnapshots.CommittedSnapshot> latest, Mode mode, Map<String, String> partition, Instant startedAt,
       Instant dataTimestamp, String jobId, Pipeline.RefreshScope scope, Long rowsWritten, String trigger) {
     if (latest.isEmpty() || latest.get().id() <= pipeline.lastSnapshotId || latest.get().kind().equals("COMPACT")) {
       return false;
@@ -85,7 +88,7 @@ final class PipelineReports {
    *
    * @param checkpoints the job's recently completed checkpoints, id to trigger time
    */
-  void streamingProgress(Pipeline pipeline, String jobId, java.util.SortedMap<Long, Instant> checkpoints) {
+  void streamingProgress(Pipeline pipeline, String jobId, SortedMap<Long, Instant> checkpoints) {
     if (!jobId.equals(pipeline.progressJobId)) {
       pipeline.progressJobId = jobId;
       pipeline.lastCheckpointReported = 0;

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jboss.logging.Logger;
+import java.util.SortedMap;
 
 /** The streaming job of a CONTINUOUS table: started (new or from saved state), stopped, watched. */
 final class StreamingJobs {
@@ -212,7 +213,7 @@ final class StreamingJobs {
    * yet (its tasks still deploying), until the job has a completed checkpoint. Not a failure of
    * the table when Flink cannot: its periodic checkpoints commit all the same.
    */
-  private void checkpointAsap(Pipeline pipeline, java.util.SortedMap<Long, Instant> checkpoints) {
+  private void checkpointAsap(Pipeline pipeline, SortedMap<Long, Instant> checkpoints) {
     if (!pipeline.checkpointAsap) {
       return;
     }

@@ -14,6 +14,9 @@ import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.mtables.planning.EmptyInputRow;
+import io.mtables.planning.Warehouse;
+import java.util.Arrays;
 
 /** The streaming job's INSERT with a synthetic key, planned by Flink against a real Paimon table. */
 class JobSqlTest {
@@ -54,14 +57,14 @@ class JobSqlTest {
   void aGlobalAggregateHoldsItsEmptyInputRowWhileItHasNone() {
     TableDefinition counted =
         definition("SELECT COUNT(*) AS `id`, MAX(`p`.`firstname`) AS `name` FROM `default_catalog`.`s`.`people` AS `p`");
-    RefreshPlan plan = plan(new UpsertKey(List.of(), UpsertKey.Origin.SYNTHETIC, null, java.util.Arrays.asList("0", null)));
+    RefreshPlan plan = plan(new UpsertKey(List.of(), UpsertKey.Origin.SYNTHETIC, null, Arrays.asList("0", null)));
 
     String insert = JobSql.insert(counted, plan);
 
     assertThat(insert)
         .contains("CASE WHEN `q`.`__mt_one` IS NULL THEN CAST('0' AS BIGINT) ELSE `q`.`id` END AS `id`")
         .contains("CASE WHEN `q`.`__mt_one` IS NULL THEN CAST(NULL AS STRING) ELSE `q`.`name` END AS `name`")
-        .contains("FROM " + io.mtables.planning.EmptyInputRow.ONE_ROW + " AS `e`\nLEFT JOIN");
+        .contains("FROM " + EmptyInputRow.ONE_ROW + " AS `e`\nLEFT JOIN");
     assertThat(explain(counted, plan, insert)).contains("Sink(table=[mt_warehouse.s.t]").contains("Join(joinType=[LeftOuterJoin]");
   }
 
@@ -86,7 +89,7 @@ class JobSqlTest {
     env.executeSql("CREATE DATABASE `default_catalog`.`s`");
     env.executeSql(PEOPLE);
     env.executeSql(ACCOUNTS);
-    env.executeSql(JobSql.createCatalog(io.mtables.planning.Warehouse.at(warehouse.toString())));
+    env.executeSql(JobSql.createCatalog(Warehouse.at(warehouse.toString())));
     env.executeSql(JobSql.createDatabase(definition.table()));
     env.executeSql(JobSql.createTable(definition, plan));
     JobSql.declareSources(definition, plan).forEach(env::executeSql);

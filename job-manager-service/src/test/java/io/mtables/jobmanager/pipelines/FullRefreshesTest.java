@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.mtables.planning.Warehouse;
+import java.io.FileNotFoundException;
 
 /**
  * A refresh job's end is never lost: when reading its outcome or sending its event fails, the
@@ -103,7 +105,7 @@ class FullRefreshesTest {
   }
 
   private FullRefreshes refreshes() {
-    var location = io.mtables.planning.Warehouse.at(warehouse.toUri().toString());
+    var location = Warehouse.at(warehouse.toUri().toString());
     PaimonSnapshots snapshots = new PaimonSnapshots(location) {
       @Override
       public Optional<CommittedSnapshot> latest(String table) {
@@ -115,7 +117,7 @@ class FullRefreshesTest {
       public long rowsWritten(String table, long afterId, long upToId) {
         if (readFailuresLeft > 0) {
           readFailuresLeft--;
-          throw new IllegalStateException("cannot read snapshot 7", new java.io.FileNotFoundException("manifest is gone"));
+          throw new IllegalStateException("cannot read snapshot 7", new FileNotFoundException("manifest is gone"));
         }
         return 3;
       }

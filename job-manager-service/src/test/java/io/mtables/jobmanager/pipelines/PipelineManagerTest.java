@@ -37,6 +37,10 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.mtables.planning.Warehouse;
+import java.util.OptionalLong;
+import org.apache.flink.configuration.Configuration;
+import org.assertj.core.groups.Tuple;
 
 /**
  * A SUSPEND whose savepoint Flink refuses is not marked done: the job keeps running, the failure
@@ -261,8 +265,8 @@ class PipelineManagerTest {
     assertThat(sent).filteredOn(RefreshSucceeded.class::isInstance).map(RefreshSucceeded.class::cast)
         .extracting(RefreshSucceeded::snapshotId, RefreshSucceeded::dataTimestamp)
         .as("the first checkpoint's sources were an hour behind at the look before it; the second's had read everything")
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(1L, start.plusMillis(500).minus(Duration.ofHours(1))),
-            org.assertj.core.groups.Tuple.tuple(2L, start.plusMillis(2_500)));
+        .containsExactly(Tuple.tuple(1L, start.plusMillis(500).minus(Duration.ofHours(1))),
+            Tuple.tuple(2L, start.plusMillis(2_500)));
   }
 
   private void checkpointCommitted(long id, Instant triggeredAt, Instant committedAt) {
@@ -287,7 +291,7 @@ class PipelineManagerTest {
 
   private PipelineManager manager() {
     JobManagerConfig config = config(dataDir);
-    var warehouse = io.mtables.planning.Warehouse.at(dataDir.resolve("warehouse").toUri().toString());
+    var warehouse = Warehouse.at(dataDir.resolve("warehouse").toUri().toString());
     PaimonSnapshots snapshots = new PaimonSnapshots(warehouse) {
       @Override
       public Optional<CommittedSnapshot> latest(String table) {
@@ -331,7 +335,7 @@ class PipelineManagerTest {
 
   /** Creates no table (it is there) and submits nothing: records each submission. */
   private JobSubmitter submitter() {
-    return new JobSubmitter(flink(), io.mtables.planning.Warehouse.at(dataDir.resolve("warehouse").toUri().toString())) {
+    return new JobSubmitter(flink(), Warehouse.at(dataDir.resolve("warehouse").toUri().toString())) {
       @Override
       public boolean ensureTable(TableDefinition definition, RefreshPlan plan) {
         return false;
@@ -356,7 +360,7 @@ class PipelineManagerTest {
       FlinkJob job = new FlinkJob(JOB, "mt:" + TABLE + ":v1:q", jobRunning ? "RUNNING" : "FINISHED");
       return switch (method.getName()) {
         case "ensureAvailable" -> null;
-        case "clientConfiguration" -> new org.apache.flink.configuration.Configuration();
+        case "clientConfiguration" -> new Configuration();
         case "capacity" -> capacity;
         case "metricsInterval" -> Duration.ofSeconds(10);
         case "sourceProgress" -> {
@@ -371,7 +375,7 @@ class PipelineManagerTest {
         case "jobs" -> List.of(job);
         case "job" -> Optional.of(job).filter(j -> j.id().equals(args[0]));
         case "completedCheckpoints" -> new TreeMap<>(checkpoints);
-        case "restarts" -> java.util.OptionalLong.of(restarts);
+        case "restarts" -> OptionalLong.of(restarts);
         case "failureCause" -> Optional.of(failureCause);
         case "stopWithSavepoint" -> {
           if (savepointRefusalsLeft > 0) {

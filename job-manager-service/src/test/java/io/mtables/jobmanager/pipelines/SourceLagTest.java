@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import io.mtables.jobmanager.flink.SourceProgress;
 
 class SourceLagTest {
 
@@ -34,7 +35,7 @@ class SourceLagTest {
 
   @Test
   void sourcesThatCannotSayLeaveTheTriggerTime() {
-    lag.sampled(T.minusSeconds(1), io.mtables.jobmanager.flink.SourceProgress.UNKNOWN);
+    lag.sampled(T.minusSeconds(1), SourceProgress.UNKNOWN);
     assertThat(lag.dataTimestamp(T)).isEqualTo(T);
   }
 

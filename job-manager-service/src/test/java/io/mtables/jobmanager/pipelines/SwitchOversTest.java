@@ -37,6 +37,13 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.mtables.planning.Warehouse;
+import io.mtables.schemas.refresh.LoadProgress;
+import io.mtables.schemas.refresh.RefreshSucceeded;
+import java.io.IOException;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import org.apache.flink.configuration.Configuration;
 
 /**
  * A new query of a running CONTINUOUS table is switched over, step by step, against a cluster and a
@@ -223,7 +230,7 @@ class SwitchOversTest {
 
   private PipelineManager manager() {
     JobManagerConfig config = PipelineManagerTest.config(dataDir);
-    var warehouse = io.mtables.planning.Warehouse.at(dataDir.resolve("warehouse").toUri().toString());
+    var warehouse = Warehouse.at(dataDir.resolve("warehouse").toUri().toString());
     PaimonSnapshots snapshots = new PaimonSnapshots(warehouse) {
       @Override
       public Optional<CommittedSnapshot> latest(String table) {
@@ -237,10 +244,10 @@ class SwitchOversTest {
     };
     RefreshEvents events = new RefreshEvents(null, new RefreshMetrics(new SimpleMeterRegistry())) {
       @Override
-      public void succeeded(io.mtables.schemas.refresh.RefreshSucceeded event) {} // the old job's snapshots: not what is tested
+      public void succeeded(RefreshSucceeded event) {} // the old job's snapshots: not what is tested
 
       @Override
-      public void loadProgress(io.mtables.schemas.refresh.LoadProgress event) {}
+      public void loadProgress(LoadProgress event) {}
 
       @Override
       public void failed(RefreshFailed event) {
@@ -273,7 +280,7 @@ class SwitchOversTest {
   }
 
   /** Records what is asked of the warehouse; the table's Paimon table was written by version 1's query. */
-  private JobSubmitter submitter(FlinkTarget flink, io.mtables.planning.Warehouse warehouse) {
+  private JobSubmitter submitter(FlinkTarget flink, Warehouse warehouse) {
     return new JobSubmitter(flink, warehouse) {
       @Override
       public Optional<String> writtenBy(String table) {
@@ -293,7 +300,7 @@ class SwitchOversTest {
         if (renameFailuresLeft > 0) {
           renameFailuresLeft--;
           warehouseSteps.add("swap failed");
-          throw new IllegalStateException("cannot rename", new java.io.IOException("the store did not answer"));
+          throw new IllegalStateException("cannot rename", new IOException("the store did not answer"));
         }
         warehouseSteps.add("swap " + table + " v" + version);
         return 1_000_000;
@@ -329,7 +336,7 @@ class SwitchOversTest {
     return (FlinkTarget) Proxy.newProxyInstance(FlinkTarget.class.getClassLoader(), new Class<?>[] {FlinkTarget.class}, (proxy, method, args) -> {
       return switch (method.getName()) {
         case "ensureAvailable" -> null;
-        case "clientConfiguration" -> new org.apache.flink.configuration.Configuration();
+        case "clientConfiguration" -> new Configuration();
         case "capacity" -> new ClusterCapacity(8, 6, 1, 0);
         case "sourceProgress" -> progress;
         case "cancel" -> {
@@ -340,12 +347,12 @@ class SwitchOversTest {
         case "jobs" -> List.copyOf(jobs.values());
         case "job" -> Optional.ofNullable(jobs.get((String) args[0]));
         case "completedCheckpoints" -> checkpoints.getOrDefault((String) args[0], new TreeMap<>());
-        case "restarts" -> java.util.OptionalLong.of(0);
+        case "restarts" -> OptionalLong.of(0);
         case "failureCause" -> Optional.of("java.lang.ArithmeticException: / by zero");
         case "metricsInterval" -> Duration.ofSeconds(1);
         case "triggerCheckpoint" -> {
           checkpointsAsked.add((String) args[0]);
-          yield new java.util.concurrent.CompletableFuture<Long>(); // taken, not completed yet
+          yield new CompletableFuture<Long>(); // taken, not completed yet
         }
         case "stopWithSavepoint" -> {
           savepointsOf.add((String) args[0]);

@@ -10,18 +10,19 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Turns definition events into plans, once per definition version. */
 public class Planner {
 
   private final PlanBook book;
   private final PlannerSettings settings;
-  private final java.util.function.Function<TableDefinition, QueryAnalysis> analyzer;
+  private final Function<TableDefinition, QueryAnalysis> analyzer;
 
   /**
    * @param analyzer asks Flink's planner about a table's query
    */
-  public Planner(PlanBook book, PlannerSettings settings, java.util.function.Function<TableDefinition, QueryAnalysis> analyzer) {
+  public Planner(PlanBook book, PlannerSettings settings, Function<TableDefinition, QueryAnalysis> analyzer) {
     this.book = book;
     this.settings = settings;
     this.analyzer = analyzer;

@@ -18,6 +18,10 @@ import jakarta.enterprise.event.Observes;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.mtables.planning.PlannerSettings;
+import java.time.Duration;
+import java.time.ZoneId;
 
 /**
  * Reads the plans made before (compacted {@code mt.refresh.plans}) back at start, so that no
@@ -32,17 +36,17 @@ public class PlannerRuntime {
   private final ReadyGate gate = new ReadyGate();
   private volatile Planner planner;
   private KafkaLog plans;
-  @jakarta.inject.Inject io.micrometer.core.instrument.MeterRegistry registry;
+  @jakarta.inject.Inject MeterRegistry registry;
 
   void onStart(
       @Observes StartupEvent start,
       @Identifier("default-kafka-broker") Map<String, Object> kafka,
       @ConfigProperty(name = "quarkus.application.name") String serviceName,
       PlannerConfig config,
-      @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") java.time.ZoneId timeZone) {
+      @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") ZoneId timeZone) {
     plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, KafkaLog.clientConfig(kafka));
     // A failure (the broker gone while a dead letter is written, say) shows in readiness; tried again.
-    Thread loader = new Thread(() -> gate.runUntilDone("loading the plans", java.time.Duration.ofSeconds(5), () -> load(config.settings(timeZone))), "plan-loader");
+    Thread loader = new Thread(() -> gate.runUntilDone("loading the plans", Duration.ofSeconds(5), () -> load(config.settings(timeZone))), "plan-loader");
     loader.setContextClassLoader(Thread.currentThread().getContextClassLoader()); // Flink finds its factories through it
     loader.setDaemon(true);
     loader.start();
@@ -77,7 +81,7 @@ public class PlannerRuntime {
     return gate.state();
   }
 
-  private void load(io.mtables.planning.PlannerSettings settings) {
+  private void load(PlannerSettings settings) {
     gate.progress("reading " + Topics.REFRESH_PLANS);
     for (var record : plans.readAllWhenAvailable()) {
       if (record.value() != null && Contracts.REFRESH_PLANNED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {

@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
+import io.mtables.refreshscheduler.infra.SchedulerRuntime;
 
 /**
  * What the scheduler listens to through its consumer groups: the plans of the tables it owns
@@ -26,9 +27,9 @@ public class SchedulerInputsConsumer {
   static final List<Contract<?>> LIFECYCLE_COMMANDS = List.of(Contracts.REFRESH_REQUESTED_V1);
 
   private final EventReader reader;
-  private final io.mtables.refreshscheduler.infra.SchedulerRuntime runtime;
+  private final SchedulerRuntime runtime;
 
-  public SchedulerInputsConsumer(EventReader reader, io.mtables.refreshscheduler.infra.SchedulerRuntime runtime) {
+  public SchedulerInputsConsumer(EventReader reader, SchedulerRuntime runtime) {
     this.reader = reader;
     this.runtime = runtime;
   }

@@ -17,6 +17,7 @@ import java.util.PriorityQueue;
 import java.util.TimeZone;
 import java.util.function.Predicate;
 import org.quartz.CronExpression;
+import java.time.DateTimeException;
 
 /**
  * When each FULL table refreshes next. Period boundaries come from the plan's Quartz cron
@@ -233,7 +234,7 @@ public class TickSchedule {
   private ZoneId zoneOf(RefreshPlan plan) {
     try {
       return plan.timeZone() == null ? zone : ZoneId.of(plan.timeZone());
-    } catch (java.time.DateTimeException e) {
+    } catch (DateTimeException e) {
       throw new IllegalArgumentException("the plan's time zone '" + plan.timeZone() + "' is not one Java knows: " + e.getMessage(), e);
     }
   }

@@ -24,6 +24,8 @@ import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.common.errors.InterruptException;
 
 /**
  * Fires the ticks of the tables this instance owns. Ownership is Kafka's: the partitions of {@code
@@ -55,7 +57,7 @@ public class SchedulerRuntime {
   private final UnwrittenTicks unwritten = new UnwrittenTicks();
   /** Why the chain watcher stopped, or null: readiness is down then. */
   private volatile String chainProblem;
-  @jakarta.inject.Inject io.micrometer.core.instrument.MeterRegistry registry;
+  @jakarta.inject.Inject MeterRegistry registry;
   private TickMetrics metrics;
 
   void onStart(
@@ -68,7 +70,7 @@ public class SchedulerRuntime {
     source = serviceName;
     schedule = new TickSchedule(config.zone(), config.catchUpWindow());
     // A failed start (the broker not there yet, say) shows in readiness and is tried again.
-    Thread starter = new Thread(() -> gate.runUntilDone("starting", java.time.Duration.ofSeconds(5), () -> start(serviceName, config)), "scheduler-start");
+    Thread starter = new Thread(() -> gate.runUntilDone("starting", Duration.ofSeconds(5), () -> start(serviceName, config)), "scheduler-start");
     starter.setDaemon(true);
     starter.start();
   }
@@ -117,7 +119,7 @@ public class SchedulerRuntime {
       return;
     }
     try {
-      thread.join(java.time.Duration.ofSeconds(10).toMillis());
+      thread.join(Duration.ofSeconds(10).toMillis());
       if (thread.isAlive()) {
         LOG.warnf("%s did not end within 10 s of shutdown; closing the tick writer anyway", thread.getName());
       }
@@ -190,7 +192,7 @@ public class SchedulerRuntime {
       while (!Thread.currentThread().isInterrupted()) {
         chains.pollOnce(Duration.ofMillis(500));
       }
-    } catch (org.apache.kafka.common.errors.InterruptException e) {
+    } catch (InterruptException e) {
       // stopping
     } catch (RuntimeException e) {
       LOG.error("the chain watcher stopped; tables reading other tables now tick at their own boundaries only", e);

@@ -3,6 +3,7 @@ package io.mtables.refreshscheduler.infra;
 import io.mtables.schemas.tick.RefreshTick;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Ticks whose transaction failed (Kafka did not take it): they are written again, before the
@@ -42,7 +43,7 @@ final class UnwrittenTicks {
   }
 
   /** Drops the waiting ticks of the tables that match (they moved to another scheduler). */
-  synchronized void release(java.util.function.Predicate<String> tables) {
+  synchronized void release(Predicate<String> tables) {
     waiting.removeIf(tick -> tables.test(tick.table()));
   }
 

@@ -14,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.assertj.core.groups.Tuple;
 
 class TickScheduleTest {
 
@@ -42,7 +43,7 @@ class TickScheduleTest {
 
     assertThat(schedule.nextDue()).contains(first);
     assertThat(schedule.due(first.minusMillis(1))).isEmpty();
-    assertThat(schedule.due(first)).extracting(RefreshTick::scheduledTime, RefreshTick::reason).containsExactly(org.assertj.core.groups.Tuple.tuple(first, Reason.SCHEDULED));
+    assertThat(schedule.due(first)).extracting(RefreshTick::scheduledTime, RefreshTick::reason).containsExactly(Tuple.tuple(first, Reason.SCHEDULED));
     assertThat(schedule.due(second)).extracting(RefreshTick::scheduledTime).containsExactly(second);
   }
 
@@ -92,8 +93,8 @@ class TickScheduleTest {
 
     assertThat(fired).extracting(RefreshTick::reason, RefreshTick::scheduledTime)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(Reason.CATCH_UP, Instant.parse("2026-11-29T10:00:00Z")),
-            org.assertj.core.groups.Tuple.tuple(Reason.SCHEDULED, Instant.parse("2026-11-29T11:00:00Z")));
+            Tuple.tuple(Reason.CATCH_UP, Instant.parse("2026-11-29T10:00:00Z")),
+            Tuple.tuple(Reason.SCHEDULED, Instant.parse("2026-11-29T11:00:00Z")));
   }
 
   @Test
@@ -126,7 +127,7 @@ class TickScheduleTest {
 
     schedule.plan(withStatus(v1, 3, RefreshPlan.Status.ACTIVE), Instant.parse("2026-11-29T10:05:30Z"));
     assertThat(schedule.due(Instant.parse("2026-11-29T10:05:30Z"))).extracting(RefreshTick::reason, RefreshTick::planVersion)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(Reason.CATCH_UP, 3L));
+        .containsExactly(Tuple.tuple(Reason.CATCH_UP, 3L));
 
     schedule.plan(withStatus(v1, 4, RefreshPlan.Status.DROPPED), now);
     assertThat(schedule.size()).isZero();
@@ -142,7 +143,7 @@ class TickScheduleTest {
     schedule.plan(full(TABLE, 1, 1, "HOUR", "0 0 0/1 * * ? *", Map.of()), now);
 
     assertThat(schedule.due(now)).extracting(RefreshTick::reason, RefreshTick::scheduledTime)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(Reason.CATCH_UP, Instant.parse("2026-11-29T10:00:00Z")));
+        .containsExactly(Tuple.tuple(Reason.CATCH_UP, Instant.parse("2026-11-29T10:00:00Z")));
   }
 
   // ---- chains ----
@@ -170,19 +171,19 @@ class TickScheduleTest {
     Instant boundary = Instant.parse("2026-11-29T11:00:00Z");
     TickSchedule schedule = chainOfThree(Instant.parse("2026-11-29T10:30:00Z"));
 
-    assertThat(schedule.due(boundary)).extracting(RefreshTick::table, RefreshTick::reason).containsExactly(org.assertj.core.groups.Tuple.tuple(A, Reason.SCHEDULED));
+    assertThat(schedule.due(boundary)).extracting(RefreshTick::table, RefreshTick::reason).containsExactly(Tuple.tuple(A, Reason.SCHEDULED));
     assertThat(schedule.heldCount()).isEqualTo(2);
     assertThat(schedule.due(boundary.plusSeconds(30))).as("A has not refreshed yet").isEmpty();
 
     schedule.refreshEnded(A, boundary);
     List<RefreshTick> afterA = schedule.due(boundary.plusSeconds(40));
     assertThat(afterA).extracting(RefreshTick::table, RefreshTick::reason, RefreshTick::scheduledTime)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(B, Reason.UPSTREAM, boundary));
+        .containsExactly(Tuple.tuple(B, Reason.UPSTREAM, boundary));
     assertThat(schedule.due(boundary.plusSeconds(50))).as("C waits for B").isEmpty();
 
     schedule.refreshEnded(B, boundary);
     assertThat(schedule.due(boundary.plusSeconds(60))).extracting(RefreshTick::table, RefreshTick::reason, RefreshTick::scheduledTime)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(C, Reason.UPSTREAM, boundary));
+        .containsExactly(Tuple.tuple(C, Reason.UPSTREAM, boundary));
     assertThat(schedule.heldCount()).isZero();
   }
 
@@ -208,7 +209,7 @@ class TickScheduleTest {
     List<RefreshTick> atNext = schedule.due(next);
 
     assertThat(atNext).extracting(RefreshTick::table, RefreshTick::reason, RefreshTick::scheduledTime)
-        .contains(org.assertj.core.groups.Tuple.tuple(B, Reason.SCHEDULED, boundary), org.assertj.core.groups.Tuple.tuple(A, Reason.SCHEDULED, next));
+        .contains(Tuple.tuple(B, Reason.SCHEDULED, boundary), Tuple.tuple(A, Reason.SCHEDULED, next));
   }
 
   @Test
