@@ -12,48 +12,65 @@ import java.util.List;
 /** The Flink cluster's jobs, as its REST API shows them. */
 final class FlinkJobs {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
-  private static final Duration PATIENCE = Duration.ofMinutes(2);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Duration PATIENCE = Duration.ofMinutes(2);
 
-  private FlinkJobs() {}
+    private FlinkJobs() {}
 
-  /** The job whose name starts with the prefix, once it and all its tasks run (its overview entry). */
-  static JsonNode awaitRunning(int flinkPort, String namePrefix) throws Exception {
-    long deadline = System.nanoTime() + PATIENCE.toNanos();
-    while (System.nanoTime() < deadline) {
-      for (JsonNode job : get(flinkPort, "/jobs/overview").path("jobs")) {
-        if (job.path("name").asText().startsWith(namePrefix) && job.path("state").asText().equals("RUNNING")
-            && job.path("tasks").path("running").asInt() == job.path("tasks").path("total").asInt()) {
-          return job;
+    /**
+     * The job whose name starts with the prefix, once it and all its tasks run (its overview
+     * entry).
+     */
+    static JsonNode awaitRunning(int flinkPort, String namePrefix) throws Exception {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (JsonNode job : get(flinkPort, "/jobs/overview").path("jobs")) {
+                if (job.path("name").asText().startsWith(namePrefix)
+                        && job.path("state").asText().equals("RUNNING")
+                        && job.path("tasks").path("running").asInt()
+                                == job.path("tasks").path("total").asInt()) {
+                    return job;
+                }
+            }
+            Thread.sleep(20);
         }
-      }
-      Thread.sleep(20);
+        throw new IllegalStateException("no RUNNING job " + namePrefix + "* within " + PATIENCE);
     }
-    throw new IllegalStateException("no RUNNING job " + namePrefix + "* within " + PATIENCE);
-  }
 
-  /** Returns once no job is running or on its way to or from running. */
-  static void awaitNoneRunning(int flinkPort) throws Exception {
-    long deadline = System.nanoTime() + PATIENCE.toNanos();
-    while (System.nanoTime() < deadline) {
-      boolean running = false;
-      for (JsonNode job : get(flinkPort, "/jobs/overview").path("jobs")) {
-        running |= List.of("RUNNING", "CREATED", "CANCELLING", "RESTARTING").contains(job.path("state").asText());
-      }
-      if (!running) {
-        return;
-      }
-      Thread.sleep(200);
+    /** Returns once no job is running or on its way to or from running. */
+    static void awaitNoneRunning(int flinkPort) throws Exception {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (System.nanoTime() < deadline) {
+            boolean running = false;
+            for (JsonNode job : get(flinkPort, "/jobs/overview").path("jobs")) {
+                running |=
+                        List.of("RUNNING", "CREATED", "CANCELLING", "RESTARTING")
+                                .contains(job.path("state").asText());
+            }
+            if (!running) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("a job still runs on Flink after " + PATIENCE);
     }
-    throw new IllegalStateException("a job still runs on Flink after " + PATIENCE);
-  }
 
-  static JsonNode get(int flinkPort, String path) throws Exception {
-    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + flinkPort + path)).build(), HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
-      throw new IllegalStateException("Flink REST " + path + ": HTTP " + response.statusCode() + " " + response.body());
+    static JsonNode get(int flinkPort, String path) throws Exception {
+        HttpResponse<String> response =
+                HTTP.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + flinkPort + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException(
+                    "Flink REST "
+                            + path
+                            + ": HTTP "
+                            + response.statusCode()
+                            + " "
+                            + response.body());
+        }
+        return JSON.readTree(response.body());
     }
-    return JSON.readTree(response.body());
-  }
 }

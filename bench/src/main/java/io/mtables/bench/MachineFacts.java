@@ -7,22 +7,31 @@ import java.time.Instant;
 /** The facts a figure needs beside it: when, on what machine, with which versions. */
 final class MachineFacts {
 
-  private MachineFacts() {}
+    private MachineFacts() {}
 
-  static void print(String what) {
-    System.out.println("== " + what);
-    System.out.println("date        " + Instant.now());
-    System.out.println("cores       " + Runtime.getRuntime().availableProcessors());
-    System.out.println("memory      " + memory());
-    System.out.println("java        " + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.name") + ")");
-    System.out.println("os          " + System.getProperty("os.name") + " " + System.getProperty("os.version"));
-  }
-
-  private static String memory() {
-    try {
-      return Files.readAllLines(Path.of("/proc/meminfo")).get(0).replaceAll("\\s+", " ");
-    } catch (Exception e) {
-      return "unknown";
+    static void print(String what) {
+        System.out.println("== " + what);
+        System.out.println("date        " + Instant.now());
+        System.out.println("cores       " + Runtime.getRuntime().availableProcessors());
+        System.out.println("memory      " + memory());
+        System.out.println(
+                "java        "
+                        + System.getProperty("java.runtime.version")
+                        + " ("
+                        + System.getProperty("java.vm.name")
+                        + ")");
+        System.out.println(
+                "os          "
+                        + System.getProperty("os.name")
+                        + " "
+                        + System.getProperty("os.version"));
     }
-  }
+
+    private static String memory() {
+        try {
+            return Files.readAllLines(Path.of("/proc/meminfo")).get(0).replaceAll("\\s+", " ");
+        } catch (Exception e) {
+            return "unknown";
+        }
+    }
 }

@@ -10,19 +10,26 @@ import java.util.Map;
 /** Statements to ddl-service's REST front door, as a user sends them. */
 final class Statements {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-  private Statements() {}
+    private Statements() {}
 
-  /** Sends a statement and returns once ddl-service acknowledged it; fails on an error answer. */
-  static void post(String ddlServiceUrl, String statement) throws Exception {
-    HttpResponse<String> response = HTTP.send(
-        HttpRequest.newBuilder(URI.create(ddlServiceUrl + "/api/v1/statements")).header("content-type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("statement", statement)))).build(),
-        HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() >= 300) {
-      throw new IllegalStateException("HTTP " + response.statusCode() + " for " + statement + ": " + response.body());
+    /** Sends a statement and returns once ddl-service acknowledged it; fails on an error answer. */
+    static void post(String ddlServiceUrl, String statement) throws Exception {
+        HttpResponse<String> response =
+                HTTP.send(
+                        HttpRequest.newBuilder(URI.create(ddlServiceUrl + "/api/v1/statements"))
+                                .header("content-type", "application/json")
+                                .POST(
+                                        HttpRequest.BodyPublishers.ofString(
+                                                JSON.writeValueAsString(
+                                                        Map.of("statement", statement))))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() >= 300) {
+            throw new IllegalStateException(
+                    "HTTP " + response.statusCode() + " for " + statement + ": " + response.body());
+        }
     }
-  }
 }

@@ -16,6 +16,7 @@ import org.apache.paimon.table.FileStoreTable;
 /**
  * Throughput: seed 003's users x domains join caught up on Kafka topics pre-filled with Debezium
  * events, three ways in one run on the same broker and Flink cluster:
+ *
  * <ol>
  *   <li>the ceiling: one thread consuming both topics with a plain Kafka consumer;
  *   <li>ours: {@code CREATE MATERIALIZED TABLE} over REST, run by the services as a CONTINUOUS job;
@@ -23,6 +24,7 @@ import org.apache.paimon.table.FileStoreTable;
  *       with our job's checkpoint interval, parallelism and state backend, into a Paimon table of
  *       the same schema and options.
  * </ol>
+ *
  * A job's time runs from its start on Flink to the commit of the first Paimon snapshot holding the
  * marker row (the last event of both topics); its table is then compared with the expected join.
  *
@@ -31,122 +33,216 @@ import org.apache.paimon.table.FileStoreTable;
  */
 public final class ThroughputBench {
 
-  private static final String SCHEMA = "bench_join";
-  private static final Duration CATCH_UP_LIMIT = Duration.ofMinutes(10);
+    private static final String SCHEMA = "bench_join";
+    private static final Duration CATCH_UP_LIMIT = Duration.ofMinutes(10);
 
-  public static void main(String[] args) throws Exception {
-    String ddl = args[0];
-    String bootstrap = args[1];
-    int flinkPort = Integer.parseInt(args[2]);
-    String warehousePath = args[3];
-    long events = Long.parseLong(args[4]);
-    int freshnessSeconds = Integer.parseInt(args[5]);
-    String benchJar = args[6];
-    MachineFacts.print("throughput: users x domains join caught up on " + String.format("%,d", events) + " Debezium events");
-    Warehouse warehouse = new Warehouse(warehousePath);
+    public static void main(String[] args) throws Exception {
+        String ddl = args[0];
+        String bootstrap = args[1];
+        int flinkPort = Integer.parseInt(args[2]);
+        String warehousePath = args[3];
+        long events = Long.parseLong(args[4]);
+        int freshnessSeconds = Integer.parseInt(args[5]);
+        String benchJar = args[6];
+        MachineFacts.print(
+                "throughput: users x domains join caught up on "
+                        + String.format("%,d", events)
+                        + " Debezium events");
+        Warehouse warehouse = new Warehouse(warehousePath);
 
-    long writeStart = System.nanoTime();
-    JoinChanges.Written written = new JoinChanges(SCHEMA, 3).write(bootstrap, events);
-    System.out.printf("pre-filled: %,d user events, %,d domain events (%,d records with tombstones) in %.1f s; expected join: %s%n",
-        written.userEvents(), written.domainEvents(), written.records(), seconds(System.nanoTime() - writeStart), written.expected());
+        long writeStart = System.nanoTime();
+        JoinChanges.Written written = new JoinChanges(SCHEMA, 3).write(bootstrap, events);
+        System.out.printf(
+                "pre-filled: %,d user events, %,d domain events (%,d records with tombstones) in"
+                        + " %.1f s; expected join: %s%n",
+                written.userEvents(),
+                written.domainEvents(),
+                written.records(),
+                seconds(System.nanoTime() - writeStart),
+                written.expected());
 
-    double rawRate = rawConsumeRate(bootstrap, written.events());
+        double rawRate = rawConsumeRate(bootstrap, written.events());
 
-    // Ours: through the REST front door, the planner and the job manager.
-    Statements.post(ddl, source("users", "id BIGINT NOT NULL, firstname STRING, lastname STRING", JoinChanges.usersTopic(SCHEMA), bootstrap));
-    Statements.post(ddl, source("domains", "id BIGINT NOT NULL, user_id BIGINT, domain_name STRING", JoinChanges.domainsTopic(SCHEMA), bootstrap));
-    long createdAt = System.currentTimeMillis();
-    Statements.post(ddl, "CREATE MATERIALIZED TABLE " + SCHEMA + ".user_domains FRESHNESS = INTERVAL '" + freshnessSeconds + "' SECOND AS"
-        + " SELECT d.id AS domain_id, u.id AS user_id, u.firstname, u.lastname, d.domain_name"
-        + " FROM " + SCHEMA + ".users AS u JOIN " + SCHEMA + ".domains AS d ON d.user_id = u.id");
-    JsonNode ourJob = FlinkJobs.awaitRunning(flinkPort, "mt:default_catalog." + SCHEMA + ".user_domains:");
-    FileStoreTable ours = warehouse.awaitTable(SCHEMA, "user_domains", Duration.ofMinutes(2));
-    Result oursResult = caughtUp("ours (CONTINUOUS materialized table)", ours, ourJob, written);
-    System.out.printf("  from the CREATE statement: %.1f s%n", (oursResult.caughtUpAt - createdAt) / 1000.0);
-    String jobId = ourJob.path("jid").asText();
-    long checkpointMillis = FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints/config").path("interval").asLong();
-    int parallelism = FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/config").path("execution-config").path("job-parallelism").asInt(1);
-    String stateBackend = FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints/config").path("state_backend").asText().contains("RocksDB") ? "rocksdb" : "hashmap";
-    Statements.post(ddl, "ALTER MATERIALIZED TABLE " + SCHEMA + ".user_domains SUSPEND");
-    FlinkJobs.awaitNoneRunning(flinkPort);
+        // Ours: through the REST front door, the planner and the job manager.
+        Statements.post(
+                ddl,
+                source(
+                        "users",
+                        "id BIGINT NOT NULL, firstname STRING, lastname STRING",
+                        JoinChanges.usersTopic(SCHEMA),
+                        bootstrap));
+        Statements.post(
+                ddl,
+                source(
+                        "domains",
+                        "id BIGINT NOT NULL, user_id BIGINT, domain_name STRING",
+                        JoinChanges.domainsTopic(SCHEMA),
+                        bootstrap));
+        long createdAt = System.currentTimeMillis();
+        Statements.post(
+                ddl,
+                "CREATE MATERIALIZED TABLE "
+                        + SCHEMA
+                        + ".user_domains FRESHNESS = INTERVAL '"
+                        + freshnessSeconds
+                        + "' SECOND AS SELECT d.id AS domain_id, u.id AS user_id, u.firstname,"
+                        + " u.lastname, d.domain_name FROM "
+                        + SCHEMA
+                        + ".users AS u JOIN "
+                        + SCHEMA
+                        + ".domains AS d ON d.user_id = u.id");
+        JsonNode ourJob =
+                FlinkJobs.awaitRunning(
+                        flinkPort, "mt:default_catalog." + SCHEMA + ".user_domains:");
+        FileStoreTable ours = warehouse.awaitTable(SCHEMA, "user_domains", Duration.ofMinutes(2));
+        Result oursResult = caughtUp("ours (CONTINUOUS materialized table)", ours, ourJob, written);
+        System.out.printf(
+                "  from the CREATE statement: %.1f s%n",
+                (oursResult.caughtUpAt - createdAt) / 1000.0);
+        String jobId = ourJob.path("jid").asText();
+        long checkpointMillis =
+                FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints/config")
+                        .path("interval")
+                        .asLong();
+        int parallelism =
+                FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/config")
+                        .path("execution-config")
+                        .path("job-parallelism")
+                        .asInt(1);
+        String stateBackend =
+                FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints/config")
+                                .path("state_backend")
+                                .asText()
+                                .contains("RocksDB")
+                        ? "rocksdb"
+                        : "hashmap";
+        Statements.post(ddl, "ALTER MATERIALIZED TABLE " + SCHEMA + ".user_domains SUSPEND");
+        FlinkJobs.awaitNoneRunning(flinkPort);
 
-    // The baseline: the hand-written DataStream job, alone on the same cluster.
-    FileStoreTable byHand = warehouse.createLike(ours, SCHEMA, "user_domains_by_hand");
-    System.out.printf("hand-written job: checkpoint every %d ms, parallelism %d, state backend %s (as ours)%n", checkpointMillis, parallelism, stateBackend);
-    JobClient client = HandWrittenJoin.submit("127.0.0.1", flinkPort, benchJar, bootstrap, JoinChanges.usersTopic(SCHEMA), JoinChanges.domainsTopic(SCHEMA),
-        byHand, checkpointMillis, parallelism, stateBackend);
-    JsonNode handJob = FlinkJobs.get(flinkPort, "/jobs/" + client.getJobID());
-    Result handResult = caughtUp("hand-written DataStream job", byHand, handJob, written);
-    client.cancel().get();
+        // The baseline: the hand-written DataStream job, alone on the same cluster.
+        FileStoreTable byHand = warehouse.createLike(ours, SCHEMA, "user_domains_by_hand");
+        System.out.printf(
+                "hand-written job: checkpoint every %d ms, parallelism %d, state backend %s (as"
+                        + " ours)%n",
+                checkpointMillis, parallelism, stateBackend);
+        JobClient client =
+                HandWrittenJoin.submit(
+                        "127.0.0.1",
+                        flinkPort,
+                        benchJar,
+                        bootstrap,
+                        JoinChanges.usersTopic(SCHEMA),
+                        JoinChanges.domainsTopic(SCHEMA),
+                        byHand,
+                        checkpointMillis,
+                        parallelism,
+                        stateBackend);
+        JsonNode handJob = FlinkJobs.get(flinkPort, "/jobs/" + client.getJobID());
+        Result handResult = caughtUp("hand-written DataStream job", byHand, handJob, written);
+        client.cancel().get();
 
-    System.out.println();
-    System.out.printf("raw single-thread consume:    %,10.0f events/s%n", rawRate);
-    System.out.printf("ours:                         %,10.0f events/s  (goal >= 100,000; table %s)%n", oursResult.rate, oursResult.verdict);
-    System.out.printf("hand-written DataStream job:  %,10.0f events/s  (table %s)%n", handResult.rate, handResult.verdict);
-    System.out.printf("ratio ours / hand-written: %.2f (goal >= 0.9); ours / raw consume: %.3f; hand-written / raw consume: %.3f%n",
-        oursResult.rate / handResult.rate, oursResult.rate / rawRate, handResult.rate / rawRate);
-    if (!oursResult.same || !handResult.same) {
-      System.out.println("A TABLE DIFFERS FROM THE EXPECTED JOIN: the figures above do not count.");
-      System.exit(1);
-    }
-  }
-
-  private record Result(double rate, long caughtUpAt, boolean same, String verdict) {}
-
-  /** Waits until the job's table holds the marker row, then compares the table with the expected join. */
-  private static Result caughtUp(String what, FileStoreTable table, JsonNode job, JoinChanges.Written written) throws Exception {
-    long startedAt = job.path("start-time").asLong();
-    Snapshot snapshot = Warehouse.awaitRow(table, "domain_id", written.markerDomainId(), CATCH_UP_LIMIT);
-    double took = (snapshot.timeMillis() - startedAt) / 1000.0;
-    double rate = written.events() / took;
-    RowDigest digest = Warehouse.digest(table);
-    boolean same = digest.sameAs(written.expected());
-    String verdict = same ? "same as expected, " + digest : "DIFFERS: " + digest + " expected " + written.expected();
-    System.out.printf("%s: caught up in %.1f s from job start (snapshot %d), %,.0f events/s; table %s%n", what, took, snapshot.id(), rate, verdict);
-    return new Result(rate, snapshot.timeMillis(), same, verdict);
-  }
-
-  /** A CDC source table over a pre-filled topic, as a user declares it. */
-  private static String source(String table, String columns, String topic, String bootstrap) {
-    return "CREATE TABLE " + SCHEMA + "." + table + " (" + columns + ", PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'kafka', 'topic' = '" + topic
-        + "', 'format' = 'debezium-json', 'properties.bootstrap.servers' = '" + bootstrap + "', 'scan.startup.mode' = 'earliest-offset')";
-  }
-
-  /**
-   * Both topics from the start to their end by one plain consumer thread, the ceiling of any
-   * reader: change events per second (the time to read every record, tombstones included).
-   */
-  private static double rawConsumeRate(String bootstrap, long events) {
-    Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
-    props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 * 1024 * 1024);
-    props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 * 1024 * 1024);
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions = List.of(new TopicPartition(JoinChanges.usersTopic(SCHEMA), 0), new TopicPartition(JoinChanges.domainsTopic(SCHEMA), 0));
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      var ends = consumer.endOffsets(partitions);
-      long start = System.nanoTime();
-      long read = 0;
-      long bytes = 0;
-      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-          read++;
-          bytes += record.value() == null ? 0 : record.value().length;
+        System.out.println();
+        System.out.printf("raw single-thread consume:    %,10.0f events/s%n", rawRate);
+        System.out.printf(
+                "ours:                         %,10.0f events/s  (goal >= 100,000; table %s)%n",
+                oursResult.rate, oursResult.verdict);
+        System.out.printf(
+                "hand-written DataStream job:  %,10.0f events/s  (table %s)%n",
+                handResult.rate, handResult.verdict);
+        System.out.printf(
+                "ratio ours / hand-written: %.2f (goal >= 0.9); ours / raw consume: %.3f;"
+                        + " hand-written / raw consume: %.3f%n",
+                oursResult.rate / handResult.rate,
+                oursResult.rate / rawRate,
+                handResult.rate / rawRate);
+        if (!oursResult.same || !handResult.same) {
+            System.out.println(
+                    "A TABLE DIFFERS FROM THE EXPECTED JOIN: the figures above do not count.");
+            System.exit(1);
         }
-      }
-      double took = seconds(System.nanoTime() - start);
-      System.out.printf("raw single-thread consume: %,d records (%,d MB of values) in %.2f s = %,.0f records/s, %,.0f events/s%n",
-          read, bytes >> 20, took, read / took, events / took);
-      return events / took;
     }
-  }
 
+    private record Result(double rate, long caughtUpAt, boolean same, String verdict) {}
 
+    /**
+     * Waits until the job's table holds the marker row, then compares the table with the expected
+     * join.
+     */
+    private static Result caughtUp(
+            String what, FileStoreTable table, JsonNode job, JoinChanges.Written written)
+            throws Exception {
+        long startedAt = job.path("start-time").asLong();
+        Snapshot snapshot =
+                Warehouse.awaitRow(table, "domain_id", written.markerDomainId(), CATCH_UP_LIMIT);
+        double took = (snapshot.timeMillis() - startedAt) / 1000.0;
+        double rate = written.events() / took;
+        RowDigest digest = Warehouse.digest(table);
+        boolean same = digest.sameAs(written.expected());
+        String verdict =
+                same
+                        ? "same as expected, " + digest
+                        : "DIFFERS: " + digest + " expected " + written.expected();
+        System.out.printf(
+                "%s: caught up in %.1f s from job start (snapshot %d), %,.0f events/s; table %s%n",
+                what, took, snapshot.id(), rate, verdict);
+        return new Result(rate, snapshot.timeMillis(), same, verdict);
+    }
 
+    /** A CDC source table over a pre-filled topic, as a user declares it. */
+    private static String source(String table, String columns, String topic, String bootstrap) {
+        return "CREATE TABLE "
+                + SCHEMA
+                + "."
+                + table
+                + " ("
+                + columns
+                + ", PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'kafka', 'topic' = '"
+                + topic
+                + "', 'format' = 'debezium-json', 'properties.bootstrap.servers' = '"
+                + bootstrap
+                + "', 'scan.startup.mode' = 'earliest-offset')";
+    }
 
-  private static double seconds(long nanos) {
-    return nanos / 1e9;
-  }
+    /**
+     * Both topics from the start to their end by one plain consumer thread, the ceiling of any
+     * reader: change events per second (the time to read every record, tombstones included).
+     */
+    private static double rawConsumeRate(String bootstrap, long events) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 * 1024 * 1024);
+        props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 * 1024 * 1024);
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(
+                        props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions =
+                    List.of(
+                            new TopicPartition(JoinChanges.usersTopic(SCHEMA), 0),
+                            new TopicPartition(JoinChanges.domainsTopic(SCHEMA), 0));
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            var ends = consumer.endOffsets(partitions);
+            long start = System.nanoTime();
+            long read = 0;
+            long bytes = 0;
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+                for (ConsumerRecord<byte[], byte[]> record :
+                        consumer.poll(Duration.ofMillis(500))) {
+                    read++;
+                    bytes += record.value() == null ? 0 : record.value().length;
+                }
+            }
+            double took = seconds(System.nanoTime() - start);
+            System.out.printf(
+                    "raw single-thread consume: %,d records (%,d MB of values) in %.2f s = %,.0f"
+                            + " records/s, %,.0f events/s%n",
+                    read, bytes >> 20, took, read / took, events / took);
+            return events / took;
+        }
+    }
+
+    private static double seconds(long nanos) {
+        return nanos / 1e9;
+    }
 }

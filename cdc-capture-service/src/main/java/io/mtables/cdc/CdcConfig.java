@@ -3,88 +3,95 @@ package io.mtables.cdc;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Arrays;
 
 /** What cdc-capture-service captures, from where, and how ({@code mt.cdc.*}). */
 @ConfigMapping(prefix = "mt.cdc")
 public interface CdcConfig {
 
-  Database database();
+    Database database();
 
-  /**
-   * The tables to capture, as {@code schema.table} names or regular expressions, comma-separated
-   * (Debezium's table.include.list). One string, split by {@link #includeList}: a list-typed
-   * property would lose the backslashes of {@code public\..*} to SmallRye's escape handling.
-   */
-  String tables();
+    /**
+     * The tables to capture, as {@code schema.table} names or regular expressions, comma-separated
+     * (Debezium's table.include.list). One string, split by {@link #includeList}: a list-typed
+     * property would lose the backslashes of {@code public\..*} to SmallRye's escape handling.
+     */
+    String tables();
 
-  /** {@link #tables()} split at its commas, each entry trimmed. */
-  static List<String> includeList(String tables) {
-    return Arrays.stream(tables.split(",")).map(String::strip).filter(entry -> !entry.isEmpty()).toList();
-  }
+    /** {@link #tables()} split at its commas, each entry trimmed. */
+    static List<String> includeList(String tables) {
+        return Arrays.stream(tables.split(","))
+                .map(String::strip)
+                .filter(entry -> !entry.isEmpty())
+                .toList();
+    }
 
-  /** Topics are named {@code <prefix>.<schema>.<table>}. */
-  @WithDefault("cdc")
-  String topicPrefix();
+    /** Topics are named {@code <prefix>.<schema>.<table>}. */
+    @WithDefault("cdc")
+    String topicPrefix();
 
-  /** Partitions of a change topic the service creates; rows of one key always go to one partition. */
-  @WithDefault("1")
-  int topicPartitions();
+    /**
+     * Partitions of a change topic the service creates; rows of one key always go to one partition.
+     */
+    @WithDefault("1")
+    int topicPartitions();
 
-  /** The replication slot; one per capture service, it holds WAL until the service has read it. */
-  @WithDefault("mt_cdc")
-  String slotName();
+    /**
+     * The replication slot; one per capture service, it holds WAL until the service has read it.
+     */
+    @WithDefault("mt_cdc")
+    String slotName();
 
-  /** The publication of the captured tables (created and kept to the table list by Debezium). */
-  @WithDefault("mt_cdc")
-  String publication();
+    /** The publication of the captured tables (created and kept to the table list by Debezium). */
+    @WithDefault("mt_cdc")
+    String publication();
 
-  /** The compacted topic where the positions read so far are kept across restarts. */
-  @WithDefault("mt.cdc.offsets")
-  String offsetsTopic();
+    /** The compacted topic where the positions read so far are kept across restarts. */
+    @WithDefault("mt.cdc.offsets")
+    String offsetsTopic();
 
-  /** How often offsets are committed; at most this much is read again after a crash. */
-  @WithDefault("1s")
-  Duration offsetFlushInterval();
+    /** How often offsets are committed; at most this much is read again after a crash. */
+    @WithDefault("1s")
+    Duration offsetFlushInterval();
 
-  /**
-   * How often the capture writes a heartbeat message into the WAL and commits the position read so
-   * far, so the slot holds no WAL while the captured tables are idle (see DebeziumProperties).
-   */
-  @WithDefault("10s")
-  Duration heartbeatInterval();
+    /**
+     * How often the capture writes a heartbeat message into the WAL and commits the position read
+     * so far, so the slot holds no WAL while the captured tables are idle (see DebeziumProperties).
+     */
+    @WithDefault("10s")
+    Duration heartbeatInterval();
 
-  /**
-   * Set REPLICA IDENTITY FULL on captured tables that lack it: without it an update or delete
-   * carries no complete before-image, and Flink's debezium-json cannot retract the old row.
-   */
-  @WithDefault("true")
-  boolean replicaIdentityFull();
+    /**
+     * Set REPLICA IDENTITY FULL on captured tables that lack it: without it an update or delete
+     * carries no complete before-image, and Flink's debezium-json cannot retract the old row.
+     */
+    @WithDefault("true")
+    boolean replicaIdentityFull();
 
-  /** Debezium's snapshot.mode: {@code initial} reads the tables once, then their changes. */
-  @WithDefault("initial")
-  String snapshotMode();
+    /** Debezium's snapshot.mode: {@code initial} reads the tables once, then their changes. */
+    @WithDefault("initial")
+    String snapshotMode();
 
-  /** Any other Debezium connector property, passed as given (it wins over ours). */
-  Map<String, String> debezium();
+    /** Any other Debezium connector property, passed as given (it wins over ours). */
+    Map<String, String> debezium();
 
-  /** The PostgreSQL server. */
-  interface Database {
-    @WithDefault("127.0.0.1")
-    String host();
+    /** The PostgreSQL server. */
+    interface Database {
+        @WithDefault("127.0.0.1")
+        String host();
 
-    @WithDefault("5432")
-    int port();
+        @WithDefault("5432")
+        int port();
 
-    @WithDefault("mt")
-    String user();
+        @WithDefault("mt")
+        String user();
 
-    @WithDefault("mt")
-    String password();
+        @WithDefault("mt")
+        String password();
 
-    @WithDefault("mt")
-    String name();
-  }
+        @WithDefault("mt")
+        String name();
+    }
 }

@@ -7,7 +7,7 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "mt.ddl")
 public interface DdlConfig {
 
-  /** The largest statement accepted, in bytes (UTF-8). */
-  @WithDefault("262144")
-  int maxStatementBytes();
+    /** The largest statement accepted, in bytes (UTF-8). */
+    @WithDefault("262144")
+    int maxStatementBytes();
 }

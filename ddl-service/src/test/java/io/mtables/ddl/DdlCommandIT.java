@@ -25,118 +25,163 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class DdlCommandIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private TopicProbe probe;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private TopicProbe probe;
 
-  @BeforeEach
-  void tailResults() {
-    DialectIT.awaitReady();
-    probe = new TopicProbe().tail(Topics.DDL_RESULTS).tail(Topics.DEAD_LETTERS);
-  }
-
-  @AfterEach
-  void close() {
-    probe.close();
-  }
-
-  @Test
-  void commandThatIsNotJsonGetsAMalformedCommandResultUnderItsKey() throws Exception {
-    String key = "it-" + UUID.randomUUID();
-
-    probe.send(Topics.DDL_COMMANDS, key, "SHOW MATERIALIZED TABLES", Map.of());
-
-    ConsumerRecord<String, String> result = awaitResult(key);
-    ConsumerRecord<String, String> dead = probe.await(r -> r.topic().equals(Topics.DEAD_LETTERS) && key.equals(r.key()), Duration.ofSeconds(60));
-    assertThat(TopicProbe.header(dead, "dead-letter-reason")).contains("ddl-service cannot read the command at mt.ddl.commands-");
-    JsonNode body = JSON.readTree(result.value());
-    assertThat(body.path("status").asText()).isEqualTo("FAILED");
-    assertThat(body.path("error").path("reason").asText()).isEqualTo("MalformedCommand");
-    assertThat(body.path("error").path("message").asText()).contains("not JSON");
-    assertThat(body.path("error").path("allowed").asText()).contains("\"statement\"");
-    assertThat(TopicProbe.header(result, EventHeaders.TYPE)).isEqualTo(Contracts.STATEMENT_RESULT_V1.type());
-    assertThat(TopicProbe.header(result, EventHeaders.SUBJECT)).isEqualTo(key);
-    assertThat(TopicProbe.header(result, EventHeaders.SOURCE)).isEqualTo("ddl-service");
-  }
-
-  @Test
-  void commandWithoutStatementIsRefusedNamingTheMissingField() throws Exception {
-    String key = "it-" + UUID.randomUUID();
-
-    probe.send(Topics.DDL_COMMANDS, key, "{\"sql\": \"SHOW TABLES\"}", Map.of());
-
-    JsonNode body = JSON.readTree(awaitResult(key).value());
-    assertThat(body.path("error").path("reason").asText()).isEqualTo("MalformedCommand");
-    assertThat(body.path("error").path("message").asText()).contains("statement");
-  }
-
-  @Test
-  void statementsOverKafkaChangeTheCatalogAndAnswerQueriesWithRows() throws Exception {
-    String db = "cmd_" + UUID.randomUUID().toString().substring(0, 8);
-    String create = "{\"statement\": \"CREATE TABLE " + db + ".t (a INT) WITH ('connector' = 'datagen')\", \"requestId\": \"c-" + db + "\"}";
-    String show = "{\"statement\": \"SHOW TABLES FROM " + db + "\", \"requestId\": \"s-" + db + "\"}";
-
-    probe.send(Topics.DDL_COMMANDS, "c-" + db, create, Map.of());
-    JsonNode created = JSON.readTree(awaitResult("c-" + db).value());
-    probe.send(Topics.DDL_COMMANDS, "s-" + db, show, Map.of());
-    JsonNode shown = JSON.readTree(awaitResult("s-" + db).value());
-    probe.send(Topics.DDL_COMMANDS, "c-" + db, create, Map.of());
-    JsonNode repeated = JSON.readTree(awaitResult("c-" + db).value());
-
-    assertThat(created.path("status").asText()).isEqualTo("SUCCEEDED");
-    assertThat(created.path("table").asText()).isEqualTo("default_catalog." + db + ".t");
-    assertThat(shown.path("rows").toString()).isEqualTo("[[\"default_catalog." + db + ".t\",\"SOURCE_TABLE\"]]");
-    assertThat(repeated).isEqualTo(created);
-  }
-
-  @Test
-  void refreshPartitionBecomesALifecycleCommandForTheTable() throws Exception {
-    String db = "ref_" + UUID.randomUUID().toString().substring(0, 8);
-    String table = "default_catalog." + db + ".daily";
-    try (TopicProbe lifecycle = new TopicProbe().tail(Topics.LIFECYCLE_COMMANDS)) {
-      for (String statement :
-          List.of(
-              "CREATE TABLE " + db + ".src (id BIGINT NOT NULL, ds STRING) WITH ('connector' = 'datagen')",
-              "CREATE MATERIALIZED TABLE " + db + ".daily PARTITIONED BY (ds) FRESHNESS = INTERVAL '1' DAY AS SELECT ds, count(*) AS n FROM " + db + ".src GROUP BY ds",
-              "ALTER MATERIALIZED TABLE " + db + ".daily REFRESH PARTITION (ds = '2026-11-28')")) {
-        String key = "it-" + UUID.randomUUID();
-        probe.send(Topics.DDL_COMMANDS, key, JSON.writeValueAsString(Map.of("statement", statement)), Map.of());
-        assertThat(JSON.readTree(awaitResult(key).value()).path("status").asText()).isEqualTo("SUCCEEDED");
-      }
-
-      var command = lifecycle.await(r -> table.equals(r.key()), Duration.ofSeconds(60));
-
-      assertThat(TopicProbe.header(command, EventHeaders.TYPE)).isEqualTo(Contracts.REFRESH_REQUESTED_V1.type());
-      assertThat(JSON.readTree(command.value()).path("partition").toString()).isEqualTo("{\"ds\":\"2026-11-28\"}");
-      assertThat(JSON.readTree(command.value()).path("definitionVersion").asLong()).isEqualTo(1L);
+    @BeforeEach
+    void tailResults() {
+        DialectIT.awaitReady();
+        probe = new TopicProbe().tail(Topics.DDL_RESULTS).tail(Topics.DEAD_LETTERS);
     }
-  }
 
-  @Test
-  void tooLargeAStatementIsRefusedAndTheNextCommandStillRuns() throws Exception {
-    String big = "it-" + UUID.randomUUID();
-    String next = "it-" + UUID.randomUUID();
-    String huge = "SHOW TABLES LIKE '" + "x".repeat(300_000) + "'";
+    @AfterEach
+    void close() {
+        probe.close();
+    }
 
-    probe.send(Topics.DDL_COMMANDS, big, "{\"statement\": \"" + huge + "\"}", Map.of());
-    probe.send(Topics.DDL_COMMANDS, next, "{\"statement\": \"SHOW MATERIALIZED TABLES\"}", Map.of());
+    @Test
+    void commandThatIsNotJsonGetsAMalformedCommandResultUnderItsKey() throws Exception {
+        String key = "it-" + UUID.randomUUID();
 
-    assertThat(JSON.readTree(awaitResult(big).value()).path("error").path("reason").asText()).isEqualTo("StatementTooLarge");
-    var dead = probe.await(r -> r.topic().equals(Topics.DEAD_LETTERS) && big.equals(r.key()), Duration.ofSeconds(60));
-    assertThat(TopicProbe.header(dead, "dead-letter-reason")).contains("bytes");
-    assertThat(JSON.readTree(awaitResult(next).value()).path("status").asText()).isEqualTo("SUCCEEDED");
-  }
+        probe.send(Topics.DDL_COMMANDS, key, "SHOW MATERIALIZED TABLES", Map.of());
 
-  @Test
-  void requestIdInTheCommandWinsOverTheRecordKey() throws Exception {
-    String requestId = "it-" + UUID.randomUUID();
-    String command = "{\"statement\": \"SHOW MATERIALIZED TABLES\", \"requestId\": \"" + requestId + "\"}";
+        ConsumerRecord<String, String> result = awaitResult(key);
+        ConsumerRecord<String, String> dead =
+                probe.await(
+                        r -> r.topic().equals(Topics.DEAD_LETTERS) && key.equals(r.key()),
+                        Duration.ofSeconds(60));
+        assertThat(TopicProbe.header(dead, "dead-letter-reason"))
+                .contains("ddl-service cannot read the command at mt.ddl.commands-");
+        JsonNode body = JSON.readTree(result.value());
+        assertThat(body.path("status").asText()).isEqualTo("FAILED");
+        assertThat(body.path("error").path("reason").asText()).isEqualTo("MalformedCommand");
+        assertThat(body.path("error").path("message").asText()).contains("not JSON");
+        assertThat(body.path("error").path("allowed").asText()).contains("\"statement\"");
+        assertThat(TopicProbe.header(result, EventHeaders.TYPE))
+                .isEqualTo(Contracts.STATEMENT_RESULT_V1.type());
+        assertThat(TopicProbe.header(result, EventHeaders.SUBJECT)).isEqualTo(key);
+        assertThat(TopicProbe.header(result, EventHeaders.SOURCE)).isEqualTo("ddl-service");
+    }
 
-    probe.send(Topics.DDL_COMMANDS, "some-other-key", command, Map.of());
+    @Test
+    void commandWithoutStatementIsRefusedNamingTheMissingField() throws Exception {
+        String key = "it-" + UUID.randomUUID();
 
-    assertThat(JSON.readTree(awaitResult(requestId).value()).path("requestId").asText()).isEqualTo(requestId);
-  }
+        probe.send(Topics.DDL_COMMANDS, key, "{\"sql\": \"SHOW TABLES\"}", Map.of());
 
-  private ConsumerRecord<String, String> awaitResult(String key) {
-    return probe.await(record -> record.topic().equals(Topics.DDL_RESULTS) && key.equals(record.key()), Duration.ofSeconds(60));
-  }
+        JsonNode body = JSON.readTree(awaitResult(key).value());
+        assertThat(body.path("error").path("reason").asText()).isEqualTo("MalformedCommand");
+        assertThat(body.path("error").path("message").asText()).contains("statement");
+    }
+
+    @Test
+    void statementsOverKafkaChangeTheCatalogAndAnswerQueriesWithRows() throws Exception {
+        String db = "cmd_" + UUID.randomUUID().toString().substring(0, 8);
+        String create =
+                "{\"statement\": \"CREATE TABLE "
+                        + db
+                        + ".t (a INT) WITH ('connector' = 'datagen')\", \"requestId\": \"c-"
+                        + db
+                        + "\"}";
+        String show =
+                "{\"statement\": \"SHOW TABLES FROM " + db + "\", \"requestId\": \"s-" + db + "\"}";
+
+        probe.send(Topics.DDL_COMMANDS, "c-" + db, create, Map.of());
+        JsonNode created = JSON.readTree(awaitResult("c-" + db).value());
+        probe.send(Topics.DDL_COMMANDS, "s-" + db, show, Map.of());
+        JsonNode shown = JSON.readTree(awaitResult("s-" + db).value());
+        probe.send(Topics.DDL_COMMANDS, "c-" + db, create, Map.of());
+        JsonNode repeated = JSON.readTree(awaitResult("c-" + db).value());
+
+        assertThat(created.path("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(created.path("table").asText()).isEqualTo("default_catalog." + db + ".t");
+        assertThat(shown.path("rows").toString())
+                .isEqualTo("[[\"default_catalog." + db + ".t\",\"SOURCE_TABLE\"]]");
+        assertThat(repeated).isEqualTo(created);
+    }
+
+    @Test
+    void refreshPartitionBecomesALifecycleCommandForTheTable() throws Exception {
+        String db = "ref_" + UUID.randomUUID().toString().substring(0, 8);
+        String table = "default_catalog." + db + ".daily";
+        try (TopicProbe lifecycle = new TopicProbe().tail(Topics.LIFECYCLE_COMMANDS)) {
+            for (String statement :
+                    List.of(
+                            "CREATE TABLE "
+                                    + db
+                                    + ".src (id BIGINT NOT NULL, ds STRING) WITH ('connector' ="
+                                    + " 'datagen')",
+                            "CREATE MATERIALIZED TABLE "
+                                    + db
+                                    + ".daily PARTITIONED BY (ds) FRESHNESS = INTERVAL '1' DAY AS"
+                                    + " SELECT ds, count(*) AS n FROM "
+                                    + db
+                                    + ".src GROUP BY ds",
+                            "ALTER MATERIALIZED TABLE "
+                                    + db
+                                    + ".daily REFRESH PARTITION (ds = '2026-11-28')")) {
+                String key = "it-" + UUID.randomUUID();
+                probe.send(
+                        Topics.DDL_COMMANDS,
+                        key,
+                        JSON.writeValueAsString(Map.of("statement", statement)),
+                        Map.of());
+                assertThat(JSON.readTree(awaitResult(key).value()).path("status").asText())
+                        .isEqualTo("SUCCEEDED");
+            }
+
+            var command = lifecycle.await(r -> table.equals(r.key()), Duration.ofSeconds(60));
+
+            assertThat(TopicProbe.header(command, EventHeaders.TYPE))
+                    .isEqualTo(Contracts.REFRESH_REQUESTED_V1.type());
+            assertThat(JSON.readTree(command.value()).path("partition").toString())
+                    .isEqualTo("{\"ds\":\"2026-11-28\"}");
+            assertThat(JSON.readTree(command.value()).path("definitionVersion").asLong())
+                    .isEqualTo(1L);
+        }
+    }
+
+    @Test
+    void tooLargeAStatementIsRefusedAndTheNextCommandStillRuns() throws Exception {
+        String big = "it-" + UUID.randomUUID();
+        String next = "it-" + UUID.randomUUID();
+        String huge = "SHOW TABLES LIKE '" + "x".repeat(300_000) + "'";
+
+        probe.send(Topics.DDL_COMMANDS, big, "{\"statement\": \"" + huge + "\"}", Map.of());
+        probe.send(
+                Topics.DDL_COMMANDS,
+                next,
+                "{\"statement\": \"SHOW MATERIALIZED TABLES\"}",
+                Map.of());
+
+        assertThat(JSON.readTree(awaitResult(big).value()).path("error").path("reason").asText())
+                .isEqualTo("StatementTooLarge");
+        var dead =
+                probe.await(
+                        r -> r.topic().equals(Topics.DEAD_LETTERS) && big.equals(r.key()),
+                        Duration.ofSeconds(60));
+        assertThat(TopicProbe.header(dead, "dead-letter-reason")).contains("bytes");
+        assertThat(JSON.readTree(awaitResult(next).value()).path("status").asText())
+                .isEqualTo("SUCCEEDED");
+    }
+
+    @Test
+    void requestIdInTheCommandWinsOverTheRecordKey() throws Exception {
+        String requestId = "it-" + UUID.randomUUID();
+        String command =
+                "{\"statement\": \"SHOW MATERIALIZED TABLES\", \"requestId\": \""
+                        + requestId
+                        + "\"}";
+
+        probe.send(Topics.DDL_COMMANDS, "some-other-key", command, Map.of());
+
+        assertThat(JSON.readTree(awaitResult(requestId).value()).path("requestId").asText())
+                .isEqualTo(requestId);
+    }
+
+    private ConsumerRecord<String, String> awaitResult(String key) {
+        return probe.await(
+                record -> record.topic().equals(Topics.DDL_RESULTS) && key.equals(record.key()),
+                Duration.ofSeconds(60));
+    }
 }

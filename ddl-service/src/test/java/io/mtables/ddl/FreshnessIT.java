@@ -17,15 +17,15 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
-import java.time.temporal.ChronoUnit;
 import org.assertj.core.api.Assertions;
 import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
 
 /**
  * A table's measured lag, from the job manager's events: in DESCRIBE, information_schema and the
@@ -35,87 +35,239 @@ import org.assertj.core.data.Offset;
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class FreshnessIT {
 
-  private static final String DB = "fresh_" + UUID.randomUUID().toString().substring(0, 8);
+    private static final String DB = "fresh_" + UUID.randomUUID().toString().substring(0, 8);
 
-  @Test
-  void aChainsLagCountsFromItsRootAndIsTheSameInDescribeInformationSchemaAndMetrics() {
-    DialectIT.awaitReady();
-    String up = "default_catalog." + DB + ".up";
-    String down = "default_catalog." + DB + ".down";
-    post("CREATE TABLE " + DB + ".src (id BIGINT, v STRING) WITH ('connector' = 'datagen')", 202);
-    post("CREATE MATERIALIZED TABLE " + DB + ".up FRESHNESS = INTERVAL '5' SECOND AS SELECT id, v FROM " + DB + ".src", 202);
-    post("CREATE MATERIALIZED TABLE " + DB + ".down FRESHNESS = INTERVAL '1' MINUTE AS SELECT id FROM " + DB + ".up", 202);
-    assertThat(property(down, "refresh.measured_lag")).as("not refreshed yet: not measured").isNull();
+    @Test
+    void aChainsLagCountsFromItsRootAndIsTheSameInDescribeInformationSchemaAndMetrics() {
+        DialectIT.awaitReady();
+        String up = "default_catalog." + DB + ".up";
+        String down = "default_catalog." + DB + ".down";
+        post(
+                "CREATE TABLE " + DB + ".src (id BIGINT, v STRING) WITH ('connector' = 'datagen')",
+                202);
+        post(
+                "CREATE MATERIALIZED TABLE "
+                        + DB
+                        + ".up FRESHNESS = INTERVAL '5' SECOND AS SELECT id, v FROM "
+                        + DB
+                        + ".src",
+                202);
+        post(
+                "CREATE MATERIALIZED TABLE "
+                        + DB
+                        + ".down FRESHNESS = INTERVAL '1' MINUTE AS SELECT id FROM "
+                        + DB
+                        + ".up",
+                202);
+        assertThat(property(down, "refresh.measured_lag"))
+                .as("not refreshed yet: not measured")
+                .isNull();
 
-    Instant now = Instant.now();
-    Instant upData = now.minusSeconds(40);
-    try (TopicProbe alerts = new TopicProbe().tail(Topics.REFRESH_EVENTS)) {
-      try (TopicProbe probe = new TopicProbe()) {
-        succeeded(probe, new RefreshSucceeded(up, 1, RefreshPlan.Mode.CONTINUOUS, Map.of(), 3, 10, now, now, upData, "job-up"));
-        succeeded(probe, new RefreshSucceeded(down, 1, RefreshPlan.Mode.CONTINUOUS, Map.of(), 2, 10, now, now, now.minusSeconds(10), "job-down"));
-        // A refresh of one named partition says nothing about the rest of the table.
-        succeeded(probe, new RefreshSucceeded(down, 1, RefreshPlan.Mode.FULL, Map.of("ds", "2026-12-01"), 4, 1, now, now, now, "job-down"));
-      }
+        Instant now = Instant.now();
+        Instant upData = now.minusSeconds(40);
+        try (TopicProbe alerts = new TopicProbe().tail(Topics.REFRESH_EVENTS)) {
+            try (TopicProbe probe = new TopicProbe()) {
+                succeeded(
+                        probe,
+                        new RefreshSucceeded(
+                                up,
+                                1,
+                                RefreshPlan.Mode.CONTINUOUS,
+                                Map.of(),
+                                3,
+                                10,
+                                now,
+                                now,
+                                upData,
+                                "job-up"));
+                succeeded(
+                        probe,
+                        new RefreshSucceeded(
+                                down,
+                                1,
+                                RefreshPlan.Mode.CONTINUOUS,
+                                Map.of(),
+                                2,
+                                10,
+                                now,
+                                now,
+                                now.minusSeconds(10),
+                                "job-down"));
+                // A refresh of one named partition says nothing about the rest of the table.
+                succeeded(
+                        probe,
+                        new RefreshSucceeded(
+                                down,
+                                1,
+                                RefreshPlan.Mode.FULL,
+                                Map.of("ds", "2026-12-01"),
+                                4,
+                                1,
+                                now,
+                                now,
+                                now,
+                                "job-down"));
+            }
 
-      await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(property(down, "refresh.last_snapshot_id")).isEqualTo("4"));
-      assertThat(property(down, "refresh.data_timestamp")).as("no fresher than the table it reads").isEqualTo(upData.toString());
-      assertThat(Duration.parse(property(down, "refresh.measured_lag"))).isBetween(Duration.ofSeconds(40), Duration.ofSeconds(50));
-      assertThat(property(down, "refresh.freshness_met")).isEqualTo("true");
-      assertThat(property(up, "refresh.freshness_met")).as("40 s behind a 5 s promise").isEqualTo("false");
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(
+                            () ->
+                                    assertThat(property(down, "refresh.last_snapshot_id"))
+                                            .isEqualTo("4"));
+            assertThat(property(down, "refresh.data_timestamp"))
+                    .as("no fresher than the table it reads")
+                    .isEqualTo(upData.toString());
+            assertThat(Duration.parse(property(down, "refresh.measured_lag")))
+                    .isBetween(Duration.ofSeconds(40), Duration.ofSeconds(50));
+            assertThat(property(down, "refresh.freshness_met")).isEqualTo("true");
+            assertThat(property(up, "refresh.freshness_met"))
+                    .as("40 s behind a 5 s promise")
+                    .isEqualTo("false");
 
-      List<?> row = post("SELECT measured_lag, data_timestamp FROM information_schema.materialized_tables WHERE table_name = '" + down + "'", 200)
-          .jsonPath().getList("rows").get(0) instanceof List<?> list ? list : List.of();
-      long lagMillis = ((Number) row.get(0)).longValue();
-      assertThat(lagMillis).isBetween(40_000L, 50_000L);
-      assertThat(row.get(1)).isEqualTo(upData.truncatedTo(ChronoUnit.MILLIS).toString());
+            List<?> row =
+                    post(
+                                                    "SELECT measured_lag, data_timestamp FROM"
+                                                        + " information_schema.materialized_tables"
+                                                        + " WHERE table_name = '"
+                                                            + down
+                                                            + "'",
+                                                    200)
+                                            .jsonPath()
+                                            .getList("rows")
+                                            .get(0)
+                                    instanceof List<?> list
+                            ? list
+                            : List.of();
+            long lagMillis = ((Number) row.get(0)).longValue();
+            assertThat(lagMillis).isBetween(40_000L, 50_000L);
+            assertThat(row.get(1)).isEqualTo(upData.truncatedTo(ChronoUnit.MILLIS).toString());
 
-      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
-        double scraped = gauge(metrics, "mt_table_lag_seconds", down);
-        double measured = Duration.parse(property(down, "refresh.measured_lag")).toMillis() / 1000.0;
-        assertThat(scraped).as("the gauge and DESCRIBE measure the same lag").isCloseTo(measured, Offset.offset(1.0));
-        assertThat(gauge(metrics, "mt_table_freshness_target_seconds", up)).isEqualTo(5.0);
-        assertThat(gauge(metrics, "mt_table_data_timestamp_seconds", down)).isCloseTo(upData.toEpochMilli() / 1000.0, Offset.offset(0.01));
-        assertThat(metrics).containsPattern("mt_statements_total\\{[^}]*status=\"SUCCEEDED\"[^}]*\\} [1-9]");
-      });
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(
+                            () -> {
+                                String metrics =
+                                        given().get("/q/metrics")
+                                                .then()
+                                                .statusCode(200)
+                                                .extract()
+                                                .asString();
+                                double scraped = gauge(metrics, "mt_table_lag_seconds", down);
+                                double measured =
+                                        Duration.parse(property(down, "refresh.measured_lag"))
+                                                        .toMillis()
+                                                / 1000.0;
+                                assertThat(scraped)
+                                        .as("the gauge and DESCRIBE measure the same lag")
+                                        .isCloseTo(measured, Offset.offset(1.0));
+                                assertThat(gauge(metrics, "mt_table_freshness_target_seconds", up))
+                                        .isEqualTo(5.0);
+                                assertThat(gauge(metrics, "mt_table_data_timestamp_seconds", down))
+                                        .isCloseTo(
+                                                upData.toEpochMilli() / 1000.0,
+                                                Offset.offset(0.01));
+                                assertThat(metrics)
+                                        .containsPattern(
+                                                "mt_statements_total\\{[^}]*status=\"SUCCEEDED\"[^}]*\\}"
+                                                    + " [1-9]");
+                            });
 
-      // up is 40 s behind a 5 s freshness: once the grace (5 s in tests) has passed since this
-      // service started watching, one FreshnessMissed; a fresh commit closes the episode.
-      var missed = alerts.await(r -> up.equals(r.key()) && Contracts.FRESHNESS_MISSED_V1.type().equals(TopicProbe.header(r, EventHeaders.TYPE)),
-          Duration.ofSeconds(60));
-      assertThat(missed.value()).contains("\"freshness\":\"PT5S\"");
-      succeeded(alerts, new RefreshSucceeded(up, 1, RefreshPlan.Mode.CONTINUOUS, Map.of(), 5, 1, Instant.now(), Instant.now(), Instant.now(), "job-up"));
-      alerts.await(r -> up.equals(r.key()) && Contracts.FRESHNESS_RESTORED_V1.type().equals(TopicProbe.header(r, EventHeaders.TYPE)), Duration.ofSeconds(30));
-      Assertions.assertThatThrownBy(() -> alerts.await(
-              r -> up.equals(r.key()) && String.valueOf(TopicProbe.header(r, EventHeaders.TYPE)).startsWith("Freshness"), Duration.ofSeconds(4)))
-          .as("one of each per episode").isInstanceOf(AssertionError.class).hasMessageStartingWith("No matching record");
+            // up is 40 s behind a 5 s freshness: once the grace (5 s in tests) has passed since
+            // this
+            // service started watching, one FreshnessMissed; a fresh commit closes the episode.
+            var missed =
+                    alerts.await(
+                            r ->
+                                    up.equals(r.key())
+                                            && Contracts.FRESHNESS_MISSED_V1
+                                                    .type()
+                                                    .equals(
+                                                            TopicProbe.header(
+                                                                    r, EventHeaders.TYPE)),
+                            Duration.ofSeconds(60));
+            assertThat(missed.value()).contains("\"freshness\":\"PT5S\"");
+            succeeded(
+                    alerts,
+                    new RefreshSucceeded(
+                            up,
+                            1,
+                            RefreshPlan.Mode.CONTINUOUS,
+                            Map.of(),
+                            5,
+                            1,
+                            Instant.now(),
+                            Instant.now(),
+                            Instant.now(),
+                            "job-up"));
+            alerts.await(
+                    r ->
+                            up.equals(r.key())
+                                    && Contracts.FRESHNESS_RESTORED_V1
+                                            .type()
+                                            .equals(TopicProbe.header(r, EventHeaders.TYPE)),
+                    Duration.ofSeconds(30));
+            Assertions.assertThatThrownBy(
+                            () ->
+                                    alerts.await(
+                                            r ->
+                                                    up.equals(r.key())
+                                                            && String.valueOf(
+                                                                            TopicProbe.header(
+                                                                                    r,
+                                                                                    EventHeaders
+                                                                                            .TYPE))
+                                                                    .startsWith("Freshness"),
+                                            Duration.ofSeconds(4)))
+                    .as("one of each per episode")
+                    .isInstanceOf(AssertionError.class)
+                    .hasMessageStartingWith("No matching record");
+        }
     }
-  }
 
-  private static double gauge(String scrape, String name, String table) {
-    Matcher matcher = Pattern.compile("(?m)^" + name + "\\{[^}]*table=\"" + Pattern.quote(table) + "\"[^}]*\\} (\\S+)$").matcher(scrape);
-    assertThat(matcher.find()).as(name + " for " + table + " in\n" + scrape.lines().filter(l -> l.startsWith("mt_")).toList()).isTrue();
-    return Double.parseDouble(matcher.group(1));
-  }
-
-  private static void succeeded(TopicProbe probe, RefreshSucceeded event) {
-    probe.send(Topics.REFRESH_EVENTS, event.table(), new ContractCodec().encode(Contracts.REFRESH_SUCCEEDED_V1, event),
-        Map.of(EventHeaders.TYPE, Contracts.REFRESH_SUCCEEDED_V1.type()));
-  }
-
-  private static String property(String table, String name) {
-    List<List<String>> rows = post("DESCRIBE MATERIALIZED TABLE " + table, 200).jsonPath().getList("rows");
-    for (List<String> row : rows) {
-      if (row.get(0).equals(name)) {
-        return row.get(1);
-      }
+    private static double gauge(String scrape, String name, String table) {
+        Matcher matcher =
+                Pattern.compile(
+                                "(?m)^"
+                                        + name
+                                        + "\\{[^}]*table=\""
+                                        + Pattern.quote(table)
+                                        + "\"[^}]*\\} (\\S+)$")
+                        .matcher(scrape);
+        assertThat(matcher.find())
+                .as(
+                        name
+                                + " for "
+                                + table
+                                + " in\n"
+                                + scrape.lines().filter(l -> l.startsWith("mt_")).toList())
+                .isTrue();
+        return Double.parseDouble(matcher.group(1));
     }
-    throw new AssertionError(name + " not in DESCRIBE of " + table);
-  }
 
-  private static io.restassured.response.Response post(String statement, int status) {
-    var response = given().contentType(ContentType.JSON).body(Map.of("statement", statement)).post("/api/v1/statements");
-    response.then().statusCode(status);
-    return response;
-  }
+    private static void succeeded(TopicProbe probe, RefreshSucceeded event) {
+        probe.send(
+                Topics.REFRESH_EVENTS,
+                event.table(),
+                new ContractCodec().encode(Contracts.REFRESH_SUCCEEDED_V1, event),
+                Map.of(EventHeaders.TYPE, Contracts.REFRESH_SUCCEEDED_V1.type()));
+    }
+
+    private static String property(String table, String name) {
+        List<List<String>> rows =
+                post("DESCRIBE MATERIALIZED TABLE " + table, 200).jsonPath().getList("rows");
+        for (List<String> row : rows) {
+            if (row.get(0).equals(name)) {
+                return row.get(1);
+            }
+        }
+        throw new AssertionError(name + " not in DESCRIBE of " + table);
+    }
+
+    private static io.restassured.response.Response post(String statement, int status) {
+        var response =
+                given().contentType(ContentType.JSON)
+                        .body(Map.of("statement", statement))
+                        .post("/api/v1/statements");
+        response.then().statusCode(status);
+        return response;
+    }
 }

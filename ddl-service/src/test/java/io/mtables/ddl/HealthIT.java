@@ -15,22 +15,24 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class HealthIT {
 
-  @Test
-  void readyOnceTheBrokerAnswersAndTheTopicsExist() {
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .untilAsserted(
-            () ->
-                given()
-                    .get("/q/health/ready")
-                    .then()
-                    .statusCode(200)
-                    .body("status", equalTo("UP"))
-                    .body("checks.name", hasItems("mt-topics", "Kafka connection health check")));
-  }
+    @Test
+    void readyOnceTheBrokerAnswersAndTheTopicsExist() {
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(
+                        () ->
+                                given().get("/q/health/ready")
+                                        .then()
+                                        .statusCode(200)
+                                        .body("status", equalTo("UP"))
+                                        .body(
+                                                "checks.name",
+                                                hasItems(
+                                                        "mt-topics",
+                                                        "Kafka connection health check")));
+    }
 
-  @Test
-  void alive() {
-    given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
-  }
+    @Test
+    void alive() {
+        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+    }
 }

@@ -28,86 +28,248 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** The job manager's events show in DESCRIBE and information_schema; a table it suspended can be resumed. */
+/**
+ * The job manager's events show in DESCRIBE and information_schema; a table it suspended can be
+ * resumed.
+ */
 @QuarkusTest
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class RefreshStatusIT {
 
-  private static final String DB = "status_" + UUID.randomUUID().toString().substring(0, 8);
-  private static final String JOB = "0e10ab6e545af315ea545a8e9d9fe95d";
+    private static final String DB = "status_" + UUID.randomUUID().toString().substring(0, 8);
+    private static final String JOB = "0e10ab6e545af315ea545a8e9d9fe95d";
 
-  @Test
-  void statusFollowsTheJobManagersEventsAndAnAutoSuspendedTableResumes() {
-    DialectIT.awaitReady();
-    String table = "default_catalog." + DB + ".mt";
-    post("CREATE TABLE " + DB + ".src (id BIGINT, v STRING) WITH ('connector' = 'datagen')", 202);
-    post("CREATE MATERIALIZED TABLE " + DB + ".mt FRESHNESS = INTERVAL '5' SECOND AS SELECT id, v FROM " + DB + ".src", 202);
-    describe(table, List.of("refresh.status", "INITIALIZING"));
+    @Test
+    void statusFollowsTheJobManagersEventsAndAnAutoSuspendedTableResumes() {
+        DialectIT.awaitReady();
+        String table = "default_catalog." + DB + ".mt";
+        post(
+                "CREATE TABLE " + DB + ".src (id BIGINT, v STRING) WITH ('connector' = 'datagen')",
+                202);
+        post(
+                "CREATE MATERIALIZED TABLE "
+                        + DB
+                        + ".mt FRESHNESS = INTERVAL '5' SECOND AS SELECT id, v FROM "
+                        + DB
+                        + ".src",
+                202);
+        describe(table, List.of("refresh.status", "INITIALIZING"));
 
-    try (TopicProbe probe = new TopicProbe()) {
-      String waiting = "needs 1 task slot; the cluster has 2 in 1 TaskManager, 0 free for streaming jobs (1 kept for FULL refreshes); it starts when slots free up";
-      send(probe, Contracts.JOB_QUEUED_V1, table, new JobQueued(table, 1, waiting, 1, 0, 2, 1, Instant.now()));
-      describe(table, List.of("refresh.status", "QUEUED"), List.of("refresh.queued_reason", waiting));
-      post("SELECT status FROM information_schema.materialized_tables WHERE table_name = '" + table + "'", 200)
-          .then().body("rows", hasItem(List.of("QUEUED")));
+        try (TopicProbe probe = new TopicProbe()) {
+            String waiting =
+                    "needs 1 task slot; the cluster has 2 in 1 TaskManager, 0 free for streaming"
+                            + " jobs (1 kept for FULL refreshes); it starts when slots free up";
+            send(
+                    probe,
+                    Contracts.JOB_QUEUED_V1,
+                    table,
+                    new JobQueued(table, 1, waiting, 1, 0, 2, 1, Instant.now()));
+            describe(
+                    table,
+                    List.of("refresh.status", "QUEUED"),
+                    List.of("refresh.queued_reason", waiting));
+            post(
+                            "SELECT status FROM information_schema.materialized_tables WHERE"
+                                    + " table_name = '"
+                                    + table
+                                    + "'",
+                            200)
+                    .then()
+                    .body("rows", hasItem(List.of("QUEUED")));
 
-      send(probe, Contracts.JOB_STARTED_V1, table, new JobStarted(table, 1, RefreshPlan.Mode.CONTINUOUS, JOB, "mt:" + table + ":v1:qabc", null, Instant.now()));
-      send(probe, Contracts.LOAD_PROGRESS_V1, table, new LoadProgress(table, 1, JOB, 1_250_000, 3_400_000, false, Instant.parse("2026-12-01T17:00:00Z")));
-      describe(table, List.of("refresh.initial_load", "catching up (v1): 1,250,000 source records to read, 3,400,000 read so far, as of 2026-12-01T17:00:00Z"));
-      send(probe, Contracts.LOAD_PROGRESS_V1, table, new LoadProgress(table, 1, JOB, 0, 4_650_000, true, Instant.parse("2026-12-01T17:03:00Z")));
-      describe(table, List.of("refresh.initial_load", "caught up at 2026-12-01T17:03:00Z (v1): 4,650,000 source records read"));
-      send(probe, Contracts.REFRESH_SUCCEEDED_V1, table,
-          new RefreshSucceeded(table, 1, RefreshPlan.Mode.CONTINUOUS, Map.of(), 3, 10, Instant.now(), Instant.parse("2026-11-29T12:00:00Z"), Instant.now(), JOB));
-      describe(table, List.of("refresh.status", "ACTIVATED"), List.of("refresh.job_id", JOB), List.of("refresh.last_snapshot_id", "3"),
-          List.of("refresh.last_refresh", "2026-11-29T12:00:00Z"));
-      post("SELECT status, job_id FROM information_schema.materialized_tables WHERE table_name = '" + table + "'", 200)
-          .then().body("rows", hasItem(List.of("ACTIVATED", JOB)));
+            send(
+                    probe,
+                    Contracts.JOB_STARTED_V1,
+                    table,
+                    new JobStarted(
+                            table,
+                            1,
+                            RefreshPlan.Mode.CONTINUOUS,
+                            JOB,
+                            "mt:" + table + ":v1:qabc",
+                            null,
+                            Instant.now()));
+            send(
+                    probe,
+                    Contracts.LOAD_PROGRESS_V1,
+                    table,
+                    new LoadProgress(
+                            table,
+                            1,
+                            JOB,
+                            1_250_000,
+                            3_400_000,
+                            false,
+                            Instant.parse("2026-12-01T17:00:00Z")));
+            describe(
+                    table,
+                    List.of(
+                            "refresh.initial_load",
+                            "catching up (v1): 1,250,000 source records to read, 3,400,000 read so"
+                                    + " far, as of 2026-12-01T17:00:00Z"));
+            send(
+                    probe,
+                    Contracts.LOAD_PROGRESS_V1,
+                    table,
+                    new LoadProgress(
+                            table,
+                            1,
+                            JOB,
+                            0,
+                            4_650_000,
+                            true,
+                            Instant.parse("2026-12-01T17:03:00Z")));
+            describe(
+                    table,
+                    List.of(
+                            "refresh.initial_load",
+                            "caught up at 2026-12-01T17:03:00Z (v1): 4,650,000 source records"
+                                    + " read"));
+            send(
+                    probe,
+                    Contracts.REFRESH_SUCCEEDED_V1,
+                    table,
+                    new RefreshSucceeded(
+                            table,
+                            1,
+                            RefreshPlan.Mode.CONTINUOUS,
+                            Map.of(),
+                            3,
+                            10,
+                            Instant.now(),
+                            Instant.parse("2026-11-29T12:00:00Z"),
+                            Instant.now(),
+                            JOB));
+            describe(
+                    table,
+                    List.of("refresh.status", "ACTIVATED"),
+                    List.of("refresh.job_id", JOB),
+                    List.of("refresh.last_snapshot_id", "3"),
+                    List.of("refresh.last_refresh", "2026-11-29T12:00:00Z"));
+            post(
+                            "SELECT status, job_id FROM information_schema.materialized_tables"
+                                    + " WHERE table_name = '"
+                                    + table
+                                    + "'",
+                            200)
+                    .then()
+                    .body("rows", hasItem(List.of("ACTIVATED", JOB)));
 
-      post("ALTER MATERIALIZED TABLE " + DB + ".mt RESUME", 409);
-      send(probe, Contracts.SUSPENDED_V1, table, new Suspended(table, 1, "5 failures in a row; the last: boom.", null, Instant.now(), Suspended.Cause.FAILURES));
-      describe(table, List.of("refresh.status", "SUSPENDED"), List.of("refresh.last_error", "5 failures in a row; the last: boom."));
+            post("ALTER MATERIALIZED TABLE " + DB + ".mt RESUME", 409);
+            send(
+                    probe,
+                    Contracts.SUSPENDED_V1,
+                    table,
+                    new Suspended(
+                            table,
+                            1,
+                            "5 failures in a row; the last: boom.",
+                            null,
+                            Instant.now(),
+                            Suspended.Cause.FAILURES));
+            describe(
+                    table,
+                    List.of("refresh.status", "SUSPENDED"),
+                    List.of("refresh.last_error", "5 failures in a row; the last: boom."));
+        }
+        post("ALTER MATERIALIZED TABLE " + DB + ".mt RESUME", 202);
+        describe(table, List.of("version", "2"));
     }
-    post("ALTER MATERIALIZED TABLE " + DB + ".mt RESUME", 202);
-    describe(table, List.of("version", "2"));
-  }
 
-  @Test
-  void aSuspendWhoseSavepointFailedShowsTheFailureUntilTheJobManagerSuspends() {
-    DialectIT.awaitReady();
-    String table = "default_catalog." + DB + ".held";
-    post("CREATE TABLE " + DB + ".held_src (id BIGINT, v STRING) WITH ('connector' = 'datagen')", 202);
-    post("CREATE MATERIALIZED TABLE " + DB + ".held FRESHNESS = INTERVAL '5' SECOND AS SELECT id, v FROM " + DB + ".held_src", 202);
-    try (TopicProbe probe = new TopicProbe()) {
-      send(probe, Contracts.JOB_STARTED_V1, table, new JobStarted(table, 1, RefreshPlan.Mode.CONTINUOUS, JOB, "mt:" + table + ":v1:qabc", null, Instant.now()));
-      describe(table, List.of("refresh.status", "ACTIVATED"));
-      post("ALTER MATERIALIZED TABLE " + DB + ".held SUSPEND", 202);
-      describe(table, List.of("version", "2"), List.of("refresh.status", "SUSPENDED"));
+    @Test
+    void aSuspendWhoseSavepointFailedShowsTheFailureUntilTheJobManagerSuspends() {
+        DialectIT.awaitReady();
+        String table = "default_catalog." + DB + ".held";
+        post(
+                "CREATE TABLE "
+                        + DB
+                        + ".held_src (id BIGINT, v STRING) WITH ('connector' = 'datagen')",
+                202);
+        post(
+                "CREATE MATERIALIZED TABLE "
+                        + DB
+                        + ".held FRESHNESS = INTERVAL '5' SECOND AS SELECT id, v FROM "
+                        + DB
+                        + ".held_src",
+                202);
+        try (TopicProbe probe = new TopicProbe()) {
+            send(
+                    probe,
+                    Contracts.JOB_STARTED_V1,
+                    table,
+                    new JobStarted(
+                            table,
+                            1,
+                            RefreshPlan.Mode.CONTINUOUS,
+                            JOB,
+                            "mt:" + table + ":v1:qabc",
+                            null,
+                            Instant.now()));
+            describe(table, List.of("refresh.status", "ACTIVATED"));
+            post("ALTER MATERIALIZED TABLE " + DB + ".held SUSPEND", 202);
+            describe(table, List.of("version", "2"), List.of("refresh.status", "SUSPENDED"));
 
-      String refused = "SUSPEND could not save the job's state: checkpoint coordinator is shut down; the job keeps running and SUSPEND is tried again in 1 s";
-      send(probe, Contracts.REFRESH_FAILED_V1, table, new RefreshFailed(table, 2, RefreshPlan.Mode.CONTINUOUS, JOB, refused, 1, Instant.now(), null));
-      describe(table, List.of("refresh.status", "FAILED"), List.of("refresh.last_error", refused));
+            String refused =
+                    "SUSPEND could not save the job's state: checkpoint coordinator is shut down;"
+                            + " the job keeps running and SUSPEND is tried again in 1 s";
+            send(
+                    probe,
+                    Contracts.REFRESH_FAILED_V1,
+                    table,
+                    new RefreshFailed(
+                            table,
+                            2,
+                            RefreshPlan.Mode.CONTINUOUS,
+                            JOB,
+                            refused,
+                            1,
+                            Instant.now(),
+                            null));
+            describe(
+                    table,
+                    List.of("refresh.status", "FAILED"),
+                    List.of("refresh.last_error", refused));
 
-      send(probe, Contracts.SUSPENDED_V1, table, new Suspended(table, 2, "ALTER MATERIALIZED TABLE ... SUSPEND", "file:/tmp/savepoint-1", Instant.now(), Suspended.Cause.STATEMENT));
-      describe(table, List.of("refresh.status", "SUSPENDED"));
+            send(
+                    probe,
+                    Contracts.SUSPENDED_V1,
+                    table,
+                    new Suspended(
+                            table,
+                            2,
+                            "ALTER MATERIALIZED TABLE ... SUSPEND",
+                            "file:/tmp/savepoint-1",
+                            Instant.now(),
+                            Suspended.Cause.STATEMENT));
+            describe(table, List.of("refresh.status", "SUSPENDED"));
+        }
     }
-  }
 
-  private static <T> void send(TopicProbe probe, Contract<T> contract, String key, T payload) {
-    probe.send(Topics.REFRESH_EVENTS, key, new ContractCodec().encode(contract, payload), Map.of(EventHeaders.TYPE, contract.type()));
-  }
+    private static <T> void send(TopicProbe probe, Contract<T> contract, String key, T payload) {
+        probe.send(
+                Topics.REFRESH_EVENTS,
+                key,
+                new ContractCodec().encode(contract, payload),
+                Map.of(EventHeaders.TYPE, contract.type()));
+    }
 
-  private static void describe(String table, List<?>... rows) {
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-      var body = post("DESCRIBE MATERIALIZED TABLE " + table, 200).then();
-      for (List<?> row : rows) {
-        body.body("rows", hasItem(row));
-      }
-    });
-  }
+    private static void describe(String table, List<?>... rows) {
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(
+                        () -> {
+                            var body = post("DESCRIBE MATERIALIZED TABLE " + table, 200).then();
+                            for (List<?> row : rows) {
+                                body.body("rows", hasItem(row));
+                            }
+                        });
+    }
 
-  private static io.restassured.response.Response post(String statement, int status) {
-    var response = given().contentType(ContentType.JSON).body(Map.of("statement", statement)).post("/api/v1/statements");
-    response.then().statusCode(status);
-    return response;
-  }
+    private static io.restassured.response.Response post(String statement, int status) {
+        var response =
+                given().contentType(ContentType.JSON)
+                        .body(Map.of("statement", statement))
+                        .post("/api/v1/statements");
+        response.then().statusCode(status);
+        return response;
+    }
 }

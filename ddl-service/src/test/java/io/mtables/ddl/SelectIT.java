@@ -5,12 +5,11 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 
+import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.paimon.catalog.Catalog;
@@ -25,57 +24,91 @@ import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.types.DataTypes;
-import org.junit.jupiter.api.Test;
-import io.mtables.ddl.infra.WarehouseReader;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
 
-/** SELECT over a materialized table reads its latest Paimon snapshot, with WHERE, ORDER BY, LIMIT and aggregates. */
+/**
+ * SELECT over a materialized table reads its latest Paimon snapshot, with WHERE, ORDER BY, LIMIT
+ * and aggregates.
+ */
 @QuarkusTest
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class SelectIT {
 
-  /** Per instance: a subclass runs the same test in the same JVM against another warehouse. */
-  private final String db = "select_" + UUID.randomUUID().toString().substring(0, 8);
+    /** Per instance: a subclass runs the same test in the same JVM against another warehouse. */
+    private final String db = "select_" + UUID.randomUUID().toString().substring(0, 8);
 
-  @Test
-  void selectReadsTheLatestSnapshot() throws Exception {
-    DialectIT.awaitReady();
-    post("CREATE TABLE " + db + ".visits (id BIGINT, ds STRING) WITH ('connector' = 'datagen')", 202);
-    post("CREATE MATERIALIZED TABLE " + db + ".daily FRESHNESS = INTERVAL '1' HOUR AS SELECT ds, COUNT(*) AS n FROM " + db + ".visits GROUP BY ds", 202);
-    post("SELECT * FROM " + db + ".daily", 200).then().body("rows", hasSize(0));
+    @Test
+    void selectReadsTheLatestSnapshot() throws Exception {
+        DialectIT.awaitReady();
+        post(
+                "CREATE TABLE "
+                        + db
+                        + ".visits (id BIGINT, ds STRING) WITH ('connector' = 'datagen')",
+                202);
+        post(
+                "CREATE MATERIALIZED TABLE "
+                        + db
+                        + ".daily FRESHNESS = INTERVAL '1' HOUR AS SELECT ds, COUNT(*) AS n FROM "
+                        + db
+                        + ".visits GROUP BY ds",
+                202);
+        post("SELECT * FROM " + db + ".daily", 200).then().body("rows", hasSize(0));
 
-    writeAsTheJobManagerWould(db, "daily", Map.of("2026-11-27", 3L, "2026-11-28", 5L, "2026-11-29", 7L));
+        writeAsTheJobManagerWould(
+                db, "daily", Map.of("2026-11-27", 3L, "2026-11-28", 5L, "2026-11-29", 7L));
 
-    post("SELECT ds, n FROM " + db + ".daily WHERE n > 4 ORDER BY ds DESC LIMIT 1", 200)
-        .then()
-        .body("columns.name", contains("ds", "n"))
-        .body("rows", hasSize(1))
-        .body("rows[0][0]", equalTo("2026-11-29"))
-        .body("rows[0][1]", equalTo(7));
-    post("SELECT SUM(n) AS total FROM daily", 404); // unqualified: default_database, where it does not exist
-    post("SELECT SUM(n) AS total FROM default_catalog." + db + ".daily", 200).then().body("rows[0][0]", equalTo(15));
-  }
-
-  private static void writeAsTheJobManagerWould(String db, String table, Map<String, Long> rows) throws Exception {
-    // The warehouse ddl-service reads, by its own configuration (a local path or an object store).
-    var warehouse = WarehouseReader.configured(ConfigProvider.getConfig());
-    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
-      catalog.createDatabase(db, true);
-      Identifier id = Identifier.create(db, table);
-      catalog.createTable(id, Schema.newBuilder().column("ds", DataTypes.STRING().notNull()).column("n", DataTypes.BIGINT().notNull()).primaryKey("ds").option("bucket", "1").build(), false);
-      BatchWriteBuilder builder = catalog.getTable(id).newBatchWriteBuilder();
-      try (BatchTableWrite write = builder.newWrite(); BatchTableCommit commit = builder.newCommit()) {
-        for (var row : rows.entrySet()) {
-          write.write(GenericRow.of(BinaryString.fromString(row.getKey()), row.getValue()));
-        }
-        commit.commit(write.prepareCommit());
-      }
+        post("SELECT ds, n FROM " + db + ".daily WHERE n > 4 ORDER BY ds DESC LIMIT 1", 200)
+                .then()
+                .body("columns.name", contains("ds", "n"))
+                .body("rows", hasSize(1))
+                .body("rows[0][0]", equalTo("2026-11-29"))
+                .body("rows[0][1]", equalTo(7));
+        post(
+                "SELECT SUM(n) AS total FROM daily",
+                404); // unqualified: default_database, where it does not exist
+        post("SELECT SUM(n) AS total FROM default_catalog." + db + ".daily", 200)
+                .then()
+                .body("rows[0][0]", equalTo(15));
     }
-  }
 
-  private static io.restassured.response.Response post(String statement, int status) {
-    var response = given().contentType(ContentType.JSON).body(Map.of("statement", statement)).post("/api/v1/statements");
-    response.then().statusCode(status);
-    return response;
-  }
+    private static void writeAsTheJobManagerWould(String db, String table, Map<String, Long> rows)
+            throws Exception {
+        // The warehouse ddl-service reads, by its own configuration (a local path or an object
+        // store).
+        var warehouse = WarehouseReader.configured(ConfigProvider.getConfig());
+        try (Catalog catalog =
+                CatalogFactory.createCatalog(
+                        CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
+            catalog.createDatabase(db, true);
+            Identifier id = Identifier.create(db, table);
+            catalog.createTable(
+                    id,
+                    Schema.newBuilder()
+                            .column("ds", DataTypes.STRING().notNull())
+                            .column("n", DataTypes.BIGINT().notNull())
+                            .primaryKey("ds")
+                            .option("bucket", "1")
+                            .build(),
+                    false);
+            BatchWriteBuilder builder = catalog.getTable(id).newBatchWriteBuilder();
+            try (BatchTableWrite write = builder.newWrite();
+                    BatchTableCommit commit = builder.newCommit()) {
+                for (var row : rows.entrySet()) {
+                    write.write(
+                            GenericRow.of(BinaryString.fromString(row.getKey()), row.getValue()));
+                }
+                commit.commit(write.prepareCommit());
+            }
+        }
+    }
+
+    private static io.restassured.response.Response post(String statement, int status) {
+        var response =
+                given().contentType(ContentType.JSON)
+                        .body(Map.of("statement", statement))
+                        .post("/api/v1/statements");
+        response.then().statusCode(status);
+        return response;
+    }
 }

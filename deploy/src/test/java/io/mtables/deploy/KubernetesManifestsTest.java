@@ -3,198 +3,337 @@ package io.mtables.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mtables.messaging.MessagingConfig;
 import io.mtables.schemas.TopicSpec;
 import io.mtables.schemas.Topics;
+import io.smallrye.config.WithDefault;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.smallrye.config.WithDefault;
-import java.util.HashSet;
 
-/** k8s/: every manifest typed and valid, the overlays patching what the base has, the topics as the contracts say. */
+/**
+ * k8s/: every manifest typed and valid, the overlays patching what the base has, the topics as the
+ * contracts say.
+ */
 class KubernetesManifestsTest {
 
-  private static final Path K8S = Yaml.root().resolve("k8s");
-  private static final Path BASE = K8S.resolve("base");
+    private static final Path K8S = Yaml.root().resolve("k8s");
+    private static final Path BASE = K8S.resolve("base");
 
-  @Test
-  void everyBaseManifestIsAValidResourceOfItsKind() {
-    List<String> problems = new ArrayList<>();
-    for (Path file : baseResources()) {
-      for (JsonNode document : Yaml.documents(file)) {
-        problems.addAll(TypedResources.problems(document, K8S.relativize(file).toString()));
-      }
-    }
-    assertThat(problems).isEmpty();
-    assertThat(baseDocuments()).extracting(TypedResources::kind)
-        .contains("kafka.strimzi.io/v1beta2/Kafka", "kafka.strimzi.io/v1beta2/KafkaNodePool", "flink.apache.org/v1beta1/FlinkDeployment", "policy/v1/PodDisruptionBudget");
-  }
-
-  @Test
-  void aMisspelledFieldOrAWrongTypeIsCaught() {
-    Path broken = Yaml.root().resolve("deploy/src/test/resources/broken/deployment.yaml");
-    List<String> problems = new ArrayList<>();
-    for (JsonNode document : Yaml.documents(broken)) {
-      problems.addAll(TypedResources.problems(document, "broken/deployment.yaml"));
-    }
-    assertThat(problems).anySatisfy(p -> assertThat(p).contains("[replica]").contains("unknown to DeploymentSpec"))
-        .anySatisfy(p -> assertThat(p).contains("[readinesProbe]").contains("unknown to Container"))
-        .anySatisfy(p -> assertThat(p).contains("not a valid kafka.strimzi.io/v1beta2/KafkaTopic"))
-        .anySatisfy(p -> assertThat(p).contains("spec.flinkVersion must be v<major>_<minor>"))
-        .anySatisfy(p -> assertThat(p).contains("kind v1/Pod is not one this system deploys"));
-  }
-
-  @Test
-  void everyTopicOfTheContractsHasAKafkaTopicWithItsCleanupPolicyAndPartitions() throws Exception {
-    int partitions = Integer.parseInt(MessagingConfig.class.getMethod("topicPartitions").getAnnotation(WithDefault.class).value());
-    assertThat(KafkaTopics.problems(Topics.ALL, baseDocuments(), partitions)).isEmpty();
-
-    // The check fails on a copy where a compacted topic is declared with deletion, and one is missing.
-    List<TopicSpec> contracts = new ArrayList<>(Topics.ALL);
-    contracts.add(new TopicSpec("mt.not.declared", TopicSpec.Retention.COMPACT));
-    List<JsonNode> wrong = new ArrayList<>();
-    for (JsonNode document : baseDocuments()) {
-      JsonNode copy = document.deepCopy();
-      if (copy.path("spec").path("topicName").asText().equals(Topics.TABLE_DEFINITIONS)) {
-        ((ObjectNode) copy.path("spec").path("config")).put("cleanup.policy", "delete");
-      }
-      wrong.add(copy);
-    }
-    assertThat(KafkaTopics.problems(contracts, wrong, partitions))
-        .containsExactly("mt.table.definitions: cleanup.policy is 'delete'; the contract says 'compact'", "mt.not.declared: no KafkaTopic");
-  }
-
-  @Test
-  void theOverlaysPatchOnlyWhatTheBaseHas() {
-    Set<String> inBase = new HashSet<>();
-    baseDocuments().forEach(d -> inBase.add(d.path("kind").asText() + "/" + d.path("metadata").path("name").asText()));
-    List<String> problems = new ArrayList<>();
-    for (String overlay : List.of("dev", "prod")) {
-      Path dir = K8S.resolve("overlays").resolve(overlay);
-      JsonNode kustomization = Yaml.document(dir.resolve("kustomization.yaml"));
-      for (JsonNode resource : kustomization.path("resources")) {
-        Path path = dir.resolve(resource.asText());
-        if (Files.isRegularFile(path)) {
-          // A resource of the overlay's own (the dev object store): valid, and not what the base has.
-          for (JsonNode document : Yaml.documents(path)) {
-            problems.addAll(TypedResources.problems(document, overlay + "/" + resource.asText()));
-          }
-        } else if (!Files.isDirectory(path)) {
-          problems.add(overlay + ": resource " + resource.asText() + " does not exist");
-        }
-      }
-      for (JsonNode patch : kustomization.path("patches")) {
-        if (patch.has("path")) {
-          for (JsonNode document : Yaml.documents(dir.resolve(patch.path("path").asText()))) {
-            problems.addAll(TypedResources.problems(document, overlay + "/" + patch.path("path").asText()));
-            String target = document.path("kind").asText() + "/" + document.path("metadata").path("name").asText();
-            if (!inBase.contains(target)) {
-              problems.add(overlay + "/" + patch.path("path").asText() + ": patches " + target + ", which the base does not have");
+    @Test
+    void everyBaseManifestIsAValidResourceOfItsKind() {
+        List<String> problems = new ArrayList<>();
+        for (Path file : baseResources()) {
+            for (JsonNode document : Yaml.documents(file)) {
+                problems.addAll(TypedResources.problems(document, K8S.relativize(file).toString()));
             }
-          }
-        } else if (inBase.stream().noneMatch(name -> name.startsWith(patch.path("target").path("kind").asText() + "/"))) {
-          problems.add(overlay + ": a patch targets kind " + patch.path("target").path("kind").asText() + ", which the base does not have");
         }
-      }
+        assertThat(problems).isEmpty();
+        assertThat(baseDocuments())
+                .extracting(TypedResources::kind)
+                .contains(
+                        "kafka.strimzi.io/v1beta2/Kafka",
+                        "kafka.strimzi.io/v1beta2/KafkaNodePool",
+                        "flink.apache.org/v1beta1/FlinkDeployment",
+                        "policy/v1/PodDisruptionBudget");
     }
-    assertThat(problems).isEmpty();
-    assertThat(K8S.resolve("overlays/prod/postgres.env.example")).content().contains("user=", "password=");
-    assertThat(K8S.resolve("overlays/prod/object-store.env.example")).content().contains("access-key=", "secret-key=");
-  }
 
-  /**
-   * The overlays as kustomize builds them (bin/kustomize, which fetches kustomize itself): every
-   * object valid; each service probed on its health endpoints; the scheduler run twice and kept by
-   * a disruption budget.
-   */
-  @Test
-  void theBuiltOverlaysAreValidAndEveryServiceIsProbed() throws Exception {
-    for (String overlay : List.of("dev", "prod")) {
-      Path dir = K8S.resolve("overlays").resolve(overlay);
-      // prod's credentials files are not in the repository: the examples stand in for them.
-      List<Path> made = new ArrayList<>();
-      if (overlay.equals("prod")) {
-        for (String file : List.of("postgres.env", "object-store.env")) {
-          if (!Files.exists(dir.resolve(file))) {
-            made.add(Files.copy(dir.resolve(file + ".example"), dir.resolve(file)));
-          }
+    @Test
+    void aMisspelledFieldOrAWrongTypeIsCaught() {
+        Path broken = Yaml.root().resolve("deploy/src/test/resources/broken/deployment.yaml");
+        List<String> problems = new ArrayList<>();
+        for (JsonNode document : Yaml.documents(broken)) {
+            problems.addAll(TypedResources.problems(document, "broken/deployment.yaml"));
         }
-      }
-      List<JsonNode> built;
-      try {
-        built = kustomize(dir);
-      } finally {
-        for (Path file : made) {
-          Files.delete(file);
+        assertThat(problems)
+                .anySatisfy(
+                        p ->
+                                assertThat(p)
+                                        .contains("[replica]")
+                                        .contains("unknown to DeploymentSpec"))
+                .anySatisfy(
+                        p ->
+                                assertThat(p)
+                                        .contains("[readinesProbe]")
+                                        .contains("unknown to Container"))
+                .anySatisfy(
+                        p ->
+                                assertThat(p)
+                                        .contains(
+                                                "not a valid kafka.strimzi.io/v1beta2/KafkaTopic"))
+                .anySatisfy(
+                        p -> assertThat(p).contains("spec.flinkVersion must be v<major>_<minor>"))
+                .anySatisfy(
+                        p -> assertThat(p).contains("kind v1/Pod is not one this system deploys"));
+    }
+
+    @Test
+    void everyTopicOfTheContractsHasAKafkaTopicWithItsCleanupPolicyAndPartitions()
+            throws Exception {
+        int partitions =
+                Integer.parseInt(
+                        MessagingConfig.class
+                                .getMethod("topicPartitions")
+                                .getAnnotation(WithDefault.class)
+                                .value());
+        assertThat(KafkaTopics.problems(Topics.ALL, baseDocuments(), partitions)).isEmpty();
+
+        // The check fails on a copy where a compacted topic is declared with deletion, and one is
+        // missing.
+        List<TopicSpec> contracts = new ArrayList<>(Topics.ALL);
+        contracts.add(new TopicSpec("mt.not.declared", TopicSpec.Retention.COMPACT));
+        List<JsonNode> wrong = new ArrayList<>();
+        for (JsonNode document : baseDocuments()) {
+            JsonNode copy = document.deepCopy();
+            if (copy.path("spec").path("topicName").asText().equals(Topics.TABLE_DEFINITIONS)) {
+                ((ObjectNode) copy.path("spec").path("config")).put("cleanup.policy", "delete");
+            }
+            wrong.add(copy);
         }
-      }
-      List<String> problems = new ArrayList<>();
-      built.forEach(d -> problems.addAll(TypedResources.problems(d, overlay)));
-      assertThat(problems).as(overlay).isEmpty();
-      var deployments = built.stream().filter(d -> d.path("kind").asText().equals("Deployment"))
-          .filter(d -> !d.path("metadata").path("name").asText().equals("mt-objectstore")).toList(); // dev's store is not ours to probe
-      assertThat(built).as(overlay).filteredOn(d -> d.path("metadata").path("name").asText().equals("mt-objectstore")).hasSize(overlay.equals("dev") ? 3 : 0);
-      assertThat(deployments).as(overlay).extracting(d -> d.path("metadata").path("name").asText())
-          .containsExactlyInAnyOrder("ddl-service", "planner-service", "refresh-scheduler-service", "job-manager-service", "cdc-capture-service");
-      for (JsonNode deployment : deployments) {
-        JsonNode container = deployment.path("spec").path("template").path("spec").path("containers").get(0);
-        assertThat(container.path("readinessProbe").path("httpGet").path("path").asText()).isEqualTo("/q/health/ready");
-        assertThat(container.path("livenessProbe").path("httpGet").path("path").asText()).isEqualTo("/q/health/live");
-        assertThat(container.path("resources").path("limits").path("memory").asText()).isNotEmpty();
-        assertThat(deployment.path("metadata").path("namespace").asText()).isEqualTo(overlay.equals("dev") ? "mtables-dev" : "mtables");
-      }
-      assertThat(deployments).filteredOn(d -> d.path("metadata").path("name").asText().equals("refresh-scheduler-service"))
-          .singleElement().satisfies(d -> assertThat(d.path("spec").path("replicas").asInt()).isEqualTo(2));
-      assertThat(built).filteredOn(d -> d.path("kind").asText().equals("PodDisruptionBudget")).hasSize(1);
-      // No volume is shared: the warehouse, checkpoints, savepoints and Flink's HA metadata are on the object store.
-      assertThat(built).filteredOn(d -> d.path("kind").asText().equals("PersistentVolumeClaim"))
-          .allSatisfy(claim -> assertThat(claim.path("spec").path("accessModes").toString()).doesNotContain("ReadWriteMany"));
-      JsonNode config = built.stream().filter(d -> d.path("kind").asText().equals("ConfigMap")).findFirst().orElseThrow().path("data");
-      JsonNode flink = built.stream().filter(d -> d.path("kind").asText().equals("FlinkDeployment")).findFirst().orElseThrow().path("spec").path("flinkConfiguration");
-      for (String key : List.of("MT_PAIMON_WAREHOUSE", "MT_FLINK_CHECKPOINT_DIR", "MT_FLINK_SAVEPOINT_DIR")) {
-        assertThat(config.path(key).asText()).as(overlay + " " + key).startsWith("s3://");
-      }
-      for (String key : List.of("execution.checkpointing.dir", "execution.checkpointing.savepoint-dir", "high-availability.storageDir")) {
-        assertThat(flink.path(key).asText()).as(overlay + " " + key).startsWith("s3://");
-      }
-      assertThat(flink.path("s3.endpoint").asText()).as(overlay + ": Flink and the services reach the same store").isEqualTo(config.path("MT_S3_ENDPOINT").asText());
+        assertThat(KafkaTopics.problems(contracts, wrong, partitions))
+                .containsExactly(
+                        "mt.table.definitions: cleanup.policy is 'delete'; the contract says"
+                                + " 'compact'",
+                        "mt.not.declared: no KafkaTopic");
     }
-  }
 
-  private static List<JsonNode> kustomize(Path overlay) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(Yaml.root().resolve("bin/kustomize").toString(), "build", overlay.toString()).redirectErrorStream(false).start();
-    byte[] out = process.getInputStream().readAllBytes();
-    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(process.exitValue()).as("bin/kustomize build %s: %s", overlay, err).isZero();
-    Path file = Files.createTempFile("kustomized", ".yaml");
-    try {
-      Files.write(file, out);
-      return Yaml.documents(file);
-    } finally {
-      Files.delete(file);
+    @Test
+    void theOverlaysPatchOnlyWhatTheBaseHas() {
+        Set<String> inBase = new HashSet<>();
+        baseDocuments()
+                .forEach(
+                        d ->
+                                inBase.add(
+                                        d.path("kind").asText()
+                                                + "/"
+                                                + d.path("metadata").path("name").asText()));
+        List<String> problems = new ArrayList<>();
+        for (String overlay : List.of("dev", "prod")) {
+            Path dir = K8S.resolve("overlays").resolve(overlay);
+            JsonNode kustomization = Yaml.document(dir.resolve("kustomization.yaml"));
+            for (JsonNode resource : kustomization.path("resources")) {
+                Path path = dir.resolve(resource.asText());
+                if (Files.isRegularFile(path)) {
+                    // A resource of the overlay's own (the dev object store): valid, and not what
+                    // the base has.
+                    for (JsonNode document : Yaml.documents(path)) {
+                        problems.addAll(
+                                TypedResources.problems(
+                                        document, overlay + "/" + resource.asText()));
+                    }
+                } else if (!Files.isDirectory(path)) {
+                    problems.add(overlay + ": resource " + resource.asText() + " does not exist");
+                }
+            }
+            for (JsonNode patch : kustomization.path("patches")) {
+                if (patch.has("path")) {
+                    for (JsonNode document :
+                            Yaml.documents(dir.resolve(patch.path("path").asText()))) {
+                        problems.addAll(
+                                TypedResources.problems(
+                                        document, overlay + "/" + patch.path("path").asText()));
+                        String target =
+                                document.path("kind").asText()
+                                        + "/"
+                                        + document.path("metadata").path("name").asText();
+                        if (!inBase.contains(target)) {
+                            problems.add(
+                                    overlay
+                                            + "/"
+                                            + patch.path("path").asText()
+                                            + ": patches "
+                                            + target
+                                            + ", which the base does not have");
+                        }
+                    }
+                } else if (inBase.stream()
+                        .noneMatch(
+                                name ->
+                                        name.startsWith(
+                                                patch.path("target").path("kind").asText()
+                                                        + "/"))) {
+                    problems.add(
+                            overlay
+                                    + ": a patch targets kind "
+                                    + patch.path("target").path("kind").asText()
+                                    + ", which the base does not have");
+                }
+            }
+        }
+        assertThat(problems).isEmpty();
+        assertThat(K8S.resolve("overlays/prod/postgres.env.example"))
+                .content()
+                .contains("user=", "password=");
+        assertThat(K8S.resolve("overlays/prod/object-store.env.example"))
+                .content()
+                .contains("access-key=", "secret-key=");
     }
-  }
 
-  /** The files the base's kustomization lists. */
-  private static List<Path> baseResources() {
-    List<Path> files = new ArrayList<>();
-    Yaml.document(BASE.resolve("kustomization.yaml")).path("resources").forEach(r -> files.add(BASE.resolve(r.asText())));
-    return files;
-  }
+    /**
+     * The overlays as kustomize builds them (bin/kustomize, which fetches kustomize itself): every
+     * object valid; each service probed on its health endpoints; the scheduler run twice and kept
+     * by a disruption budget.
+     */
+    @Test
+    void theBuiltOverlaysAreValidAndEveryServiceIsProbed() throws Exception {
+        for (String overlay : List.of("dev", "prod")) {
+            Path dir = K8S.resolve("overlays").resolve(overlay);
+            // prod's credentials files are not in the repository: the examples stand in for them.
+            List<Path> made = new ArrayList<>();
+            if (overlay.equals("prod")) {
+                for (String file : List.of("postgres.env", "object-store.env")) {
+                    if (!Files.exists(dir.resolve(file))) {
+                        made.add(Files.copy(dir.resolve(file + ".example"), dir.resolve(file)));
+                    }
+                }
+            }
+            List<JsonNode> built;
+            try {
+                built = kustomize(dir);
+            } finally {
+                for (Path file : made) {
+                    Files.delete(file);
+                }
+            }
+            List<String> problems = new ArrayList<>();
+            built.forEach(d -> problems.addAll(TypedResources.problems(d, overlay)));
+            assertThat(problems).as(overlay).isEmpty();
+            var deployments =
+                    built.stream()
+                            .filter(d -> d.path("kind").asText().equals("Deployment"))
+                            .filter(
+                                    d ->
+                                            !d.path("metadata")
+                                                    .path("name")
+                                                    .asText()
+                                                    .equals("mt-objectstore"))
+                            .toList(); // dev's store is not ours to probe
+            assertThat(built)
+                    .as(overlay)
+                    .filteredOn(
+                            d -> d.path("metadata").path("name").asText().equals("mt-objectstore"))
+                    .hasSize(overlay.equals("dev") ? 3 : 0);
+            assertThat(deployments)
+                    .as(overlay)
+                    .extracting(d -> d.path("metadata").path("name").asText())
+                    .containsExactlyInAnyOrder(
+                            "ddl-service",
+                            "planner-service",
+                            "refresh-scheduler-service",
+                            "job-manager-service",
+                            "cdc-capture-service");
+            for (JsonNode deployment : deployments) {
+                JsonNode container =
+                        deployment
+                                .path("spec")
+                                .path("template")
+                                .path("spec")
+                                .path("containers")
+                                .get(0);
+                assertThat(container.path("readinessProbe").path("httpGet").path("path").asText())
+                        .isEqualTo("/q/health/ready");
+                assertThat(container.path("livenessProbe").path("httpGet").path("path").asText())
+                        .isEqualTo("/q/health/live");
+                assertThat(container.path("resources").path("limits").path("memory").asText())
+                        .isNotEmpty();
+                assertThat(deployment.path("metadata").path("namespace").asText())
+                        .isEqualTo(overlay.equals("dev") ? "mtables-dev" : "mtables");
+            }
+            assertThat(deployments)
+                    .filteredOn(
+                            d ->
+                                    d.path("metadata")
+                                            .path("name")
+                                            .asText()
+                                            .equals("refresh-scheduler-service"))
+                    .singleElement()
+                    .satisfies(
+                            d -> assertThat(d.path("spec").path("replicas").asInt()).isEqualTo(2));
+            assertThat(built)
+                    .filteredOn(d -> d.path("kind").asText().equals("PodDisruptionBudget"))
+                    .hasSize(1);
+            // No volume is shared: the warehouse, checkpoints, savepoints and Flink's HA metadata
+            // are on the object store.
+            assertThat(built)
+                    .filteredOn(d -> d.path("kind").asText().equals("PersistentVolumeClaim"))
+                    .allSatisfy(
+                            claim ->
+                                    assertThat(claim.path("spec").path("accessModes").toString())
+                                            .doesNotContain("ReadWriteMany"));
+            JsonNode config =
+                    built.stream()
+                            .filter(d -> d.path("kind").asText().equals("ConfigMap"))
+                            .findFirst()
+                            .orElseThrow()
+                            .path("data");
+            JsonNode flink =
+                    built.stream()
+                            .filter(d -> d.path("kind").asText().equals("FlinkDeployment"))
+                            .findFirst()
+                            .orElseThrow()
+                            .path("spec")
+                            .path("flinkConfiguration");
+            for (String key :
+                    List.of(
+                            "MT_PAIMON_WAREHOUSE",
+                            "MT_FLINK_CHECKPOINT_DIR",
+                            "MT_FLINK_SAVEPOINT_DIR")) {
+                assertThat(config.path(key).asText()).as(overlay + " " + key).startsWith("s3://");
+            }
+            for (String key :
+                    List.of(
+                            "execution.checkpointing.dir",
+                            "execution.checkpointing.savepoint-dir",
+                            "high-availability.storageDir")) {
+                assertThat(flink.path(key).asText()).as(overlay + " " + key).startsWith("s3://");
+            }
+            assertThat(flink.path("s3.endpoint").asText())
+                    .as(overlay + ": Flink and the services reach the same store")
+                    .isEqualTo(config.path("MT_S3_ENDPOINT").asText());
+        }
+    }
 
-  private static List<JsonNode> baseDocuments() {
-    List<JsonNode> documents = new ArrayList<>();
-    baseResources().forEach(file -> documents.addAll(Yaml.documents(file)));
-    return documents;
-  }
+    private static List<JsonNode> kustomize(Path overlay) throws IOException, InterruptedException {
+        Process process =
+                new ProcessBuilder(
+                                Yaml.root().resolve("bin/kustomize").toString(),
+                                "build",
+                                overlay.toString())
+                        .redirectErrorStream(false)
+                        .start();
+        byte[] out = process.getInputStream().readAllBytes();
+        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as("bin/kustomize build %s: %s", overlay, err).isZero();
+        Path file = Files.createTempFile("kustomized", ".yaml");
+        try {
+            Files.write(file, out);
+            return Yaml.documents(file);
+        } finally {
+            Files.delete(file);
+        }
+    }
+
+    /** The files the base's kustomization lists. */
+    private static List<Path> baseResources() {
+        List<Path> files = new ArrayList<>();
+        Yaml.document(BASE.resolve("kustomization.yaml"))
+                .path("resources")
+                .forEach(r -> files.add(BASE.resolve(r.asText())));
+        return files;
+    }
+
+    private static List<JsonNode> baseDocuments() {
+        List<JsonNode> documents = new ArrayList<>();
+        baseResources().forEach(file -> documents.addAll(Yaml.documents(file)));
+        return documents;
+    }
 }

@@ -11,131 +11,147 @@ import java.util.Optional;
 @ConfigMapping(prefix = "mt")
 public interface JobManagerConfig {
 
-  /** The service's own files: the embedded cluster, checkpoints, savepoints, the default warehouse. */
-  @WithName("data-dir")
-  @WithDefault(".run/data")
-  String dataDir();
+    /**
+     * The service's own files: the embedded cluster, checkpoints, savepoints, the default
+     * warehouse.
+     */
+    @WithName("data-dir")
+    @WithDefault(".run/data")
+    String dataDir();
 
-  /** Flink. */
-  Flink flink();
+    /** Flink. */
+    Flink flink();
 
-  /** Paimon. */
-  Paimon paimon();
+    /** Paimon. */
+    Paimon paimon();
 
-  /** Failure handling. */
-  Jobs jobs();
+    /** Failure handling. */
+    Jobs jobs();
 
-  /** An S3-compatible object store, for a warehouse at an s3:// URI. */
-  S3 s3();
+    /** An S3-compatible object store, for a warehouse at an s3:// URI. */
+    S3 s3();
 
-  /** Flink settings. */
-  interface Flink {
+    /** Flink settings. */
+    interface Flink {
 
-    /** {@code embedded} (a local cluster this service starts) or {@code remote} (a session cluster at rest-address). */
-    @WithDefault("embedded")
-    String target();
+        /**
+         * {@code embedded} (a local cluster this service starts) or {@code remote} (a session
+         * cluster at rest-address).
+         */
+        @WithDefault("embedded")
+        String target();
 
-    /** The remote cluster's REST address, host:port. */
-    @WithName("rest-address")
-    Optional<String> restAddress();
+        /** The remote cluster's REST address, host:port. */
+        @WithName("rest-address")
+        Optional<String> restAddress();
 
-    /** Jars a remote cluster needs for our jobs (connectors, Paimon), shipped with every job. */
-    @WithName("pipeline-jars")
-    Optional<List<String>> pipelineJars();
+        /**
+         * Jars a remote cluster needs for our jobs (connectors, Paimon), shipped with every job.
+         */
+        @WithName("pipeline-jars")
+        Optional<List<String>> pipelineJars();
+
+        /** The embedded cluster. */
+        Embedded embedded();
+
+        /** Parallelism of every job. */
+        @WithDefault("1")
+        int parallelism();
+
+        /** {@code hashmap} (state on the heap) or {@code rocksdb} (state on disk). */
+        @WithName("state-backend")
+        @WithDefault("hashmap")
+        String stateBackend();
+
+        /**
+         * Where SUSPEND and new plan versions save streaming state; empty disables SUSPEND of
+         * running jobs.
+         */
+        @WithName("savepoint-dir")
+        Optional<String> savepointDir();
+
+        /**
+         * Where streaming jobs keep their checkpoints (retained, so a lost cluster loses nothing).
+         */
+        @WithName("checkpoint-dir")
+        Optional<String> checkpointDir();
+
+        /** How often the job manager looks at its jobs and at new snapshots. */
+        @WithName("poll-interval")
+        @WithDefault("1s")
+        Duration pollInterval();
+
+        /**
+         * How often a running FULL refresh's job is asked whether it ended, so its end is reported
+         * at once.
+         */
+        @WithName("refresh-watch-interval")
+        @WithDefault("100ms")
+        Duration refreshWatchInterval();
+    }
 
     /** The embedded cluster. */
-    Embedded embedded();
+    interface Embedded {
 
-    /** Parallelism of every job. */
-    @WithDefault("1")
-    int parallelism();
+        /** REST and web UI port. */
+        @WithDefault("8085")
+        int port();
 
-    /** {@code hashmap} (state on the heap) or {@code rocksdb} (state on disk). */
-    @WithName("state-backend")
-    @WithDefault("hashmap")
-    String stateBackend();
+        /** Task slots; default from the heap (see EmbeddedSizing). */
+        @WithName("task-slots")
+        Optional<Integer> taskSlots();
 
-    /** Where SUSPEND and new plan versions save streaming state; empty disables SUSPEND of running jobs. */
-    @WithName("savepoint-dir")
-    Optional<String> savepointDir();
+        /** Its JVM heap; default from the machine's memory (see EmbeddedSizing). */
+        Optional<String> heap();
+    }
 
-    /** Where streaming jobs keep their checkpoints (retained, so a lost cluster loses nothing). */
-    @WithName("checkpoint-dir")
-    Optional<String> checkpointDir();
+    /** Paimon settings. */
+    interface Paimon {
 
-    /** How often the job manager looks at its jobs and at new snapshots. */
-    @WithName("poll-interval")
-    @WithDefault("1s")
-    Duration pollInterval();
+        /** The warehouse URI (file:, s3://, hdfs://); default {@code <data-dir>/warehouse}. */
+        Optional<String> warehouse();
+    }
 
-    /** How often a running FULL refresh's job is asked whether it ended, so its end is reported at once. */
-    @WithName("refresh-watch-interval")
-    @WithDefault("100ms")
-    Duration refreshWatchInterval();
-  }
+    /** The object store's endpoint and credentials (credentials from secrets, never in code). */
+    interface S3 {
 
-  /** The embedded cluster. */
-  interface Embedded {
+        /** Its endpoint, such as http://minio:9000; absent: AWS's own. */
+        Optional<String> endpoint();
 
-    /** REST and web UI port. */
-    @WithDefault("8085")
-    int port();
+        /** Path-style requests (http://host/bucket/key), which most self-hosted stores need. */
+        @WithName("path-style-access")
+        @WithDefault("false")
+        boolean pathStyleAccess();
 
-    /** Task slots; default from the heap (see EmbeddedSizing). */
-    @WithName("task-slots")
-    Optional<Integer> taskSlots();
+        @WithName("access-key")
+        Optional<String> accessKey();
 
-    /** Its JVM heap; default from the machine's memory (see EmbeddedSizing). */
-    Optional<String> heap();
-  }
+        @WithName("secret-key")
+        Optional<String> secretKey();
+    }
 
-  /** Paimon settings. */
-  interface Paimon {
+    /** Failure handling. */
+    interface Jobs {
 
-    /** The warehouse URI (file:, s3://, hdfs://); default {@code <data-dir>/warehouse}. */
-    Optional<String> warehouse();
-  }
+        /** Failed refreshes or job failures in a row after which the table is suspended. */
+        @WithName("max-consecutive-failures")
+        @WithDefault("5")
+        int maxConsecutiveFailures();
 
-  /** The object store's endpoint and credentials (credentials from secrets, never in code). */
-  interface S3 {
+        /**
+         * The tables this job manager runs, a regular expression over {@code
+         * catalog.database.table} (default all): several job managers can split the tables between
+         * them, by database for example. Tables outside it are left alone, jobs included.
+         */
+        @WithDefault(".*")
+        String include();
 
-    /** Its endpoint, such as http://minio:9000; absent: AWS's own. */
-    Optional<String> endpoint();
-
-    /** Path-style requests (http://host/bucket/key), which most self-hosted stores need. */
-    @WithName("path-style-access")
-    @WithDefault("false")
-    boolean pathStyleAccess();
-
-    @WithName("access-key")
-    Optional<String> accessKey();
-
-    @WithName("secret-key")
-    Optional<String> secretKey();
-  }
-
-  /** Failure handling. */
-  interface Jobs {
-
-    /** Failed refreshes or job failures in a row after which the table is suspended. */
-    @WithName("max-consecutive-failures")
-    @WithDefault("5")
-    int maxConsecutiveFailures();
-
-    /**
-     * The tables this job manager runs, a regular expression over {@code catalog.database.table}
-     * (default all): several job managers can split the tables between them, by database for
-     * example. Tables outside it are left alone, jobs included.
-     */
-    @WithDefault(".*")
-    String include();
-
-    /**
-     * Task slots streaming jobs leave free for FULL refreshes: a streaming job starts only when
-     * more than this many are free (else it is queued), so refreshes always find a slot.
-     */
-    @WithName("refresh-slots")
-    @WithDefault("1")
-    int refreshSlots();
-  }
+        /**
+         * Task slots streaming jobs leave free for FULL refreshes: a streaming job starts only when
+         * more than this many are free (else it is queued), so refreshes always find a slot.
+         */
+        @WithName("refresh-slots")
+        @WithDefault("1")
+        int refreshSlots();
+    }
 }

@@ -36,88 +36,151 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(EmbeddedFlinkTestResource.class)
 class CapacityOnSessionClusterIT {
 
-  private static final Duration PATIENCE = Duration.ofSeconds(120);
+    private static final Duration PATIENCE = Duration.ofSeconds(120);
 
-  /** Restricts the session cluster to this test class. */
-  public static class SessionCluster implements QuarkusTestProfile {
-    @Override
-    public List<TestResourceEntry> testResources() {
-      return List.of(new TestResourceEntry(SessionClusterTestResource.class));
+    /** Restricts the session cluster to this test class. */
+    public static class SessionCluster implements QuarkusTestProfile {
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(SessionClusterTestResource.class));
+        }
     }
-  }
 
-  @Inject Locations locations;
+    @Inject Locations locations;
 
-  private final String db = EmbeddedFlinkTestResource.runPrefix + UUID.randomUUID().toString().substring(0, 8);
+    private final String db =
+            EmbeddedFlinkTestResource.runPrefix + UUID.randomUUID().toString().substring(0, 8);
 
-  @Test
-  void aTableWithoutASlotIsQueuedARefreshStillRunsAndASecondTaskManagerLetsTheTableStart() throws Exception {
-    try (BrokerDriver driver = new BrokerDriver()) {
-      String topic = db + "_users";
-      var users = Tables.kafkaSource("default_catalog." + db + ".users", "`id` BIGINT NOT NULL, `name` STRING, PRIMARY KEY (`id`) NOT ENFORCED", topic, "debezium-json",
-          KafkaBroker.bootstrapServers());
-      driver.change(topic, "1", null, "{\"id\":1,\"name\":\"ann\"}", "c");
-      driver.change(topic, "2", null, "{\"id\":2,\"name\":\"bob\"}", "c");
+    @Test
+    void aTableWithoutASlotIsQueuedARefreshStillRunsAndASecondTaskManagerLetsTheTableStart()
+            throws Exception {
+        try (BrokerDriver driver = new BrokerDriver()) {
+            String topic = db + "_users";
+            var users =
+                    Tables.kafkaSource(
+                            "default_catalog." + db + ".users",
+                            "`id` BIGINT NOT NULL, `name` STRING, PRIMARY KEY (`id`) NOT ENFORCED",
+                            topic,
+                            "debezium-json",
+                            KafkaBroker.bootstrapServers());
+            driver.change(topic, "1", null, "{\"id\":1,\"name\":\"ann\"}", "c");
+            driver.change(topic, "2", null, "{\"id\":2,\"name\":\"bob\"}", "c");
 
-      // One TaskManager of 2 slots, 1 kept for FULL refreshes: room for one streaming job.
-      String first = "default_catalog." + db + ".first";
-      TableDefinition firstDefinition = copyOfUsers(first, users);
-      driver.publish(firstDefinition, Tables.continuous(first, 1, List.of("id"), Duration.ofSeconds(1)));
-      driver.event(Contracts.JOB_STARTED_V1, first, PATIENCE);
-      awaitRows(first);
+            // One TaskManager of 2 slots, 1 kept for FULL refreshes: room for one streaming job.
+            String first = "default_catalog." + db + ".first";
+            TableDefinition firstDefinition = copyOfUsers(first, users);
+            driver.publish(
+                    firstDefinition,
+                    Tables.continuous(first, 1, List.of("id"), Duration.ofSeconds(1)));
+            driver.event(Contracts.JOB_STARTED_V1, first, PATIENCE);
+            awaitRows(first);
 
-      String second = "default_catalog." + db + ".second";
-      driver.publish(copyOfUsers(second, users), Tables.continuous(second, 1, List.of("id"), Duration.ofSeconds(1)));
-      JsonNode queued = driver.event(Contracts.JOB_QUEUED_V1, second, PATIENCE);
-      assertThat(queued.path("slotsNeeded").asInt()).isEqualTo(1);
-      assertThat(queued.path("slotsTotal").asInt()).isEqualTo(SessionClusterTestResource.FIRST_SLOTS);
-      assertThat(queued.path("slotsReserved").asInt()).isEqualTo(1);
-      assertThat(queued.path("slotsFree").asInt()).isZero();
-      assertThat(queued.path("reason").asText())
-          .isEqualTo("needs 1 task slot; the cluster has 2 in 1 TaskManager, 0 free for streaming jobs (1 kept for FULL refreshes);"
-              + " it starts when slots free up: suspend or drop another table, or add a TaskManager");
-      awaitQueuedTablesMetric(1);
+            String second = "default_catalog." + db + ".second";
+            driver.publish(
+                    copyOfUsers(second, users),
+                    Tables.continuous(second, 1, List.of("id"), Duration.ofSeconds(1)));
+            JsonNode queued = driver.event(Contracts.JOB_QUEUED_V1, second, PATIENCE);
+            assertThat(queued.path("slotsNeeded").asInt()).isEqualTo(1);
+            assertThat(queued.path("slotsTotal").asInt())
+                    .isEqualTo(SessionClusterTestResource.FIRST_SLOTS);
+            assertThat(queued.path("slotsReserved").asInt()).isEqualTo(1);
+            assertThat(queued.path("slotsFree").asInt()).isZero();
+            assertThat(queued.path("reason").asText())
+                    .isEqualTo(
+                            "needs 1 task slot; the cluster has 2 in 1 TaskManager, 0 free for"
+                                    + " streaming jobs (1 kept for FULL refreshes); it starts when"
+                                    + " slots free up: suspend or drop another table, or add a"
+                                    + " TaskManager");
+            awaitQueuedTablesMetric(1);
 
-      // The slot kept free serves a FULL refresh (over the first table) while the streaming job waits.
-      String full = "default_catalog." + db + ".counted";
-      TableDefinition counted = Tables.materialized(full, 1, List.of(new Column("n", "BIGINT", false)), List.of(),
-          "SELECT COUNT(*) AS `n` FROM `default_catalog`.`" + db + "`.`first` AS `first`", List.of(Tables.materializedSource(firstDefinition)),
-          TableDefinition.Status.ACTIVE);
-      driver.publish(counted, Tables.full(full, 1));
-      driver.refresh(full, Map.of());
-      JsonNode refreshed = driver.event(Contracts.REFRESH_SUCCEEDED_V1, full, PATIENCE);
-      assertThat(refreshed.path("mode").asText()).isEqualTo("FULL");
-      assertThat(PaimonRows.read(locations.warehouse(), full)).containsExactly("2");
-      assertThatThrownBy(() -> driver.probe().await(r -> second.equals(r.key()) && Contracts.JOB_STARTED_V1.type().equals(TopicProbe.header(r, EventHeaders.TYPE)),
-          Duration.ofSeconds(2))).as("still queued").isInstanceOf(AssertionError.class);
+            // The slot kept free serves a FULL refresh (over the first table) while the streaming
+            // job waits.
+            String full = "default_catalog." + db + ".counted";
+            TableDefinition counted =
+                    Tables.materialized(
+                            full,
+                            1,
+                            List.of(new Column("n", "BIGINT", false)),
+                            List.of(),
+                            "SELECT COUNT(*) AS `n` FROM `default_catalog`.`"
+                                    + db
+                                    + "`.`first` AS `first`",
+                            List.of(Tables.materializedSource(firstDefinition)),
+                            TableDefinition.Status.ACTIVE);
+            driver.publish(counted, Tables.full(full, 1));
+            driver.refresh(full, Map.of());
+            JsonNode refreshed = driver.event(Contracts.REFRESH_SUCCEEDED_V1, full, PATIENCE);
+            assertThat(refreshed.path("mode").asText()).isEqualTo("FULL");
+            assertThat(PaimonRows.read(locations.warehouse(), full)).containsExactly("2");
+            assertThatThrownBy(
+                            () ->
+                                    driver.probe()
+                                            .await(
+                                                    r ->
+                                                            second.equals(r.key())
+                                                                    && Contracts.JOB_STARTED_V1
+                                                                            .type()
+                                                                            .equals(
+                                                                                    TopicProbe
+                                                                                            .header(
+                                                                                                    r,
+                                                                                                    EventHeaders
+                                                                                                            .TYPE)),
+                                                    Duration.ofSeconds(2)))
+                    .as("still queued")
+                    .isInstanceOf(AssertionError.class);
 
-      Process secondTaskManager = SessionClusterTestResource.startTaskManager("taskmanager-2", 2);
-      try {
-        SessionClusterTestResource.awaitTaskManagers(2);
-        JsonNode started = driver.event(Contracts.JOB_STARTED_V1, second, PATIENCE);
-        assertThat(started.path("mode").asText()).isEqualTo("CONTINUOUS");
-        awaitRows(second);
-        awaitQueuedTablesMetric(0);
-      } finally {
-        SessionClusterTestResource.kill(secondTaskManager);
-      }
+            Process secondTaskManager =
+                    SessionClusterTestResource.startTaskManager("taskmanager-2", 2);
+            try {
+                SessionClusterTestResource.awaitTaskManagers(2);
+                JsonNode started = driver.event(Contracts.JOB_STARTED_V1, second, PATIENCE);
+                assertThat(started.path("mode").asText()).isEqualTo("CONTINUOUS");
+                awaitRows(second);
+                awaitQueuedTablesMetric(0);
+            } finally {
+                SessionClusterTestResource.kill(secondTaskManager);
+            }
+        }
     }
-  }
 
-  private static TableDefinition copyOfUsers(String table, TableDefinition.SourceTable users) {
-    String db = table.split("\\.")[1];
-    return Tables.materialized(table, 1, List.of(new Column("id", "BIGINT", false), new Column("name", "STRING", true)), List.of(),
-        "SELECT `users`.`id`, `users`.`name` FROM `default_catalog`.`" + db + "`.`users` AS `users`", List.of(users), TableDefinition.Status.ACTIVE);
-  }
+    private static TableDefinition copyOfUsers(String table, TableDefinition.SourceTable users) {
+        String db = table.split("\\.")[1];
+        return Tables.materialized(
+                table,
+                1,
+                List.of(new Column("id", "BIGINT", false), new Column("name", "STRING", true)),
+                List.of(),
+                "SELECT `users`.`id`, `users`.`name` FROM `default_catalog`.`"
+                        + db
+                        + "`.`users` AS `users`",
+                List.of(users),
+                TableDefinition.Status.ACTIVE);
+    }
 
-  private void awaitRows(String table) {
-    await().atMost(PATIENCE).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-        .untilAsserted(() -> assertThat(PaimonRows.read(locations.warehouse(), table)).containsExactly("1|ann", "2|bob"));
-  }
+    private void awaitRows(String table) {
+        await().atMost(PATIENCE)
+                .pollInterval(Duration.ofMillis(500))
+                .ignoreExceptions()
+                .untilAsserted(
+                        () ->
+                                assertThat(PaimonRows.read(locations.warehouse(), table))
+                                        .containsExactly("1|ann", "2|bob"));
+    }
 
-  private static void awaitQueuedTablesMetric(int queued) {
-    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-        assertThat(io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString())
-            .containsPattern("(?m)^mt_tables_queued " + queued + "\\.0$"));
-  }
+    private static void awaitQueuedTablesMetric(int queued) {
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(
+                        () ->
+                                assertThat(
+                                                io.restassured.RestAssured.given()
+                                                        .get("/q/metrics")
+                                                        .then()
+                                                        .statusCode(200)
+                                                        .extract()
+                                                        .asString())
+                                        .containsPattern(
+                                                "(?m)^mt_tables_queued " + queued + "\\.0$"));
+    }
 }

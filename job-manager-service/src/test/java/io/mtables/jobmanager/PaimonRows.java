@@ -1,5 +1,6 @@
 package io.mtables.jobmanager;
 
+import io.mtables.planning.Warehouse;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.paimon.catalog.Catalog;
@@ -12,45 +13,53 @@ import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataField;
-import io.mtables.planning.Warehouse;
 
-/** The rows of a table's latest snapshot, read with Paimon's own API, as sorted text ("1|anna"), duplicates kept. */
+/**
+ * The rows of a table's latest snapshot, read with Paimon's own API, as sorted text ("1|anna"),
+ * duplicates kept.
+ */
 final class PaimonRows {
 
-  private PaimonRows() {}
+    private PaimonRows() {}
 
-  /** Whether the warehouse holds the table. */
-  static boolean exists(Warehouse warehouse, String table) throws Exception {
-    String[] parts = table.split("\\.", 3);
-    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
-      return catalog.listTables(parts[1]).contains(parts[2]);
-    } catch (Catalog.DatabaseNotExistException e) {
-      return false;
+    /** Whether the warehouse holds the table. */
+    static boolean exists(Warehouse warehouse, String table) throws Exception {
+        String[] parts = table.split("\\.", 3);
+        try (Catalog catalog =
+                CatalogFactory.createCatalog(
+                        CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
+            return catalog.listTables(parts[1]).contains(parts[2]);
+        } catch (Catalog.DatabaseNotExistException e) {
+            return false;
+        }
     }
-  }
 
-  static List<String> read(Warehouse warehouse, String table) throws Exception {
-    String[] parts = table.split("\\.", 3);
-    try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
-      Table paimon = catalog.getTable(Identifier.create(parts[1], parts[2]));
-      List<DataField> fields = paimon.rowType().getFields();
-      List<InternalRow.FieldGetter> getters = new ArrayList<>();
-      for (int i = 0; i < fields.size(); i++) {
-        getters.add(InternalRow.createFieldGetter(fields.get(i).type(), i));
-      }
-      ReadBuilder read = paimon.newReadBuilder();
-      List<String> rows = new ArrayList<>();
-      try (RecordReader<InternalRow> reader = read.newRead().createReader(read.newScan().plan())) {
-        reader.forEachRemaining(row -> {
-          List<String> values = new ArrayList<>();
-          for (var getter : getters) {
-            values.add(String.valueOf(getter.getFieldOrNull(row)));
-          }
-          rows.add(String.join("|", values));
-        });
-      }
-      rows.sort(null);
-      return rows;
+    static List<String> read(Warehouse warehouse, String table) throws Exception {
+        String[] parts = table.split("\\.", 3);
+        try (Catalog catalog =
+                CatalogFactory.createCatalog(
+                        CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
+            Table paimon = catalog.getTable(Identifier.create(parts[1], parts[2]));
+            List<DataField> fields = paimon.rowType().getFields();
+            List<InternalRow.FieldGetter> getters = new ArrayList<>();
+            for (int i = 0; i < fields.size(); i++) {
+                getters.add(InternalRow.createFieldGetter(fields.get(i).type(), i));
+            }
+            ReadBuilder read = paimon.newReadBuilder();
+            List<String> rows = new ArrayList<>();
+            try (RecordReader<InternalRow> reader =
+                    read.newRead().createReader(read.newScan().plan())) {
+                reader.forEachRemaining(
+                        row -> {
+                            List<String> values = new ArrayList<>();
+                            for (var getter : getters) {
+                                values.add(String.valueOf(getter.getFieldOrNull(row)));
+                            }
+                            rows.add(String.join("|", values));
+                        });
+            }
+            rows.sort(null);
+            return rows;
+        }
     }
-  }
 }

@@ -11,20 +11,20 @@ import org.junit.jupiter.api.Test;
  */
 abstract class PipelinesAboutStorage extends PipelinesIT {
 
-  static final String NOT_ABOUT_STORAGE = "not about storage: PipelinesIT runs it";
+    static final String NOT_ABOUT_STORAGE = "not about storage: PipelinesIT runs it";
 
-  @Override
-  @Test
-  @Disabled(NOT_ABOUT_STORAGE)
-  void ticksDuringARefreshAreCoalescedIntoOne() {}
+    @Override
+    @Test
+    @Disabled(NOT_ABOUT_STORAGE)
+    void ticksDuringARefreshAreCoalescedIntoOne() {}
 
-  @Override
-  @Test
-  @Disabled(NOT_ABOUT_STORAGE)
-  void fiveFailedRefreshesInARowSuspendTheTable() {}
+    @Override
+    @Test
+    @Disabled(NOT_ABOUT_STORAGE)
+    void fiveFailedRefreshesInARowSuspendTheTable() {}
 
-  @Override
-  @Test
-  @Disabled(NOT_ABOUT_STORAGE)
-  void theEmbeddedClusterLogsAtInfoIntoItsLogFileAndNothingFiner() {}
+    @Override
+    @Test
+    @Disabled(NOT_ABOUT_STORAGE)
+    void theEmbeddedClusterLogsAtInfoIntoItsLogFileAndNothingFiner() {}
 }

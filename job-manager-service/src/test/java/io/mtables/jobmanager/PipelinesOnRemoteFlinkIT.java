@@ -5,10 +5,10 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
 
 /**
  * The pipelines, run on a remote Flink session cluster (a separate JVM the job manager did not
@@ -22,43 +22,44 @@ import java.util.List;
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class PipelinesOnRemoteFlinkIT extends PipelinesIT {
 
-  /** Restricts the remote cluster resource to this test class. */
-  public static class RemoteFlink implements QuarkusTestProfile {
-    @Override
-    public List<TestResourceEntry> testResources() {
-      return List.of(new TestResourceEntry(RemoteFlinkTestResource.class));
+    /** Restricts the remote cluster resource to this test class. */
+    public static class RemoteFlink implements QuarkusTestProfile {
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(RemoteFlinkTestResource.class));
+        }
     }
-  }
 
-  private static final String NOT_ABOUT_THE_TARGET = "the same on any cluster: PipelinesIT runs it";
+    private static final String NOT_ABOUT_THE_TARGET =
+            "the same on any cluster: PipelinesIT runs it";
 
-  @Override
-  @Test
-  @Disabled(NOT_ABOUT_THE_TARGET)
-  void ticksDuringARefreshAreCoalescedIntoOne() {}
+    @Override
+    @Test
+    @Disabled(NOT_ABOUT_THE_TARGET)
+    void ticksDuringARefreshAreCoalescedIntoOne() {}
 
-  @Override
-  @Test
-  @Disabled(NOT_ABOUT_THE_TARGET)
-  void fiveFailedRefreshesInARowSuspendTheTable() {}
+    @Override
+    @Test
+    @Disabled(NOT_ABOUT_THE_TARGET)
+    void fiveFailedRefreshesInARowSuspendTheTable() {}
 
-  @Override
-  @Test
-  @Disabled(NOT_ABOUT_THE_TARGET)
-  void aChainOfThreeReadsEachUpstreamAsItIsWritten() {}
+    @Override
+    @Test
+    @Disabled(NOT_ABOUT_THE_TARGET)
+    void aChainOfThreeReadsEachUpstreamAsItIsWritten() {}
 
-  @Override
-  @Test
-  @Disabled(NOT_ABOUT_THE_TARGET)
-  void aRefreshOverwritesOnlyThePartitionsWhoseInputsChangedAndEmptiesOnesLeftWithoutRows() {}
+    @Override
+    @Test
+    @Disabled(NOT_ABOUT_THE_TARGET)
+    void aRefreshOverwritesOnlyThePartitionsWhoseInputsChangedAndEmptiesOnesLeftWithoutRows() {}
 
-  @Override
-  int flinkPort() {
-    return RemoteFlinkTestResource.PORT;
-  }
+    @Override
+    int flinkPort() {
+        return RemoteFlinkTestResource.PORT;
+    }
 
-  @Override
-  Path clusterLog() {
-    return RemoteFlinkTestResource.HOME.resolve("cluster.log");
-  }
+    @Override
+    Path clusterLog() {
+        return RemoteFlinkTestResource.HOME.resolve("cluster.log");
+    }
 }

@@ -14,40 +14,44 @@ import java.util.concurrent.TimeUnit;
  */
 final class TableReader {
 
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-  private final List<List<String>> seen = new ArrayList<>();
-  private final List<String> failures = new ArrayList<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final List<List<String>> seen = new ArrayList<>();
+    private final List<String> failures = new ArrayList<>();
 
-  TableReader(Locations locations, String table, long everyMillis) {
-    timer.scheduleWithFixedDelay(() -> {
-      try {
-        List<String> rows = PaimonRows.read(locations.warehouse(), table);
-        synchronized (seen) {
-          if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(rows)) {
-            seen.add(rows);
-          }
-        }
-      } catch (Exception e) {
-        synchronized (seen) {
-          failures.add(String.valueOf(e.getMessage()));
-        }
-      }
-    }, 0, everyMillis, TimeUnit.MILLISECONDS);
-  }
-
-  /** Stops reading; each answer read, in order, repeats of the one before left out. */
-  List<List<String>> stop() throws InterruptedException {
-    timer.shutdown();
-    timer.awaitTermination(10, TimeUnit.SECONDS);
-    synchronized (seen) {
-      return List.copyOf(seen);
+    TableReader(Locations locations, String table, long everyMillis) {
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        List<String> rows = PaimonRows.read(locations.warehouse(), table);
+                        synchronized (seen) {
+                            if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(rows)) {
+                                seen.add(rows);
+                            }
+                        }
+                    } catch (Exception e) {
+                        synchronized (seen) {
+                            failures.add(String.valueOf(e.getMessage()));
+                        }
+                    }
+                },
+                0,
+                everyMillis,
+                TimeUnit.MILLISECONDS);
     }
-  }
 
-  /** The reads that failed, with their messages. */
-  List<String> failures() {
-    synchronized (seen) {
-      return List.copyOf(failures);
+    /** Stops reading; each answer read, in order, repeats of the one before left out. */
+    List<List<String>> stop() throws InterruptedException {
+        timer.shutdown();
+        timer.awaitTermination(10, TimeUnit.SECONDS);
+        synchronized (seen) {
+            return List.copyOf(seen);
+        }
     }
-  }
+
+    /** The reads that failed, with their messages. */
+    List<String> failures() {
+        synchronized (seen) {
+            return List.copyOf(failures);
+        }
+    }
 }

@@ -11,69 +11,203 @@ import java.util.Map;
 /** Hand-made definitions and plans, as ddl-service and planner-service would publish them. */
 final class Tables {
 
-  private Tables() {}
+    private Tables() {}
 
-  static TableDefinition.SourceTable kafkaSource(String table, String columns, String topic, String format, String bootstrap) {
-    String[] parts = table.split("\\.");
-    String statement =
-        "CREATE TABLE `" + parts[0] + "`.`" + parts[1] + "`.`" + parts[2] + "` (" + columns + ") WITH ('connector' = 'kafka', 'topic' = '" + topic
-            + "', 'format' = '" + format + "', 'properties.bootstrap.servers' = '" + bootstrap + "', 'scan.startup.mode' = 'earliest-offset')";
-    return new TableDefinition.SourceTable(table, TableDefinition.Kind.SOURCE_TABLE, 1, statement, null, null);
-  }
+    static TableDefinition.SourceTable kafkaSource(
+            String table, String columns, String topic, String format, String bootstrap) {
+        String[] parts = table.split("\\.");
+        String statement =
+                "CREATE TABLE `"
+                        + parts[0]
+                        + "`.`"
+                        + parts[1]
+                        + "`.`"
+                        + parts[2]
+                        + "` ("
+                        + columns
+                        + ") WITH ('connector' = 'kafka', 'topic' = '"
+                        + topic
+                        + "', 'format' = '"
+                        + format
+                        + "', 'properties.bootstrap.servers' = '"
+                        + bootstrap
+                        + "', 'scan.startup.mode' = 'earliest-offset')";
+        return new TableDefinition.SourceTable(
+                table, TableDefinition.Kind.SOURCE_TABLE, 1, statement, null, null);
+    }
 
-  /** A materialized table as a source of another one. */
-  static TableDefinition.SourceTable materializedSource(TableDefinition table) {
-    return new TableDefinition.SourceTable(table.table(), TableDefinition.Kind.MATERIALIZED_TABLE, table.version(), table.statement(), table.columns(), table.partitionKeys());
-  }
+    /** A materialized table as a source of another one. */
+    static TableDefinition.SourceTable materializedSource(TableDefinition table) {
+        return new TableDefinition.SourceTable(
+                table.table(),
+                TableDefinition.Kind.MATERIALIZED_TABLE,
+                table.version(),
+                table.statement(),
+                table.columns(),
+                table.partitionKeys());
+    }
 
-  static TableDefinition materialized(
-      String table, long version, List<Column> columns, List<String> partitionKeys, String expandedQuery, List<TableDefinition.SourceTable> sources,
-      TableDefinition.Status status) {
-    return new TableDefinition(
-        table, version, TableDefinition.Kind.MATERIALIZED_TABLE, "CREATE MATERIALIZED TABLE ...", columns, List.of(), partitionKeys, null, Map.of(), null,
-        null, TableDefinition.RefreshMode.AUTO, new TableDefinition.Query(expandedQuery, expandedQuery), sources, status, Map.of(), Instant.now(),
-        Instant.now(), null);
-  }
+    static TableDefinition materialized(
+            String table,
+            long version,
+            List<Column> columns,
+            List<String> partitionKeys,
+            String expandedQuery,
+            List<TableDefinition.SourceTable> sources,
+            TableDefinition.Status status) {
+        return new TableDefinition(
+                table,
+                version,
+                TableDefinition.Kind.MATERIALIZED_TABLE,
+                "CREATE MATERIALIZED TABLE ...",
+                columns,
+                List.of(),
+                partitionKeys,
+                null,
+                Map.of(),
+                null,
+                null,
+                TableDefinition.RefreshMode.AUTO,
+                new TableDefinition.Query(expandedQuery, expandedQuery),
+                sources,
+                status,
+                Map.of(),
+                Instant.now(),
+                Instant.now(),
+                null);
+    }
 
-  static RefreshPlan continuous(String table, long version, List<String> key, Duration checkpoint) {
-    return new RefreshPlan(
-        table, version, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.CONTINUOUS, new RefreshPlan.Freshness((int) checkpoint.toSeconds(), "SECOND"), true,
-        checkpoint, null, Map.of(), "[I,UA,D]", key.isEmpty() ? null : new RefreshPlan.UpsertKey(key, RefreshPlan.UpsertKey.Origin.DERIVED),
-        List.of(), List.of("hand-made"), List.of(), Instant.now());
-  }
+    static RefreshPlan continuous(
+            String table, long version, List<String> key, Duration checkpoint) {
+        return new RefreshPlan(
+                table,
+                version,
+                RefreshPlan.Status.ACTIVE,
+                RefreshPlan.Mode.CONTINUOUS,
+                new RefreshPlan.Freshness((int) checkpoint.toSeconds(), "SECOND"),
+                true,
+                checkpoint,
+                null,
+                Map.of(),
+                "[I,UA,D]",
+                key.isEmpty()
+                        ? null
+                        : new RefreshPlan.UpsertKey(key, RefreshPlan.UpsertKey.Origin.DERIVED),
+                List.of(),
+                List.of("hand-made"),
+                List.of(),
+                Instant.now());
+    }
 
-  static RefreshPlan full(String table, long version) {
-    return new RefreshPlan(
-        table, version, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, new RefreshPlan.Freshness(1, "HOUR"), true, null, "0 0 0/1 * * ? *",
-        Map.of(), "[I,UA]", null, List.of(), List.of("hand-made"), List.of(), Instant.now());
-  }
+    static RefreshPlan full(String table, long version) {
+        return new RefreshPlan(
+                table,
+                version,
+                RefreshPlan.Status.ACTIVE,
+                RefreshPlan.Mode.FULL,
+                new RefreshPlan.Freshness(1, "HOUR"),
+                true,
+                null,
+                "0 0 0/1 * * ? *",
+                Map.of(),
+                "[I,UA]",
+                null,
+                List.of(),
+                List.of("hand-made"),
+                List.of(),
+                Instant.now());
+    }
 
-  /** A FULL plan whose refreshes of unchanged Paimon inputs run no job. */
-  static RefreshPlan fullSkippingUnchanged(String table, long version) {
-    RefreshPlan p = full(table, version);
-    return new RefreshPlan(p.table(), p.definitionVersion(), p.status(), p.mode(), p.freshness(), p.freshnessDeclared(), p.checkpointInterval(),
-        p.cron(), p.partitionFormatters(), p.changelogMode(), p.upsertKey(), p.upstreamTables(), p.reasons(), p.warnings(), p.plannedAt(),
-        new RefreshPlan.Incremental(RefreshPlan.Incremental.Level.UNCHANGED_INPUTS, "hand-made"));
-  }
+    /** A FULL plan whose refreshes of unchanged Paimon inputs run no job. */
+    static RefreshPlan fullSkippingUnchanged(String table, long version) {
+        RefreshPlan p = full(table, version);
+        return new RefreshPlan(
+                p.table(),
+                p.definitionVersion(),
+                p.status(),
+                p.mode(),
+                p.freshness(),
+                p.freshnessDeclared(),
+                p.checkpointInterval(),
+                p.cron(),
+                p.partitionFormatters(),
+                p.changelogMode(),
+                p.upsertKey(),
+                p.upstreamTables(),
+                p.reasons(),
+                p.warnings(),
+                p.plannedAt(),
+                new RefreshPlan.Incremental(
+                        RefreshPlan.Incremental.Level.UNCHANGED_INPUTS, "hand-made"));
+    }
 
-  /** A FULL plan whose refreshes overwrite only the partitions the given inputs changed. */
-  static RefreshPlan fullByChangedPartitions(String table, long version, Map<String, Map<String, String>> partitionsFrom) {
-    RefreshPlan p = full(table, version);
-    return new RefreshPlan(p.table(), p.definitionVersion(), p.status(), p.mode(), p.freshness(), p.freshnessDeclared(), p.checkpointInterval(),
-        p.cron(), p.partitionFormatters(), p.changelogMode(), p.upsertKey(), p.upstreamTables(), p.reasons(), p.warnings(), p.plannedAt(),
-        new RefreshPlan.Incremental(RefreshPlan.Incremental.Level.CHANGED_PARTITIONS, "hand-made", partitionsFrom));
-  }
+    /** A FULL plan whose refreshes overwrite only the partitions the given inputs changed. */
+    static RefreshPlan fullByChangedPartitions(
+            String table, long version, Map<String, Map<String, String>> partitionsFrom) {
+        RefreshPlan p = full(table, version);
+        return new RefreshPlan(
+                p.table(),
+                p.definitionVersion(),
+                p.status(),
+                p.mode(),
+                p.freshness(),
+                p.freshnessDeclared(),
+                p.checkpointInterval(),
+                p.cron(),
+                p.partitionFormatters(),
+                p.changelogMode(),
+                p.upsertKey(),
+                p.upstreamTables(),
+                p.reasons(),
+                p.warnings(),
+                p.plannedAt(),
+                new RefreshPlan.Incremental(
+                        RefreshPlan.Incremental.Level.CHANGED_PARTITIONS,
+                        "hand-made",
+                        partitionsFrom));
+    }
 
-  static RefreshPlan withStatus(RefreshPlan plan, long version, RefreshPlan.Status status) {
-    return new RefreshPlan(
-        plan.table(), version, status, status == RefreshPlan.Status.DROPPED ? null : plan.mode(), plan.freshness(), plan.freshnessDeclared(),
-        plan.checkpointInterval(), plan.cron(), plan.partitionFormatters(), plan.changelogMode(), plan.upsertKey(), plan.upstreamTables(), plan.reasons(), plan.warnings(),
-        Instant.now(), plan.incremental());
-  }
+    static RefreshPlan withStatus(RefreshPlan plan, long version, RefreshPlan.Status status) {
+        return new RefreshPlan(
+                plan.table(),
+                version,
+                status,
+                status == RefreshPlan.Status.DROPPED ? null : plan.mode(),
+                plan.freshness(),
+                plan.freshnessDeclared(),
+                plan.checkpointInterval(),
+                plan.cron(),
+                plan.partitionFormatters(),
+                plan.changelogMode(),
+                plan.upsertKey(),
+                plan.upstreamTables(),
+                plan.reasons(),
+                plan.warnings(),
+                Instant.now(),
+                plan.incremental());
+    }
 
-  static TableDefinition withVersion(TableDefinition d, long version, TableDefinition.Status status) {
-    return new TableDefinition(
-        d.table(), version, d.kind(), d.statement(), d.columns(), d.primaryKey(), d.partitionKeys(), d.distribution(), d.options(), d.comment(),
-        d.freshness(), d.refreshMode(), d.query(), d.sources(), status, d.resumeOptions(), d.createdAt(), Instant.now(), null);
-  }
+    static TableDefinition withVersion(
+            TableDefinition d, long version, TableDefinition.Status status) {
+        return new TableDefinition(
+                d.table(),
+                version,
+                d.kind(),
+                d.statement(),
+                d.columns(),
+                d.primaryKey(),
+                d.partitionKeys(),
+                d.distribution(),
+                d.options(),
+                d.comment(),
+                d.freshness(),
+                d.refreshMode(),
+                d.query(),
+                d.sources(),
+                status,
+                d.resumeOptions(),
+                d.createdAt(),
+                Instant.now(),
+                null);
+    }
 }

@@ -18,17 +18,21 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class UnreadableTickIT {
 
-  @Test
-  void aTickOfAnUnknownTypeIsDeadLettered() {
-    String table = "default_catalog.it.t_" + UUID.randomUUID().toString().replace("-", "");
-    try (TopicProbe probe = new TopicProbe().tail(Topics.DEAD_LETTERS)) {
-      probe.send(Topics.REFRESH_TICKS, table, "{}", Map.of(EventHeaders.TYPE, "io.mtables.mt.Tick.v0"));
+    @Test
+    void aTickOfAnUnknownTypeIsDeadLettered() {
+        String table = "default_catalog.it.t_" + UUID.randomUUID().toString().replace("-", "");
+        try (TopicProbe probe = new TopicProbe().tail(Topics.DEAD_LETTERS)) {
+            probe.send(
+                    Topics.REFRESH_TICKS,
+                    table,
+                    "{}",
+                    Map.of(EventHeaders.TYPE, "io.mtables.mt.Tick.v0"));
 
-      var tick = probe.await(r -> table.equals(r.key()), Duration.ofSeconds(60));
+            var tick = probe.await(r -> table.equals(r.key()), Duration.ofSeconds(60));
 
-      assertThat(TopicProbe.header(tick, "dead-letter-reason"))
-          .startsWith("job-manager-service cannot read the record at mt.refresh.ticks-")
-          .contains("type 'io.mtables.mt.Tick.v0'");
+            assertThat(TopicProbe.header(tick, "dead-letter-reason"))
+                    .startsWith("job-manager-service cannot read the record at mt.refresh.ticks-")
+                    .contains("type 'io.mtables.mt.Tick.v0'");
+        }
     }
-  }
 }

@@ -8,4 +8,5 @@ package io.mtables.oracle;
  * @param postgresQuery the same query run by PostgreSQL over the source rows
  * @param refreshFirst a FULL table: ask for a refresh (ALTER ... REFRESH) before comparing
  */
-public record Check(String table, String materializedQuery, String postgresQuery, boolean refreshFirst) {}
+public record Check(
+        String table, String materializedQuery, String postgresQuery, boolean refreshFirst) {}

@@ -1,263 +1,501 @@
 package io.mtables.oracle;
 
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.LocalDateTime;
-import java.util.List;
-import java.util.Random;
-import java.math.BigDecimal;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 /**
- * The common query shapes a user pastes, each a CONTINUOUS materialized table over Debezium
- * sources with NULLs, updates and deletes, each compared with PostgreSQL's answer to the same
- * query: DISTINCT, GROUP BY a nullable column, HAVING, a global aggregate, LEFT and FULL OUTER
- * joins, IN and NOT EXISTS subqueries, CASE and COALESCE with DECIMAL arithmetic, string and date
- * functions, Top-N, UNION, and UNION ALL (keyed by the planner on each branch's key, or by a declared
- * key). A UNION ALL whose branch has no key is refused at CREATE (nothing tells that branch's
- * rows apart), which {@link #refused} lists for the tests.
+ * The common query shapes a user pastes, each a CONTINUOUS materialized table over Debezium sources
+ * with NULLs, updates and deletes, each compared with PostgreSQL's answer to the same query:
+ * DISTINCT, GROUP BY a nullable column, HAVING, a global aggregate, LEFT and FULL OUTER joins, IN
+ * and NOT EXISTS subqueries, CASE and COALESCE with DECIMAL arithmetic, string and date functions,
+ * Top-N, UNION, and UNION ALL (keyed by the planner on each branch's key, or by a declared key). A
+ * UNION ALL whose branch has no key is refused at CREATE (nothing tells that branch's rows apart),
+ * which {@link #refused} lists for the tests.
  */
 public final class Shapes implements Example {
 
-  private static final String[] FIRST = {"Egor", "Pavel", "Anna", "Olga", "Marie", "Jean"};
-  private static final String[] LAST = {"Myasnik", "Volk", "Petrova", "Martin", "Dubois", "D'Arcy"};
-  private static final String[] CITY = {"Lyon", "Riga", "Oslo"};
-  private static final String[] PLAN = {"free", "pro", "team"};
+    private static final String[] FIRST = {"Egor", "Pavel", "Anna", "Olga", "Marie", "Jean"};
+    private static final String[] LAST = {
+        "Myasnik", "Volk", "Petrova", "Martin", "Dubois", "D'Arcy"
+    };
+    private static final String[] CITY = {"Lyon", "Riga", "Oslo"};
+    private static final String[] PLAN = {"free", "pro", "team"};
 
-  /**
-   * One shape: its materialized table's name, our query, PostgreSQL's query, the columns to compare,
-   * and what the statement declares before AS (a primary key, say).
-   */
-  private record Shape(String name, String query, String postgresQuery, String columns, String declared) {
-    Shape(String name, String query, String postgresQuery, String columns) {
-      this(name, query, postgresQuery, columns, "");
+    /**
+     * One shape: its materialized table's name, our query, PostgreSQL's query, the columns to
+     * compare, and what the statement declares before AS (a primary key, say).
+     */
+    private record Shape(
+            String name, String query, String postgresQuery, String columns, String declared) {
+        Shape(String name, String query, String postgresQuery, String columns) {
+            this(name, query, postgresQuery, columns, "");
+        }
     }
-  }
 
-  private static List<Shape> shapes(String s) {
-    return List.of(
-        new Shape("shape_distinct", "SELECT DISTINCT lastname FROM " + s + ".people", "SELECT DISTINCT lastname FROM " + s + ".people", "lastname"),
-        new Shape("shape_group_nullable", "SELECT firstname, COUNT(*) AS n FROM " + s + ".people GROUP BY firstname",
-            "SELECT firstname, COUNT(*) FROM " + s + ".people GROUP BY firstname", "firstname, n"),
-        new Shape("shape_having",
-            "SELECT plan, COUNT(*) AS n, SUM(balance) AS total, MAX(balance) AS top FROM " + s + ".accounts GROUP BY plan HAVING COUNT(*) > 1",
-            "SELECT plan, COUNT(*), SUM(balance), MAX(balance) FROM " + s + ".accounts GROUP BY plan HAVING COUNT(*) > 1", "plan, n, total, top"),
-        new Shape("shape_global", "SELECT COUNT(*) AS n, SUM(balance) AS total, COUNT(balance) AS with_balance FROM " + s + ".accounts",
-            "SELECT COUNT(*), SUM(balance), COUNT(balance) FROM " + s + ".accounts", "n, total, with_balance"),
-        // No account ever qualifies: the table holds the row SQL answers over no rows.
-        new Shape("shape_global_empty",
-            "SELECT COUNT(*) AS n, SUM(balance) AS total, AVG(balance) AS mean, COALESCE(MAX(plan), 'none') AS top_plan FROM " + s
-                + ".accounts WHERE balance > 1000000",
-            "SELECT COUNT(*), SUM(balance), AVG(balance), COALESCE(MAX(plan), 'none') FROM " + s + ".accounts WHERE balance > 1000000",
-            "n, total, mean, top_plan"),
-        new Shape("shape_left_join",
-            "SELECT p.id AS person_id, a.id AS account_id, a.plan FROM " + s + ".people AS p LEFT JOIN " + s + ".accounts AS a ON a.person_id = p.id",
-            "SELECT p.id, a.id, a.plan FROM " + s + ".people p LEFT JOIN " + s + ".accounts a ON a.person_id = p.id", "person_id, account_id, plan"),
-        new Shape("shape_full_join",
-            "SELECT p.id AS person_id, p.lastname, a.id AS account_id FROM " + s + ".people AS p FULL OUTER JOIN " + s + ".accounts AS a ON a.person_id = p.id",
-            "SELECT p.id, p.lastname, a.id FROM " + s + ".people p FULL OUTER JOIN " + s + ".accounts a ON a.person_id = p.id",
-            "person_id, lastname, account_id"),
-        new Shape("shape_right_join",
-            "SELECT a.id AS account_id, p.id AS person_id, p.city FROM " + s + ".people AS p RIGHT JOIN " + s + ".accounts AS a ON a.person_id = p.id",
-            "SELECT a.id, p.id, p.city FROM " + s + ".people p RIGHT JOIN " + s + ".accounts a ON a.person_id = p.id", "account_id, person_id, city"),
-        new Shape("shape_in",
-            "SELECT p.id, p.firstname FROM " + s + ".people AS p WHERE p.id IN (SELECT a.person_id FROM " + s + ".accounts AS a WHERE a.balance > 50)",
-            "SELECT p.id, p.firstname FROM " + s + ".people p WHERE p.id IN (SELECT a.person_id FROM " + s + ".accounts a WHERE a.balance > 50)",
-            "id, firstname"),
-        new Shape("shape_not_exists",
-            "SELECT p.id, p.lastname FROM " + s + ".people AS p WHERE NOT EXISTS (SELECT 1 FROM " + s + ".accounts AS a WHERE a.person_id = p.id)",
-            "SELECT p.id, p.lastname FROM " + s + ".people p WHERE NOT EXISTS (SELECT 1 FROM " + s + ".accounts a WHERE a.person_id = p.id)",
-            "id, lastname"),
-        new Shape("shape_case",
-            "SELECT id, CASE WHEN balance IS NULL THEN 'none' WHEN balance >= 100 THEN 'high' ELSE 'low' END AS tier,"
-                + " COALESCE(plan, 'free') AS plan, balance * 2 + 1 AS adjusted FROM " + s + ".accounts",
-            "SELECT id, CASE WHEN balance IS NULL THEN 'none' WHEN balance >= 100 THEN 'high' ELSE 'low' END,"
-                + " COALESCE(plan, 'free'), balance * 2 + 1 FROM " + s + ".accounts",
-            "id, tier, plan, adjusted"),
-        new Shape("shape_strings",
-            "SELECT id, UPPER(lastname) AS last_upper, CHAR_LENGTH(firstname) AS first_length, firstname || ' ' || lastname AS full_name FROM " + s + ".people",
-            "SELECT id, UPPER(lastname), CHAR_LENGTH(firstname), firstname || ' ' || lastname FROM " + s + ".people",
-            "id, last_upper, first_length, full_name"),
-        new Shape("shape_dates",
-            "SELECT id, DATE_FORMAT(opened_at, 'yyyy-MM') AS opened_month, EXTRACT(YEAR FROM opened_at) AS opened_year FROM " + s + ".accounts",
-            "SELECT id, to_char(opened_at, 'YYYY-MM'), EXTRACT(YEAR FROM opened_at) FROM " + s + ".accounts",
-            "id, opened_month, opened_year"),
-        new Shape("shape_top_n",
-            "SELECT person_id, id, balance FROM (SELECT person_id, id, balance, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY balance DESC, id)"
-                + " AS rn FROM " + s + ".accounts WHERE balance IS NOT NULL AND person_id IS NOT NULL) WHERE rn <= 2",
-            "SELECT person_id, id, balance FROM (SELECT person_id, id, balance, ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY balance DESC, id)"
-                + " AS rn FROM " + s + ".accounts WHERE balance IS NOT NULL AND person_id IS NOT NULL) t WHERE rn <= 2",
-            "person_id, id, balance"),
-        new Shape("shape_union",
-            "SELECT lastname AS name FROM " + s + ".people UNION SELECT plan AS name FROM " + s + ".accounts",
-            "SELECT lastname FROM " + s + ".people UNION SELECT plan FROM " + s + ".accounts", "name"),
-        // UNION ALL has no key Flink can derive; each branch has one, so the planner keys a row on its branch and that key.
-        new Shape("shape_union_all",
-            "SELECT id, firstname AS name FROM " + s + ".people UNION ALL SELECT id, plan AS name FROM " + s + ".accounts",
-            "SELECT id, firstname FROM " + s + ".people UNION ALL SELECT id, plan FROM " + s + ".accounts", "id, name"),
-        // Or the user says which branch a row comes from and declares the key.
-        new Shape("shape_union_all_keyed",
-            "SELECT CAST('person' AS STRING) AS origin, id, firstname AS name FROM " + s + ".people"
-                + " UNION ALL SELECT CAST('account' AS STRING) AS origin, id, plan AS name FROM " + s + ".accounts",
-            "SELECT 'person', id, firstname FROM " + s + ".people UNION ALL SELECT 'account', id, plan FROM " + s + ".accounts",
-            "origin, id, name", "(PRIMARY KEY (origin, id) NOT ENFORCED) "));
-  }
+    private static List<Shape> shapes(String s) {
+        return List.of(
+                new Shape(
+                        "shape_distinct",
+                        "SELECT DISTINCT lastname FROM " + s + ".people",
+                        "SELECT DISTINCT lastname FROM " + s + ".people",
+                        "lastname"),
+                new Shape(
+                        "shape_group_nullable",
+                        "SELECT firstname, COUNT(*) AS n FROM " + s + ".people GROUP BY firstname",
+                        "SELECT firstname, COUNT(*) FROM " + s + ".people GROUP BY firstname",
+                        "firstname, n"),
+                new Shape(
+                        "shape_having",
+                        "SELECT plan, COUNT(*) AS n, SUM(balance) AS total, MAX(balance) AS top"
+                                + " FROM "
+                                + s
+                                + ".accounts GROUP BY plan HAVING COUNT(*) > 1",
+                        "SELECT plan, COUNT(*), SUM(balance), MAX(balance) FROM "
+                                + s
+                                + ".accounts GROUP BY plan HAVING COUNT(*) > 1",
+                        "plan, n, total, top"),
+                new Shape(
+                        "shape_global",
+                        "SELECT COUNT(*) AS n, SUM(balance) AS total, COUNT(balance) AS"
+                                + " with_balance FROM "
+                                + s
+                                + ".accounts",
+                        "SELECT COUNT(*), SUM(balance), COUNT(balance) FROM " + s + ".accounts",
+                        "n, total, with_balance"),
+                // No account ever qualifies: the table holds the row SQL answers over no rows.
+                new Shape(
+                        "shape_global_empty",
+                        "SELECT COUNT(*) AS n, SUM(balance) AS total, AVG(balance) AS mean,"
+                                + " COALESCE(MAX(plan), 'none') AS top_plan FROM "
+                                + s
+                                + ".accounts WHERE balance > 1000000",
+                        "SELECT COUNT(*), SUM(balance), AVG(balance), COALESCE(MAX(plan), 'none')"
+                                + " FROM "
+                                + s
+                                + ".accounts WHERE balance > 1000000",
+                        "n, total, mean, top_plan"),
+                new Shape(
+                        "shape_left_join",
+                        "SELECT p.id AS person_id, a.id AS account_id, a.plan FROM "
+                                + s
+                                + ".people AS p LEFT JOIN "
+                                + s
+                                + ".accounts AS a ON a.person_id = p.id",
+                        "SELECT p.id, a.id, a.plan FROM "
+                                + s
+                                + ".people p LEFT JOIN "
+                                + s
+                                + ".accounts a ON a.person_id = p.id",
+                        "person_id, account_id, plan"),
+                new Shape(
+                        "shape_full_join",
+                        "SELECT p.id AS person_id, p.lastname, a.id AS account_id FROM "
+                                + s
+                                + ".people AS p FULL OUTER JOIN "
+                                + s
+                                + ".accounts AS a ON a.person_id = p.id",
+                        "SELECT p.id, p.lastname, a.id FROM "
+                                + s
+                                + ".people p FULL OUTER JOIN "
+                                + s
+                                + ".accounts a ON a.person_id = p.id",
+                        "person_id, lastname, account_id"),
+                new Shape(
+                        "shape_right_join",
+                        "SELECT a.id AS account_id, p.id AS person_id, p.city FROM "
+                                + s
+                                + ".people AS p RIGHT JOIN "
+                                + s
+                                + ".accounts AS a ON a.person_id = p.id",
+                        "SELECT a.id, p.id, p.city FROM "
+                                + s
+                                + ".people p RIGHT JOIN "
+                                + s
+                                + ".accounts a ON a.person_id = p.id",
+                        "account_id, person_id, city"),
+                new Shape(
+                        "shape_in",
+                        "SELECT p.id, p.firstname FROM "
+                                + s
+                                + ".people AS p WHERE p.id IN (SELECT a.person_id FROM "
+                                + s
+                                + ".accounts AS a WHERE a.balance > 50)",
+                        "SELECT p.id, p.firstname FROM "
+                                + s
+                                + ".people p WHERE p.id IN (SELECT a.person_id FROM "
+                                + s
+                                + ".accounts a WHERE a.balance > 50)",
+                        "id, firstname"),
+                new Shape(
+                        "shape_not_exists",
+                        "SELECT p.id, p.lastname FROM "
+                                + s
+                                + ".people AS p WHERE NOT EXISTS (SELECT 1 FROM "
+                                + s
+                                + ".accounts AS a WHERE a.person_id = p.id)",
+                        "SELECT p.id, p.lastname FROM "
+                                + s
+                                + ".people p WHERE NOT EXISTS (SELECT 1 FROM "
+                                + s
+                                + ".accounts a WHERE a.person_id = p.id)",
+                        "id, lastname"),
+                new Shape(
+                        "shape_case",
+                        "SELECT id, CASE WHEN balance IS NULL THEN 'none' WHEN balance >= 100 THEN"
+                                + " 'high' ELSE 'low' END AS tier, COALESCE(plan, 'free') AS plan,"
+                                + " balance * 2 + 1 AS adjusted FROM "
+                                + s
+                                + ".accounts",
+                        "SELECT id, CASE WHEN balance IS NULL THEN 'none' WHEN balance >= 100 THEN"
+                            + " 'high' ELSE 'low' END, COALESCE(plan, 'free'), balance * 2 + 1 FROM"
+                            + " "
+                                + s
+                                + ".accounts",
+                        "id, tier, plan, adjusted"),
+                new Shape(
+                        "shape_strings",
+                        "SELECT id, UPPER(lastname) AS last_upper, CHAR_LENGTH(firstname) AS"
+                                + " first_length, firstname || ' ' || lastname AS full_name FROM "
+                                + s
+                                + ".people",
+                        "SELECT id, UPPER(lastname), CHAR_LENGTH(firstname), firstname || ' ' ||"
+                                + " lastname FROM "
+                                + s
+                                + ".people",
+                        "id, last_upper, first_length, full_name"),
+                new Shape(
+                        "shape_dates",
+                        "SELECT id, DATE_FORMAT(opened_at, 'yyyy-MM') AS opened_month, EXTRACT(YEAR"
+                                + " FROM opened_at) AS opened_year FROM "
+                                + s
+                                + ".accounts",
+                        "SELECT id, to_char(opened_at, 'YYYY-MM'), EXTRACT(YEAR FROM opened_at)"
+                                + " FROM "
+                                + s
+                                + ".accounts",
+                        "id, opened_month, opened_year"),
+                new Shape(
+                        "shape_top_n",
+                        "SELECT person_id, id, balance FROM (SELECT person_id, id, balance,"
+                            + " ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY balance DESC,"
+                            + " id) AS rn FROM "
+                                + s
+                                + ".accounts WHERE balance IS NOT NULL AND person_id IS NOT NULL)"
+                                + " WHERE rn <= 2",
+                        "SELECT person_id, id, balance FROM (SELECT person_id, id, balance,"
+                            + " ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY balance DESC,"
+                            + " id) AS rn FROM "
+                                + s
+                                + ".accounts WHERE balance IS NOT NULL AND person_id IS NOT NULL) t"
+                                + " WHERE rn <= 2",
+                        "person_id, id, balance"),
+                new Shape(
+                        "shape_union",
+                        "SELECT lastname AS name FROM "
+                                + s
+                                + ".people UNION SELECT plan AS name FROM "
+                                + s
+                                + ".accounts",
+                        "SELECT lastname FROM "
+                                + s
+                                + ".people UNION SELECT plan FROM "
+                                + s
+                                + ".accounts",
+                        "name"),
+                // UNION ALL has no key Flink can derive; each branch has one, so the planner keys a
+                // row on its branch and that key.
+                new Shape(
+                        "shape_union_all",
+                        "SELECT id, firstname AS name FROM "
+                                + s
+                                + ".people UNION ALL SELECT id, plan AS name FROM "
+                                + s
+                                + ".accounts",
+                        "SELECT id, firstname FROM "
+                                + s
+                                + ".people UNION ALL SELECT id, plan FROM "
+                                + s
+                                + ".accounts",
+                        "id, name"),
+                // Or the user says which branch a row comes from and declares the key.
+                new Shape(
+                        "shape_union_all_keyed",
+                        "SELECT CAST('person' AS STRING) AS origin, id, firstname AS name FROM "
+                                + s
+                                + ".people UNION ALL SELECT CAST('account' AS STRING) AS origin,"
+                                + " id, plan AS name FROM "
+                                + s
+                                + ".accounts",
+                        "SELECT 'person', id, firstname FROM "
+                                + s
+                                + ".people UNION ALL SELECT 'account', id, plan FROM "
+                                + s
+                                + ".accounts",
+                        "origin, id, name",
+                        "(PRIMARY KEY (origin, id) NOT ENFORCED) "));
+    }
 
-  /** Statements refused at CREATE, with a word their refusal must contain. */
-  public static List<List<String>> refused(String s) {
-    return List.of(
-        List.of("CREATE MATERIALIZED TABLE " + s + ".shape_union_all_names FRESHNESS = INTERVAL '5' SECOND AS"
-            + " SELECT firstname AS name FROM " + s + ".people UNION ALL SELECT plan AS name FROM " + s + ".accounts", "has no key of its own"),
-        List.of("CREATE MATERIALIZED TABLE " + s + ".shape_full_over_cdc FRESHNESS = INTERVAL '1' HOUR REFRESH_MODE = FULL AS"
-            + " SELECT id, plan FROM " + s + ".accounts", "cannot run as a batch"));
-  }
+    /** Statements refused at CREATE, with a word their refusal must contain. */
+    public static List<List<String>> refused(String s) {
+        return List.of(
+                List.of(
+                        "CREATE MATERIALIZED TABLE "
+                                + s
+                                + ".shape_union_all_names FRESHNESS = INTERVAL '5' SECOND AS"
+                                + " SELECT firstname AS name FROM "
+                                + s
+                                + ".people UNION ALL SELECT plan AS name FROM "
+                                + s
+                                + ".accounts",
+                        "has no key of its own"),
+                List.of(
+                        "CREATE MATERIALIZED TABLE "
+                                + s
+                                + ".shape_full_over_cdc FRESHNESS = INTERVAL '1' HOUR REFRESH_MODE"
+                                + " = FULL AS SELECT id, plan FROM "
+                                + s
+                                + ".accounts",
+                        "cannot run as a batch"));
+    }
 
-  /** Each shape's query by its table's name, over the schema {@code s}. */
-  public static Map<String, String> queries(String s) {
-    Map<String, String> queries = new LinkedHashMap<>();
-    shapes(s).forEach(shape -> queries.put(shape.name(), shape.query()));
-    return queries;
-  }
+    /** Each shape's query by its table's name, over the schema {@code s}. */
+    public static Map<String, String> queries(String s) {
+        Map<String, String> queries = new LinkedHashMap<>();
+        shapes(s).forEach(shape -> queries.put(shape.name(), shape.query()));
+        return queries;
+    }
 
-  /** The names of the shapes' tables. */
-  public static List<String> tableNames(String schema) {
-    return shapes(schema).stream().map(Shape::name).toList();
-  }
+    /** The names of the shapes' tables. */
+    public static List<String> tableNames(String schema) {
+        return shapes(schema).stream().map(Shape::name).toList();
+    }
 
-  /** Only this shape's table, or every shape's when null. */
-  private final String only;
+    /** Only this shape's table, or every shape's when null. */
+    private final String only;
 
-  /** Every shape: the example {@code shapes}. */
-  Shapes() {
-    this(null);
-  }
+    /** Every shape: the example {@code shapes}. */
+    Shapes() {
+        this(null);
+    }
 
-  private Shapes(String only) {
-    this.only = only;
-  }
+    private Shapes(String only) {
+        this.only = only;
+    }
 
-  /** One example per shape, named after its table ({@code shape_distinct} is the example {@code shape-distinct}), over the same tables. */
-  static List<Example> eachShape() {
-    return shapes("s").stream().map(shape -> (Example) new Shapes(shape.name())).toList();
-  }
-
-  @Override
-  public String name() {
-    return only == null ? "shapes" : only.replace('_', '-');
-  }
-
-  private List<Shape> chosen(String schema) {
-    return shapes(schema).stream().filter(shape -> only == null || shape.name().equals(only)).toList();
-  }
-
-  @Override
-  public List<String> postgresTables(String schema) {
-    return List.of(
-        "CREATE SCHEMA IF NOT EXISTS " + schema,
-        "CREATE TABLE IF NOT EXISTS " + schema + ".people (id BIGINT PRIMARY KEY, firstname TEXT, lastname TEXT, city TEXT)",
-        "CREATE TABLE IF NOT EXISTS " + schema + ".accounts (id BIGINT PRIMARY KEY, person_id BIGINT, plan TEXT, balance NUMERIC(10, 2), opened_at TIMESTAMP(6))");
-  }
-
-  @Override
-  public List<String> sampleRows(String schema) {
-    return List.of(
-        "INSERT INTO " + schema + ".people VALUES (1, 'Egor', 'Myasnik', 'Riga'), (2, NULL, 'Volk', NULL), (3, 'Anna', NULL, 'Oslo')"
-            + " ON CONFLICT DO NOTHING",
-        "INSERT INTO " + schema + ".accounts VALUES (1, 1, 'pro', 120.50, '2026-01-15 10:00:00'), (2, 1, NULL, NULL, '2025-12-31 23:59:59'),"
-            + " (3, NULL, 'free', 10.00, '2026-02-01 00:00:00') ON CONFLICT DO NOTHING");
-  }
-
-  @Override
-  public List<String> sourceTables(String schema, String topicPrefix, String bootstrapServers) {
-    return List.of(
-        UsersDomains.source(schema, "people", "id BIGINT NOT NULL, firstname STRING, lastname STRING, city STRING", topicPrefix, bootstrapServers),
-        UsersDomains.source(schema, "accounts", "id BIGINT NOT NULL, person_id BIGINT, plan STRING, balance DECIMAL(10, 2), opened_at TIMESTAMP(6)",
-            topicPrefix, bootstrapServers));
-  }
-
-  @Override
-  public List<String> materializedTables(String schema) {
-    return chosen(schema).stream()
-        .map(shape -> "CREATE OR ALTER MATERIALIZED TABLE " + schema + "." + shape.name() + " " + shape.declared() + "FRESHNESS = INTERVAL '5' SECOND AS "
-            + shape.query())
-        .toList();
-  }
-
-  @Override
-  public List<Check> checks(String schema) {
-    return chosen(schema).stream()
-        .map(shape -> new Check(schema + "." + shape.name(), "SELECT " + shape.columns() + " FROM " + schema + "." + shape.name(), shape.postgresQuery(), false))
-        .toList();
-  }
-
-  @Override
-  public Workload workload(String schema, Random random, Connection postgres) throws SQLException {
-    return new Changes(schema, random, SeededChanges.ids(postgres, schema + ".people"), SeededChanges.ids(postgres, schema + ".accounts"));
-  }
-
-  /** Inserts, updates to and from NULL, moves and deletes of people and their accounts. */
-  private static final class Changes extends SeededChanges {
-    private final String schema;
-    private final List<Long> people;
-    private final List<Long> accounts;
-    private long nextPerson;
-    private long nextAccount;
-
-    Changes(String schema, Random random, List<Long> people, List<Long> accounts) {
-      super(random);
-      this.schema = schema;
-      this.people = people;
-      this.accounts = accounts;
-      this.nextPerson = nextId(people);
-      this.nextAccount = nextId(accounts);
+    /**
+     * One example per shape, named after its table ({@code shape_distinct} is the example {@code
+     * shape-distinct}), over the same tables.
+     */
+    static List<Example> eachShape() {
+        return shapes("s").stream().map(shape -> (Example) new Shapes(shape.name())).toList();
     }
 
     @Override
-    protected void change(Connection postgres) throws SQLException {
-      int dice = random.nextInt(100);
-      if (dice < 12 || people.size() < 3) {
-        long id = nextPerson++;
-        update(postgres, "INSERT INTO " + schema + ".people VALUES (?, ?, ?, ?)", id, maybe(FIRST), maybe(LAST), maybe(CITY));
-        people.add(id);
-      } else if (dice < 45 || accounts.size() < 3) {
-        long id = nextAccount++;
-        update(postgres, "INSERT INTO " + schema + ".accounts VALUES (?, ?, ?, ?, ?)", id, owner(), maybe(PLAN), balance(), opened());
-        accounts.add(id);
-      } else if (dice < 60) {
-        update(postgres, "UPDATE " + schema + ".people SET firstname = ?, lastname = ? WHERE id = ?", maybe(FIRST), maybe(LAST), pick(people));
-      } else if (dice < 72) {
-        update(postgres, "UPDATE " + schema + ".accounts SET person_id = ? WHERE id = ?", owner(), pick(accounts));
-      } else if (dice < 84) {
-        update(postgres, "UPDATE " + schema + ".accounts SET balance = ?, plan = ? WHERE id = ?", balance(), maybe(PLAN), pick(accounts));
-      } else if (dice < 92) {
-        update(postgres, "DELETE FROM " + schema + ".people WHERE id = ?", people.remove(random.nextInt(people.size())));
-      } else {
-        update(postgres, "DELETE FROM " + schema + ".accounts WHERE id = ?", accounts.remove(random.nextInt(accounts.size())));
-      }
+    public String name() {
+        return only == null ? "shapes" : only.replace('_', '-');
     }
 
-    /** An owner, one time in eight nobody (NULL), one time in ten a person who does not exist (yet). */
-    private Long owner() {
-      int dice = random.nextInt(40);
-      return dice < 5 ? null : dice < 9 ? nextPerson + random.nextInt(3) : pick(people);
+    private List<Shape> chosen(String schema) {
+        return shapes(schema).stream()
+                .filter(shape -> only == null || shape.name().equals(only))
+                .toList();
     }
 
-    private BigDecimal balance() {
-      return random.nextInt(6) == 0 ? null : BigDecimal.valueOf(random.nextInt(20_000), 2);
+    @Override
+    public List<String> postgresTables(String schema) {
+        return List.of(
+                "CREATE SCHEMA IF NOT EXISTS " + schema,
+                "CREATE TABLE IF NOT EXISTS "
+                        + schema
+                        + ".people (id BIGINT PRIMARY KEY, firstname TEXT, lastname TEXT, city"
+                        + " TEXT)",
+                "CREATE TABLE IF NOT EXISTS "
+                        + schema
+                        + ".accounts (id BIGINT PRIMARY KEY, person_id BIGINT, plan TEXT, balance"
+                        + " NUMERIC(10, 2), opened_at TIMESTAMP(6))");
     }
 
-    private Timestamp opened() {
-      return Timestamp.valueOf(LocalDateTime.of(2025, 1, 1, 0, 0).plusMinutes(random.nextInt(60 * 24 * 500)));
+    @Override
+    public List<String> sampleRows(String schema) {
+        return List.of(
+                "INSERT INTO "
+                        + schema
+                        + ".people VALUES (1, 'Egor', 'Myasnik', 'Riga'), (2, NULL, 'Volk', NULL),"
+                        + " (3, 'Anna', NULL, 'Oslo') ON CONFLICT DO NOTHING",
+                "INSERT INTO "
+                        + schema
+                        + ".accounts VALUES (1, 1, 'pro', 120.50, '2026-01-15 10:00:00'), (2, 1,"
+                        + " NULL, NULL, '2025-12-31 23:59:59'), (3, NULL, 'free', 10.00,"
+                        + " '2026-02-01 00:00:00') ON CONFLICT DO NOTHING");
     }
 
-    private String maybe(String[] values) {
-      return random.nextInt(5) == 0 ? null : values[random.nextInt(values.length)];
+    @Override
+    public List<String> sourceTables(String schema, String topicPrefix, String bootstrapServers) {
+        return List.of(
+                UsersDomains.source(
+                        schema,
+                        "people",
+                        "id BIGINT NOT NULL, firstname STRING, lastname STRING, city STRING",
+                        topicPrefix,
+                        bootstrapServers),
+                UsersDomains.source(
+                        schema,
+                        "accounts",
+                        "id BIGINT NOT NULL, person_id BIGINT, plan STRING, balance DECIMAL(10, 2),"
+                                + " opened_at TIMESTAMP(6)",
+                        topicPrefix,
+                        bootstrapServers));
     }
 
-    private long pick(List<Long> ids) {
-      return ids.get(random.nextInt(ids.size()));
+    @Override
+    public List<String> materializedTables(String schema) {
+        return chosen(schema).stream()
+                .map(
+                        shape ->
+                                "CREATE OR ALTER MATERIALIZED TABLE "
+                                        + schema
+                                        + "."
+                                        + shape.name()
+                                        + " "
+                                        + shape.declared()
+                                        + "FRESHNESS = INTERVAL '5' SECOND AS "
+                                        + shape.query())
+                .toList();
     }
-  }
+
+    @Override
+    public List<Check> checks(String schema) {
+        return chosen(schema).stream()
+                .map(
+                        shape ->
+                                new Check(
+                                        schema + "." + shape.name(),
+                                        "SELECT "
+                                                + shape.columns()
+                                                + " FROM "
+                                                + schema
+                                                + "."
+                                                + shape.name(),
+                                        shape.postgresQuery(),
+                                        false))
+                .toList();
+    }
+
+    @Override
+    public Workload workload(String schema, Random random, Connection postgres)
+            throws SQLException {
+        return new Changes(
+                schema,
+                random,
+                SeededChanges.ids(postgres, schema + ".people"),
+                SeededChanges.ids(postgres, schema + ".accounts"));
+    }
+
+    /** Inserts, updates to and from NULL, moves and deletes of people and their accounts. */
+    private static final class Changes extends SeededChanges {
+        private final String schema;
+        private final List<Long> people;
+        private final List<Long> accounts;
+        private long nextPerson;
+        private long nextAccount;
+
+        Changes(String schema, Random random, List<Long> people, List<Long> accounts) {
+            super(random);
+            this.schema = schema;
+            this.people = people;
+            this.accounts = accounts;
+            this.nextPerson = nextId(people);
+            this.nextAccount = nextId(accounts);
+        }
+
+        @Override
+        protected void change(Connection postgres) throws SQLException {
+            int dice = random.nextInt(100);
+            if (dice < 12 || people.size() < 3) {
+                long id = nextPerson++;
+                update(
+                        postgres,
+                        "INSERT INTO " + schema + ".people VALUES (?, ?, ?, ?)",
+                        id,
+                        maybe(FIRST),
+                        maybe(LAST),
+                        maybe(CITY));
+                people.add(id);
+            } else if (dice < 45 || accounts.size() < 3) {
+                long id = nextAccount++;
+                update(
+                        postgres,
+                        "INSERT INTO " + schema + ".accounts VALUES (?, ?, ?, ?, ?)",
+                        id,
+                        owner(),
+                        maybe(PLAN),
+                        balance(),
+                        opened());
+                accounts.add(id);
+            } else if (dice < 60) {
+                update(
+                        postgres,
+                        "UPDATE " + schema + ".people SET firstname = ?, lastname = ? WHERE id = ?",
+                        maybe(FIRST),
+                        maybe(LAST),
+                        pick(people));
+            } else if (dice < 72) {
+                update(
+                        postgres,
+                        "UPDATE " + schema + ".accounts SET person_id = ? WHERE id = ?",
+                        owner(),
+                        pick(accounts));
+            } else if (dice < 84) {
+                update(
+                        postgres,
+                        "UPDATE " + schema + ".accounts SET balance = ?, plan = ? WHERE id = ?",
+                        balance(),
+                        maybe(PLAN),
+                        pick(accounts));
+            } else if (dice < 92) {
+                update(
+                        postgres,
+                        "DELETE FROM " + schema + ".people WHERE id = ?",
+                        people.remove(random.nextInt(people.size())));
+            } else {
+                update(
+                        postgres,
+                        "DELETE FROM " + schema + ".accounts WHERE id = ?",
+                        accounts.remove(random.nextInt(accounts.size())));
+            }
+        }
+
+        /**
+         * An owner, one time in eight nobody (NULL), one time in ten a person who does not exist
+         * (yet).
+         */
+        private Long owner() {
+            int dice = random.nextInt(40);
+            return dice < 5 ? null : dice < 9 ? nextPerson + random.nextInt(3) : pick(people);
+        }
+
+        private BigDecimal balance() {
+            return random.nextInt(6) == 0 ? null : BigDecimal.valueOf(random.nextInt(20_000), 2);
+        }
+
+        private Timestamp opened() {
+            return Timestamp.valueOf(
+                    LocalDateTime.of(2025, 1, 1, 0, 0).plusMinutes(random.nextInt(60 * 24 * 500)));
+        }
+
+        private String maybe(String[] values) {
+            return random.nextInt(5) == 0 ? null : values[random.nextInt(values.length)];
+        }
+
+        private long pick(List<Long> ids) {
+            return ids.get(random.nextInt(ids.size()));
+        }
+    }
 }

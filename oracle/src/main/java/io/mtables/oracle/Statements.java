@@ -15,69 +15,99 @@ import java.util.Map;
 /** Statements to ddl-service's REST front door, as any user sends them. */
 public final class Statements {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final URI endpoint;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final URI endpoint;
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-  public Statements(String ddlServiceUrl) {
-    this.endpoint = URI.create(ddlServiceUrl.replaceAll("/+$", "") + "/api/v1/statements");
-  }
-
-  /** Sends a statement; its JSON answer, or an error with ddl-service's message when it failed. */
-  public JsonNode send(String statement) {
-    try {
-      HttpResponse<String> response = http.send(
-          HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(60)).header("content-type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("statement", statement)))).build(),
-          HttpResponse.BodyHandlers.ofString());
-      JsonNode body = response.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(response.body());
-      if (response.statusCode() >= 300) {
-        throw new StatementFailed(response.statusCode(), body.path("title").asText(""), body.path("detail").asText(body.toString()), statement);
-      }
-      return body;
-    } catch (IOException e) {
-      throw new IllegalStateException("ddl-service at " + endpoint + " did not answer: " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    }
-  }
-
-  /** The rows of a SELECT over a materialized table. */
-  public List<List<String>> rows(String query) {
-    List<List<String>> rows = new ArrayList<>();
-    for (JsonNode row : send(query).path("rows")) {
-      List<String> values = new ArrayList<>();
-      row.forEach(value -> values.add(Rows.value(value)));
-      rows.add(values);
-    }
-    return rows;
-  }
-
-  /** ddl-service refused a statement: its HTTP status, the reason (the problem's title) and detail. */
-  public static final class StatementFailed extends RuntimeException {
-    private final int status;
-    private final String reason;
-    private final String detail;
-
-    StatementFailed(int status, String reason, String detail, String statement) {
-      super("HTTP " + status + " " + reason + ": " + detail + " (statement: " + statement.strip().lines().findFirst().orElse("") + " ...)");
-      this.status = status;
-      this.reason = reason;
-      this.detail = detail;
+    public Statements(String ddlServiceUrl) {
+        this.endpoint = URI.create(ddlServiceUrl.replaceAll("/+$", "") + "/api/v1/statements");
     }
 
-    public int status() {
-      return status;
+    /**
+     * Sends a statement; its JSON answer, or an error with ddl-service's message when it failed.
+     */
+    public JsonNode send(String statement) {
+        try {
+            HttpResponse<String> response =
+                    http.send(
+                            HttpRequest.newBuilder(endpoint)
+                                    .timeout(Duration.ofSeconds(60))
+                                    .header("content-type", "application/json")
+                                    .POST(
+                                            HttpRequest.BodyPublishers.ofString(
+                                                    JSON.writeValueAsString(
+                                                            Map.of("statement", statement))))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            JsonNode body =
+                    response.body().isBlank()
+                            ? JSON.createObjectNode()
+                            : JSON.readTree(response.body());
+            if (response.statusCode() >= 300) {
+                throw new StatementFailed(
+                        response.statusCode(),
+                        body.path("title").asText(""),
+                        body.path("detail").asText(body.toString()),
+                        statement);
+            }
+            return body;
+        } catch (IOException e) {
+            throw new IllegalStateException(
+                    "ddl-service at " + endpoint + " did not answer: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
-    public String reason() {
-      return reason;
+    /** The rows of a SELECT over a materialized table. */
+    public List<List<String>> rows(String query) {
+        List<List<String>> rows = new ArrayList<>();
+        for (JsonNode row : send(query).path("rows")) {
+            List<String> values = new ArrayList<>();
+            row.forEach(value -> values.add(Rows.value(value)));
+            rows.add(values);
+        }
+        return rows;
     }
 
-    public String detail() {
-      return detail;
+    /**
+     * ddl-service refused a statement: its HTTP status, the reason (the problem's title) and
+     * detail.
+     */
+    public static final class StatementFailed extends RuntimeException {
+        private final int status;
+        private final String reason;
+        private final String detail;
+
+        StatementFailed(int status, String reason, String detail, String statement) {
+            super(
+                    "HTTP "
+                            + status
+                            + " "
+                            + reason
+                            + ": "
+                            + detail
+                            + " (statement: "
+                            + statement.strip().lines().findFirst().orElse("")
+                            + " ...)");
+            this.status = status;
+            this.reason = reason;
+            this.detail = detail;
+        }
+
+        public int status() {
+            return status;
+        }
+
+        public String reason() {
+            return reason;
+        }
+
+        public String detail() {
+            return detail;
+        }
     }
-  }
 }

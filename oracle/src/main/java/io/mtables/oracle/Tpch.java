@@ -8,11 +8,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.LinkedHashMap;
 
 /**
  * TPC-H over Debezium: its eight tables in PostgreSQL, filled by TPC-H's own generator (dbgen's
@@ -24,233 +24,392 @@ import java.util.LinkedHashMap;
  */
 public final class Tpch implements Example {
 
-  /** Where the scale factor comes from: bigger runs by hand, the smallest in the build. */
-  public static final String SCALE_FACTOR_ENV = "MT_TPCH_SCALE_FACTOR";
+    /** Where the scale factor comes from: bigger runs by hand, the smallest in the build. */
+    public static final String SCALE_FACTOR_ENV = "MT_TPCH_SCALE_FACTOR";
 
-  private record Table(String name, String postgresColumns, String flinkColumns, String key) {}
+    private record Table(String name, String postgresColumns, String flinkColumns, String key) {}
 
-  private static final List<Table> TABLES = List.of(
-      new Table("region", "r_regionkey BIGINT, r_name TEXT NOT NULL, r_comment TEXT NOT NULL",
-          "r_regionkey BIGINT NOT NULL, r_name STRING NOT NULL, r_comment STRING NOT NULL", "r_regionkey"),
-      new Table("nation", "n_nationkey BIGINT, n_name TEXT NOT NULL, n_regionkey BIGINT NOT NULL, n_comment TEXT NOT NULL",
-          "n_nationkey BIGINT NOT NULL, n_name STRING NOT NULL, n_regionkey BIGINT NOT NULL, n_comment STRING NOT NULL", "n_nationkey"),
-      new Table("supplier",
-          "s_suppkey BIGINT, s_name TEXT NOT NULL, s_address TEXT NOT NULL, s_nationkey BIGINT NOT NULL, s_phone TEXT NOT NULL,"
-              + " s_acctbal NUMERIC(15, 2) NOT NULL, s_comment TEXT NOT NULL",
-          "s_suppkey BIGINT NOT NULL, s_name STRING NOT NULL, s_address STRING NOT NULL, s_nationkey BIGINT NOT NULL, s_phone STRING NOT NULL,"
-              + " s_acctbal DECIMAL(15, 2) NOT NULL, s_comment STRING NOT NULL", "s_suppkey"),
-      new Table("customer",
-          "c_custkey BIGINT, c_name TEXT NOT NULL, c_address TEXT NOT NULL, c_nationkey BIGINT NOT NULL, c_phone TEXT NOT NULL,"
-              + " c_acctbal NUMERIC(15, 2) NOT NULL, c_mktsegment TEXT NOT NULL, c_comment TEXT NOT NULL",
-          "c_custkey BIGINT NOT NULL, c_name STRING NOT NULL, c_address STRING NOT NULL, c_nationkey BIGINT NOT NULL, c_phone STRING NOT NULL,"
-              + " c_acctbal DECIMAL(15, 2) NOT NULL, c_mktsegment STRING NOT NULL, c_comment STRING NOT NULL", "c_custkey"),
-      new Table("part",
-          "p_partkey BIGINT, p_name TEXT NOT NULL, p_mfgr TEXT NOT NULL, p_brand TEXT NOT NULL, p_type TEXT NOT NULL, p_size INT NOT NULL,"
-              + " p_container TEXT NOT NULL, p_retailprice NUMERIC(15, 2) NOT NULL, p_comment TEXT NOT NULL",
-          "p_partkey BIGINT NOT NULL, p_name STRING NOT NULL, p_mfgr STRING NOT NULL, p_brand STRING NOT NULL, p_type STRING NOT NULL,"
-              + " p_size INT NOT NULL, p_container STRING NOT NULL, p_retailprice DECIMAL(15, 2) NOT NULL, p_comment STRING NOT NULL", "p_partkey"),
-      new Table("partsupp",
-          "ps_partkey BIGINT, ps_suppkey BIGINT, ps_availqty INT NOT NULL, ps_supplycost NUMERIC(15, 2) NOT NULL, ps_comment TEXT NOT NULL",
-          "ps_partkey BIGINT NOT NULL, ps_suppkey BIGINT NOT NULL, ps_availqty INT NOT NULL, ps_supplycost DECIMAL(15, 2) NOT NULL,"
-              + " ps_comment STRING NOT NULL", "ps_partkey, ps_suppkey"),
-      new Table("orders",
-          "o_orderkey BIGINT, o_custkey BIGINT NOT NULL, o_orderstatus TEXT NOT NULL, o_totalprice NUMERIC(15, 2) NOT NULL,"
-              + " o_orderdate DATE NOT NULL, o_orderpriority TEXT NOT NULL, o_clerk TEXT NOT NULL, o_shippriority INT NOT NULL, o_comment TEXT NOT NULL",
-          "o_orderkey BIGINT NOT NULL, o_custkey BIGINT NOT NULL, o_orderstatus STRING NOT NULL, o_totalprice DECIMAL(15, 2) NOT NULL,"
-              + " o_orderdate DATE NOT NULL, o_orderpriority STRING NOT NULL, o_clerk STRING NOT NULL, o_shippriority INT NOT NULL,"
-              + " o_comment STRING NOT NULL", "o_orderkey"),
-      new Table("lineitem",
-          "l_orderkey BIGINT, l_partkey BIGINT NOT NULL, l_suppkey BIGINT NOT NULL, l_linenumber INT, l_quantity NUMERIC(15, 2) NOT NULL,"
-              + " l_extendedprice NUMERIC(15, 2) NOT NULL, l_discount NUMERIC(15, 2) NOT NULL, l_tax NUMERIC(15, 2) NOT NULL,"
-              + " l_returnflag TEXT NOT NULL, l_linestatus TEXT NOT NULL, l_shipdate DATE NOT NULL, l_commitdate DATE NOT NULL,"
-              + " l_receiptdate DATE NOT NULL, l_shipinstruct TEXT NOT NULL, l_shipmode TEXT NOT NULL, l_comment TEXT NOT NULL",
-          "l_orderkey BIGINT NOT NULL, l_partkey BIGINT NOT NULL, l_suppkey BIGINT NOT NULL, l_linenumber INT NOT NULL,"
-              + " l_quantity DECIMAL(15, 2) NOT NULL, l_extendedprice DECIMAL(15, 2) NOT NULL, l_discount DECIMAL(15, 2) NOT NULL,"
-              + " l_tax DECIMAL(15, 2) NOT NULL, l_returnflag STRING NOT NULL, l_linestatus STRING NOT NULL, l_shipdate DATE NOT NULL,"
-              + " l_commitdate DATE NOT NULL, l_receiptdate DATE NOT NULL, l_shipinstruct STRING NOT NULL, l_shipmode STRING NOT NULL,"
-              + " l_comment STRING NOT NULL", "l_orderkey, l_linenumber"));
+    private static final List<Table> TABLES =
+            List.of(
+                    new Table(
+                            "region",
+                            "r_regionkey BIGINT, r_name TEXT NOT NULL, r_comment TEXT NOT NULL",
+                            "r_regionkey BIGINT NOT NULL, r_name STRING NOT NULL, r_comment STRING"
+                                    + " NOT NULL",
+                            "r_regionkey"),
+                    new Table(
+                            "nation",
+                            "n_nationkey BIGINT, n_name TEXT NOT NULL, n_regionkey BIGINT NOT NULL,"
+                                    + " n_comment TEXT NOT NULL",
+                            "n_nationkey BIGINT NOT NULL, n_name STRING NOT NULL, n_regionkey"
+                                    + " BIGINT NOT NULL, n_comment STRING NOT NULL",
+                            "n_nationkey"),
+                    new Table(
+                            "supplier",
+                            "s_suppkey BIGINT, s_name TEXT NOT NULL, s_address TEXT NOT NULL,"
+                                + " s_nationkey BIGINT NOT NULL, s_phone TEXT NOT NULL, s_acctbal"
+                                + " NUMERIC(15, 2) NOT NULL, s_comment TEXT NOT NULL",
+                            "s_suppkey BIGINT NOT NULL, s_name STRING NOT NULL, s_address STRING"
+                                + " NOT NULL, s_nationkey BIGINT NOT NULL, s_phone STRING NOT NULL,"
+                                + " s_acctbal DECIMAL(15, 2) NOT NULL, s_comment STRING NOT NULL",
+                            "s_suppkey"),
+                    new Table(
+                            "customer",
+                            "c_custkey BIGINT, c_name TEXT NOT NULL, c_address TEXT NOT NULL,"
+                                + " c_nationkey BIGINT NOT NULL, c_phone TEXT NOT NULL, c_acctbal"
+                                + " NUMERIC(15, 2) NOT NULL, c_mktsegment TEXT NOT NULL, c_comment"
+                                + " TEXT NOT NULL",
+                            "c_custkey BIGINT NOT NULL, c_name STRING NOT NULL, c_address STRING"
+                                + " NOT NULL, c_nationkey BIGINT NOT NULL, c_phone STRING NOT NULL,"
+                                + " c_acctbal DECIMAL(15, 2) NOT NULL, c_mktsegment STRING NOT"
+                                + " NULL, c_comment STRING NOT NULL",
+                            "c_custkey"),
+                    new Table(
+                            "part",
+                            "p_partkey BIGINT, p_name TEXT NOT NULL, p_mfgr TEXT NOT NULL, p_brand"
+                                    + " TEXT NOT NULL, p_type TEXT NOT NULL, p_size INT NOT NULL,"
+                                    + " p_container TEXT NOT NULL, p_retailprice NUMERIC(15, 2) NOT"
+                                    + " NULL, p_comment TEXT NOT NULL",
+                            "p_partkey BIGINT NOT NULL, p_name STRING NOT NULL, p_mfgr STRING NOT"
+                                + " NULL, p_brand STRING NOT NULL, p_type STRING NOT NULL, p_size"
+                                + " INT NOT NULL, p_container STRING NOT NULL, p_retailprice"
+                                + " DECIMAL(15, 2) NOT NULL, p_comment STRING NOT NULL",
+                            "p_partkey"),
+                    new Table(
+                            "partsupp",
+                            "ps_partkey BIGINT, ps_suppkey BIGINT, ps_availqty INT NOT NULL,"
+                                    + " ps_supplycost NUMERIC(15, 2) NOT NULL, ps_comment TEXT NOT"
+                                    + " NULL",
+                            "ps_partkey BIGINT NOT NULL, ps_suppkey BIGINT NOT NULL, ps_availqty"
+                                + " INT NOT NULL, ps_supplycost DECIMAL(15, 2) NOT NULL, ps_comment"
+                                + " STRING NOT NULL",
+                            "ps_partkey, ps_suppkey"),
+                    new Table(
+                            "orders",
+                            "o_orderkey BIGINT, o_custkey BIGINT NOT NULL, o_orderstatus TEXT NOT"
+                                + " NULL, o_totalprice NUMERIC(15, 2) NOT NULL, o_orderdate DATE"
+                                + " NOT NULL, o_orderpriority TEXT NOT NULL, o_clerk TEXT NOT NULL,"
+                                + " o_shippriority INT NOT NULL, o_comment TEXT NOT NULL",
+                            "o_orderkey BIGINT NOT NULL, o_custkey BIGINT NOT NULL, o_orderstatus"
+                                + " STRING NOT NULL, o_totalprice DECIMAL(15, 2) NOT NULL,"
+                                + " o_orderdate DATE NOT NULL, o_orderpriority STRING NOT NULL,"
+                                + " o_clerk STRING NOT NULL, o_shippriority INT NOT NULL, o_comment"
+                                + " STRING NOT NULL",
+                            "o_orderkey"),
+                    new Table(
+                            "lineitem",
+                            "l_orderkey BIGINT, l_partkey BIGINT NOT NULL, l_suppkey BIGINT NOT"
+                                + " NULL, l_linenumber INT, l_quantity NUMERIC(15, 2) NOT NULL,"
+                                + " l_extendedprice NUMERIC(15, 2) NOT NULL, l_discount NUMERIC(15,"
+                                + " 2) NOT NULL, l_tax NUMERIC(15, 2) NOT NULL, l_returnflag TEXT"
+                                + " NOT NULL, l_linestatus TEXT NOT NULL, l_shipdate DATE NOT NULL,"
+                                + " l_commitdate DATE NOT NULL, l_receiptdate DATE NOT NULL,"
+                                + " l_shipinstruct TEXT NOT NULL, l_shipmode TEXT NOT NULL,"
+                                + " l_comment TEXT NOT NULL",
+                            "l_orderkey BIGINT NOT NULL, l_partkey BIGINT NOT NULL, l_suppkey"
+                                + " BIGINT NOT NULL, l_linenumber INT NOT NULL, l_quantity"
+                                + " DECIMAL(15, 2) NOT NULL, l_extendedprice DECIMAL(15, 2) NOT"
+                                + " NULL, l_discount DECIMAL(15, 2) NOT NULL, l_tax DECIMAL(15, 2)"
+                                + " NOT NULL, l_returnflag STRING NOT NULL, l_linestatus STRING NOT"
+                                + " NULL, l_shipdate DATE NOT NULL, l_commitdate DATE NOT NULL,"
+                                + " l_receiptdate DATE NOT NULL, l_shipinstruct STRING NOT NULL,"
+                                + " l_shipmode STRING NOT NULL, l_comment STRING NOT NULL",
+                            "l_orderkey, l_linenumber"));
 
-  private static final int ROWS_PER_INSERT = 500;
+    private static final int ROWS_PER_INSERT = 500;
 
-  @Override
-  public String name() {
-    return "tpch";
-  }
-
-  /** The scale factor of this run. */
-  public static double scaleFactor() {
-    String value = System.getenv(SCALE_FACTOR_ENV);
-    return value == null || value.isBlank() ? 0.001 : Double.parseDouble(value);
-  }
-
-  /** The tables of the 22 queries, {@code q01} to {@code q22}, but those refused at CREATE. */
-  public static List<String> tableNames() {
-    return TpchQueries.QUERIES.keySet().stream().filter(name -> !TpchQueries.REFUSED.containsKey(name)).toList();
-  }
-
-  @Override
-  public List<String> postgresTables(String schema) {
-    List<String> statements = new ArrayList<>(List.of("CREATE SCHEMA IF NOT EXISTS " + schema));
-    for (Table table : TABLES) {
-      statements.add("CREATE TABLE IF NOT EXISTS " + schema + "." + table.name() + " (" + table.postgresColumns() + ", PRIMARY KEY (" + table.key() + "))");
+    @Override
+    public String name() {
+        return "tpch";
     }
-    return statements;
-  }
 
-  /** dbgen's rows, 500 to an INSERT; ON CONFLICT DO NOTHING, so a second prepare changes nothing. */
-  @Override
-  public List<String> sampleRows(String schema) {
-    List<String> statements = new ArrayList<>();
-    for (TpchTable<?> generator : TpchTable.getTables()) {
-      List<String> values = new ArrayList<>();
-      for (TpchEntity row : generator.createGenerator(scaleFactor(), 1, 1)) {
-        values.add(values(row.toLine()));
-        if (values.size() == ROWS_PER_INSERT) {
-          statements.add(insert(schema, generator.getTableName(), values));
-          values.clear();
-        }
-      }
-      if (!values.isEmpty()) {
-        statements.add(insert(schema, generator.getTableName(), values));
-      }
+    /** The scale factor of this run. */
+    public static double scaleFactor() {
+        String value = System.getenv(SCALE_FACTOR_ENV);
+        return value == null || value.isBlank() ? 0.001 : Double.parseDouble(value);
     }
-    return statements;
-  }
 
-  private static String insert(String schema, String table, List<String> values) {
-    return "INSERT INTO " + schema + "." + table + " VALUES " + String.join(", ", values) + " ON CONFLICT DO NOTHING";
-  }
-
-  /** One dbgen line ({@code a|b|c|}) as a VALUES tuple of literals PostgreSQL casts to the columns' types. */
-  private static String values(String line) {
-    String[] fields = line.split("\\|", -1);
-    List<String> literals = new ArrayList<>();
-    for (int i = 0; i < fields.length - 1; i++) {
-      literals.add("'" + fields[i].replace("'", "''") + "'");
-    }
-    return "(" + String.join(", ", literals) + ")";
-  }
-
-  @Override
-  public List<String> sourceTables(String schema, String topicPrefix, String bootstrapServers) {
-    return TABLES.stream()
-        .map(table -> "CREATE TABLE IF NOT EXISTS " + schema + "." + table.name() + " (" + table.flinkColumns() + ", PRIMARY KEY (" + table.key()
-            + ") NOT ENFORCED) WITH ('connector' = 'kafka', 'topic' = '" + topicPrefix + "." + schema + "." + table.name()
-            + "', 'format' = 'debezium-json', 'properties.bootstrap.servers' = '" + bootstrapServers + "', 'scan.startup.mode' = 'earliest-offset')")
-        .toList();
-  }
-
-  @Override
-  public List<String> materializedTables(String schema) {
-    List<String> statements = new ArrayList<>();
-    for (String name : tableNames()) {
-      statements.add(create(schema, name));
-    }
-    return statements;
-  }
-
-  /** The CREATE statement of one query's table, with its declared key if it has one. */
-  public static String create(String schema, String name) {
-    String declared = TpchQueries.DECLARED.get(name);
-    return "CREATE OR ALTER MATERIALIZED TABLE " + schema + "." + name + (declared.isEmpty() ? "" : " (PRIMARY KEY (" + declared + ") NOT ENFORCED)")
-        + " FRESHNESS = INTERVAL '5' SECOND AS " + TpchQueries.QUERIES.get(name).replace("$s", schema);
-  }
-
-  /** The queries of the tables by name, over the schema {@code s}, with the key a table declares before its query. */
-  public static Map<String, String> queries(String s) {
-    Map<String, String> queries = new LinkedHashMap<>();
-    for (String name : tableNames()) {
-      String declared = TpchQueries.DECLARED.get(name);
-      queries.put(name, (declared.isEmpty() ? "" : "PRIMARY KEY (" + declared + ") NOT ENFORCED, AS ") + TpchQueries.QUERIES.get(name).replace("$s", s));
-    }
-    return queries;
-  }
-
-  /** The queries refused at CREATE, each with a word its refusal must contain. */
-  public static Map<String, String> refused() {
-    return TpchQueries.REFUSED;
-  }
-
-  @Override
-  public List<Check> checks(String schema) {
-    List<Check> checks = new ArrayList<>();
-    for (String name : tableNames()) {
-      String compared = TpchQueries.COMPARED.get(name);
-      checks.add(new Check(schema + "." + name, "SELECT " + compared + " FROM " + schema + "." + name,
-          "SELECT " + compared + " FROM (" + TpchQueries.QUERIES.get(name).replace("$s", schema) + ") AS answer", false));
-    }
-    return checks;
-  }
-
-  @Override
-  public Workload workload(String schema, Random random, Connection postgres) throws SQLException {
-    Map<Long, Integer> lines = new TreeMap<>();
-    try (Statement statement = postgres.createStatement();
-        ResultSet rows = statement.executeQuery("SELECT o_orderkey, (SELECT COUNT(*) FROM " + schema + ".lineitem WHERE l_orderkey = o_orderkey) FROM "
-            + schema + ".orders")) {
-      while (rows.next()) {
-        lines.put(rows.getLong(1), rows.getInt(2));
-      }
-    }
-    return new RefreshFunctions(schema, random, lines);
-  }
-
-  /** RF1 and RF2 of the specification, and updates, on the orders this workload knows. */
-  private static final class RefreshFunctions extends SeededChanges {
-    private final String schema;
-    private final List<Long> orders;
-    private final Map<Long, Integer> lines;
-    private long nextOrder;
-
-    RefreshFunctions(String schema, Random random, Map<Long, Integer> lines) {
-      super(random);
-      this.schema = schema;
-      this.lines = lines;
-      this.orders = new ArrayList<>(lines.keySet());
-      this.nextOrder = orders.stream().mapToLong(Long::longValue).max().orElse(0) + 1;
+    /** The tables of the 22 queries, {@code q01} to {@code q22}, but those refused at CREATE. */
+    public static List<String> tableNames() {
+        return TpchQueries.QUERIES.keySet().stream()
+                .filter(name -> !TpchQueries.REFUSED.containsKey(name))
+                .toList();
     }
 
     @Override
-    protected void change(Connection postgres) throws SQLException {
-      int dice = random.nextInt(100);
-      if (dice < 25 || orders.size() < 10) {
-        newOrder(postgres);
-      } else if (dice < 45) {
-        long order = orders.remove(random.nextInt(orders.size()));
-        lines.remove(order);
-        update(postgres, "DELETE FROM " + schema + ".lineitem WHERE l_orderkey = ?", order);
-        update(postgres, "DELETE FROM " + schema + ".orders WHERE o_orderkey = ?", order);
-      } else if (dice < 65) {
-        long order = pick();
-        update(postgres, "UPDATE " + schema + ".lineitem SET l_quantity = ?, l_discount = ? WHERE l_orderkey = ? AND l_linenumber = ?",
-            BigDecimal.valueOf(1 + random.nextInt(50)), BigDecimal.valueOf(random.nextInt(11), 2), order, 1 + random.nextInt(Math.max(1, lines.get(order))));
-      } else if (dice < 75) {
-        update(postgres, "UPDATE " + schema + ".orders SET o_orderpriority = ? WHERE o_orderkey = ?",
-            new String[] {"1-URGENT", "2-HIGH", "3-MEDIUM", "4-NOT SPECIFIED", "5-LOW"}[random.nextInt(5)], pick());
-      } else if (dice < 88) {
-        update(postgres, "UPDATE " + schema + ".customer SET c_acctbal = c_acctbal + ? WHERE c_custkey = (SELECT o_custkey FROM " + schema
-            + ".orders WHERE o_orderkey = ?)", BigDecimal.valueOf(random.nextInt(200_000) - 100_000, 2), pick());
-      } else {
-        update(postgres, "UPDATE " + schema + ".partsupp SET ps_availqty = ? WHERE (ps_partkey, ps_suppkey) IN (SELECT l_partkey, l_suppkey FROM "
-            + schema + ".lineitem WHERE l_orderkey = ? AND l_linenumber = 1)", random.nextInt(10_000), pick());
-      }
+    public List<String> postgresTables(String schema) {
+        List<String> statements = new ArrayList<>(List.of("CREATE SCHEMA IF NOT EXISTS " + schema));
+        for (Table table : TABLES) {
+            statements.add(
+                    "CREATE TABLE IF NOT EXISTS "
+                            + schema
+                            + "."
+                            + table.name()
+                            + " ("
+                            + table.postgresColumns()
+                            + ", PRIMARY KEY ("
+                            + table.key()
+                            + "))");
+        }
+        return statements;
     }
 
-    /** RF1: a new order copied from a known one under a new key, with copies of its line items, dated like it. */
-    private void newOrder(Connection postgres) throws SQLException {
-      long template = pick();
-      long order = nextOrder++;
-      update(postgres, "INSERT INTO " + schema + ".orders SELECT ?, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_orderpriority, o_clerk,"
-          + " o_shippriority, o_comment FROM " + schema + ".orders WHERE o_orderkey = ?", order, template);
-      update(postgres, "INSERT INTO " + schema + ".lineitem SELECT ?, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount,"
-          + " l_tax, l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment FROM " + schema
-          + ".lineitem WHERE l_orderkey = ?", order, template);
-      orders.add(order);
-      lines.put(order, lines.get(template));
+    /**
+     * dbgen's rows, 500 to an INSERT; ON CONFLICT DO NOTHING, so a second prepare changes nothing.
+     */
+    @Override
+    public List<String> sampleRows(String schema) {
+        List<String> statements = new ArrayList<>();
+        for (TpchTable<?> generator : TpchTable.getTables()) {
+            List<String> values = new ArrayList<>();
+            for (TpchEntity row : generator.createGenerator(scaleFactor(), 1, 1)) {
+                values.add(values(row.toLine()));
+                if (values.size() == ROWS_PER_INSERT) {
+                    statements.add(insert(schema, generator.getTableName(), values));
+                    values.clear();
+                }
+            }
+            if (!values.isEmpty()) {
+                statements.add(insert(schema, generator.getTableName(), values));
+            }
+        }
+        return statements;
     }
 
-    private long pick() {
-      return orders.get(random.nextInt(orders.size()));
+    private static String insert(String schema, String table, List<String> values) {
+        return "INSERT INTO "
+                + schema
+                + "."
+                + table
+                + " VALUES "
+                + String.join(", ", values)
+                + " ON CONFLICT DO NOTHING";
     }
-  }
+
+    /**
+     * One dbgen line ({@code a|b|c|}) as a VALUES tuple of literals PostgreSQL casts to the
+     * columns' types.
+     */
+    private static String values(String line) {
+        String[] fields = line.split("\\|", -1);
+        List<String> literals = new ArrayList<>();
+        for (int i = 0; i < fields.length - 1; i++) {
+            literals.add("'" + fields[i].replace("'", "''") + "'");
+        }
+        return "(" + String.join(", ", literals) + ")";
+    }
+
+    @Override
+    public List<String> sourceTables(String schema, String topicPrefix, String bootstrapServers) {
+        return TABLES.stream()
+                .map(
+                        table ->
+                                "CREATE TABLE IF NOT EXISTS "
+                                        + schema
+                                        + "."
+                                        + table.name()
+                                        + " ("
+                                        + table.flinkColumns()
+                                        + ", PRIMARY KEY ("
+                                        + table.key()
+                                        + ") NOT ENFORCED) WITH ('connector' = 'kafka', 'topic' = '"
+                                        + topicPrefix
+                                        + "."
+                                        + schema
+                                        + "."
+                                        + table.name()
+                                        + "', 'format' = 'debezium-json',"
+                                        + " 'properties.bootstrap.servers' = '"
+                                        + bootstrapServers
+                                        + "', 'scan.startup.mode' = 'earliest-offset')")
+                .toList();
+    }
+
+    @Override
+    public List<String> materializedTables(String schema) {
+        List<String> statements = new ArrayList<>();
+        for (String name : tableNames()) {
+            statements.add(create(schema, name));
+        }
+        return statements;
+    }
+
+    /** The CREATE statement of one query's table, with its declared key if it has one. */
+    public static String create(String schema, String name) {
+        String declared = TpchQueries.DECLARED.get(name);
+        return "CREATE OR ALTER MATERIALIZED TABLE "
+                + schema
+                + "."
+                + name
+                + (declared.isEmpty() ? "" : " (PRIMARY KEY (" + declared + ") NOT ENFORCED)")
+                + " FRESHNESS = INTERVAL '5' SECOND AS "
+                + TpchQueries.QUERIES.get(name).replace("$s", schema);
+    }
+
+    /**
+     * The queries of the tables by name, over the schema {@code s}, with the key a table declares
+     * before its query.
+     */
+    public static Map<String, String> queries(String s) {
+        Map<String, String> queries = new LinkedHashMap<>();
+        for (String name : tableNames()) {
+            String declared = TpchQueries.DECLARED.get(name);
+            queries.put(
+                    name,
+                    (declared.isEmpty() ? "" : "PRIMARY KEY (" + declared + ") NOT ENFORCED, AS ")
+                            + TpchQueries.QUERIES.get(name).replace("$s", s));
+        }
+        return queries;
+    }
+
+    /** The queries refused at CREATE, each with a word its refusal must contain. */
+    public static Map<String, String> refused() {
+        return TpchQueries.REFUSED;
+    }
+
+    @Override
+    public List<Check> checks(String schema) {
+        List<Check> checks = new ArrayList<>();
+        for (String name : tableNames()) {
+            String compared = TpchQueries.COMPARED.get(name);
+            checks.add(
+                    new Check(
+                            schema + "." + name,
+                            "SELECT " + compared + " FROM " + schema + "." + name,
+                            "SELECT "
+                                    + compared
+                                    + " FROM ("
+                                    + TpchQueries.QUERIES.get(name).replace("$s", schema)
+                                    + ") AS answer",
+                            false));
+        }
+        return checks;
+    }
+
+    @Override
+    public Workload workload(String schema, Random random, Connection postgres)
+            throws SQLException {
+        Map<Long, Integer> lines = new TreeMap<>();
+        try (Statement statement = postgres.createStatement();
+                ResultSet rows =
+                        statement.executeQuery(
+                                "SELECT o_orderkey, (SELECT COUNT(*) FROM "
+                                        + schema
+                                        + ".lineitem WHERE l_orderkey = o_orderkey) FROM "
+                                        + schema
+                                        + ".orders")) {
+            while (rows.next()) {
+                lines.put(rows.getLong(1), rows.getInt(2));
+            }
+        }
+        return new RefreshFunctions(schema, random, lines);
+    }
+
+    /** RF1 and RF2 of the specification, and updates, on the orders this workload knows. */
+    private static final class RefreshFunctions extends SeededChanges {
+        private final String schema;
+        private final List<Long> orders;
+        private final Map<Long, Integer> lines;
+        private long nextOrder;
+
+        RefreshFunctions(String schema, Random random, Map<Long, Integer> lines) {
+            super(random);
+            this.schema = schema;
+            this.lines = lines;
+            this.orders = new ArrayList<>(lines.keySet());
+            this.nextOrder = orders.stream().mapToLong(Long::longValue).max().orElse(0) + 1;
+        }
+
+        @Override
+        protected void change(Connection postgres) throws SQLException {
+            int dice = random.nextInt(100);
+            if (dice < 25 || orders.size() < 10) {
+                newOrder(postgres);
+            } else if (dice < 45) {
+                long order = orders.remove(random.nextInt(orders.size()));
+                lines.remove(order);
+                update(postgres, "DELETE FROM " + schema + ".lineitem WHERE l_orderkey = ?", order);
+                update(postgres, "DELETE FROM " + schema + ".orders WHERE o_orderkey = ?", order);
+            } else if (dice < 65) {
+                long order = pick();
+                update(
+                        postgres,
+                        "UPDATE "
+                                + schema
+                                + ".lineitem SET l_quantity = ?, l_discount = ? WHERE l_orderkey ="
+                                + " ? AND l_linenumber = ?",
+                        BigDecimal.valueOf(1 + random.nextInt(50)),
+                        BigDecimal.valueOf(random.nextInt(11), 2),
+                        order,
+                        1 + random.nextInt(Math.max(1, lines.get(order))));
+            } else if (dice < 75) {
+                update(
+                        postgres,
+                        "UPDATE " + schema + ".orders SET o_orderpriority = ? WHERE o_orderkey = ?",
+                        new String[] {"1-URGENT", "2-HIGH", "3-MEDIUM", "4-NOT SPECIFIED", "5-LOW"}
+                                [random.nextInt(5)],
+                        pick());
+            } else if (dice < 88) {
+                update(
+                        postgres,
+                        "UPDATE "
+                                + schema
+                                + ".customer SET c_acctbal = c_acctbal + ? WHERE c_custkey ="
+                                + " (SELECT o_custkey FROM "
+                                + schema
+                                + ".orders WHERE o_orderkey = ?)",
+                        BigDecimal.valueOf(random.nextInt(200_000) - 100_000, 2),
+                        pick());
+            } else {
+                update(
+                        postgres,
+                        "UPDATE "
+                                + schema
+                                + ".partsupp SET ps_availqty = ? WHERE (ps_partkey, ps_suppkey) IN"
+                                + " (SELECT l_partkey, l_suppkey FROM "
+                                + schema
+                                + ".lineitem WHERE l_orderkey = ? AND l_linenumber = 1)",
+                        random.nextInt(10_000),
+                        pick());
+            }
+        }
+
+        /**
+         * RF1: a new order copied from a known one under a new key, with copies of its line items,
+         * dated like it.
+         */
+        private void newOrder(Connection postgres) throws SQLException {
+            long template = pick();
+            long order = nextOrder++;
+            update(
+                    postgres,
+                    "INSERT INTO "
+                            + schema
+                            + ".orders SELECT ?, o_custkey, o_orderstatus, o_totalprice,"
+                            + " o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment"
+                            + " FROM "
+                            + schema
+                            + ".orders WHERE o_orderkey = ?",
+                    order,
+                    template);
+            update(
+                    postgres,
+                    "INSERT INTO "
+                            + schema
+                            + ".lineitem SELECT ?, l_partkey, l_suppkey, l_linenumber, l_quantity,"
+                            + " l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus,"
+                            + " l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct,"
+                            + " l_shipmode, l_comment FROM "
+                            + schema
+                            + ".lineitem WHERE l_orderkey = ?",
+                    order,
+                    template);
+            orders.add(order);
+            lines.put(order, lines.get(template));
+        }
+
+        private long pick() {
+            return orders.get(random.nextInt(orders.size()));
+        }
+    }
 }

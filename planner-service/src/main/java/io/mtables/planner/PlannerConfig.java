@@ -11,23 +11,30 @@ import java.time.ZoneId;
 @ConfigMapping(prefix = "materialized-table")
 public interface PlannerConfig {
 
-  /** Below this freshness an AUTO table is CONTINUOUS, else FULL. */
-  @WithName("refresh-mode.freshness-threshold")
-  @WithDefault("30m")
-  Duration freshnessThreshold();
+    /** Below this freshness an AUTO table is CONTINUOUS, else FULL. */
+    @WithName("refresh-mode.freshness-threshold")
+    @WithDefault("30m")
+    Duration freshnessThreshold();
 
-  /** The freshness of a CONTINUOUS table that declares none. */
-  @WithName("default-freshness.continuous")
-  @WithDefault("3m")
-  Duration defaultContinuousFreshness();
+    /** The freshness of a CONTINUOUS table that declares none. */
+    @WithName("default-freshness.continuous")
+    @WithDefault("3m")
+    Duration defaultContinuousFreshness();
 
-  /** The freshness of a FULL table that declares none. */
-  @WithName("default-freshness.full")
-  @WithDefault("1h")
-  Duration defaultFullFreshness();
+    /** The freshness of a FULL table that declares none. */
+    @WithName("default-freshness.full")
+    @WithDefault("1h")
+    Duration defaultFullFreshness();
 
-  /** These options, with the time zone of periods ({@code mt.planner.time-zone}, not one of Flink's). */
-  default PlannerSettings settings(ZoneId timeZone) {
-    return new PlannerSettings(freshnessThreshold(), defaultContinuousFreshness(), defaultFullFreshness(), timeZone);
-  }
+    /**
+     * These options, with the time zone of periods ({@code mt.planner.time-zone}, not one of
+     * Flink's).
+     */
+    default PlannerSettings settings(ZoneId timeZone) {
+        return new PlannerSettings(
+                freshnessThreshold(),
+                defaultContinuousFreshness(),
+                defaultFullFreshness(),
+                timeZone);
+    }
 }

@@ -28,86 +28,192 @@ import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
-/** Definitions in, plans out, through the real broker: one plan per definition version, never two. */
+/**
+ * Definitions in, plans out, through the real broker: one plan per definition version, never two.
+ */
 @QuarkusTest
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class PlanningIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private final ContractCodec codec = new ContractCodec();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final ContractCodec codec = new ContractCodec();
 
-  @Test
-  void everyDefinitionVersionIsPlannedOnceAndADropEndsTheTable() throws Exception {
-    String table = "default_catalog.it.t_" + UUID.randomUUID().toString().replace("-", "");
-    try (TopicProbe probe = new TopicProbe().tail(Topics.REFRESH_PLANS)) {
-      define(probe, table, 1, new TableDefinition.Freshness(5, "MINUTE"), TableDefinition.Status.ACTIVE);
-      JsonNode first = plan(probe, table);
-      define(probe, table, 2, new TableDefinition.Freshness(1, "HOUR"), TableDefinition.Status.ACTIVE);
-      JsonNode second = plan(probe, table);
-      define(probe, table, 2, new TableDefinition.Freshness(1, "HOUR"), TableDefinition.Status.ACTIVE);
-      define(probe, table, 3, new TableDefinition.Freshness(1, "HOUR"), TableDefinition.Status.SUSPENDED);
-      JsonNode third = plan(probe, table);
-      probe.send(
-          Topics.TABLE_DEFINITIONS,
-          table,
-          codec.encode(Contracts.TABLE_DROPPED_V1, new TableDropped(table, 4, TableDefinition.Kind.MATERIALIZED_TABLE, Instant.now(), null)),
-          Map.of(EventHeaders.TYPE, Contracts.TABLE_DROPPED_V1.type()));
-      JsonNode dropped = plan(probe, table);
+    @Test
+    void everyDefinitionVersionIsPlannedOnceAndADropEndsTheTable() throws Exception {
+        String table = "default_catalog.it.t_" + UUID.randomUUID().toString().replace("-", "");
+        try (TopicProbe probe = new TopicProbe().tail(Topics.REFRESH_PLANS)) {
+            define(
+                    probe,
+                    table,
+                    1,
+                    new TableDefinition.Freshness(5, "MINUTE"),
+                    TableDefinition.Status.ACTIVE);
+            JsonNode first = plan(probe, table);
+            define(
+                    probe,
+                    table,
+                    2,
+                    new TableDefinition.Freshness(1, "HOUR"),
+                    TableDefinition.Status.ACTIVE);
+            JsonNode second = plan(probe, table);
+            define(
+                    probe,
+                    table,
+                    2,
+                    new TableDefinition.Freshness(1, "HOUR"),
+                    TableDefinition.Status.ACTIVE);
+            define(
+                    probe,
+                    table,
+                    3,
+                    new TableDefinition.Freshness(1, "HOUR"),
+                    TableDefinition.Status.SUSPENDED);
+            JsonNode third = plan(probe, table);
+            probe.send(
+                    Topics.TABLE_DEFINITIONS,
+                    table,
+                    codec.encode(
+                            Contracts.TABLE_DROPPED_V1,
+                            new TableDropped(
+                                    table,
+                                    4,
+                                    TableDefinition.Kind.MATERIALIZED_TABLE,
+                                    Instant.now(),
+                                    null)),
+                    Map.of(EventHeaders.TYPE, Contracts.TABLE_DROPPED_V1.type()));
+            JsonNode dropped = plan(probe, table);
 
-      assertThat(first.path("mode").asText()).as(first.path("reasons").toString()).isEqualTo("CONTINUOUS");
-      assertThat(first.path("checkpointInterval").asText()).isEqualTo("PT2M30S");
-      assertThat(first.path("reasons").get(0).asText()).isEqualTo("CONTINUOUS because the freshness 5 min is below the threshold 30 min (materialized-table.refresh-mode.freshness-threshold).");
-      assertThat(first.path("changelogMode").asText()).as(first.path("reasons").toString()).isEqualTo("[I,UA]");
-      // ds can be NULL (the source does not say NOT NULL): the key is stored as a synthetic one.
-      assertThat(first.path("upsertKey").toString()).isEqualTo("{\"columns\":[\"ds\"],\"origin\":\"SYNTHETIC\"}");
-      assertThat(second.path("definitionVersion").asLong()).isEqualTo(2);
-      assertThat(second.path("mode").asText()).as(second.path("reasons").toString()).isEqualTo("FULL");
-      assertThat(second.path("cron").asText()).isEqualTo("0 0 0/1 * * ? *");
-      assertThat(third.path("definitionVersion").asLong()).as("the repeated version 2 was not planned again").isEqualTo(3);
-      assertThat(third.path("status").asText()).isEqualTo("SUSPENDED");
-      assertThat(dropped.path("status").asText()).isEqualTo("DROPPED");
+            assertThat(first.path("mode").asText())
+                    .as(first.path("reasons").toString())
+                    .isEqualTo("CONTINUOUS");
+            assertThat(first.path("checkpointInterval").asText()).isEqualTo("PT2M30S");
+            assertThat(first.path("reasons").get(0).asText())
+                    .isEqualTo(
+                            "CONTINUOUS because the freshness 5 min is below the threshold 30 min"
+                                    + " (materialized-table.refresh-mode.freshness-threshold).");
+            assertThat(first.path("changelogMode").asText())
+                    .as(first.path("reasons").toString())
+                    .isEqualTo("[I,UA]");
+            // ds can be NULL (the source does not say NOT NULL): the key is stored as a synthetic
+            // one.
+            assertThat(first.path("upsertKey").toString())
+                    .isEqualTo("{\"columns\":[\"ds\"],\"origin\":\"SYNTHETIC\"}");
+            assertThat(second.path("definitionVersion").asLong()).isEqualTo(2);
+            assertThat(second.path("mode").asText())
+                    .as(second.path("reasons").toString())
+                    .isEqualTo("FULL");
+            assertThat(second.path("cron").asText()).isEqualTo("0 0 0/1 * * ? *");
+            assertThat(third.path("definitionVersion").asLong())
+                    .as("the repeated version 2 was not planned again")
+                    .isEqualTo(3);
+            assertThat(third.path("status").asText()).isEqualTo("SUSPENDED");
+            assertThat(dropped.path("status").asText()).isEqualTo("DROPPED");
+        }
+        assertThat(
+                        io.restassured.RestAssured.given()
+                                .get("/q/metrics")
+                                .then()
+                                .statusCode(200)
+                                .extract()
+                                .asString())
+                .containsPattern(
+                        "(?m)^mt_plans_total\\{mode=\"CONTINUOUS\",status=\"ACTIVE\"\\} [1-9]");
+
+        PlanBook afterRestart = new PlanBook();
+        try (KafkaLog plans =
+                new KafkaLog(
+                        Topics.REFRESH_PLANS,
+                        "test",
+                        Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()))) {
+            plans.readAll().stream()
+                    .filter(r -> table.equals(r.key()))
+                    .forEach(
+                            r ->
+                                    afterRestart.record(
+                                            codec.decode(Contracts.REFRESH_PLANNED_V1, r.value())));
+        }
+        Planner restarted =
+                new Planner(
+                        afterRestart,
+                        PlannerSettings.defaults(),
+                        t -> QueryAnalysis.unknown("not asked"));
+        assertThat(
+                        restarted.onDefined(
+                                definition(
+                                        table,
+                                        3,
+                                        new TableDefinition.Freshness(1, "HOUR"),
+                                        TableDefinition.Status.SUSPENDED),
+                                Instant.now()))
+                .as("a restarted planner does not plan a version again")
+                .isEmpty();
     }
-    assertThat(io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString())
-        .containsPattern("(?m)^mt_plans_total\\{mode=\"CONTINUOUS\",status=\"ACTIVE\"\\} [1-9]");
 
-    PlanBook afterRestart = new PlanBook();
-    try (KafkaLog plans = new KafkaLog(Topics.REFRESH_PLANS, "test", Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()))) {
-      plans.readAll().stream()
-          .filter(r -> table.equals(r.key()))
-          .forEach(r -> afterRestart.record(codec.decode(Contracts.REFRESH_PLANNED_V1, r.value())));
+    private void define(
+            TopicProbe probe,
+            String table,
+            long version,
+            TableDefinition.Freshness freshness,
+            TableDefinition.Status status) {
+        probe.send(
+                Topics.TABLE_DEFINITIONS,
+                table,
+                codec.encode(
+                        Contracts.TABLE_DEFINED_V1, definition(table, version, freshness, status)),
+                Map.of(EventHeaders.TYPE, Contracts.TABLE_DEFINED_V1.type()));
     }
-    Planner restarted = new Planner(afterRestart, PlannerSettings.defaults(), t -> QueryAnalysis.unknown("not asked"));
-    assertThat(restarted.onDefined(definition(table, 3, new TableDefinition.Freshness(1, "HOUR"), TableDefinition.Status.SUSPENDED), Instant.now()))
-        .as("a restarted planner does not plan a version again")
-        .isEmpty();
-  }
 
-  private void define(TopicProbe probe, String table, long version, TableDefinition.Freshness freshness, TableDefinition.Status status) {
-    probe.send(
-        Topics.TABLE_DEFINITIONS,
-        table,
-        codec.encode(Contracts.TABLE_DEFINED_V1, definition(table, version, freshness, status)),
-        Map.of(EventHeaders.TYPE, Contracts.TABLE_DEFINED_V1.type()));
-  }
+    private static JsonNode plan(TopicProbe probe, String table) throws Exception {
+        ConsumerRecord<String, String> record =
+                probe.await(r -> table.equals(r.key()), Duration.ofSeconds(60));
+        assertThat(TopicProbe.header(record, EventHeaders.TYPE))
+                .isEqualTo(Contracts.REFRESH_PLANNED_V1.type());
+        return JSON.readTree(record.value());
+    }
 
-  private static JsonNode plan(TopicProbe probe, String table) throws Exception {
-    ConsumerRecord<String, String> record = probe.await(r -> table.equals(r.key()), Duration.ofSeconds(60));
-    assertThat(TopicProbe.header(record, EventHeaders.TYPE)).isEqualTo(Contracts.REFRESH_PLANNED_V1.type());
-    return JSON.readTree(record.value());
-  }
+    private static TableDefinition definition(
+            String table,
+            long version,
+            TableDefinition.Freshness freshness,
+            TableDefinition.Status status) {
+        String source = table + "_src";
+        String expanded =
+                "SELECT `s`.`ds`, COUNT(*) AS `n` FROM "
+                        + quoted(source)
+                        + " AS `s` GROUP BY `s`.`ds`";
+        return new TableDefinition(
+                table,
+                version,
+                TableDefinition.Kind.MATERIALIZED_TABLE,
+                "CREATE MATERIALIZED TABLE ...",
+                List.of(new TableDefinition.Column("ds", "STRING", true)),
+                List.of(),
+                List.of(),
+                null,
+                Map.of(),
+                null,
+                freshness,
+                TableDefinition.RefreshMode.AUTO,
+                new TableDefinition.Query("SELECT ds, count(*) AS n FROM s GROUP BY ds", expanded),
+                List.of(
+                        new TableDefinition.SourceTable(
+                                source,
+                                TableDefinition.Kind.SOURCE_TABLE,
+                                1,
+                                "CREATE TABLE "
+                                        + quoted(source)
+                                        + " (id BIGINT, ds STRING) WITH ('connector' = 'datagen',"
+                                        + " 'number-of-rows' = '10')",
+                                null,
+                                null)),
+                status,
+                Map.of(),
+                Instant.now(),
+                Instant.now(),
+                null);
+    }
 
-  private static TableDefinition definition(String table, long version, TableDefinition.Freshness freshness, TableDefinition.Status status) {
-    String source = table + "_src";
-    String expanded = "SELECT `s`.`ds`, COUNT(*) AS `n` FROM " + quoted(source) + " AS `s` GROUP BY `s`.`ds`";
-    return new TableDefinition(
-        table, version, TableDefinition.Kind.MATERIALIZED_TABLE, "CREATE MATERIALIZED TABLE ...",
-        List.of(new TableDefinition.Column("ds", "STRING", true)), List.of(), List.of(), null, Map.of(), null, freshness,
-        TableDefinition.RefreshMode.AUTO, new TableDefinition.Query("SELECT ds, count(*) AS n FROM s GROUP BY ds", expanded),
-        List.of(new TableDefinition.SourceTable(source, TableDefinition.Kind.SOURCE_TABLE, 1, "CREATE TABLE " + quoted(source) + " (id BIGINT, ds STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '10')", null, null)),
-        status, Map.of(), Instant.now(), Instant.now(), null);
-  }
-
-  private static String quoted(String identifier) {
-    return "`" + identifier.replace(".", "`.`") + "`";
-  }
+    private static String quoted(String identifier) {
+        return "`" + identifier.replace(".", "`.`") + "`";
+    }
 }

@@ -19,23 +19,25 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class UnreadableDefinitionIT {
 
-  @Test
-  void definitionOfAnUnknownVersionIsDeadLetteredWithTheReason() {
-    String table = "default_catalog.it.t_" + UUID.randomUUID().toString().replace("-", "");
-    try (TopicProbe probe = new TopicProbe().tail(Topics.DEAD_LETTERS)) {
-      probe.send(
-          Topics.TABLE_DEFINITIONS,
-          table,
-          "{\"table\": \"" + table + "\"}",
-          Map.of(EventHeaders.TYPE, "io.mtables.mt.TableDefined.v99"));
+    @Test
+    void definitionOfAnUnknownVersionIsDeadLetteredWithTheReason() {
+        String table = "default_catalog.it.t_" + UUID.randomUUID().toString().replace("-", "");
+        try (TopicProbe probe = new TopicProbe().tail(Topics.DEAD_LETTERS)) {
+            probe.send(
+                    Topics.TABLE_DEFINITIONS,
+                    table,
+                    "{\"table\": \"" + table + "\"}",
+                    Map.of(EventHeaders.TYPE, "io.mtables.mt.TableDefined.v99"));
 
-      ConsumerRecord<String, String> dead = probe.await(r -> table.equals(r.key()), Duration.ofSeconds(60));
+            ConsumerRecord<String, String> dead =
+                    probe.await(r -> table.equals(r.key()), Duration.ofSeconds(60));
 
-      assertThat(TopicProbe.header(dead, "dead-letter-topic")).isEqualTo(Topics.TABLE_DEFINITIONS);
-      assertThat(TopicProbe.header(dead, "dead-letter-reason"))
-          .startsWith("planner-service cannot read the record at mt.table.definitions-")
-          .contains("type 'io.mtables.mt.TableDefined.v99' is not one it reads");
-      assertThat(dead.value()).contains(table);
+            assertThat(TopicProbe.header(dead, "dead-letter-topic"))
+                    .isEqualTo(Topics.TABLE_DEFINITIONS);
+            assertThat(TopicProbe.header(dead, "dead-letter-reason"))
+                    .startsWith("planner-service cannot read the record at mt.table.definitions-")
+                    .contains("type 'io.mtables.mt.TableDefined.v99' is not one it reads");
+            assertThat(dead.value()).contains(table);
+        }
     }
-  }
 }

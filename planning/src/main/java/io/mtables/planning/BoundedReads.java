@@ -9,13 +9,14 @@ import java.util.Map;
  */
 public final class BoundedReads {
 
-  private BoundedReads() {}
+    private BoundedReads() {}
 
-  /** The options to add to a source's options for a batch read; empty when none are needed. */
-  public static Map<String, String> extraOptions(Map<String, String> sourceOptions) {
-    if ("kafka".equals(sourceOptions.get("connector")) && !sourceOptions.containsKey("scan.bounded.mode")) {
-      return Map.of("scan.bounded.mode", "latest-offset");
+    /** The options to add to a source's options for a batch read; empty when none are needed. */
+    public static Map<String, String> extraOptions(Map<String, String> sourceOptions) {
+        if ("kafka".equals(sourceOptions.get("connector"))
+                && !sourceOptions.containsKey("scan.bounded.mode")) {
+            return Map.of("scan.bounded.mode", "latest-offset");
+        }
+        return Map.of();
     }
-    return Map.of();
-  }
 }

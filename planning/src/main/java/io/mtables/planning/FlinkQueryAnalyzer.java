@@ -17,384 +17,491 @@ import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.TableDescriptor;
 import org.apache.flink.table.api.TableEnvironment;
-import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Catalog;
+import org.apache.flink.table.catalog.ObjectPath;
 
 /**
- * Asks Flink's planner about a materialized table's query: in streaming mode, whether it runs as
- * a stream, its changelog, its unique keys and its stateful operators; in batch mode, whether it
- * runs as a batch. The source tables are declared from the definitions the event carries. Every
- * verdict is Flink's own; the plan text is read only for the names Flink gives its operators and
+ * Asks Flink's planner about a materialized table's query: in streaming mode, whether it runs as a
+ * stream, its changelog, its unique keys and its stateful operators; in batch mode, whether it runs
+ * as a batch. The source tables are declared from the definitions the event carries. Every verdict
+ * is Flink's own; the plan text is read only for the names Flink gives its operators and
  * expressions. Not thread-safe: one analysis at a time.
  */
 public class FlinkQueryAnalyzer {
 
-  private static final String PHYSICAL_PLAN = "== Optimized Physical Plan ==";
-  private static final String EXECUTION_PLAN = "== Optimized Execution Plan ==";
-  private static final Pattern CHANGELOG = Pattern.compile("changelogMode=(\\[[A-Z,]+\\])");
-  /** An operator line of a plan: tree drawing, then the operator's name and its attributes. */
-  private static final Pattern OPERATOR = Pattern.compile("^[\\s:+\\-]*([A-Za-z]+)\\((.*)\\)\\s*$");
-  private static final Pattern SCANNED_TABLE = Pattern.compile("table=\\[\\[([^\\]]+)\\]\\]");
-  private static final Pattern INNER_OR_OUTER = Pattern.compile("joinType=\\[(InnerJoin|LeftOuterJoin|RightOuterJoin|FullOuterJoin)\\]");
-  private static final Pattern CONDITION = Pattern.compile("condition=\\[(.*?)\\](?:, |\\)$|$)");
-  /** Functions whose value moves with the wall clock; Flink prints them by these names. */
-  private static final Pattern CURRENT_TIME =
-      Pattern.compile("\\b(NOW|CURRENT_TIMESTAMP|LOCALTIMESTAMP|CURRENT_DATE|CURRENT_TIME|LOCALTIME|PROCTIME|CURRENT_ROW_TIMESTAMP|UNIX_TIMESTAMP)\\b");
-  /** Functions whose value changes while the inputs do not: the clock's, and random values. */
-  private static final Pattern VOLATILE =
-      Pattern.compile("\\b(NOW|CURRENT_TIMESTAMP|LOCALTIMESTAMP|CURRENT_DATE|CURRENT_TIME|LOCALTIME|PROCTIME|CURRENT_ROW_TIMESTAMP|UNIX_TIMESTAMP|RAND|RAND_INTEGER|UUID)\\b");
-  /** Streaming operators whose state is kept per key forever unless a TTL says otherwise. */
-  private static final Map<String, String> UNBOUNDED_STATE =
-      Map.of(
-          "Join", "regular join",
-          "MultiJoin", "regular join",
-          "GroupAggregate", "group aggregation",
-          "GlobalGroupAggregate", "group aggregation",
-          "IncrementalGroupAggregate", "group aggregation",
-          "Rank", "Top-N",
-          "Deduplicate", "deduplication",
-          "ChangelogNormalize", "changelog normalization");
+    private static final String PHYSICAL_PLAN = "== Optimized Physical Plan ==";
+    private static final String EXECUTION_PLAN = "== Optimized Execution Plan ==";
+    private static final Pattern CHANGELOG = Pattern.compile("changelogMode=(\\[[A-Z,]+\\])");
 
-  /** Flink's planner must be called on the thread that created it (see PlannerThread). */
-  private final PlannerThread flinkThread = new PlannerThread("flink-planner");
-  private final TableEnvironment streaming;
-  private final TableEnvironment batch;
-  private final UpstreamTables upstream;
+    /** An operator line of a plan: tree drawing, then the operator's name and its attributes. */
+    private static final Pattern OPERATOR =
+            Pattern.compile("^[\\s:+\\-]*([A-Za-z]+)\\((.*)\\)\\s*$");
 
-  public FlinkQueryAnalyzer() {
-    streaming = onFlinkThread(() -> {
-      TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
-      PlanShapingOptions.streaming().forEach(env.getConfig()::set);
-      env.executeSql(EmptyInputRow.DECLARE_ONE_ROW); // once: a held empty-input row's job is planned against it
-      return env;
-    });
-    batch = onFlinkThread(() -> TableEnvironment.create(EnvironmentSettings.inBatchMode()));
-    upstream = new UpstreamTables();
-  }
+    private static final Pattern SCANNED_TABLE = Pattern.compile("table=\\[\\[([^\\]]+)\\]\\]");
+    private static final Pattern INNER_OR_OUTER =
+            Pattern.compile(
+                    "joinType=\\[(InnerJoin|LeftOuterJoin|RightOuterJoin|FullOuterJoin)\\]");
+    private static final Pattern CONDITION = Pattern.compile("condition=\\[(.*?)\\](?:, |\\)$|$)");
 
-  /** What Flink's planner says about {@code table}'s query, which reads no materialized table. */
-  public QueryAnalysis analyze(TableDefinition table) {
-    return analyze(table, UpstreamPlans.NONE);
-  }
+    /** Functions whose value moves with the wall clock; Flink prints them by these names. */
+    private static final Pattern CURRENT_TIME =
+            Pattern.compile(
+                    "\\b(NOW|CURRENT_TIMESTAMP|LOCALTIMESTAMP|CURRENT_DATE|CURRENT_TIME|LOCALTIME|PROCTIME|CURRENT_ROW_TIMESTAMP|UNIX_TIMESTAMP)\\b");
 
-  /**
-   * What Flink's planner says about {@code table}'s query; the materialized tables it reads are
-   * planned as Paimon tables of their shape, written as their current plans say.
-   */
-  public QueryAnalysis analyze(TableDefinition table, UpstreamPlans upstreamPlans) {
-    return onFlinkThread(() -> analyzeHere(table, upstreamPlans));
-  }
+    /** Functions whose value changes while the inputs do not: the clock's, and random values. */
+    private static final Pattern VOLATILE =
+            Pattern.compile(
+                    "\\b(NOW|CURRENT_TIMESTAMP|LOCALTIMESTAMP|CURRENT_DATE|CURRENT_TIME|LOCALTIME|PROCTIME|CURRENT_ROW_TIMESTAMP|UNIX_TIMESTAMP|RAND|RAND_INTEGER|UUID)\\b");
 
-  /**
-   * Whether the state of {@code running}'s streaming job can be carried into a job of {@code
-   * changed}'s query: Flink's compiled plans of both, compared ({@link StateCompatibility}). A plan
-   * Flink cannot compile is UNKNOWN, in Flink's words.
-   */
-  public StateCompatibility.Result stateVerdict(TableDefinition running, TableDefinition changed, UpstreamPlans upstreamPlans) {
-    return onFlinkThread(() -> {
-      String before;
-      String after;
-      try {
-        before = compiledPlan(running, upstreamPlans);
-      } catch (RuntimeException e) {
-        return new StateCompatibility.Result(StateCompatibility.Verdict.UNKNOWN, "Flink cannot compile the running query's plan here: " + deepestMessage(e));
-      }
-      try {
-        after = compiledPlan(changed, upstreamPlans);
-      } catch (RuntimeException e) {
-        return new StateCompatibility.Result(StateCompatibility.Verdict.UNKNOWN, "Flink cannot compile the new query's plan here: " + deepestMessage(e));
-      }
-      return StateCompatibility.compare(before, after);
-    });
-  }
+    /** Streaming operators whose state is kept per key forever unless a TTL says otherwise. */
+    private static final Map<String, String> UNBOUNDED_STATE =
+            Map.of(
+                    "Join", "regular join",
+                    "MultiJoin", "regular join",
+                    "GroupAggregate", "group aggregation",
+                    "GlobalGroupAggregate", "group aggregation",
+                    "IncrementalGroupAggregate", "group aggregation",
+                    "Rank", "Top-N",
+                    "Deduplicate", "deduplication",
+                    "ChangelogNormalize", "changelog normalization");
 
-  /** Flink's compiled streaming plan (COMPILE PLAN's JSON) of the query, written to a blackhole of its shape. */
-  private String compiledPlan(TableDefinition table, UpstreamPlans upstreamPlans) {
-    for (var source : table.sources()) {
-      if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
-        upstream.declare(streaming, source, runnablePlan(source, upstreamPlans));
-      } else {
-        declare(streaming, source);
-      }
+    /** Flink's planner must be called on the thread that created it (see PlannerThread). */
+    private final PlannerThread flinkThread = new PlannerThread("flink-planner");
+
+    private final TableEnvironment streaming;
+    private final TableEnvironment batch;
+    private final UpstreamTables upstream;
+
+    public FlinkQueryAnalyzer() {
+        streaming =
+                onFlinkThread(
+                        () -> {
+                            TableEnvironment env =
+                                    TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+                            PlanShapingOptions.streaming().forEach(env.getConfig()::set);
+                            env.executeSql(
+                                    EmptyInputRow
+                                            .DECLARE_ONE_ROW); // once: a held empty-input row's job
+                            // is planned against it
+                            return env;
+                        });
+        batch = onFlinkThread(() -> TableEnvironment.create(EnvironmentSettings.inBatchMode()));
+        upstream = new UpstreamTables();
     }
-    Table query = streaming.sqlQuery(table.query().expanded());
-    TableDescriptor sink = TableDescriptor.forConnector("blackhole").schema(Schema.newBuilder().fromResolvedSchema(query.getResolvedSchema()).build()).build();
-    return query.insertInto(sink).compilePlan().asJsonString();
-  }
 
-  private <T> T onFlinkThread(Callable<T> work) {
-    return flinkThread.call(work);
-  }
+    /** What Flink's planner says about {@code table}'s query, which reads no materialized table. */
+    public QueryAnalysis analyze(TableDefinition table) {
+        return analyze(table, UpstreamPlans.NONE);
+    }
 
-  private QueryAnalysis analyzeHere(TableDefinition table, UpstreamPlans upstreamPlans) {
-    List<String> overwritten = new ArrayList<>();
-    try {
-      for (var source : table.sources()) {
-        if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
-          RefreshPlan plan = runnablePlan(source, upstreamPlans);
-          upstream.declare(streaming, source, plan);
-          upstream.declare(batch, source, plan);
-          if (plan.mode() == RefreshPlan.Mode.FULL) {
-            overwritten.add(source.table());
-          }
-        } else {
-          declare(streaming, source);
-          declare(batch, source);
-          boundForBatch(source);
+    /**
+     * What Flink's planner says about {@code table}'s query; the materialized tables it reads are
+     * planned as Paimon tables of their shape, written as their current plans say.
+     */
+    public QueryAnalysis analyze(TableDefinition table, UpstreamPlans upstreamPlans) {
+        return onFlinkThread(() -> analyzeHere(table, upstreamPlans));
+    }
+
+    /**
+     * Whether the state of {@code running}'s streaming job can be carried into a job of {@code
+     * changed}'s query: Flink's compiled plans of both, compared ({@link StateCompatibility}). A
+     * plan Flink cannot compile is UNKNOWN, in Flink's words.
+     */
+    public StateCompatibility.Result stateVerdict(
+            TableDefinition running, TableDefinition changed, UpstreamPlans upstreamPlans) {
+        return onFlinkThread(
+                () -> {
+                    String before;
+                    String after;
+                    try {
+                        before = compiledPlan(running, upstreamPlans);
+                    } catch (RuntimeException e) {
+                        return new StateCompatibility.Result(
+                                StateCompatibility.Verdict.UNKNOWN,
+                                "Flink cannot compile the running query's plan here: "
+                                        + deepestMessage(e));
+                    }
+                    try {
+                        after = compiledPlan(changed, upstreamPlans);
+                    } catch (RuntimeException e) {
+                        return new StateCompatibility.Result(
+                                StateCompatibility.Verdict.UNKNOWN,
+                                "Flink cannot compile the new query's plan here: "
+                                        + deepestMessage(e));
+                    }
+                    return StateCompatibility.compare(before, after);
+                });
+    }
+
+    /**
+     * Flink's compiled streaming plan (COMPILE PLAN's JSON) of the query, written to a blackhole of
+     * its shape.
+     */
+    private String compiledPlan(TableDefinition table, UpstreamPlans upstreamPlans) {
+        for (var source : table.sources()) {
+            if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
+                upstream.declare(streaming, source, runnablePlan(source, upstreamPlans));
+            } else {
+                declare(streaming, source);
+            }
         }
-      }
-    } catch (BlockedByUpstream blocked) {
-      return QueryAnalysis.blocked(blocked.getMessage());
-    } catch (RuntimeException e) {
-      return QueryAnalysis.unknown("its source tables could not be declared here (" + deepestMessage(e) + ")");
+        Table query = streaming.sqlQuery(table.query().expanded());
+        TableDescriptor sink =
+                TableDescriptor.forConnector("blackhole")
+                        .schema(
+                                Schema.newBuilder()
+                                        .fromResolvedSchema(query.getResolvedSchema())
+                                        .build())
+                        .build();
+        return query.insertInto(sink).compilePlan().asJsonString();
     }
-    String query = table.query().expanded();
-    // Validation first: a query that does not even validate here says nothing about streaming.
-    Table validated;
-    try {
-      validated = streaming.sqlQuery(query);
-    } catch (RuntimeException invalid) {
-      return QueryAnalysis.unknown("the query does not validate here (" + deepestMessage(invalid) + ")");
-    }
-    BatchPlan batchPlan = batchPlan(query);
-    QueryAnalysis.BatchCheck batchCheck = batchPlan.check();
-    Map<String, Map<String, String>> partitionSources =
-        batchCheck.runs() ? PartitionLocality.of(batch, table, probe -> physicalPlan(batch.explainSql(probe))) : Map.of();
-    if (!overwritten.isEmpty()) {
-      // Paimon's streaming read skips overwrite commits, which is all a FULL table is made of.
-      return QueryAnalysis.notStreamable(
-              "it reads " + String.join(", ", overwritten) + ", FULL and so rewritten by overwrites, which a streaming read"
-                  + " does not follow")
-          .withUniqueKeys(FlinkUniqueKeys.of(validated))
-          .withBatch(batchCheck)
-          .withPartitionSources(partitionSources)
-          .withVolatileFunctions(volatileFunctions(batchPlan.plan()))
-          .withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
-    }
-    // A valid query that the streaming planner cannot turn into a plan cannot run as a stream.
-    String plan;
-    try {
-      plan = streaming.explainSql(query, ExplainDetail.CHANGELOG_MODE);
-    } catch (RuntimeException streamingError) {
-      return QueryAnalysis.notStreamable(deepestMessage(streamingError)).withBatch(batchCheck)
-          .withPartitionSources(partitionSources)
-          .withVolatileFunctions(volatileFunctions(batchPlan.plan())).withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
-    }
-    // The time functions are read from a plan already made (its syntax tree comes first): planning
-    // the query once more only to print it cost a third of the analysis (bin/bench control-plane).
-    List<List<String>> keys = FlinkUniqueKeys.of(validated);
-    return QueryAnalysis.streamable(rootChangelog(plan))
-        .withUniqueKeys(keys)
-        .withEmptyInputRow(keys != null && keys.contains(List.of()) ? emptyInputRow(table, validated) : null)
-        .withBranchKeys(keys != null && keys.isEmpty() ? branchKeys(query, validated) : null)
-        .withBatch(batchCheck)
-        .withPartitionSources(partitionSources)
-        .withVolatileFunctions(volatileFunctions(batchPlan.plan()))
-        .withStatefulOperators(statefulOperators(plan))
-        .withRegularJoin(hasRegularJoin(plan))
-        .withTimeFunctions(timeFunctionsInConditions(plan))
-        .withLatestValueSources(changelogSources(plan).stream().filter(name -> !UpstreamTables.isScratch(name)).toList());
-  }
 
-  /**
-   * The row a global aggregate holds while it reads none, when the streaming job that holds it
-   * plans; a query whose job does not plan keeps Flink's own semantics (no row) with the plan's warning.
-   */
-  private List<String> emptyInputRow(TableDefinition table, Table validated) {
-    List<String> row = EmptyInputRow.of(validated);
-    if (row == null || row.isEmpty() || table.columns() == null || row.size() != table.columns().size()) {
-      return row;
+    private <T> T onFlinkThread(Callable<T> work) {
+        return flinkThread.call(work);
     }
-    try {
-      streaming.explainSql(EmptyInputRow.held(table, row));
-      return row;
-    } catch (RuntimeException cannotPlan) {
-      return null;
-    }
-  }
 
-  /**
-   * Each branch's smallest key when {@code query} is a UNION ALL (null for a branch without one),
-   * named by the union's output columns, which take a branch's columns by position; else null.
-   */
-  private List<List<String>> branchKeys(String query, Table union) {
-    List<String> branches = UnionBranches.of(query);
-    if (branches.isEmpty()) {
-      return null;
-    }
-    List<String> output = union.getResolvedSchema().getColumnNames();
-    List<List<String>> keys = new ArrayList<>();
-    for (String branch : branches) {
-      Table planned = streaming.sqlQuery(branch);
-      List<List<String>> branchKeys = FlinkUniqueKeys.of(planned);
-      if (branchKeys == null || branchKeys.isEmpty()) {
-        keys.add(null);
-        continue;
-      }
-      List<String> own = planned.getResolvedSchema().getColumnNames();
-      keys.add(branchKeys.get(0).stream().map(column -> output.get(own.indexOf(column))).toList());
-    }
-    return keys;
-  }
-
-  /** The upstream table's plan, if it is one its readers can run on. */
-  private static RefreshPlan runnablePlan(TableDefinition.SourceTable source, UpstreamPlans plans) {
-    if (source.columns() == null) {
-      throw new BlockedByUpstream(
-          "the definition names " + source.table() + " without its columns (written by an older version); run the"
-              + " CREATE OR ALTER statement again");
-    }
-    RefreshPlan plan =
-        plans.find(source.table()).orElseThrow(() -> new BlockedByUpstream("it reads " + source.table() + ", which has no plan yet"));
-    if (plan.mode() == null || plan.status() == RefreshPlan.Status.REFUSED || plan.status() == RefreshPlan.Status.DROPPED) {
-      throw new BlockedByUpstream("it reads " + source.table() + ", whose plan is " + plan.status() + " and so has no data to read");
-    }
-    return plan;
-  }
-
-  /** A materialized table the query reads cannot be read. */
-  private static final class BlockedByUpstream extends RuntimeException {
-    BlockedByUpstream(String message) {
-      super(message);
-    }
-  }
-
-  /** Whether the query runs as a batch job, and its plan when it does (else empty). */
-  private record BatchPlan(QueryAnalysis.BatchCheck check, String plan) {}
-
-  private BatchPlan batchPlan(String query) {
-    try {
-      return new BatchPlan(QueryAnalysis.BatchCheck.RUNS, batch.explainSql(query));
-    } catch (RuntimeException batchError) {
-      return new BatchPlan(QueryAnalysis.BatchCheck.cannot(deepestMessage(batchError)), "");
-    }
-  }
-
-
-  private static void declare(TableEnvironment env, TableDefinition.SourceTable source) {
-    TableId id = TableId.of(source.table());
-    env.executeSql("CREATE DATABASE IF NOT EXISTS " + id.quotedDatabase());
-    env.getCatalog(id.catalog()).ifPresent(catalog -> dropQuietly(catalog, id));
-    env.executeSql(source.statement());
-  }
-
-  /** A batch refresh reads a source up to where it stands when the refresh starts. */
-  private void boundForBatch(TableDefinition.SourceTable source) {
-    TableId id = TableId.of(source.table());
-    Map<String, String> options;
-    try {
-      options = batch.getCatalog(id.catalog()).orElseThrow().getTable(new ObjectPath(id.database(), id.name())).getOptions();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot read the options of " + source.table(), e);
-    }
-    Map<String, String> extra = BoundedReads.extraOptions(options);
-    if (!extra.isEmpty()) {
-      StringBuilder set = new StringBuilder();
-      extra.forEach((k, v) -> set.append(set.isEmpty() ? "" : ", ").append(PaimonTables.literal(k)).append(" = ").append(PaimonTables.literal(v)));
-      batch.executeSql("ALTER TABLE " + id.quoted() + " SET (" + set + ")");
-    }
-  }
-
-  /** The changelog mode of the first node of the optimized physical plan: the query's output. */
-  static String rootChangelog(String explain) {
-    Matcher matcher = CHANGELOG.matcher(physicalPlan(explain).lines().findFirst().orElse(""));
-    if (!matcher.find()) {
-      throw new IllegalStateException("no changelogMode on the root of Flink's plan");
-    }
-    return matcher.group(1);
-  }
-
-  /** The operators of the streaming plan that keep state per key forever, in words, once each. */
-  static List<String> statefulOperators(String explain) {
-    Set<String> found = new LinkedHashSet<>();
-    for (String line : physicalPlan(explain).lines().toList()) {
-      Matcher operator = OPERATOR.matcher(line);
-      if (operator.matches() && UNBOUNDED_STATE.containsKey(operator.group(1)) && !operator.group(2).contains("stateTtlHints=")) {
-        found.add(UNBOUNDED_STATE.get(operator.group(1)));
-      }
-    }
-    return List.copyOf(found);
-  }
-
-  /** Whether the streaming plan has an inner or outer regular join (Flink's Join or MultiJoin; semi and anti joins are not batched). */
-  static boolean hasRegularJoin(String explain) {
-    return physicalPlan(explain).lines().map(OPERATOR::matcher)
-        .anyMatch(operator -> operator.matches() && (operator.group(1).equals("MultiJoin")
-            || operator.group(1).equals("Join") && INNER_OR_OUTER.matcher(operator.group(2)).find()));
-  }
-
-  /** The sources Flink reads as a changelog (updates and deletes), not as appended events. */
-  static List<String> changelogSources(String explain) {
-    Set<String> found = new LinkedHashSet<>();
-    for (String line : physicalPlan(explain).lines().toList()) {
-      Matcher operator = OPERATOR.matcher(line);
-      if (operator.matches() && operator.group(1).equals("TableSourceScan")) {
-        Matcher table = SCANNED_TABLE.matcher(operator.group(2));
-        Matcher changelog = CHANGELOG.matcher(operator.group(2));
-        if (table.find() && changelog.find() && !changelog.group(1).equals("[I]")) {
-          found.add(table.group(1).replace(", ", "."));
+    private QueryAnalysis analyzeHere(TableDefinition table, UpstreamPlans upstreamPlans) {
+        List<String> overwritten = new ArrayList<>();
+        try {
+            for (var source : table.sources()) {
+                if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
+                    RefreshPlan plan = runnablePlan(source, upstreamPlans);
+                    upstream.declare(streaming, source, plan);
+                    upstream.declare(batch, source, plan);
+                    if (plan.mode() == RefreshPlan.Mode.FULL) {
+                        overwritten.add(source.table());
+                    }
+                } else {
+                    declare(streaming, source);
+                    declare(batch, source);
+                    boundForBatch(source);
+                }
+            }
+        } catch (BlockedByUpstream blocked) {
+            return QueryAnalysis.blocked(blocked.getMessage());
+        } catch (RuntimeException e) {
+            return QueryAnalysis.unknown(
+                    "its source tables could not be declared here (" + deepestMessage(e) + ")");
         }
-      }
+        String query = table.query().expanded();
+        // Validation first: a query that does not even validate here says nothing about streaming.
+        Table validated;
+        try {
+            validated = streaming.sqlQuery(query);
+        } catch (RuntimeException invalid) {
+            return QueryAnalysis.unknown(
+                    "the query does not validate here (" + deepestMessage(invalid) + ")");
+        }
+        BatchPlan batchPlan = batchPlan(query);
+        QueryAnalysis.BatchCheck batchCheck = batchPlan.check();
+        Map<String, Map<String, String>> partitionSources =
+                batchCheck.runs()
+                        ? PartitionLocality.of(
+                                batch, table, probe -> physicalPlan(batch.explainSql(probe)))
+                        : Map.of();
+        if (!overwritten.isEmpty()) {
+            // Paimon's streaming read skips overwrite commits, which is all a FULL table is made
+            // of.
+            return QueryAnalysis.notStreamable(
+                            "it reads "
+                                    + String.join(", ", overwritten)
+                                    + ", FULL and so rewritten by overwrites, which a streaming"
+                                    + " read does not follow")
+                    .withUniqueKeys(FlinkUniqueKeys.of(validated))
+                    .withBatch(batchCheck)
+                    .withPartitionSources(partitionSources)
+                    .withVolatileFunctions(volatileFunctions(batchPlan.plan()))
+                    .withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
+        }
+        // A valid query that the streaming planner cannot turn into a plan cannot run as a stream.
+        String plan;
+        try {
+            plan = streaming.explainSql(query, ExplainDetail.CHANGELOG_MODE);
+        } catch (RuntimeException streamingError) {
+            return QueryAnalysis.notStreamable(deepestMessage(streamingError))
+                    .withBatch(batchCheck)
+                    .withPartitionSources(partitionSources)
+                    .withVolatileFunctions(volatileFunctions(batchPlan.plan()))
+                    .withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
+        }
+        // The time functions are read from a plan already made (its syntax tree comes first):
+        // planning
+        // the query once more only to print it cost a third of the analysis (bin/bench
+        // control-plane).
+        List<List<String>> keys = FlinkUniqueKeys.of(validated);
+        return QueryAnalysis.streamable(rootChangelog(plan))
+                .withUniqueKeys(keys)
+                .withEmptyInputRow(
+                        keys != null && keys.contains(List.of())
+                                ? emptyInputRow(table, validated)
+                                : null)
+                .withBranchKeys(
+                        keys != null && keys.isEmpty() ? branchKeys(query, validated) : null)
+                .withBatch(batchCheck)
+                .withPartitionSources(partitionSources)
+                .withVolatileFunctions(volatileFunctions(batchPlan.plan()))
+                .withStatefulOperators(statefulOperators(plan))
+                .withRegularJoin(hasRegularJoin(plan))
+                .withTimeFunctions(timeFunctionsInConditions(plan))
+                .withLatestValueSources(
+                        changelogSources(plan).stream()
+                                .filter(name -> !UpstreamTables.isScratch(name))
+                                .toList());
     }
-    return List.copyOf(found);
-  }
 
-  /** Current-time functions in the filter and join conditions of the logical plan, once each. */
-  static List<String> timeFunctionsInConditions(String logicalPlan) {
-    Set<String> found = new LinkedHashSet<>();
-    for (String line : logicalPlan.lines().toList()) {
-      Matcher condition = CONDITION.matcher(line);
-      while (condition.find()) {
-        Matcher function = CURRENT_TIME.matcher(condition.group(1));
+    /**
+     * The row a global aggregate holds while it reads none, when the streaming job that holds it
+     * plans; a query whose job does not plan keeps Flink's own semantics (no row) with the plan's
+     * warning.
+     */
+    private List<String> emptyInputRow(TableDefinition table, Table validated) {
+        List<String> row = EmptyInputRow.of(validated);
+        if (row == null
+                || row.isEmpty()
+                || table.columns() == null
+                || row.size() != table.columns().size()) {
+            return row;
+        }
+        try {
+            streaming.explainSql(EmptyInputRow.held(table, row));
+            return row;
+        } catch (RuntimeException cannotPlan) {
+            return null;
+        }
+    }
+
+    /**
+     * Each branch's smallest key when {@code query} is a UNION ALL (null for a branch without one),
+     * named by the union's output columns, which take a branch's columns by position; else null.
+     */
+    private List<List<String>> branchKeys(String query, Table union) {
+        List<String> branches = UnionBranches.of(query);
+        if (branches.isEmpty()) {
+            return null;
+        }
+        List<String> output = union.getResolvedSchema().getColumnNames();
+        List<List<String>> keys = new ArrayList<>();
+        for (String branch : branches) {
+            Table planned = streaming.sqlQuery(branch);
+            List<List<String>> branchKeys = FlinkUniqueKeys.of(planned);
+            if (branchKeys == null || branchKeys.isEmpty()) {
+                keys.add(null);
+                continue;
+            }
+            List<String> own = planned.getResolvedSchema().getColumnNames();
+            keys.add(
+                    branchKeys.get(0).stream()
+                            .map(column -> output.get(own.indexOf(column)))
+                            .toList());
+        }
+        return keys;
+    }
+
+    /** The upstream table's plan, if it is one its readers can run on. */
+    private static RefreshPlan runnablePlan(
+            TableDefinition.SourceTable source, UpstreamPlans plans) {
+        if (source.columns() == null) {
+            throw new BlockedByUpstream(
+                    "the definition names "
+                            + source.table()
+                            + " without its columns (written by an older version); run the"
+                            + " CREATE OR ALTER statement again");
+        }
+        RefreshPlan plan =
+                plans.find(source.table())
+                        .orElseThrow(
+                                () ->
+                                        new BlockedByUpstream(
+                                                "it reads "
+                                                        + source.table()
+                                                        + ", which has no plan yet"));
+        if (plan.mode() == null
+                || plan.status() == RefreshPlan.Status.REFUSED
+                || plan.status() == RefreshPlan.Status.DROPPED) {
+            throw new BlockedByUpstream(
+                    "it reads "
+                            + source.table()
+                            + ", whose plan is "
+                            + plan.status()
+                            + " and so has no data to read");
+        }
+        return plan;
+    }
+
+    /** A materialized table the query reads cannot be read. */
+    private static final class BlockedByUpstream extends RuntimeException {
+        BlockedByUpstream(String message) {
+            super(message);
+        }
+    }
+
+    /** Whether the query runs as a batch job, and its plan when it does (else empty). */
+    private record BatchPlan(QueryAnalysis.BatchCheck check, String plan) {}
+
+    private BatchPlan batchPlan(String query) {
+        try {
+            return new BatchPlan(QueryAnalysis.BatchCheck.RUNS, batch.explainSql(query));
+        } catch (RuntimeException batchError) {
+            return new BatchPlan(QueryAnalysis.BatchCheck.cannot(deepestMessage(batchError)), "");
+        }
+    }
+
+    private static void declare(TableEnvironment env, TableDefinition.SourceTable source) {
+        TableId id = TableId.of(source.table());
+        env.executeSql("CREATE DATABASE IF NOT EXISTS " + id.quotedDatabase());
+        env.getCatalog(id.catalog()).ifPresent(catalog -> dropQuietly(catalog, id));
+        env.executeSql(source.statement());
+    }
+
+    /** A batch refresh reads a source up to where it stands when the refresh starts. */
+    private void boundForBatch(TableDefinition.SourceTable source) {
+        TableId id = TableId.of(source.table());
+        Map<String, String> options;
+        try {
+            options =
+                    batch.getCatalog(id.catalog())
+                            .orElseThrow()
+                            .getTable(new ObjectPath(id.database(), id.name()))
+                            .getOptions();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the options of " + source.table(), e);
+        }
+        Map<String, String> extra = BoundedReads.extraOptions(options);
+        if (!extra.isEmpty()) {
+            StringBuilder set = new StringBuilder();
+            extra.forEach(
+                    (k, v) ->
+                            set.append(set.isEmpty() ? "" : ", ")
+                                    .append(PaimonTables.literal(k))
+                                    .append(" = ")
+                                    .append(PaimonTables.literal(v)));
+            batch.executeSql("ALTER TABLE " + id.quoted() + " SET (" + set + ")");
+        }
+    }
+
+    /** The changelog mode of the first node of the optimized physical plan: the query's output. */
+    static String rootChangelog(String explain) {
+        Matcher matcher = CHANGELOG.matcher(physicalPlan(explain).lines().findFirst().orElse(""));
+        if (!matcher.find()) {
+            throw new IllegalStateException("no changelogMode on the root of Flink's plan");
+        }
+        return matcher.group(1);
+    }
+
+    /** The operators of the streaming plan that keep state per key forever, in words, once each. */
+    static List<String> statefulOperators(String explain) {
+        Set<String> found = new LinkedHashSet<>();
+        for (String line : physicalPlan(explain).lines().toList()) {
+            Matcher operator = OPERATOR.matcher(line);
+            if (operator.matches()
+                    && UNBOUNDED_STATE.containsKey(operator.group(1))
+                    && !operator.group(2).contains("stateTtlHints=")) {
+                found.add(UNBOUNDED_STATE.get(operator.group(1)));
+            }
+        }
+        return List.copyOf(found);
+    }
+
+    /**
+     * Whether the streaming plan has an inner or outer regular join (Flink's Join or MultiJoin;
+     * semi and anti joins are not batched).
+     */
+    static boolean hasRegularJoin(String explain) {
+        return physicalPlan(explain)
+                .lines()
+                .map(OPERATOR::matcher)
+                .anyMatch(
+                        operator ->
+                                operator.matches()
+                                        && (operator.group(1).equals("MultiJoin")
+                                                || operator.group(1).equals("Join")
+                                                        && INNER_OR_OUTER
+                                                                .matcher(operator.group(2))
+                                                                .find()));
+    }
+
+    /** The sources Flink reads as a changelog (updates and deletes), not as appended events. */
+    static List<String> changelogSources(String explain) {
+        Set<String> found = new LinkedHashSet<>();
+        for (String line : physicalPlan(explain).lines().toList()) {
+            Matcher operator = OPERATOR.matcher(line);
+            if (operator.matches() && operator.group(1).equals("TableSourceScan")) {
+                Matcher table = SCANNED_TABLE.matcher(operator.group(2));
+                Matcher changelog = CHANGELOG.matcher(operator.group(2));
+                if (table.find() && changelog.find() && !changelog.group(1).equals("[I]")) {
+                    found.add(table.group(1).replace(", ", "."));
+                }
+            }
+        }
+        return List.copyOf(found);
+    }
+
+    /** Current-time functions in the filter and join conditions of the logical plan, once each. */
+    static List<String> timeFunctionsInConditions(String logicalPlan) {
+        Set<String> found = new LinkedHashSet<>();
+        for (String line : logicalPlan.lines().toList()) {
+            Matcher condition = CONDITION.matcher(line);
+            while (condition.find()) {
+                Matcher function = CURRENT_TIME.matcher(condition.group(1));
+                while (function.find()) {
+                    found.add(function.group(1));
+                }
+            }
+        }
+        return List.copyOf(found);
+    }
+
+    /** The volatile functions anywhere in a plan, once each. */
+    static List<String> volatileFunctions(String plan) {
+        Set<String> found = new LinkedHashSet<>();
+        Matcher function = VOLATILE.matcher(plan);
         while (function.find()) {
-          found.add(function.group(1));
+            found.add(function.group(1));
         }
-      }
+        return List.copyOf(found);
     }
-    return List.copyOf(found);
-  }
 
-  /** The volatile functions anywhere in a plan, once each. */
-  static List<String> volatileFunctions(String plan) {
-    Set<String> found = new LinkedHashSet<>();
-    Matcher function = VOLATILE.matcher(plan);
-    while (function.find()) {
-      found.add(function.group(1));
+    private static String physicalPlan(String explain) {
+        int start = explain.indexOf(PHYSICAL_PLAN);
+        if (start < 0) {
+            throw new IllegalStateException("no optimized physical plan in Flink's explanation");
+        }
+        int end = explain.indexOf(EXECUTION_PLAN, start);
+        return explain.substring(start + PHYSICAL_PLAN.length(), end < 0 ? explain.length() : end)
+                .strip();
     }
-    return List.copyOf(found);
-  }
 
-  private static String physicalPlan(String explain) {
-    int start = explain.indexOf(PHYSICAL_PLAN);
-    if (start < 0) {
-      throw new IllegalStateException("no optimized physical plan in Flink's explanation");
+    private static void dropQuietly(Catalog catalog, TableId id) {
+        try {
+            catalog.dropTable(new ObjectPath(id.database(), id.name()), true);
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "cannot replace " + id + " in the planner's catalog", e);
+        }
     }
-    int end = explain.indexOf(EXECUTION_PLAN, start);
-    return explain.substring(start + PHYSICAL_PLAN.length(), end < 0 ? explain.length() : end).strip();
-  }
 
-  private static void dropQuietly(Catalog catalog, TableId id) {
-    try {
-      catalog.dropTable(new ObjectPath(id.database(), id.name()), true);
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot replace " + id + " in the planner's catalog", e);
+    private static String deepestMessage(Throwable error) {
+        Throwable deepest = error;
+        while (deepest.getCause() != null && deepest.getCause() != deepest) {
+            deepest = deepest.getCause();
+        }
+        String message = deepest.getMessage() == null ? error.getMessage() : deepest.getMessage();
+        message = message == null ? "" : message.lines().findFirst().orElse(message).strip();
+        // Flink's own refusals say what is wrong; anything else is a failure inside its planner,
+        // whose
+        // bare message ("4") means nothing without its kind.
+        boolean flinksWords =
+                deepest instanceof TableException
+                        || deepest instanceof ValidationException
+                        || deepest.getClass().getName().startsWith("org.apache.calcite.");
+        return flinksWords
+                ? message
+                : "Flink's planner failed on this query ("
+                        + deepest.getClass().getSimpleName()
+                        + ": "
+                        + message
+                        + ")";
     }
-  }
-
-  private static String deepestMessage(Throwable error) {
-    Throwable deepest = error;
-    while (deepest.getCause() != null && deepest.getCause() != deepest) {
-      deepest = deepest.getCause();
-    }
-    String message = deepest.getMessage() == null ? error.getMessage() : deepest.getMessage();
-    message = message == null ? "" : message.lines().findFirst().orElse(message).strip();
-    // Flink's own refusals say what is wrong; anything else is a failure inside its planner, whose
-    // bare message ("4") means nothing without its kind.
-    boolean flinksWords = deepest instanceof TableException
-        || deepest instanceof ValidationException
-        || deepest.getClass().getName().startsWith("org.apache.calcite.");
-    return flinksWords ? message : "Flink's planner failed on this query (" + deepest.getClass().getSimpleName() + ": " + message + ")";
-  }
 }

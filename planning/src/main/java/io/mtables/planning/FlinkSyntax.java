@@ -8,12 +8,12 @@ import org.apache.flink.sql.parser.validate.FlinkSqlConformance;
 /** Flink SQL's parser settings, as Flink's own SQL client parses a statement. */
 public final class FlinkSyntax {
 
-  public static final SqlParser.Config PARSER =
-      SqlParser.config()
-          .withParserFactory(FlinkSqlParserImpl.FACTORY)
-          .withConformance(FlinkSqlConformance.DEFAULT)
-          .withLex(Lex.JAVA)
-          .withIdentifierMaxLength(256);
+    public static final SqlParser.Config PARSER =
+            SqlParser.config()
+                    .withParserFactory(FlinkSqlParserImpl.FACTORY)
+                    .withConformance(FlinkSqlConformance.DEFAULT)
+                    .withLex(Lex.JAVA)
+                    .withIdentifierMaxLength(256);
 
-  private FlinkSyntax() {}
+    private FlinkSyntax() {}
 }

@@ -9,21 +9,26 @@ import java.util.Map;
  */
 public final class PlanShapingOptions {
 
-  private PlanShapingOptions() {}
+    private PlanShapingOptions() {}
 
-  /**
-   * Change streams are delivered at least once (Debezium re-sends after a restart): a source with a
-   * primary key is normalized by key, so a repeated event changes nothing.
-   */
-  public static Map<String, String> streaming() {
-    return Map.of("table.exec.source.cdc-events-duplicate", "true");
-  }
+    /**
+     * Change streams are delivered at least once (Debezium re-sends after a restart): a source with
+     * a primary key is normalized by key, so a repeated event changes nothing.
+     */
+    public static Map<String, String> streaming() {
+        return Map.of("table.exec.source.cdc-events-duplicate", "true");
+    }
 
-  /** A plan's mini-batches (see {@link MiniBatches}): on, holding changes up to {@code latency}. */
-  public static Map<String, String> miniBatch(Duration latency) {
-    return Map.of(
-        "table.exec.mini-batch.enabled", "true",
-        "table.exec.mini-batch.allow-latency", latency.toMillis() + " ms",
-        "table.exec.mini-batch.size", String.valueOf(MiniBatches.SIZE));
-  }
+    /**
+     * A plan's mini-batches (see {@link MiniBatches}): on, holding changes up to {@code latency}.
+     */
+    public static Map<String, String> miniBatch(Duration latency) {
+        return Map.of(
+                "table.exec.mini-batch.enabled",
+                "true",
+                "table.exec.mini-batch.allow-latency",
+                latency.toMillis() + " ms",
+                "table.exec.mini-batch.size",
+                String.valueOf(MiniBatches.SIZE));
+    }
 }

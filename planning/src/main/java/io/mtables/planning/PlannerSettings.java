@@ -14,18 +14,25 @@ import java.time.ZoneId;
  *     (its cron and partition values), written into its plan
  */
 public record PlannerSettings(
-    Duration freshnessThreshold, Duration defaultContinuousFreshness, Duration defaultFullFreshness, ZoneId timeZone) {
+        Duration freshnessThreshold,
+        Duration defaultContinuousFreshness,
+        Duration defaultFullFreshness,
+        ZoneId timeZone) {
 
-  /** The default time zone of periods. */
-  public static final ZoneId UTC = ZoneId.of("UTC");
+    /** The default time zone of periods. */
+    public static final ZoneId UTC = ZoneId.of("UTC");
 
-  /** Periods in UTC. */
-  public PlannerSettings(Duration freshnessThreshold, Duration defaultContinuousFreshness, Duration defaultFullFreshness) {
-    this(freshnessThreshold, defaultContinuousFreshness, defaultFullFreshness, UTC);
-  }
+    /** Periods in UTC. */
+    public PlannerSettings(
+            Duration freshnessThreshold,
+            Duration defaultContinuousFreshness,
+            Duration defaultFullFreshness) {
+        this(freshnessThreshold, defaultContinuousFreshness, defaultFullFreshness, UTC);
+    }
 
-  /** Flink's defaults, periods in UTC. */
-  public static PlannerSettings defaults() {
-    return new PlannerSettings(Duration.ofMinutes(30), Duration.ofMinutes(3), Duration.ofHours(1));
-  }
+    /** Flink's defaults, periods in UTC. */
+    public static PlannerSettings defaults() {
+        return new PlannerSettings(
+                Duration.ofMinutes(30), Duration.ofMinutes(3), Duration.ofHours(1));
+    }
 }

@@ -13,48 +13,51 @@ import java.util.concurrent.Executors;
  */
 public final class PlannerThread {
 
-  private final ExecutorService executor;
-  private volatile Thread thread;
+    private final ExecutorService executor;
+    private volatile Thread thread;
 
-  public PlannerThread(String name) {
-    ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
-    executor =
-        Executors.newSingleThreadExecutor(
-            task -> {
-              Thread created = new Thread(task, name);
-              created.setDaemon(true);
-              created.setContextClassLoader(classLoader);
-              thread = created;
-              return created;
-            });
-  }
+    public PlannerThread(String name) {
+        ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
+        executor =
+                Executors.newSingleThreadExecutor(
+                        task -> {
+                            Thread created = new Thread(task, name);
+                            created.setDaemon(true);
+                            created.setContextClassLoader(classLoader);
+                            thread = created;
+                            return created;
+                        });
+    }
 
-  /** Runs {@code work} on the thread and waits for it (at once when already on it); its runtime exceptions are thrown as they were. */
-  public <T> T call(Callable<T> work) {
-    try {
-      if (Thread.currentThread() == thread) {
-        return work.call();
-      }
-      return executor.submit(work).get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for Flink's planner", e);
-    } catch (ExecutionException e) {
-      throw rethrown(e.getCause());
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
+    /**
+     * Runs {@code work} on the thread and waits for it (at once when already on it); its runtime
+     * exceptions are thrown as they were.
+     */
+    public <T> T call(Callable<T> work) {
+        try {
+            if (Thread.currentThread() == thread) {
+                return work.call();
+            }
+            return executor.submit(work).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for Flink's planner", e);
+        } catch (ExecutionException e) {
+            throw rethrown(e.getCause());
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
-  }
 
-  private static RuntimeException rethrown(Throwable cause) {
-    if (cause instanceof RuntimeException runtime) {
-      return runtime;
+    private static RuntimeException rethrown(Throwable cause) {
+        if (cause instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        if (cause instanceof Error error) {
+            throw error;
+        }
+        return new IllegalStateException(cause);
     }
-    if (cause instanceof Error error) {
-      throw error;
-    }
-    return new IllegalStateException(cause);
-  }
 }

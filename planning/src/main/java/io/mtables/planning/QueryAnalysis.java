@@ -8,8 +8,8 @@ import java.util.Map;
  * with which changelog and keys, whether it runs as a batch, and the traps in its plan.
  *
  * @param verdict whether it can run as a stream
- * @param changelogMode the changelog the query produces, such as {@code [I]} or {@code [I,UB,UA,D]};
- *     null unless STREAMABLE
+ * @param changelogMode the changelog the query produces, such as {@code [I]} or {@code
+ *     [I,UB,UA,D]}; null unless STREAMABLE
  * @param detail why, in Flink's words when Flink refused; null when STREAMABLE
  * @param uniqueKeys the keys Flink proves unique for the query's result (output column names),
  *     smallest first; empty when none, null when not known
@@ -36,103 +36,287 @@ import java.util.Map;
  *     anti join, nor a window, interval, temporal or lookup join)
  */
 public record QueryAnalysis(
-    Verdict verdict,
-    String changelogMode,
-    String detail,
-    List<List<String>> uniqueKeys,
-    BatchCheck batch,
-    List<String> statefulOperators,
-    List<String> timeFunctionsInConditions,
-    List<String> latestValueSources,
-    List<List<String>> branchKeys,
-    List<String> volatileFunctions,
-    Map<String, Map<String, String>> partitionSources,
-    List<String> emptyInputRow,
-    boolean regularJoin) {
+        Verdict verdict,
+        String changelogMode,
+        String detail,
+        List<List<String>> uniqueKeys,
+        BatchCheck batch,
+        List<String> statefulOperators,
+        List<String> timeFunctionsInConditions,
+        List<String> latestValueSources,
+        List<List<String>> branchKeys,
+        List<String> volatileFunctions,
+        Map<String, Map<String, String>> partitionSources,
+        List<String> emptyInputRow,
+        boolean regularJoin) {
 
-  /** The planner's answer. */
-  public enum Verdict {
-    STREAMABLE,
-    NOT_STREAMABLE,
-    UNKNOWN,
-    /** It cannot run at all as things stand, for a reason outside the query (an upstream table). */
-    BLOCKED
-  }
-
-  /**
-   * Whether the query runs as a batch.
-   *
-   * @param runs whether it runs (assumed when not checked)
-   * @param checked whether Flink's batch planner was asked
-   * @param detail Flink's words when it cannot
-   */
-  public record BatchCheck(boolean runs, boolean checked, String detail) {
-    public static final BatchCheck RUNS = new BatchCheck(true, true, null);
-    public static final BatchCheck NOT_CHECKED = new BatchCheck(true, false, null);
-
-    public static BatchCheck cannot(String why) {
-      return new BatchCheck(false, true, why);
+    /** The planner's answer. */
+    public enum Verdict {
+        STREAMABLE,
+        NOT_STREAMABLE,
+        UNKNOWN,
+        /**
+         * It cannot run at all as things stand, for a reason outside the query (an upstream table).
+         */
+        BLOCKED
     }
-  }
 
-  public static QueryAnalysis streamable(String changelogMode) {
-    return new QueryAnalysis(Verdict.STREAMABLE, changelogMode, null, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null, false);
-  }
+    /**
+     * Whether the query runs as a batch.
+     *
+     * @param runs whether it runs (assumed when not checked)
+     * @param checked whether Flink's batch planner was asked
+     * @param detail Flink's words when it cannot
+     */
+    public record BatchCheck(boolean runs, boolean checked, String detail) {
+        public static final BatchCheck RUNS = new BatchCheck(true, true, null);
+        public static final BatchCheck NOT_CHECKED = new BatchCheck(true, false, null);
 
-  public static QueryAnalysis notStreamable(String why) {
-    return new QueryAnalysis(Verdict.NOT_STREAMABLE, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null, false);
-  }
+        public static BatchCheck cannot(String why) {
+            return new BatchCheck(false, true, why);
+        }
+    }
 
-  public static QueryAnalysis unknown(String why) {
-    return new QueryAnalysis(Verdict.UNKNOWN, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null, false);
-  }
+    public static QueryAnalysis streamable(String changelogMode) {
+        return new QueryAnalysis(
+                Verdict.STREAMABLE,
+                changelogMode,
+                null,
+                null,
+                BatchCheck.NOT_CHECKED,
+                List.of(),
+                List.of(),
+                List.of(),
+                null,
+                List.of(),
+                Map.of(),
+                null,
+                false);
+    }
 
-  public static QueryAnalysis blocked(String why) {
-    return new QueryAnalysis(Verdict.BLOCKED, null, why, null, BatchCheck.NOT_CHECKED, List.of(), List.of(), List.of(), null, List.of(), Map.of(), null, false);
-  }
+    public static QueryAnalysis notStreamable(String why) {
+        return new QueryAnalysis(
+                Verdict.NOT_STREAMABLE,
+                null,
+                why,
+                null,
+                BatchCheck.NOT_CHECKED,
+                List.of(),
+                List.of(),
+                List.of(),
+                null,
+                List.of(),
+                Map.of(),
+                null,
+                false);
+    }
 
-  public QueryAnalysis withUniqueKeys(List<List<String>> keys) {
-    return new QueryAnalysis(verdict, changelogMode, detail, keys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow, regularJoin);
-  }
+    public static QueryAnalysis unknown(String why) {
+        return new QueryAnalysis(
+                Verdict.UNKNOWN,
+                null,
+                why,
+                null,
+                BatchCheck.NOT_CHECKED,
+                List.of(),
+                List.of(),
+                List.of(),
+                null,
+                List.of(),
+                Map.of(),
+                null,
+                false);
+    }
 
-  public QueryAnalysis withBatch(BatchCheck check) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, check, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow, regularJoin);
-  }
+    public static QueryAnalysis blocked(String why) {
+        return new QueryAnalysis(
+                Verdict.BLOCKED,
+                null,
+                why,
+                null,
+                BatchCheck.NOT_CHECKED,
+                List.of(),
+                List.of(),
+                List.of(),
+                null,
+                List.of(),
+                Map.of(),
+                null,
+                false);
+    }
 
-  public QueryAnalysis withStatefulOperators(List<String> operators) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, operators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow, regularJoin);
-  }
+    public QueryAnalysis withUniqueKeys(List<List<String>> keys) {
+        return new QueryAnalysis(
+                verdict,
+                changelogMode,
+                detail,
+                keys,
+                batch,
+                statefulOperators,
+                timeFunctionsInConditions,
+                latestValueSources,
+                branchKeys,
+                volatileFunctions,
+                partitionSources,
+                emptyInputRow,
+                regularJoin);
+    }
 
-  public QueryAnalysis withTimeFunctions(List<String> functions) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, functions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow, regularJoin);
-  }
+    public QueryAnalysis withBatch(BatchCheck check) {
+        return new QueryAnalysis(
+                verdict,
+                changelogMode,
+                detail,
+                uniqueKeys,
+                check,
+                statefulOperators,
+                timeFunctionsInConditions,
+                latestValueSources,
+                branchKeys,
+                volatileFunctions,
+                partitionSources,
+                emptyInputRow,
+                regularJoin);
+    }
 
-  public QueryAnalysis withLatestValueSources(List<String> sources) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, sources, branchKeys, volatileFunctions, partitionSources, emptyInputRow, regularJoin);
-  }
+    public QueryAnalysis withStatefulOperators(List<String> operators) {
+        return new QueryAnalysis(
+                verdict,
+                changelogMode,
+                detail,
+                uniqueKeys,
+                batch,
+                operators,
+                timeFunctionsInConditions,
+                latestValueSources,
+                branchKeys,
+                volatileFunctions,
+                partitionSources,
+                emptyInputRow,
+                regularJoin);
+    }
 
-  public QueryAnalysis withBranchKeys(List<List<String>> keys) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, keys, volatileFunctions, partitionSources, emptyInputRow, regularJoin);
-  }
+    public QueryAnalysis withTimeFunctions(List<String> functions) {
+        return new QueryAnalysis(
+                verdict,
+                changelogMode,
+                detail,
+                uniqueKeys,
+                batch,
+                statefulOperators,
+                functions,
+                latestValueSources,
+                branchKeys,
+                volatileFunctions,
+                partitionSources,
+                emptyInputRow,
+                regularJoin);
+    }
 
-  public QueryAnalysis withVolatileFunctions(List<String> functions) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, functions, partitionSources, emptyInputRow, regularJoin);
-  }
+    public QueryAnalysis withLatestValueSources(List<String> sources) {
+        return new QueryAnalysis(
+                verdict,
+                changelogMode,
+                detail,
+                uniqueKeys,
+                batch,
+                statefulOperators,
+                timeFunctionsInConditions,
+                sources,
+                branchKeys,
+                volatileFunctions,
+                partitionSources,
+                emptyInputRow,
+                regularJoin);
+    }
 
-  public QueryAnalysis withPartitionSources(Map<String, Map<String, String>> sources) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, sources, emptyInputRow, regularJoin);
-  }
+    public QueryAnalysis withBranchKeys(List<List<String>> keys) {
+        return new QueryAnalysis(
+                verdict,
+                changelogMode,
+                detail,
+                uniqueKeys,
+                batch,
+                statefulOperators,
+                timeFunctionsInConditions,
+                latestValueSources,
+                keys,
+                volatileFunctions,
+                partitionSources,
+                emptyInputRow,
+                regularJoin);
+    }
 
-  public QueryAnalysis withEmptyInputRow(List<String> row) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, row, regularJoin);
-  }
+    public QueryAnalysis withVolatileFunctions(List<String> functions) {
+        return new QueryAnalysis(
+                verdict,
+                changelogMode,
+                detail,
+                uniqueKeys,
+                batch,
+                statefulOperators,
+                timeFunctionsInConditions,
+                latestValueSources,
+                branchKeys,
+                functions,
+                partitionSources,
+                emptyInputRow,
+                regularJoin);
+    }
 
-  /** Whether the query produces updates or deletes, not only inserts. */
-  public boolean updating() {
-    return changelogMode != null && !changelogMode.equals("[I]");
-  }
+    public QueryAnalysis withPartitionSources(Map<String, Map<String, String>> sources) {
+        return new QueryAnalysis(
+                verdict,
+                changelogMode,
+                detail,
+                uniqueKeys,
+                batch,
+                statefulOperators,
+                timeFunctionsInConditions,
+                latestValueSources,
+                branchKeys,
+                volatileFunctions,
+                sources,
+                emptyInputRow,
+                regularJoin);
+    }
 
-  public QueryAnalysis withRegularJoin(boolean joined) {
-    return new QueryAnalysis(verdict, changelogMode, detail, uniqueKeys, batch, statefulOperators, timeFunctionsInConditions, latestValueSources, branchKeys, volatileFunctions, partitionSources, emptyInputRow, joined);
-  }
+    public QueryAnalysis withEmptyInputRow(List<String> row) {
+        return new QueryAnalysis(
+                verdict,
+                changelogMode,
+                detail,
+                uniqueKeys,
+                batch,
+                statefulOperators,
+                timeFunctionsInConditions,
+                latestValueSources,
+                branchKeys,
+                volatileFunctions,
+                partitionSources,
+                row,
+                regularJoin);
+    }
+
+    /** Whether the query produces updates or deletes, not only inserts. */
+    public boolean updating() {
+        return changelogMode != null && !changelogMode.equals("[I]");
+    }
+
+    public QueryAnalysis withRegularJoin(boolean joined) {
+        return new QueryAnalysis(
+                verdict,
+                changelogMode,
+                detail,
+                uniqueKeys,
+                batch,
+                statefulOperators,
+                timeFunctionsInConditions,
+                latestValueSources,
+                branchKeys,
+                volatileFunctions,
+                partitionSources,
+                emptyInputRow,
+                joined);
+    }
 }

@@ -28,139 +28,215 @@ import org.apache.flink.table.catalog.IntervalFreshness;
  */
 public final class RefreshModeRules {
 
-  private static final Pattern DATE_FORMATTER = Pattern.compile("^partition\\.fields\\.(.+)\\.date-formatter$");
+    private static final Pattern DATE_FORMATTER =
+            Pattern.compile("^partition\\.fields\\.(.+)\\.date-formatter$");
 
-  private RefreshModeRules() {}
+    private RefreshModeRules() {}
 
-  /**
-   * The plan for one version of a materialized table.
-   *
-   * @param query what Flink's planner said about the query
-   */
-  public static RefreshPlan plan(TableDefinition table, PlannerSettings settings, QueryAnalysis query, Instant now) {
-    List<String> reasons = new ArrayList<>();
-    Mode mode = ModeChoice.choose(table, settings, query, reasons);
-    if (mode == null) {
-      return refused(table, null, query, reasons, now);
-    }
-    describeStreaming(mode, query, reasons);
-    UpsertKey key = KeyChoice.choose(table, mode, query, reasons);
-    if (mode == Mode.CONTINUOUS && query.updating() && key == null) {
-      if (table.refreshMode() == RefreshMode.CONTINUOUS || !query.batch().runs()) {
-        reasons.add(
-            "Refused: the query produces updates and deletes, and Flink derives no key from it to apply them on. Declare"
-                + " PRIMARY KEY (...) NOT ENFORCED on columns that identify a result row, or select a unique column"
-                + " (such as a source's primary key).");
-        return refused(table, null, query, reasons, now);
-      }
-      reasons.add("FULL instead: each refresh overwrites the table, which needs no key.");
-      mode = Mode.FULL;
-    }
-    boolean declared = table.freshness() != null;
-    Duration freshness =
-        declared
-            ? Durations.of(new Freshness(table.freshness().interval(), table.freshness().unit()))
-            : mode == Mode.CONTINUOUS ? settings.defaultContinuousFreshness() : settings.defaultFullFreshness();
-    if (!declared) {
-      reasons.add(
-          "No FRESHNESS was declared: the " + mode + " default " + Durations.words(freshness) + " applies"
-              + " (materialized-table.default-freshness." + (mode == Mode.CONTINUOUS ? "continuous" : "full") + ").");
-    }
-    Duration checkpoint = null;
-    Duration miniBatch = null;
-    String cron = null;
-    Map<String, String> formatters = new TreeMap<>();
-    if (mode == Mode.CONTINUOUS) {
-      checkpoint = checkpointInterval(freshness);
-      reasons.add(
-          "Checkpoint every " + Durations.precise(checkpoint) + ", half the freshness: each checkpoint commits a snapshot, so the"
-              + " newest change a reader sees is at most one interval and the commit's own time old, within the freshness.");
-      miniBatch = MiniBatches.of(query, checkpoint, key != null && key.holdsEmptyInputRow());
-      reasons.add(MiniBatches.reason(miniBatch, query));
-    } else {
-      Freshness f = Durations.freshnessOf(freshness);
-      try {
-        cron = IntervalFreshness.convertFreshnessToCron(
-            IntervalFreshness.of(String.valueOf(f.interval()), IntervalFreshness.TimeUnit.valueOf(f.unit())));
-      } catch (RuntimeException e) {
-        reasons.add(
-            "Refused: FULL needs a freshness that is a cron period, and " + Durations.words(freshness) + " is not ("
-                + e.getMessage() + "). Allowed: SECOND or MINUTE 1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30; HOUR 1, 2, 3,"
-                + " 4, 6, 8, 12; DAY 1.");
-        return refused(table, f, query, reasons, now);
-      }
-      reasons.add("Refresh on the cron '" + cron + "' (every " + Durations.words(freshness) + ").");
-      formatters.putAll(dateFormatters(table.options()));
-      if (!formatters.isEmpty()) {
-        formatters.forEach(
-            (column, pattern) ->
-                reasons.add(
-                    "Each scheduled refresh overwrites only the partition " + column + " = its scheduled time formatted"
-                        + " '" + pattern + "'; other partitions change only with ALTER ... REFRESH PARTITION."));
-      } else {
-        reasons.add("Each scheduled refresh overwrites the whole table.");
-      }
-    }
-    List<Warning> warnings = PlanWarnings.of(table, mode, freshness, key, query);
-    Status status = table.status() == TableDefinition.Status.SUSPENDED ? Status.SUSPENDED : Status.ACTIVE;
-    if (status == Status.SUSPENDED) {
-      reasons.add("Suspended: no job runs and no refresh is scheduled until ALTER ... RESUME.");
-    }
-    Incremental incremental = mode == Mode.FULL ? IncrementalRefresh.of(table, query) : null;
-    if (incremental != null) {
-      reasons.add(incremental.reason());
-    }
-    return new RefreshPlan(
-        table.table(), table.version(), status, mode, Durations.freshnessOf(freshness), declared, checkpoint, cron,
-        formatters, query.changelogMode(), key, upstreamTables(table), reasons, warnings, now, incremental,
-        mode == Mode.FULL ? settings.timeZone().getId() : null, miniBatch);
-  }
-
-  private static void describeStreaming(Mode mode, QueryAnalysis query, List<String> reasons) {
-    switch (query.verdict()) {
-      case STREAMABLE -> {
-        if (mode == Mode.CONTINUOUS) {
-          reasons.add(
-              "Flink's planner runs the query as a stream with the changelog " + query.changelogMode()
-                  + (query.updating() ? ": rows are updated and deleted in place." : ": rows are only inserted."));
+    /**
+     * The plan for one version of a materialized table.
+     *
+     * @param query what Flink's planner said about the query
+     */
+    public static RefreshPlan plan(
+            TableDefinition table, PlannerSettings settings, QueryAnalysis query, Instant now) {
+        List<String> reasons = new ArrayList<>();
+        Mode mode = ModeChoice.choose(table, settings, query, reasons);
+        if (mode == null) {
+            return refused(table, null, query, reasons, now);
         }
-      }
-      case UNKNOWN -> reasons.add("Streaming compatibility was not checked: " + query.detail() + ".");
-      case NOT_STREAMABLE -> {
-        // already said by the mode decision
-      }
+        describeStreaming(mode, query, reasons);
+        UpsertKey key = KeyChoice.choose(table, mode, query, reasons);
+        if (mode == Mode.CONTINUOUS && query.updating() && key == null) {
+            if (table.refreshMode() == RefreshMode.CONTINUOUS || !query.batch().runs()) {
+                reasons.add(
+                        "Refused: the query produces updates and deletes, and Flink derives no key"
+                            + " from it to apply them on. Declare PRIMARY KEY (...) NOT ENFORCED on"
+                            + " columns that identify a result row, or select a unique column (such"
+                            + " as a source's primary key).");
+                return refused(table, null, query, reasons, now);
+            }
+            reasons.add("FULL instead: each refresh overwrites the table, which needs no key.");
+            mode = Mode.FULL;
+        }
+        boolean declared = table.freshness() != null;
+        Duration freshness =
+                declared
+                        ? Durations.of(
+                                new Freshness(
+                                        table.freshness().interval(), table.freshness().unit()))
+                        : mode == Mode.CONTINUOUS
+                                ? settings.defaultContinuousFreshness()
+                                : settings.defaultFullFreshness();
+        if (!declared) {
+            reasons.add(
+                    "No FRESHNESS was declared: the "
+                            + mode
+                            + " default "
+                            + Durations.words(freshness)
+                            + " applies"
+                            + " (materialized-table.default-freshness."
+                            + (mode == Mode.CONTINUOUS ? "continuous" : "full")
+                            + ").");
+        }
+        Duration checkpoint = null;
+        Duration miniBatch = null;
+        String cron = null;
+        Map<String, String> formatters = new TreeMap<>();
+        if (mode == Mode.CONTINUOUS) {
+            checkpoint = checkpointInterval(freshness);
+            reasons.add(
+                    "Checkpoint every "
+                            + Durations.precise(checkpoint)
+                            + ", half the freshness: each checkpoint commits a snapshot, so the"
+                            + " newest change a reader sees is at most one interval and the"
+                            + " commit's own time old, within the freshness.");
+            miniBatch = MiniBatches.of(query, checkpoint, key != null && key.holdsEmptyInputRow());
+            reasons.add(MiniBatches.reason(miniBatch, query));
+        } else {
+            Freshness f = Durations.freshnessOf(freshness);
+            try {
+                cron =
+                        IntervalFreshness.convertFreshnessToCron(
+                                IntervalFreshness.of(
+                                        String.valueOf(f.interval()),
+                                        IntervalFreshness.TimeUnit.valueOf(f.unit())));
+            } catch (RuntimeException e) {
+                reasons.add(
+                        "Refused: FULL needs a freshness that is a cron period, and "
+                                + Durations.words(freshness)
+                                + " is not ("
+                                + e.getMessage()
+                                + "). Allowed: SECOND or MINUTE 1, 2, 3, 4, 5, 6, 10, 12, 15, 20,"
+                                + " 30; HOUR 1, 2, 3, 4, 6, 8, 12; DAY 1.");
+                return refused(table, f, query, reasons, now);
+            }
+            reasons.add(
+                    "Refresh on the cron '"
+                            + cron
+                            + "' (every "
+                            + Durations.words(freshness)
+                            + ").");
+            formatters.putAll(dateFormatters(table.options()));
+            if (!formatters.isEmpty()) {
+                formatters.forEach(
+                        (column, pattern) ->
+                                reasons.add(
+                                        "Each scheduled refresh overwrites only the partition "
+                                                + column
+                                                + " = its scheduled time formatted"
+                                                + " '"
+                                                + pattern
+                                                + "'; other partitions change only with ALTER ..."
+                                                + " REFRESH PARTITION."));
+            } else {
+                reasons.add("Each scheduled refresh overwrites the whole table.");
+            }
+        }
+        List<Warning> warnings = PlanWarnings.of(table, mode, freshness, key, query);
+        Status status =
+                table.status() == TableDefinition.Status.SUSPENDED
+                        ? Status.SUSPENDED
+                        : Status.ACTIVE;
+        if (status == Status.SUSPENDED) {
+            reasons.add(
+                    "Suspended: no job runs and no refresh is scheduled until ALTER ... RESUME.");
+        }
+        Incremental incremental = mode == Mode.FULL ? IncrementalRefresh.of(table, query) : null;
+        if (incremental != null) {
+            reasons.add(incremental.reason());
+        }
+        return new RefreshPlan(
+                table.table(),
+                table.version(),
+                status,
+                mode,
+                Durations.freshnessOf(freshness),
+                declared,
+                checkpoint,
+                cron,
+                formatters,
+                query.changelogMode(),
+                key,
+                upstreamTables(table),
+                reasons,
+                warnings,
+                now,
+                incremental,
+                mode == Mode.FULL ? settings.timeZone().getId() : null,
+                miniBatch);
     }
-  }
 
-  private static RefreshPlan refused(TableDefinition table, Freshness freshness, QueryAnalysis query, List<String> reasons, Instant now) {
-    return new RefreshPlan(
-        table.table(), table.version(), Status.REFUSED, null, freshness, table.freshness() != null, null, null, Map.of(),
-        query.changelogMode(), null, upstreamTables(table), reasons, List.of(), now);
-  }
+    private static void describeStreaming(Mode mode, QueryAnalysis query, List<String> reasons) {
+        switch (query.verdict()) {
+            case STREAMABLE -> {
+                if (mode == Mode.CONTINUOUS) {
+                    reasons.add(
+                            "Flink's planner runs the query as a stream with the changelog "
+                                    + query.changelogMode()
+                                    + (query.updating()
+                                            ? ": rows are updated and deleted in place."
+                                            : ": rows are only inserted."));
+                }
+            }
+            case UNKNOWN ->
+                    reasons.add("Streaming compatibility was not checked: " + query.detail() + ".");
+            case NOT_STREAMABLE -> {
+                // already said by the mode decision
+            }
+        }
+    }
 
-  /** The materialized tables the query reads, in the order the definition lists them. */
-  static List<String> upstreamTables(TableDefinition table) {
-    return table.sources().stream().filter(s -> s.kind() == TableDefinition.Kind.MATERIALIZED_TABLE).map(TableDefinition.SourceTable::table).toList();
-  }
+    private static RefreshPlan refused(
+            TableDefinition table,
+            Freshness freshness,
+            QueryAnalysis query,
+            List<String> reasons,
+            Instant now) {
+        return new RefreshPlan(
+                table.table(),
+                table.version(),
+                Status.REFUSED,
+                null,
+                freshness,
+                table.freshness() != null,
+                null,
+                null,
+                Map.of(),
+                query.changelogMode(),
+                null,
+                upstreamTables(table),
+                reasons,
+                List.of(),
+                now);
+    }
 
-  private static Map<String, String> dateFormatters(Map<String, String> options) {
-    Map<String, String> formatters = new TreeMap<>();
-    options.forEach(
-        (key, value) -> {
-          Matcher matcher = DATE_FORMATTER.matcher(key);
-          if (matcher.matches()) {
-            formatters.put(matcher.group(1), value);
-          }
-        });
-    return formatters;
-  }
+    /** The materialized tables the query reads, in the order the definition lists them. */
+    static List<String> upstreamTables(TableDefinition table) {
+        return table.sources().stream()
+                .filter(s -> s.kind() == TableDefinition.Kind.MATERIALIZED_TABLE)
+                .map(TableDefinition.SourceTable::table)
+                .toList();
+    }
 
-  /**
-   * Half the freshness: a reader's data is as old as the last committed checkpoint's start, so lag
-   * peaks at one interval plus the time to take and commit the checkpoint; with the interval at the
-   * freshness itself, the lag would exceed the freshness just before every commit.
-   */
-  static Duration checkpointInterval(Duration freshness) {
-    return freshness.dividedBy(2);
-  }
+    private static Map<String, String> dateFormatters(Map<String, String> options) {
+        Map<String, String> formatters = new TreeMap<>();
+        options.forEach(
+                (key, value) -> {
+                    Matcher matcher = DATE_FORMATTER.matcher(key);
+                    if (matcher.matches()) {
+                        formatters.put(matcher.group(1), value);
+                    }
+                });
+        return formatters;
+    }
+
+    /**
+     * Half the freshness: a reader's data is as old as the last committed checkpoint's start, so
+     * lag peaks at one interval plus the time to take and commit the checkpoint; with the interval
+     * at the freshness itself, the lag would exceed the freshness just before every commit.
+     */
+    static Duration checkpointInterval(Duration freshness) {
+        return freshness.dividedBy(2);
+    }
 }

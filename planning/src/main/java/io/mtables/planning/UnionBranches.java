@@ -22,46 +22,46 @@ import org.apache.flink.sql.parser.validate.FlinkSqlConformance;
  */
 public final class UnionBranches {
 
-  private static final SqlDialect FLINK =
-      new AnsiSqlDialect(
-          SqlDialect.EMPTY_CONTEXT
-              .withIdentifierQuoteString(Quoting.BACK_TICK.string)
-              .withQuotedCasing(Casing.UNCHANGED)
-              .withUnquotedCasing(Casing.UNCHANGED)
-              .withConformance(FlinkSqlConformance.DEFAULT));
+    private static final SqlDialect FLINK =
+            new AnsiSqlDialect(
+                    SqlDialect.EMPTY_CONTEXT
+                            .withIdentifierQuoteString(Quoting.BACK_TICK.string)
+                            .withQuotedCasing(Casing.UNCHANGED)
+                            .withUnquotedCasing(Casing.UNCHANGED)
+                            .withConformance(FlinkSqlConformance.DEFAULT));
 
-  private UnionBranches() {}
+    private UnionBranches() {}
 
-  /** The branches of {@code query} in order, when its top is a UNION ALL; else empty. */
-  public static List<String> of(String query) {
-    SqlNode root;
-    try {
-      root = SqlParser.create(query, FlinkSyntax.PARSER).parseQuery();
-    } catch (SqlParseException e) {
-      return List.of();
+    /** The branches of {@code query} in order, when its top is a UNION ALL; else empty. */
+    public static List<String> of(String query) {
+        SqlNode root;
+        try {
+            root = SqlParser.create(query, FlinkSyntax.PARSER).parseQuery();
+        } catch (SqlParseException e) {
+            return List.of();
+        }
+        if (!isUnionAll(root)) {
+            return List.of();
+        }
+        List<SqlNode> branches = new ArrayList<>();
+        flatten(root, branches);
+        return branches.stream().map(branch -> branch.toSqlString(FLINK).getSql()).toList();
     }
-    if (!isUnionAll(root)) {
-      return List.of();
-    }
-    List<SqlNode> branches = new ArrayList<>();
-    flatten(root, branches);
-    return branches.stream().map(branch -> branch.toSqlString(FLINK).getSql()).toList();
-  }
 
-  private static void flatten(SqlNode node, List<SqlNode> branches) {
-    if (isUnionAll(node)) {
-      for (SqlNode operand : ((SqlBasicCall) node).getOperandList()) {
-        flatten(operand, branches);
-      }
-    } else {
-      branches.add(node);
+    private static void flatten(SqlNode node, List<SqlNode> branches) {
+        if (isUnionAll(node)) {
+            for (SqlNode operand : ((SqlBasicCall) node).getOperandList()) {
+                flatten(operand, branches);
+            }
+        } else {
+            branches.add(node);
+        }
     }
-  }
 
-  private static boolean isUnionAll(SqlNode node) {
-    return node instanceof SqlBasicCall call
-        && call.getKind() == SqlKind.UNION
-        && call.getOperator() instanceof SqlSetOperator union
-        && union.isAll();
-  }
+    private static boolean isUnionAll(SqlNode node) {
+        return node instanceof SqlBasicCall call
+                && call.getKind() == SqlKind.UNION
+                && call.getOperator() instanceof SqlSetOperator union
+                && union.isAll();
+    }
 }

@@ -14,308 +14,617 @@ import org.junit.jupiter.api.Test;
 /** Flink's own verdicts on real queries: the planner, not string matching, decides. */
 class FlinkQueryAnalyzerTest {
 
-  static final FlinkQueryAnalyzer ANALYZER = new FlinkQueryAnalyzer();
-  static final String CDC_ORDERS =
-      "CREATE TABLE `default_catalog`.`shop`.`orders` (id BIGINT, ds STRING, amount DECIMAL(10, 2), PRIMARY KEY (id) NOT ENFORCED)"
-          + " WITH ('connector' = 'kafka', 'topic' = 'o', 'format' = 'debezium-json', 'properties.bootstrap.servers' = 'x:1', 'scan.startup.mode' = 'earliest-offset')";
-  private static final String CDC_USERS =
-      "CREATE TABLE `default_catalog`.`shop`.`users` (id BIGINT NOT NULL, firstname STRING, PRIMARY KEY (id) NOT ENFORCED)"
-          + " WITH ('connector' = 'kafka', 'topic' = 'u', 'format' = 'debezium-json', 'properties.bootstrap.servers' = 'x:1', 'scan.startup.mode' = 'earliest-offset')";
-  private static final String CDC_DOMAINS =
-      "CREATE TABLE `default_catalog`.`shop`.`domains` (id BIGINT NOT NULL, user_id BIGINT, domain STRING, PRIMARY KEY (id) NOT ENFORCED)"
-          + " WITH ('connector' = 'kafka', 'topic' = 'd', 'format' = 'debezium-json', 'properties.bootstrap.servers' = 'x:1', 'scan.startup.mode' = 'earliest-offset')";
-  private static final String APPEND_CLICKS =
-      "CREATE TABLE `default_catalog`.`shop`.`clicks` (id BIGINT, url STRING, ts TIMESTAMP(3))"
-          + " WITH ('connector' = 'kafka', 'topic' = 'c', 'format' = 'json', 'properties.bootstrap.servers' = 'x:1', 'scan.startup.mode' = 'earliest-offset')";
+    static final FlinkQueryAnalyzer ANALYZER = new FlinkQueryAnalyzer();
+    static final String CDC_ORDERS =
+            "CREATE TABLE `default_catalog`.`shop`.`orders` (id BIGINT, ds STRING, amount"
+                    + " DECIMAL(10, 2), PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'kafka',"
+                    + " 'topic' = 'o', 'format' = 'debezium-json', 'properties.bootstrap.servers' ="
+                    + " 'x:1', 'scan.startup.mode' = 'earliest-offset')";
+    private static final String CDC_USERS =
+            "CREATE TABLE `default_catalog`.`shop`.`users` (id BIGINT NOT NULL, firstname STRING,"
+                    + " PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'kafka', 'topic' = 'u',"
+                    + " 'format' = 'debezium-json', 'properties.bootstrap.servers' = 'x:1',"
+                    + " 'scan.startup.mode' = 'earliest-offset')";
+    private static final String CDC_DOMAINS =
+            "CREATE TABLE `default_catalog`.`shop`.`domains` (id BIGINT NOT NULL, user_id BIGINT,"
+                    + " domain STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'kafka',"
+                    + " 'topic' = 'd', 'format' = 'debezium-json', 'properties.bootstrap.servers' ="
+                    + " 'x:1', 'scan.startup.mode' = 'earliest-offset')";
+    private static final String APPEND_CLICKS =
+            "CREATE TABLE `default_catalog`.`shop`.`clicks` (id BIGINT, url STRING, ts"
+                + " TIMESTAMP(3)) WITH ('connector' = 'kafka', 'topic' = 'c', 'format' = 'json',"
+                + " 'properties.bootstrap.servers' = 'x:1', 'scan.startup.mode' ="
+                + " 'earliest-offset')";
 
-  @Test
-  void aggregateOverAChangeStreamIsUpdating() {
-    QueryAnalysis analysis = ANALYZER.analyze(table("SELECT `orders`.`ds`, COUNT(*) AS `n` FROM `default_catalog`.`shop`.`orders` AS `orders` GROUP BY `orders`.`ds`", "orders", CDC_ORDERS));
+    @Test
+    void aggregateOverAChangeStreamIsUpdating() {
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `orders`.`ds`, COUNT(*) AS `n` FROM"
+                                        + " `default_catalog`.`shop`.`orders` AS `orders` GROUP BY"
+                                        + " `orders`.`ds`",
+                                "orders",
+                                CDC_ORDERS));
 
-    assertThat(analysis.verdict()).isEqualTo(Verdict.STREAMABLE);
-    assertThat(analysis.changelogMode()).isEqualTo("[I,UA,D]");
-    assertThat(analysis.updating()).isTrue();
-    assertThat(analysis.regularJoin()).isFalse();
-  }
+        assertThat(analysis.verdict()).isEqualTo(Verdict.STREAMABLE);
+        assertThat(analysis.changelogMode()).isEqualTo("[I,UA,D]");
+        assertThat(analysis.updating()).isTrue();
+        assertThat(analysis.regularJoin()).isFalse();
+    }
 
-  @Test
-  void projectionOverAnAppendStreamIsInsertOnly() {
-    QueryAnalysis analysis = ANALYZER.analyze(table("SELECT `clicks`.`url` FROM `default_catalog`.`shop`.`clicks` AS `clicks`", "clicks", APPEND_CLICKS));
+    @Test
+    void projectionOverAnAppendStreamIsInsertOnly() {
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `clicks`.`url` FROM `default_catalog`.`shop`.`clicks` AS"
+                                        + " `clicks`",
+                                "clicks",
+                                APPEND_CLICKS));
 
-    assertThat(analysis.changelogMode()).isEqualTo("[I]");
-    assertThat(analysis.updating()).isFalse();
-  }
+        assertThat(analysis.changelogMode()).isEqualTo("[I]");
+        assertThat(analysis.updating()).isFalse();
+    }
 
-  @Test
-  void sortOnANonTimeColumnCannotRunAsAStream() {
-    QueryAnalysis analysis = ANALYZER.analyze(table("SELECT `clicks`.`url` FROM `default_catalog`.`shop`.`clicks` AS `clicks` ORDER BY `clicks`.`url`", "clicks", APPEND_CLICKS));
+    @Test
+    void sortOnANonTimeColumnCannotRunAsAStream() {
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `clicks`.`url` FROM `default_catalog`.`shop`.`clicks` AS"
+                                        + " `clicks` ORDER BY `clicks`.`url`",
+                                "clicks",
+                                APPEND_CLICKS));
 
-    assertThat(analysis.verdict()).isEqualTo(Verdict.NOT_STREAMABLE);
-    assertThat(analysis.detail()).isNotBlank();
-  }
+        assertThat(analysis.verdict()).isEqualTo(Verdict.NOT_STREAMABLE);
+        assertThat(analysis.detail()).isNotBlank();
+    }
 
-  @Test
-  void aQueryThatDoesNotCompileAtAllIsUnknownNotUnstreamable() {
-    QueryAnalysis analysis = ANALYZER.analyze(table("SELECT `x`.`nope` FROM `default_catalog`.`shop`.`missing` AS `x`", "clicks", APPEND_CLICKS));
+    @Test
+    void aQueryThatDoesNotCompileAtAllIsUnknownNotUnstreamable() {
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `x`.`nope` FROM `default_catalog`.`shop`.`missing` AS `x`",
+                                "clicks",
+                                APPEND_CLICKS));
 
-    assertThat(analysis.verdict()).isEqualTo(Verdict.UNKNOWN);
-    assertThat(analysis.detail()).contains("does not validate here");
-  }
+        assertThat(analysis.verdict()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(analysis.detail()).contains("does not validate here");
+    }
 
-  @Test
-  void theGroupByIsTheDerivedKey() {
-    QueryAnalysis analysis = ANALYZER.analyze(table("SELECT `orders`.`ds`, SUM(`orders`.`amount`) AS `total` FROM `default_catalog`.`shop`.`orders` AS `orders` GROUP BY `orders`.`ds`", "orders", CDC_ORDERS));
+    @Test
+    void theGroupByIsTheDerivedKey() {
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `orders`.`ds`, SUM(`orders`.`amount`) AS `total` FROM"
+                                        + " `default_catalog`.`shop`.`orders` AS `orders` GROUP BY"
+                                        + " `orders`.`ds`",
+                                "orders",
+                                CDC_ORDERS));
 
-    assertThat(analysis.uniqueKeys()).containsExactly(List.of("ds"));
-    // A keyed change stream is normalized by key (duplicate events from Debezium change nothing): state too.
-    assertThat(analysis.statefulOperators()).containsExactly("group aggregation", "changelog normalization");
-  }
+        assertThat(analysis.uniqueKeys()).containsExactly(List.of("ds"));
+        // A keyed change stream is normalized by key (duplicate events from Debezium change
+        // nothing): state too.
+        assertThat(analysis.statefulOperators())
+                .containsExactly("group aggregation", "changelog normalization");
+    }
 
-  @Test
-  void distinctIsKeyedOnItsColumnsAndAGlobalAggregateOnTheEmptyKey() {
-    QueryAnalysis distinct = ANALYZER.analyze(table("SELECT DISTINCT `u`.`firstname` FROM `default_catalog`.`shop`.`users` AS `u`", "users", CDC_USERS));
-    QueryAnalysis global = ANALYZER.analyze(table("SELECT COUNT(*) AS `n`, SUM(`o`.`amount`) AS `total` FROM `default_catalog`.`shop`.`orders` AS `o`", "orders", CDC_ORDERS));
+    @Test
+    void distinctIsKeyedOnItsColumnsAndAGlobalAggregateOnTheEmptyKey() {
+        QueryAnalysis distinct =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT DISTINCT `u`.`firstname` FROM"
+                                        + " `default_catalog`.`shop`.`users` AS `u`",
+                                "users",
+                                CDC_USERS));
+        QueryAnalysis global =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT COUNT(*) AS `n`, SUM(`o`.`amount`) AS `total` FROM"
+                                        + " `default_catalog`.`shop`.`orders` AS `o`",
+                                "orders",
+                                CDC_ORDERS));
 
-    assertThat(distinct.verdict()).isEqualTo(Verdict.STREAMABLE);
-    assertThat(distinct.uniqueKeys()).containsExactly(List.of("firstname"));
-    assertThat(global.uniqueKeys()).as("at most one row").containsExactly(List.of());
-  }
+        assertThat(distinct.verdict()).isEqualTo(Verdict.STREAMABLE);
+        assertThat(distinct.uniqueKeys()).containsExactly(List.of("firstname"));
+        assertThat(global.uniqueKeys()).as("at most one row").containsExactly(List.of());
+    }
 
-  @Test
-  void aGlobalAggregateBehindAProjectionStillHasAtMostOneRow() {
-    QueryAnalysis ratio = ANALYZER.analyze(withColumns(table(
-        "SELECT SUM(`o`.`amount`) / COUNT(*) AS `mean` FROM `default_catalog`.`shop`.`orders` AS `o`", "orders", CDC_ORDERS),
-        new TableDefinition.Column("mean", "DECIMAL(38, 6)", true)));
+    @Test
+    void aGlobalAggregateBehindAProjectionStillHasAtMostOneRow() {
+        QueryAnalysis ratio =
+                ANALYZER.analyze(
+                        withColumns(
+                                table(
+                                        "SELECT SUM(`o`.`amount`) / COUNT(*) AS `mean` FROM"
+                                                + " `default_catalog`.`shop`.`orders` AS `o`",
+                                        "orders",
+                                        CDC_ORDERS),
+                                new TableDefinition.Column("mean", "DECIMAL(38, 6)", true)));
 
-    assertThat(ratio.uniqueKeys()).containsExactly(List.of());
-    assertThat(ratio.emptyInputRow()).as("NULL / 0 is NULL, as in SQL").containsExactly((String) null);
-  }
+        assertThat(ratio.uniqueKeys()).containsExactly(List.of());
+        assertThat(ratio.emptyInputRow())
+                .as("NULL / 0 is NULL, as in SQL")
+                .containsExactly((String) null);
+    }
 
-  /** What a batch query answers over no rows, reduced by Calcite's rules: the row the stream holds meanwhile. */
-  @Test
-  void anOuterJoinIsKeyedOnBothSidesKeysWhichCanBeNull() {
-    QueryAnalysis analysis =
-        ANALYZER.analyze(
-            table(
-                "SELECT `u`.`id` AS `user_id`, `d`.`id` AS `domain_id` FROM `default_catalog`.`shop`.`users` AS `u`"
-                    + " LEFT JOIN `default_catalog`.`shop`.`domains` AS `d` ON `u`.`id` = `d`.`user_id`",
-                List.of(source("users", CDC_USERS), source("domains", CDC_DOMAINS))));
+    /**
+     * What a batch query answers over no rows, reduced by Calcite's rules: the row the stream holds
+     * meanwhile.
+     */
+    @Test
+    void anOuterJoinIsKeyedOnBothSidesKeysWhichCanBeNull() {
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `u`.`id` AS `user_id`, `d`.`id` AS `domain_id` FROM"
+                                        + " `default_catalog`.`shop`.`users` AS `u` LEFT JOIN"
+                                        + " `default_catalog`.`shop`.`domains` AS `d` ON `u`.`id` ="
+                                        + " `d`.`user_id`",
+                                List.of(
+                                        source("users", CDC_USERS),
+                                        source("domains", CDC_DOMAINS))));
 
-    assertThat(analysis.changelogMode()).isEqualTo("[I,UB,UA,D]");
-    assertThat(analysis.uniqueKeys()).containsExactly(List.of("user_id", "domain_id"));
-    assertThat(analysis.regularJoin()).isTrue();
-  }
+        assertThat(analysis.changelogMode()).isEqualTo("[I,UB,UA,D]");
+        assertThat(analysis.uniqueKeys()).containsExactly(List.of("user_id", "domain_id"));
+        assertThat(analysis.regularJoin()).isTrue();
+    }
 
-  @Test
-  void aJoinKeepsTheKeysOfBothSidesWhenSelected() {
-    QueryAnalysis analysis =
-        ANALYZER.analyze(
-            table(
-                "SELECT `u`.`id` AS `user_id`, `d`.`id` AS `domain_id`, `d`.`domain` FROM `default_catalog`.`shop`.`users` AS `u`"
-                    + " INNER JOIN `default_catalog`.`shop`.`domains` AS `d` ON `u`.`id` = `d`.`user_id`",
-                List.of(source("users", CDC_USERS), source("domains", CDC_DOMAINS))));
+    @Test
+    void aJoinKeepsTheKeysOfBothSidesWhenSelected() {
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `u`.`id` AS `user_id`, `d`.`id` AS `domain_id`,"
+                                    + " `d`.`domain` FROM `default_catalog`.`shop`.`users` AS `u`"
+                                    + " INNER JOIN `default_catalog`.`shop`.`domains` AS `d` ON"
+                                    + " `u`.`id` = `d`.`user_id`",
+                                List.of(
+                                        source("users", CDC_USERS),
+                                        source("domains", CDC_DOMAINS))));
 
-    assertThat(analysis.changelogMode()).isEqualTo("[I,UB,UA,D]");
-    assertThat(analysis.uniqueKeys()).containsExactly(List.of("domain_id"));
-    assertThat(analysis.statefulOperators()).containsExactly("regular join", "changelog normalization");
-    assertThat(analysis.latestValueSources()).containsExactly("default_catalog.shop.users", "default_catalog.shop.domains");
-  }
+        assertThat(analysis.changelogMode()).isEqualTo("[I,UB,UA,D]");
+        assertThat(analysis.uniqueKeys()).containsExactly(List.of("domain_id"));
+        assertThat(analysis.statefulOperators())
+                .containsExactly("regular join", "changelog normalization");
+        assertThat(analysis.latestValueSources())
+                .containsExactly("default_catalog.shop.users", "default_catalog.shop.domains");
+    }
 
-  @Test
-  void aUnionAllHasNoKeyButEachBranchHasItsOwnNamedByTheUnionsColumns() {
-    QueryAnalysis analysis =
-        ANALYZER.analyze(
-            table(
-                "SELECT `u`.`firstname` AS `name`, `u`.`id` FROM `default_catalog`.`shop`.`users` AS `u`"
-                    + " UNION ALL SELECT `d`.`domain`, `d`.`id` FROM `default_catalog`.`shop`.`domains` AS `d`"
-                    + " UNION ALL SELECT `o`.`ds`, COUNT(*) FROM `default_catalog`.`shop`.`orders` AS `o` GROUP BY `o`.`ds`",
-                List.of(source("users", CDC_USERS), source("domains", CDC_DOMAINS), source("orders", CDC_ORDERS))));
+    @Test
+    void aUnionAllHasNoKeyButEachBranchHasItsOwnNamedByTheUnionsColumns() {
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `u`.`firstname` AS `name`, `u`.`id` FROM"
+                                    + " `default_catalog`.`shop`.`users` AS `u` UNION ALL SELECT"
+                                    + " `d`.`domain`, `d`.`id` FROM"
+                                    + " `default_catalog`.`shop`.`domains` AS `d` UNION ALL SELECT"
+                                    + " `o`.`ds`, COUNT(*) FROM `default_catalog`.`shop`.`orders`"
+                                    + " AS `o` GROUP BY `o`.`ds`",
+                                List.of(
+                                        source("users", CDC_USERS),
+                                        source("domains", CDC_DOMAINS),
+                                        source("orders", CDC_ORDERS))));
 
-    assertThat(analysis.uniqueKeys()).isEmpty();
-    assertThat(analysis.branchKeys()).containsExactly(List.of("id"), List.of("id"), List.of("name"));
-  }
+        assertThat(analysis.uniqueKeys()).isEmpty();
+        assertThat(analysis.branchKeys())
+                .containsExactly(List.of("id"), List.of("id"), List.of("name"));
+    }
 
-  @Test
-  void aUnionAllBranchWithoutAKeyIsNamed() {
-    QueryAnalysis analysis =
-        ANALYZER.analyze(
-            table(
-                "SELECT `u`.`firstname` FROM `default_catalog`.`shop`.`users` AS `u`"
-                    + " UNION ALL SELECT `d`.`domain` FROM `default_catalog`.`shop`.`domains` AS `d`",
-                List.of(source("users", CDC_USERS), source("domains", CDC_DOMAINS))));
+    @Test
+    void aUnionAllBranchWithoutAKeyIsNamed() {
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `u`.`firstname` FROM `default_catalog`.`shop`.`users` AS"
+                                        + " `u` UNION ALL SELECT `d`.`domain` FROM"
+                                        + " `default_catalog`.`shop`.`domains` AS `d`",
+                                List.of(
+                                        source("users", CDC_USERS),
+                                        source("domains", CDC_DOMAINS))));
 
-    assertThat(analysis.branchKeys()).containsExactly(null, null);
-  }
+        assertThat(analysis.branchKeys()).containsExactly(null, null);
+    }
 
-  @Test
-  void theClockAndRandomValuesAnywhereInTheQueryAreVolatile() {
-    QueryAnalysis clock = ANALYZER.analyze(table(
-        "SELECT `c`.`url`, CURRENT_DATE AS `today`, RAND() AS `r` FROM `default_catalog`.`shop`.`clicks` AS `c`", "clicks", APPEND_CLICKS));
-    QueryAnalysis plain = ANALYZER.analyze(table("SELECT `c`.`url` AS `now` FROM `default_catalog`.`shop`.`clicks` AS `c`", "clicks", APPEND_CLICKS));
+    @Test
+    void theClockAndRandomValuesAnywhereInTheQueryAreVolatile() {
+        QueryAnalysis clock =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `c`.`url`, CURRENT_DATE AS `today`, RAND() AS `r` FROM"
+                                        + " `default_catalog`.`shop`.`clicks` AS `c`",
+                                "clicks",
+                                APPEND_CLICKS));
+        QueryAnalysis plain =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `c`.`url` AS `now` FROM `default_catalog`.`shop`.`clicks`"
+                                        + " AS `c`",
+                                "clicks",
+                                APPEND_CLICKS));
 
-    assertThat(clock.volatileFunctions()).contains("CURRENT_DATE", "RAND");
-    assertThat(plain.volatileFunctions()).isEmpty();
-  }
+        assertThat(clock.volatileFunctions()).contains("CURRENT_DATE", "RAND");
+        assertThat(plain.volatileFunctions()).isEmpty();
+    }
 
-  @Test
-  void aJoinThatDropsTheUniqueColumnsHasNoKey() {
-    QueryAnalysis analysis =
-        ANALYZER.analyze(
-            table(
-                "SELECT `u`.`id` AS `user_id`, `d`.`domain` FROM `default_catalog`.`shop`.`users` AS `u`"
-                    + " INNER JOIN `default_catalog`.`shop`.`domains` AS `d` ON `u`.`id` = `d`.`user_id`",
-                List.of(source("users", CDC_USERS), source("domains", CDC_DOMAINS))));
+    @Test
+    void aJoinThatDropsTheUniqueColumnsHasNoKey() {
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `u`.`id` AS `user_id`, `d`.`domain` FROM"
+                                        + " `default_catalog`.`shop`.`users` AS `u` INNER JOIN"
+                                        + " `default_catalog`.`shop`.`domains` AS `d` ON `u`.`id` ="
+                                        + " `d`.`user_id`",
+                                List.of(
+                                        source("users", CDC_USERS),
+                                        source("domains", CDC_DOMAINS))));
 
-    assertThat(analysis.updating()).isTrue();
-    assertThat(analysis.uniqueKeys()).isEmpty();
-  }
+        assertThat(analysis.updating()).isTrue();
+        assertThat(analysis.uniqueKeys()).isEmpty();
+    }
 
-  @Test
-  void aStateTtlHintSilencesTheUnboundedStateOfItsJoin() {
-    QueryAnalysis analysis =
-        ANALYZER.analyze(
-            table(
-                "SELECT /*+ STATE_TTL('u' = '1d', 'd' = '1d') */ `u`.`id` AS `user_id`, `d`.`id` AS `domain_id` FROM `default_catalog`.`shop`.`users` AS `u`"
-                    + " INNER JOIN `default_catalog`.`shop`.`domains` AS `d` ON `u`.`id` = `d`.`user_id`",
-                List.of(source("users", CDC_USERS), source("domains", CDC_DOMAINS))));
+    @Test
+    void aStateTtlHintSilencesTheUnboundedStateOfItsJoin() {
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT /*+ STATE_TTL('u' = '1d', 'd' = '1d') */ `u`.`id` AS"
+                                        + " `user_id`, `d`.`id` AS `domain_id` FROM"
+                                        + " `default_catalog`.`shop`.`users` AS `u` INNER JOIN"
+                                        + " `default_catalog`.`shop`.`domains` AS `d` ON `u`.`id` ="
+                                        + " `d`.`user_id`",
+                                List.of(
+                                        source("users", CDC_USERS),
+                                        source("domains", CDC_DOMAINS))));
 
-    assertThat(analysis.statefulOperators()).doesNotContain("regular join");
-    assertThat(analysis.regularJoin()).as("an inner join, which Flink's mini-batches would batch too").isTrue();
-  }
+        assertThat(analysis.statefulOperators()).doesNotContain("regular join");
+        assertThat(analysis.regularJoin())
+                .as("an inner join, which Flink's mini-batches would batch too")
+                .isTrue();
+    }
 
-  @Test
-  void aSemiJoinIsNoRegularJoinToMiniBatches() {
-    QueryAnalysis analysis = ANALYZER.analyze(table(
-        "SELECT `u`.`id`, COUNT(*) AS `n` FROM `default_catalog`.`shop`.`users` AS `u`"
-            + " WHERE `u`.`id` IN (SELECT `d`.`user_id` FROM `default_catalog`.`shop`.`domains` AS `d`) GROUP BY `u`.`id`",
-        List.of(source("users", CDC_USERS), source("domains", CDC_DOMAINS))));
+    @Test
+    void aSemiJoinIsNoRegularJoinToMiniBatches() {
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `u`.`id`, COUNT(*) AS `n` FROM"
+                                    + " `default_catalog`.`shop`.`users` AS `u` WHERE `u`.`id` IN"
+                                    + " (SELECT `d`.`user_id` FROM"
+                                    + " `default_catalog`.`shop`.`domains` AS `d`) GROUP BY"
+                                    + " `u`.`id`",
+                                List.of(
+                                        source("users", CDC_USERS),
+                                        source("domains", CDC_DOMAINS))));
 
-    assertThat(analysis.regularJoin()).isFalse();
-  }
+        assertThat(analysis.regularJoin()).isFalse();
+    }
 
-  @Test
-  void currentTimeInFiltersIsFoundButNotInTheSelectList() {
-    QueryAnalysis filtered =
-        ANALYZER.analyze(table("SELECT `clicks`.`url` FROM `default_catalog`.`shop`.`clicks` AS `clicks` WHERE `clicks`.`ts` > NOW() - INTERVAL '1' DAY", "clicks", APPEND_CLICKS));
-    QueryAnalysis selected =
-        ANALYZER.analyze(table("SELECT `clicks`.`url`, CURRENT_TIMESTAMP AS `seen` FROM `default_catalog`.`shop`.`clicks` AS `clicks`", "clicks", APPEND_CLICKS));
+    @Test
+    void currentTimeInFiltersIsFoundButNotInTheSelectList() {
+        QueryAnalysis filtered =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `clicks`.`url` FROM `default_catalog`.`shop`.`clicks` AS"
+                                    + " `clicks` WHERE `clicks`.`ts` > NOW() - INTERVAL '1' DAY",
+                                "clicks",
+                                APPEND_CLICKS));
+        QueryAnalysis selected =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `clicks`.`url`, CURRENT_TIMESTAMP AS `seen` FROM"
+                                        + " `default_catalog`.`shop`.`clicks` AS `clicks`",
+                                "clicks",
+                                APPEND_CLICKS));
 
-    assertThat(filtered.timeFunctionsInConditions()).containsExactly("NOW");
-    assertThat(selected.timeFunctionsInConditions()).isEmpty();
-  }
+        assertThat(filtered.timeFunctionsInConditions()).containsExactly("NOW");
+        assertThat(selected.timeFunctionsInConditions()).isEmpty();
+    }
 
-  @Test
-  void aChangeStreamCannotBeReadAsABatchButAnAppendStreamCanUpToItsLatestOffsets() {
-    QueryAnalysis cdc = ANALYZER.analyze(table("SELECT `orders`.`ds` FROM `default_catalog`.`shop`.`orders` AS `orders`", "orders", CDC_ORDERS));
-    QueryAnalysis append = ANALYZER.analyze(table("SELECT `clicks`.`url` FROM `default_catalog`.`shop`.`clicks` AS `clicks`", "clicks", APPEND_CLICKS));
+    @Test
+    void aChangeStreamCannotBeReadAsABatchButAnAppendStreamCanUpToItsLatestOffsets() {
+        QueryAnalysis cdc =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `orders`.`ds` FROM `default_catalog`.`shop`.`orders` AS"
+                                        + " `orders`",
+                                "orders",
+                                CDC_ORDERS));
+        QueryAnalysis append =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `clicks`.`url` FROM `default_catalog`.`shop`.`clicks` AS"
+                                        + " `clicks`",
+                                "clicks",
+                                APPEND_CLICKS));
 
-    assertThat(cdc.batch().runs()).isFalse();
-    assertThat(cdc.batch().detail()).contains("INSERT-only");
-    assertThat(append.batch().runs()).isTrue();
-    assertThat(append.latestValueSources()).isEmpty();
-  }
+        assertThat(cdc.batch().runs()).isFalse();
+        assertThat(cdc.batch().detail()).contains("INSERT-only");
+        assertThat(append.batch().runs()).isTrue();
+        assertThat(append.latestValueSources()).isEmpty();
+    }
 
-  @Test
-  void aContinuousUpstreamIsReadAsItsChangelogAndKeepsItsKey() {
-    var upstream = materializedSource("by_ds", List.of(new TableDefinition.Column("ds", "STRING", false), new TableDefinition.Column("n", "BIGINT", false)));
-    RefreshPlan upstreamPlan = upstreamPlan("by_ds", RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.CONTINUOUS, List.of("ds"));
+    @Test
+    void aContinuousUpstreamIsReadAsItsChangelogAndKeepsItsKey() {
+        var upstream =
+                materializedSource(
+                        "by_ds",
+                        List.of(
+                                new TableDefinition.Column("ds", "STRING", false),
+                                new TableDefinition.Column("n", "BIGINT", false)));
+        RefreshPlan upstreamPlan =
+                upstreamPlan(
+                        "by_ds",
+                        RefreshPlan.Status.ACTIVE,
+                        RefreshPlan.Mode.CONTINUOUS,
+                        List.of("ds"));
 
-    QueryAnalysis analysis = ANALYZER.analyze(
-        table("SELECT `by_ds`.`ds`, `by_ds`.`n` FROM `default_catalog`.`shop`.`by_ds` AS `by_ds` WHERE `by_ds`.`n` > 1", List.of(upstream)),
-        name -> name.equals(upstream.table()) ? Optional.of(upstreamPlan) : Optional.empty());
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT `by_ds`.`ds`, `by_ds`.`n` FROM"
+                                        + " `default_catalog`.`shop`.`by_ds` AS `by_ds` WHERE"
+                                        + " `by_ds`.`n` > 1",
+                                List.of(upstream)),
+                        name ->
+                                name.equals(upstream.table())
+                                        ? Optional.of(upstreamPlan)
+                                        : Optional.empty());
 
-    assertThat(analysis.verdict()).isEqualTo(Verdict.STREAMABLE);
-    assertThat(analysis.updating()).isTrue();
-    assertThat(analysis.uniqueKeys()).contains(List.of("ds"));
-    assertThat(analysis.batch().runs()).isTrue();
-  }
+        assertThat(analysis.verdict()).isEqualTo(Verdict.STREAMABLE);
+        assertThat(analysis.updating()).isTrue();
+        assertThat(analysis.uniqueKeys()).contains(List.of("ds"));
+        assertThat(analysis.batch().runs()).isTrue();
+    }
 
-  @Test
-  void aFullUpstreamCannotBeFollowedAsAStreamButReadsAsABatch() {
-    var upstream = materializedSource("daily", List.of(new TableDefinition.Column("ds", "STRING", false), new TableDefinition.Column("n", "BIGINT", false)));
-    RefreshPlan upstreamPlan = upstreamPlan("daily", RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, List.of());
+    @Test
+    void aFullUpstreamCannotBeFollowedAsAStreamButReadsAsABatch() {
+        var upstream =
+                materializedSource(
+                        "daily",
+                        List.of(
+                                new TableDefinition.Column("ds", "STRING", false),
+                                new TableDefinition.Column("n", "BIGINT", false)));
+        RefreshPlan upstreamPlan =
+                upstreamPlan("daily", RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, List.of());
 
-    QueryAnalysis analysis = ANALYZER.analyze(
-        table("SELECT SUM(`daily`.`n`) AS `total` FROM `default_catalog`.`shop`.`daily` AS `daily`", List.of(upstream)),
-        name -> Optional.of(upstreamPlan));
+        QueryAnalysis analysis =
+                ANALYZER.analyze(
+                        table(
+                                "SELECT SUM(`daily`.`n`) AS `total` FROM"
+                                        + " `default_catalog`.`shop`.`daily` AS `daily`",
+                                List.of(upstream)),
+                        name -> Optional.of(upstreamPlan));
 
-    assertThat(analysis.verdict()).isEqualTo(Verdict.NOT_STREAMABLE);
-    assertThat(analysis.detail()).contains("default_catalog.shop.daily").contains("overwrites");
-    assertThat(analysis.batch().runs()).isTrue();
-  }
+        assertThat(analysis.verdict()).isEqualTo(Verdict.NOT_STREAMABLE);
+        assertThat(analysis.detail()).contains("default_catalog.shop.daily").contains("overwrites");
+        assertThat(analysis.batch().runs()).isTrue();
+    }
 
-  @Test
-  void anUpstreamWithoutARunnablePlanBlocksTheQuery() {
-    var upstream = materializedSource("refused", List.of(new TableDefinition.Column("ds", "STRING", false)));
-    TableDefinition reader = table("SELECT `refused`.`ds` FROM `default_catalog`.`shop`.`refused` AS `refused`", List.of(upstream));
+    @Test
+    void anUpstreamWithoutARunnablePlanBlocksTheQuery() {
+        var upstream =
+                materializedSource(
+                        "refused", List.of(new TableDefinition.Column("ds", "STRING", false)));
+        TableDefinition reader =
+                table(
+                        "SELECT `refused`.`ds` FROM `default_catalog`.`shop`.`refused` AS"
+                                + " `refused`",
+                        List.of(upstream));
 
-    QueryAnalysis unplanned = ANALYZER.analyze(reader, UpstreamPlans.NONE);
-    QueryAnalysis refused = ANALYZER.analyze(reader, name -> Optional.of(upstreamPlan("refused", RefreshPlan.Status.REFUSED, null, List.of())));
+        QueryAnalysis unplanned = ANALYZER.analyze(reader, UpstreamPlans.NONE);
+        QueryAnalysis refused =
+                ANALYZER.analyze(
+                        reader,
+                        name ->
+                                Optional.of(
+                                        upstreamPlan(
+                                                "refused",
+                                                RefreshPlan.Status.REFUSED,
+                                                null,
+                                                List.of())));
 
-    assertThat(unplanned.verdict()).isEqualTo(Verdict.BLOCKED);
-    assertThat(unplanned.detail()).isEqualTo("it reads default_catalog.shop.refused, which has no plan yet");
-    assertThat(refused.verdict()).isEqualTo(Verdict.BLOCKED);
-    assertThat(refused.detail()).contains("whose plan is REFUSED");
-  }
+        assertThat(unplanned.verdict()).isEqualTo(Verdict.BLOCKED);
+        assertThat(unplanned.detail())
+                .isEqualTo("it reads default_catalog.shop.refused, which has no plan yet");
+        assertThat(refused.verdict()).isEqualTo(Verdict.BLOCKED);
+        assertThat(refused.detail()).contains("whose plan is REFUSED");
+    }
 
-  @Test
-  void aPartitionedTableIsFedPartitionByPartitionByTheInputsEveryReadOfWhichTakesItsFilter() {
-    var ods = new TableDefinition.SourceTable("default_catalog.shop.ods", TableDefinition.Kind.MATERIALIZED_TABLE, 1, "x",
-        List.of(new TableDefinition.Column("id", "BIGINT", false), new TableDefinition.Column("day", "STRING", false),
-            new TableDefinition.Column("amount", "DECIMAL(10, 2)", true)), List.of("day"));
-    var dim = materializedSource("dim", List.of(new TableDefinition.Column("id", "BIGINT", false), new TableDefinition.Column("name", "STRING", true)));
-    UpstreamPlans plans = name -> Optional.of(upstreamPlan(name.substring(name.lastIndexOf('.') + 1), RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.CONTINUOUS, List.of("id")));
-    String odsName = "`default_catalog`.`shop`.`ods`";
+    @Test
+    void aPartitionedTableIsFedPartitionByPartitionByTheInputsEveryReadOfWhichTakesItsFilter() {
+        var ods =
+                new TableDefinition.SourceTable(
+                        "default_catalog.shop.ods",
+                        TableDefinition.Kind.MATERIALIZED_TABLE,
+                        1,
+                        "x",
+                        List.of(
+                                new TableDefinition.Column("id", "BIGINT", false),
+                                new TableDefinition.Column("day", "STRING", false),
+                                new TableDefinition.Column("amount", "DECIMAL(10, 2)", true)),
+                        List.of("day"));
+        var dim =
+                materializedSource(
+                        "dim",
+                        List.of(
+                                new TableDefinition.Column("id", "BIGINT", false),
+                                new TableDefinition.Column("name", "STRING", true)));
+        UpstreamPlans plans =
+                name ->
+                        Optional.of(
+                                upstreamPlan(
+                                        name.substring(name.lastIndexOf('.') + 1),
+                                        RefreshPlan.Status.ACTIVE,
+                                        RefreshPlan.Mode.CONTINUOUS,
+                                        List.of("id")));
+        String odsName = "`default_catalog`.`shop`.`ods`";
 
-    QueryAnalysis perDay = ANALYZER.analyze(partitioned(
-        "SELECT `o`.`day` AS `ds`, COUNT(*) AS `n` FROM " + odsName + " AS `o` GROUP BY `o`.`day`", List.of(ods)), plans);
-    QueryAnalysis joined = ANALYZER.analyze(partitioned(
-        "SELECT `o`.`day` AS `ds`, COUNT(*) AS `n` FROM " + odsName + " AS `o` JOIN `default_catalog`.`shop`.`dim` AS `d` ON `o`.`id` = `d`.`id`"
-            + " GROUP BY `o`.`day`", List.of(ods, dim)), plans);
-    QueryAnalysis aboveAverage = ANALYZER.analyze(partitioned(
-        "SELECT `o`.`day` AS `ds`, COUNT(*) AS `n` FROM " + odsName + " AS `o` WHERE `o`.`amount` > (SELECT AVG(`a`.`amount`) FROM "
-            + odsName + " AS `a`) GROUP BY `o`.`day`", List.of(ods)), plans);
+        QueryAnalysis perDay =
+                ANALYZER.analyze(
+                        partitioned(
+                                "SELECT `o`.`day` AS `ds`, COUNT(*) AS `n` FROM "
+                                        + odsName
+                                        + " AS `o` GROUP BY `o`.`day`",
+                                List.of(ods)),
+                        plans);
+        QueryAnalysis joined =
+                ANALYZER.analyze(
+                        partitioned(
+                                "SELECT `o`.`day` AS `ds`, COUNT(*) AS `n` FROM "
+                                        + odsName
+                                        + " AS `o` JOIN `default_catalog`.`shop`.`dim` AS `d` ON"
+                                        + " `o`.`id` = `d`.`id` GROUP BY `o`.`day`",
+                                List.of(ods, dim)),
+                        plans);
+        QueryAnalysis aboveAverage =
+                ANALYZER.analyze(
+                        partitioned(
+                                "SELECT `o`.`day` AS `ds`, COUNT(*) AS `n` FROM "
+                                        + odsName
+                                        + " AS `o` WHERE `o`.`amount` > (SELECT AVG(`a`.`amount`)"
+                                        + " FROM "
+                                        + odsName
+                                        + " AS `a`) GROUP BY `o`.`day`",
+                                List.of(ods)),
+                        plans);
 
-    assertThat(perDay.partitionSources()).isEqualTo(Map.of("default_catalog.shop.ods", Map.of("ds", "day")));
-    assertThat(joined.partitionSources()).as("the dimension feeds every partition").isEqualTo(Map.of("default_catalog.shop.ods", Map.of("ds", "day")));
-    assertThat(aboveAverage.partitionSources()).as("one read takes every partition").isEmpty();
-  }
+        assertThat(perDay.partitionSources())
+                .isEqualTo(Map.of("default_catalog.shop.ods", Map.of("ds", "day")));
+        assertThat(joined.partitionSources())
+                .as("the dimension feeds every partition")
+                .isEqualTo(Map.of("default_catalog.shop.ods", Map.of("ds", "day")));
+        assertThat(aboveAverage.partitionSources()).as("one read takes every partition").isEmpty();
+    }
 
-  private static TableDefinition partitioned(String expanded, List<TableDefinition.SourceTable> sources) {
-    TableDefinition t = table(expanded, sources);
-    return new TableDefinition(t.table(), 1, t.kind(), "x", List.of(new TableDefinition.Column("ds", "STRING", false), new TableDefinition.Column("n", "BIGINT", false)),
-        List.of(), List.of("ds"), null, Map.of(), null, null, TableDefinition.RefreshMode.FULL, t.query(), sources, t.status(), Map.of(), Instant.EPOCH, Instant.EPOCH, null);
-  }
+    private static TableDefinition partitioned(
+            String expanded, List<TableDefinition.SourceTable> sources) {
+        TableDefinition t = table(expanded, sources);
+        return new TableDefinition(
+                t.table(),
+                1,
+                t.kind(),
+                "x",
+                List.of(
+                        new TableDefinition.Column("ds", "STRING", false),
+                        new TableDefinition.Column("n", "BIGINT", false)),
+                List.of(),
+                List.of("ds"),
+                null,
+                Map.of(),
+                null,
+                null,
+                TableDefinition.RefreshMode.FULL,
+                t.query(),
+                sources,
+                t.status(),
+                Map.of(),
+                Instant.EPOCH,
+                Instant.EPOCH,
+                null);
+    }
 
-  private static TableDefinition.SourceTable materializedSource(String name, List<TableDefinition.Column> columns) {
-    return new TableDefinition.SourceTable("default_catalog.shop." + name, TableDefinition.Kind.MATERIALIZED_TABLE, 1, "CREATE MATERIALIZED TABLE ...", columns, List.of());
-  }
+    private static TableDefinition.SourceTable materializedSource(
+            String name, List<TableDefinition.Column> columns) {
+        return new TableDefinition.SourceTable(
+                "default_catalog.shop." + name,
+                TableDefinition.Kind.MATERIALIZED_TABLE,
+                1,
+                "CREATE MATERIALIZED TABLE ...",
+                columns,
+                List.of());
+    }
 
-  private static RefreshPlan upstreamPlan(String name, RefreshPlan.Status status, RefreshPlan.Mode mode, List<String> key) {
-    return new RefreshPlan("default_catalog.shop." + name, 1, status, mode, new RefreshPlan.Freshness(1, "MINUTE"), true, null, null, Map.of(), null,
-        key.isEmpty() ? null : new RefreshPlan.UpsertKey(key, RefreshPlan.UpsertKey.Origin.DERIVED), List.of(), List.of("test"), List.of(), Instant.EPOCH);
-  }
+    private static RefreshPlan upstreamPlan(
+            String name, RefreshPlan.Status status, RefreshPlan.Mode mode, List<String> key) {
+        return new RefreshPlan(
+                "default_catalog.shop." + name,
+                1,
+                status,
+                mode,
+                new RefreshPlan.Freshness(1, "MINUTE"),
+                true,
+                null,
+                null,
+                Map.of(),
+                null,
+                key.isEmpty()
+                        ? null
+                        : new RefreshPlan.UpsertKey(key, RefreshPlan.UpsertKey.Origin.DERIVED),
+                List.of(),
+                List.of("test"),
+                List.of(),
+                Instant.EPOCH);
+    }
 
-  private static TableDefinition.SourceTable source(String name, String statement) {
-    return new TableDefinition.SourceTable("default_catalog.shop." + name, TableDefinition.Kind.SOURCE_TABLE, 1, statement, null, null);
-  }
+    private static TableDefinition.SourceTable source(String name, String statement) {
+        return new TableDefinition.SourceTable(
+                "default_catalog.shop." + name,
+                TableDefinition.Kind.SOURCE_TABLE,
+                1,
+                statement,
+                null,
+                null);
+    }
 
-  static TableDefinition table(String expanded, String source, String statement) {
-    return table(expanded, List.of(source(source, statement)));
-  }
+    static TableDefinition table(String expanded, String source, String statement) {
+        return table(expanded, List.of(source(source, statement)));
+    }
 
-  /** The same definition with the columns its query derives: the planner plans the job's own query over them. */
-  static TableDefinition withColumns(TableDefinition d, TableDefinition.Column... columns) {
-    return new TableDefinition(
-        d.table(), d.version(), d.kind(), d.statement(), List.of(columns), d.primaryKey(), d.partitionKeys(), d.distribution(), d.options(), d.comment(),
-        d.freshness(), d.refreshMode(), d.query(), d.sources(), d.status(), d.resumeOptions(), d.createdAt(), d.updatedAt(), d.requestId());
-  }
+    /**
+     * The same definition with the columns its query derives: the planner plans the job's own query
+     * over them.
+     */
+    static TableDefinition withColumns(TableDefinition d, TableDefinition.Column... columns) {
+        return new TableDefinition(
+                d.table(),
+                d.version(),
+                d.kind(),
+                d.statement(),
+                List.of(columns),
+                d.primaryKey(),
+                d.partitionKeys(),
+                d.distribution(),
+                d.options(),
+                d.comment(),
+                d.freshness(),
+                d.refreshMode(),
+                d.query(),
+                d.sources(),
+                d.status(),
+                d.resumeOptions(),
+                d.createdAt(),
+                d.updatedAt(),
+                d.requestId());
+    }
 
-  private static TableDefinition table(String expanded, List<TableDefinition.SourceTable> sources) {
-    return new TableDefinition(
-        "default_catalog.shop.mt", 1, TableDefinition.Kind.MATERIALIZED_TABLE, "x", List.of(new TableDefinition.Column("a", "STRING", true)),
-        List.of(), List.of(), null, Map.of(), null, null, TableDefinition.RefreshMode.AUTO, new TableDefinition.Query(expanded, expanded),
-        sources,
-        TableDefinition.Status.ACTIVE, Map.of(), Instant.EPOCH, Instant.EPOCH, null);
-  }
+    private static TableDefinition table(
+            String expanded, List<TableDefinition.SourceTable> sources) {
+        return new TableDefinition(
+                "default_catalog.shop.mt",
+                1,
+                TableDefinition.Kind.MATERIALIZED_TABLE,
+                "x",
+                List.of(new TableDefinition.Column("a", "STRING", true)),
+                List.of(),
+                List.of(),
+                null,
+                Map.of(),
+                null,
+                null,
+                TableDefinition.RefreshMode.AUTO,
+                new TableDefinition.Query(expanded, expanded),
+                sources,
+                TableDefinition.Status.ACTIVE,
+                Map.of(),
+                Instant.EPOCH,
+                Instant.EPOCH,
+                null);
+    }
 }

@@ -15,52 +15,86 @@ import org.junit.jupiter.api.Test;
 /** When a CONTINUOUS job folds its changes in mini-batches, and what its plan says about it. */
 class MiniBatchesTest {
 
-  private static final QueryAnalysis GROUPED = QueryAnalysis.streamable("[I,UA,D]").withUniqueKeys(List.of(List.of("ds")));
+    private static final QueryAnalysis GROUPED =
+            QueryAnalysis.streamable("[I,UA,D]").withUniqueKeys(List.of(List.of("ds")));
 
-  @Test
-  void aStreamingJobHoldsItsMiniBatchesForACheckpointInterval() {
-    RefreshPlan plan = plan(RefreshMode.AUTO, 10, GROUPED);
+    @Test
+    void aStreamingJobHoldsItsMiniBatchesForACheckpointInterval() {
+        RefreshPlan plan = plan(RefreshMode.AUTO, 10, GROUPED);
 
-    assertThat(plan.miniBatch()).isEqualTo(Duration.ofSeconds(5)).isEqualTo(plan.checkpointInterval());
-    assertThat(plan.reasons()).contains(
-        "Mini-batches of up to 5 s (the checkpoint interval; a checkpoint flushes them, so readers wait no longer): each operator"
-            + " folds a batch's changes of a key into one, so an aggregate's row changes once per batch, not once per input row.");
-    assertThat(PlanShapingOptions.miniBatch(plan.miniBatch()))
-        .containsEntry("table.exec.mini-batch.enabled", "true").containsEntry("table.exec.mini-batch.allow-latency", "5000 ms")
-        .containsEntry("table.exec.mini-batch.size", "10000");
-  }
+        assertThat(plan.miniBatch())
+                .isEqualTo(Duration.ofSeconds(5))
+                .isEqualTo(plan.checkpointInterval());
+        assertThat(plan.reasons())
+                .contains(
+                        "Mini-batches of up to 5 s (the checkpoint interval; a checkpoint flushes"
+                            + " them, so readers wait no longer): each operator folds a batch's"
+                            + " changes of a key into one, so an aggregate's row changes once per"
+                            + " batch, not once per input row.");
+        assertThat(PlanShapingOptions.miniBatch(plan.miniBatch()))
+                .containsEntry("table.exec.mini-batch.enabled", "true")
+                .containsEntry("table.exec.mini-batch.allow-latency", "5000 ms")
+                .containsEntry("table.exec.mini-batch.size", "10000");
+    }
 
-  @Test
-  void aRegularJoinRunsWithoutMiniBatches() {
-    RefreshPlan plan = plan(RefreshMode.AUTO, 10, GROUPED.withRegularJoin(true));
+    @Test
+    void aRegularJoinRunsWithoutMiniBatches() {
+        RefreshPlan plan = plan(RefreshMode.AUTO, 10, GROUPED.withRegularJoin(true));
 
-    assertThat(plan.miniBatch()).isNull();
-    assertThat(plan.reasons()).anyMatch(reason -> reason.startsWith("No mini-batches: the job has a regular join") && reason.contains("FLINK-40681"));
-  }
+        assertThat(plan.miniBatch()).isNull();
+        assertThat(plan.reasons())
+                .anyMatch(
+                        reason ->
+                                reason.startsWith("No mini-batches: the job has a regular join")
+                                        && reason.contains("FLINK-40681"));
+    }
 
-  @Test
-  void aGlobalAggregateHoldingItsEmptyInputRowRunsWithoutMiniBatches() {
-    var oneRow = QueryAnalysis.streamable("[I,UA,D]").withUniqueKeys(List.of(List.of())).withEmptyInputRow(Arrays.asList("0"));
+    @Test
+    void aGlobalAggregateHoldingItsEmptyInputRowRunsWithoutMiniBatches() {
+        var oneRow =
+                QueryAnalysis.streamable("[I,UA,D]")
+                        .withUniqueKeys(List.of(List.of()))
+                        .withEmptyInputRow(Arrays.asList("0"));
 
-    RefreshPlan plan = plan(RefreshMode.AUTO, 10, oneRow);
+        RefreshPlan plan = plan(RefreshMode.AUTO, 10, oneRow);
 
-    assertThat(plan.upsertKey().holdsEmptyInputRow()).isTrue();
-    assertThat(plan.miniBatch()).isNull();
-    assertThat(plan.reasons()).anyMatch(reason -> reason.startsWith("No mini-batches: the job holds the aggregate's row over no input with an outer join"));
-  }
+        assertThat(plan.upsertKey().holdsEmptyInputRow()).isTrue();
+        assertThat(plan.miniBatch()).isNull();
+        assertThat(plan.reasons())
+                .anyMatch(
+                        reason ->
+                                reason.startsWith(
+                                        "No mini-batches: the job holds the aggregate's row over no"
+                                                + " input with an outer join"));
+    }
 
-  @Test
-  void aFullTableHasNoMiniBatches() {
-    assertThat(plan(RefreshMode.FULL, 3600, GROUPED).miniBatch()).isNull();
-  }
+    @Test
+    void aFullTableHasNoMiniBatches() {
+        assertThat(plan(RefreshMode.FULL, 3600, GROUPED).miniBatch()).isNull();
+    }
 
-  private static RefreshPlan plan(RefreshMode mode, int seconds, QueryAnalysis query) {
-    TableDefinition table = new TableDefinition(
-        "default_catalog.shop.t", 1, TableDefinition.Kind.MATERIALIZED_TABLE, "CREATE MATERIALIZED TABLE ...",
-        List.of(new TableDefinition.Column("ds", "STRING", false)), List.of(), List.of(), null, Map.of(), null,
-        new TableDefinition.Freshness(seconds, "SECOND"), mode,
-        new TableDefinition.Query("SELECT ds FROM s", "SELECT ds FROM s"), List.of(), TableDefinition.Status.ACTIVE, Map.of(),
-        Instant.EPOCH, Instant.EPOCH, null);
-    return RefreshModeRules.plan(table, PlannerSettings.defaults(), query, Instant.EPOCH);
-  }
+    private static RefreshPlan plan(RefreshMode mode, int seconds, QueryAnalysis query) {
+        TableDefinition table =
+                new TableDefinition(
+                        "default_catalog.shop.t",
+                        1,
+                        TableDefinition.Kind.MATERIALIZED_TABLE,
+                        "CREATE MATERIALIZED TABLE ...",
+                        List.of(new TableDefinition.Column("ds", "STRING", false)),
+                        List.of(),
+                        List.of(),
+                        null,
+                        Map.of(),
+                        null,
+                        new TableDefinition.Freshness(seconds, "SECOND"),
+                        mode,
+                        new TableDefinition.Query("SELECT ds FROM s", "SELECT ds FROM s"),
+                        List.of(),
+                        TableDefinition.Status.ACTIVE,
+                        Map.of(),
+                        Instant.EPOCH,
+                        Instant.EPOCH,
+                        null);
+        return RefreshModeRules.plan(table, PlannerSettings.defaults(), query, Instant.EPOCH);
+    }
 }

@@ -10,20 +10,23 @@ import java.time.ZoneId;
 @ConfigMapping(prefix = "mt.scheduler")
 public interface SchedulerConfig {
 
-  /** The time zone of the period boundaries and of the partition values. */
-  @WithDefault("UTC")
-  ZoneId zone();
+    /** The time zone of the period boundaries and of the partition values. */
+    @WithDefault("UTC")
+    ZoneId zone();
 
-  /** Catch-up ticks after a gap are spread over this window, so that many tables do not fire at once. */
-  @WithName("catch-up-window")
-  @WithDefault("60s")
-  Duration catchUpWindow();
+    /**
+     * Catch-up ticks after a gap are spread over this window, so that many tables do not fire at
+     * once.
+     */
+    @WithName("catch-up-window")
+    @WithDefault("60s")
+    Duration catchUpWindow();
 
-  /**
-   * How long a crashed scheduler's unfinished tick transaction may block the others (Kafka's
-   * transaction.timeout.ms); a take-over waits at most this long for it.
-   */
-  @WithName("transaction-timeout")
-  @WithDefault("10s")
-  Duration transactionTimeout();
+    /**
+     * How long a crashed scheduler's unfinished tick transaction may block the others (Kafka's
+     * transaction.timeout.ms); a take-over waits at most this long for it.
+     */
+    @WithName("transaction-timeout")
+    @WithDefault("10s")
+    Duration transactionTimeout();
 }

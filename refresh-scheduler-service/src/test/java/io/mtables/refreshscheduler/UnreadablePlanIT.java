@@ -17,18 +17,20 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class UnreadablePlanIT {
 
-  @Test
-  void planWithoutTypeHeaderIsDeadLetteredWithTheReason() {
-    String table = "default_catalog.it.t_" + UUID.randomUUID().toString().replace("-", "");
-    try (TopicProbe probe = new TopicProbe().tail(Topics.DEAD_LETTERS)) {
-      probe.send(Topics.REFRESH_PLANS, table, "{\"mode\": \"FULL\"}", Map.of());
+    @Test
+    void planWithoutTypeHeaderIsDeadLetteredWithTheReason() {
+        String table = "default_catalog.it.t_" + UUID.randomUUID().toString().replace("-", "");
+        try (TopicProbe probe = new TopicProbe().tail(Topics.DEAD_LETTERS)) {
+            probe.send(Topics.REFRESH_PLANS, table, "{\"mode\": \"FULL\"}", Map.of());
 
-      var dead = probe.await(r -> table.equals(r.key()), Duration.ofSeconds(60));
+            var dead = probe.await(r -> table.equals(r.key()), Duration.ofSeconds(60));
 
-      assertThat(TopicProbe.header(dead, "dead-letter-topic")).isEqualTo(Topics.REFRESH_PLANS);
-      assertThat(TopicProbe.header(dead, "dead-letter-reason"))
-          .startsWith("refresh-scheduler-service cannot read the record at mt.refresh.plans-")
-          .contains("no ce_type header is not one it reads");
+            assertThat(TopicProbe.header(dead, "dead-letter-topic"))
+                    .isEqualTo(Topics.REFRESH_PLANS);
+            assertThat(TopicProbe.header(dead, "dead-letter-reason"))
+                    .startsWith(
+                            "refresh-scheduler-service cannot read the record at mt.refresh.plans-")
+                    .contains("no ce_type header is not one it reads");
+        }
     }
-  }
 }

@@ -25,101 +25,133 @@ import java.util.Optional;
 /** Every contract of the system, by event type. */
 public final class Contracts {
 
-  /** A statement submitted on {@link Topics#DDL_COMMANDS}. */
-  public static final Contract<DdlCommand> DDL_COMMAND_V1 =
-      new Contract<>("DdlCommand", 1, DdlCommand.class);
+    /** A statement submitted on {@link Topics#DDL_COMMANDS}. */
+    public static final Contract<DdlCommand> DDL_COMMAND_V1 =
+            new Contract<>("DdlCommand", 1, DdlCommand.class);
 
-  /** The outcome of one statement, on {@link Topics#DDL_RESULTS}. */
-  public static final Contract<StatementResult> STATEMENT_RESULT_V1 =
-      new Contract<>("StatementResult", 1, StatementResult.class);
+    /** The outcome of one statement, on {@link Topics#DDL_RESULTS}. */
+    public static final Contract<StatementResult> STATEMENT_RESULT_V1 =
+            new Contract<>("StatementResult", 1, StatementResult.class);
 
-  /** A version of a table, on {@link Topics#TABLE_DEFINITIONS}. */
-  public static final Contract<TableDefinition> TABLE_DEFINED_V1 =
-      new Contract<>("TableDefined", 1, TableDefinition.class);
+    /** A version of a table, on {@link Topics#TABLE_DEFINITIONS}. */
+    public static final Contract<TableDefinition> TABLE_DEFINED_V1 =
+            new Contract<>("TableDefined", 1, TableDefinition.class);
 
-  /** A dropped table, on {@link Topics#TABLE_DEFINITIONS}. */
-  public static final Contract<TableDropped> TABLE_DROPPED_V1 =
-      new Contract<>("TableDropped", 1, TableDropped.class);
+    /** A dropped table, on {@link Topics#TABLE_DEFINITIONS}. */
+    public static final Contract<TableDropped> TABLE_DROPPED_V1 =
+            new Contract<>("TableDropped", 1, TableDropped.class);
 
-  /** A manual refresh, on {@link Topics#LIFECYCLE_COMMANDS}. */
-  public static final Contract<RefreshRequested> REFRESH_REQUESTED_V1 =
-      new Contract<>("RefreshRequested", 1, RefreshRequested.class);
+    /** A manual refresh, on {@link Topics#LIFECYCLE_COMMANDS}. */
+    public static final Contract<RefreshRequested> REFRESH_REQUESTED_V1 =
+            new Contract<>("RefreshRequested", 1, RefreshRequested.class);
 
-  /** A table's refresh plan, on {@link Topics#REFRESH_PLANS}. */
-  public static final Contract<RefreshPlan> REFRESH_PLANNED_V1 =
-      new Contract<>("RefreshPlanned", 1, RefreshPlan.class);
+    /** A table's refresh plan, on {@link Topics#REFRESH_PLANS}. */
+    public static final Contract<RefreshPlan> REFRESH_PLANNED_V1 =
+            new Contract<>("RefreshPlanned", 1, RefreshPlan.class);
 
-  /** A table's Flink job started, on {@link Topics#REFRESH_EVENTS}. */
-  public static final Contract<JobStarted> JOB_STARTED_V1 = new Contract<>("JobStarted", 1, JobStarted.class);
+    /** A table's Flink job started, on {@link Topics#REFRESH_EVENTS}. */
+    public static final Contract<JobStarted> JOB_STARTED_V1 =
+            new Contract<>("JobStarted", 1, JobStarted.class);
 
-  /** A table's streaming job waits for free task slots, on {@link Topics#REFRESH_EVENTS}. */
-  public static final Contract<JobQueued> JOB_QUEUED_V1 = new Contract<>("JobQueued", 1, JobQueued.class);
+    /** A table's streaming job waits for free task slots, on {@link Topics#REFRESH_EVENTS}. */
+    public static final Contract<JobQueued> JOB_QUEUED_V1 =
+            new Contract<>("JobQueued", 1, JobQueued.class);
 
-  /** How far a streaming job is through its sources while it catches up, on {@link Topics#REFRESH_EVENTS}. */
-  public static final Contract<LoadProgress> LOAD_PROGRESS_V1 = new Contract<>("LoadProgress", 1, LoadProgress.class);
+    /**
+     * How far a streaming job is through its sources while it catches up, on {@link
+     * Topics#REFRESH_EVENTS}.
+     */
+    public static final Contract<LoadProgress> LOAD_PROGRESS_V1 =
+            new Contract<>("LoadProgress", 1, LoadProgress.class);
 
-  /** New data is readable in a table, on {@link Topics#REFRESH_EVENTS}. */
-  public static final Contract<RefreshSucceeded> REFRESH_SUCCEEDED_V1 =
-      new Contract<>("RefreshSucceeded", 1, RefreshSucceeded.class);
+    /** New data is readable in a table, on {@link Topics#REFRESH_EVENTS}. */
+    public static final Contract<RefreshSucceeded> REFRESH_SUCCEEDED_V1 =
+            new Contract<>("RefreshSucceeded", 1, RefreshSucceeded.class);
 
-  /** A refresh or job failed, on {@link Topics#REFRESH_EVENTS}. */
-  public static final Contract<RefreshFailed> REFRESH_FAILED_V1 = new Contract<>("RefreshFailed", 1, RefreshFailed.class);
+    /** A refresh or job failed, on {@link Topics#REFRESH_EVENTS}. */
+    public static final Contract<RefreshFailed> REFRESH_FAILED_V1 =
+            new Contract<>("RefreshFailed", 1, RefreshFailed.class);
 
-  /** A table's pipeline stopped, on {@link Topics#REFRESH_EVENTS}. */
-  public static final Contract<Suspended> SUSPENDED_V1 = new Contract<>("Suspended", 1, Suspended.class);
+    /** A table's pipeline stopped, on {@link Topics#REFRESH_EVENTS}. */
+    public static final Contract<Suspended> SUSPENDED_V1 =
+            new Contract<>("Suspended", 1, Suspended.class);
 
-  /** A suspended table runs again, on {@link Topics#REFRESH_EVENTS}. */
-  public static final Contract<Resumed> RESUMED_V1 = new Contract<>("Resumed", 1, Resumed.class);
+    /** A suspended table runs again, on {@link Topics#REFRESH_EVENTS}. */
+    public static final Contract<Resumed> RESUMED_V1 = new Contract<>("Resumed", 1, Resumed.class);
 
-  /** A dropped table's pipeline and data are gone, on {@link Topics#REFRESH_EVENTS}. */
-  public static final Contract<Dropped> DROPPED_V1 = new Contract<>("Dropped", 1, Dropped.class);
+    /** A dropped table's pipeline and data are gone, on {@link Topics#REFRESH_EVENTS}. */
+    public static final Contract<Dropped> DROPPED_V1 = new Contract<>("Dropped", 1, Dropped.class);
 
-  /** A table has been behind its freshness longer than the alert grace, on {@link Topics#REFRESH_EVENTS}. */
-  public static final Contract<FreshnessMissed> FRESHNESS_MISSED_V1 = new Contract<>("FreshnessMissed", 1, FreshnessMissed.class);
+    /**
+     * A table has been behind its freshness longer than the alert grace, on {@link
+     * Topics#REFRESH_EVENTS}.
+     */
+    public static final Contract<FreshnessMissed> FRESHNESS_MISSED_V1 =
+            new Contract<>("FreshnessMissed", 1, FreshnessMissed.class);
 
-  /** A table that missed its freshness is within it again, on {@link Topics#REFRESH_EVENTS}. */
-  public static final Contract<FreshnessRestored> FRESHNESS_RESTORED_V1 = new Contract<>("FreshnessRestored", 1, FreshnessRestored.class);
+    /** A table that missed its freshness is within it again, on {@link Topics#REFRESH_EVENTS}. */
+    public static final Contract<FreshnessRestored> FRESHNESS_RESTORED_V1 =
+            new Contract<>("FreshnessRestored", 1, FreshnessRestored.class);
 
-  /** A new query fills a staged table beside a CONTINUOUS table's own, on {@link Topics#REFRESH_EVENTS}. */
-  public static final Contract<SwitchStarted> SWITCH_STARTED_V1 = new Contract<>("SwitchStarted", 1, SwitchStarted.class);
+    /**
+     * A new query fills a staged table beside a CONTINUOUS table's own, on {@link
+     * Topics#REFRESH_EVENTS}.
+     */
+    public static final Contract<SwitchStarted> SWITCH_STARTED_V1 =
+            new Contract<>("SwitchStarted", 1, SwitchStarted.class);
 
-  /** Readers of a CONTINUOUS table read its new query's rows, on {@link Topics#REFRESH_EVENTS}. */
-  public static final Contract<SwitchedOver> SWITCHED_OVER_V1 = new Contract<>("SwitchedOver", 1, SwitchedOver.class);
+    /**
+     * Readers of a CONTINUOUS table read its new query's rows, on {@link Topics#REFRESH_EVENTS}.
+     */
+    public static final Contract<SwitchedOver> SWITCHED_OVER_V1 =
+            new Contract<>("SwitchedOver", 1, SwitchedOver.class);
 
-  /** Time for one FULL refresh, on {@link Topics#REFRESH_TICKS}. */
-  public static final Contract<RefreshTick> REFRESH_TICK_V1 = new Contract<>("RefreshTick", 1, RefreshTick.class);
+    /** Time for one FULL refresh, on {@link Topics#REFRESH_TICKS}. */
+    public static final Contract<RefreshTick> REFRESH_TICK_V1 =
+            new Contract<>("RefreshTick", 1, RefreshTick.class);
 
-  /** Everything on {@link Topics#REFRESH_EVENTS}. */
-  public static final List<Contract<?>> REFRESH_EVENTS =
-      List.of(JOB_QUEUED_V1, JOB_STARTED_V1, LOAD_PROGRESS_V1, REFRESH_SUCCEEDED_V1, REFRESH_FAILED_V1, SUSPENDED_V1, RESUMED_V1, DROPPED_V1, FRESHNESS_MISSED_V1, FRESHNESS_RESTORED_V1,
-          SWITCH_STARTED_V1, SWITCHED_OVER_V1);
+    /** Everything on {@link Topics#REFRESH_EVENTS}. */
+    public static final List<Contract<?>> REFRESH_EVENTS =
+            List.of(
+                    JOB_QUEUED_V1,
+                    JOB_STARTED_V1,
+                    LOAD_PROGRESS_V1,
+                    REFRESH_SUCCEEDED_V1,
+                    REFRESH_FAILED_V1,
+                    SUSPENDED_V1,
+                    RESUMED_V1,
+                    DROPPED_V1,
+                    FRESHNESS_MISSED_V1,
+                    FRESHNESS_RESTORED_V1,
+                    SWITCH_STARTED_V1,
+                    SWITCHED_OVER_V1);
 
-  public static final List<Contract<?>> ALL =
-      List.of(
-          DDL_COMMAND_V1,
-          STATEMENT_RESULT_V1,
-          TABLE_DEFINED_V1,
-          TABLE_DROPPED_V1,
-          REFRESH_REQUESTED_V1,
-          REFRESH_PLANNED_V1,
-          JOB_QUEUED_V1,
-          JOB_STARTED_V1,
-          LOAD_PROGRESS_V1,
-          REFRESH_SUCCEEDED_V1,
-          REFRESH_FAILED_V1,
-          SUSPENDED_V1,
-          RESUMED_V1,
-          DROPPED_V1,
-          FRESHNESS_MISSED_V1,
-          FRESHNESS_RESTORED_V1,
-          SWITCH_STARTED_V1,
-          SWITCHED_OVER_V1,
-          REFRESH_TICK_V1);
+    public static final List<Contract<?>> ALL =
+            List.of(
+                    DDL_COMMAND_V1,
+                    STATEMENT_RESULT_V1,
+                    TABLE_DEFINED_V1,
+                    TABLE_DROPPED_V1,
+                    REFRESH_REQUESTED_V1,
+                    REFRESH_PLANNED_V1,
+                    JOB_QUEUED_V1,
+                    JOB_STARTED_V1,
+                    LOAD_PROGRESS_V1,
+                    REFRESH_SUCCEEDED_V1,
+                    REFRESH_FAILED_V1,
+                    SUSPENDED_V1,
+                    RESUMED_V1,
+                    DROPPED_V1,
+                    FRESHNESS_MISSED_V1,
+                    FRESHNESS_RESTORED_V1,
+                    SWITCH_STARTED_V1,
+                    SWITCHED_OVER_V1,
+                    REFRESH_TICK_V1);
 
-  private Contracts() {}
+    private Contracts() {}
 
-  /** The contract whose CloudEvents type is {@code type}, if we define one. */
-  public static Optional<Contract<?>> byType(String type) {
-    return ALL.stream().filter(contract -> contract.type().equals(type)).findFirst();
-  }
+    /** The contract whose CloudEvents type is {@code type}, if we define one. */
+    public static Optional<Contract<?>> byType(String type) {
+        return ALL.stream().filter(contract -> contract.type().equals(type)).findFirst();
+    }
 }

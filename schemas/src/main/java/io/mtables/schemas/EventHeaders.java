@@ -7,21 +7,24 @@ package io.mtables.schemas;
  */
 public final class EventHeaders {
 
-  public static final String SPEC_VERSION = "ce_specversion";
-  public static final String ID = "ce_id";
-  public static final String SOURCE = "ce_source";
-  /** {@code io.mtables.mt.<EventName>.v<N>}: which contract the payload follows. */
-  public static final String TYPE = "ce_type";
-  /** The table identifier, the same as the record key. */
-  public static final String SUBJECT = "ce_subject";
-  public static final String TIME = "ce_time";
-  public static final String CONTENT_TYPE = "content-type";
+    public static final String SPEC_VERSION = "ce_specversion";
+    public static final String ID = "ce_id";
+    public static final String SOURCE = "ce_source";
 
-  /** The CloudEvents version we write. */
-  public static final String SPEC_VERSION_1_0 = "1.0";
+    /** {@code io.mtables.mt.<EventName>.v<N>}: which contract the payload follows. */
+    public static final String TYPE = "ce_type";
 
-  /** The prefix of every event type we define. */
-  public static final String TYPE_PREFIX = "io.mtables.mt.";
+    /** The table identifier, the same as the record key. */
+    public static final String SUBJECT = "ce_subject";
 
-  private EventHeaders() {}
+    public static final String TIME = "ce_time";
+    public static final String CONTENT_TYPE = "content-type";
+
+    /** The CloudEvents version we write. */
+    public static final String SPEC_VERSION_1_0 = "1.0";
+
+    /** The prefix of every event type we define. */
+    public static final String TYPE_PREFIX = "io.mtables.mt.";
+
+    private EventHeaders() {}
 }

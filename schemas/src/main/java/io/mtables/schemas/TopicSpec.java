@@ -9,20 +9,20 @@ package io.mtables.schemas;
  */
 public record TopicSpec(String name, Retention retention) {
 
-  /** Kafka's {@code cleanup.policy}. */
-  public enum Retention {
-    COMPACT("compact"),
-    DELETE("delete");
+    /** Kafka's {@code cleanup.policy}. */
+    public enum Retention {
+        COMPACT("compact"),
+        DELETE("delete");
 
-    private final String cleanupPolicy;
+        private final String cleanupPolicy;
 
-    Retention(String cleanupPolicy) {
-      this.cleanupPolicy = cleanupPolicy;
+        Retention(String cleanupPolicy) {
+            this.cleanupPolicy = cleanupPolicy;
+        }
+
+        /** The value of Kafka's {@code cleanup.policy} topic setting. */
+        public String cleanupPolicy() {
+            return cleanupPolicy;
+        }
     }
-
-    /** The value of Kafka's {@code cleanup.policy} topic setting. */
-    public String cleanupPolicy() {
-      return cleanupPolicy;
-    }
-  }
 }

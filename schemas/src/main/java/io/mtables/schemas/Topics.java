@@ -10,57 +10,57 @@ import java.util.List;
  */
 public final class Topics {
 
-  /** DDL statements submitted through Kafka (GitOps, CI pipelines); consumed by ddl-service. */
-  public static final String DDL_COMMANDS = "mt.ddl.commands";
+    /** DDL statements submitted through Kafka (GitOps, CI pipelines); consumed by ddl-service. */
+    public static final String DDL_COMMANDS = "mt.ddl.commands";
 
-  /**
-   * One result per DDL statement, keyed by its request id (compacted: it is also the record of
-   * which request ids were applied); produced by ddl-service.
-   */
-  public static final String DDL_RESULTS = "mt.ddl.results";
+    /**
+     * One result per DDL statement, keyed by its request id (compacted: it is also the record of
+     * which request ids were applied); produced by ddl-service.
+     */
+    public static final String DDL_RESULTS = "mt.ddl.results";
 
-  /** Versioned table definitions (compacted); produced by ddl-service. */
-  public static final String TABLE_DEFINITIONS = "mt.table.definitions";
+    /** Versioned table definitions (compacted); produced by ddl-service. */
+    public static final String TABLE_DEFINITIONS = "mt.table.definitions";
 
-  /** Refresh plans, one per definition version (compacted); produced by planner-service. */
-  public static final String REFRESH_PLANS = "mt.refresh.plans";
+    /** Refresh plans, one per definition version (compacted); produced by planner-service. */
+    public static final String REFRESH_PLANS = "mt.refresh.plans";
 
-  /** Refresh ticks of FULL tables; produced by refresh-scheduler-service. */
-  public static final String REFRESH_TICKS = "mt.refresh.ticks";
+    /** Refresh ticks of FULL tables; produced by refresh-scheduler-service. */
+    public static final String REFRESH_TICKS = "mt.refresh.ticks";
 
-  /** Suspend, resume, manual refresh and drop commands; produced by ddl-service. */
-  public static final String LIFECYCLE_COMMANDS = "mt.lifecycle.commands";
+    /** Suspend, resume, manual refresh and drop commands; produced by ddl-service. */
+    public static final String LIFECYCLE_COMMANDS = "mt.lifecycle.commands";
 
-  /** Job and refresh events; produced by job-manager-service, consumed by anyone downstream. */
-  public static final String REFRESH_EVENTS = "mt.refresh.events";
+    /** Job and refresh events; produced by job-manager-service, consumed by anyone downstream. */
+    public static final String REFRESH_EVENTS = "mt.refresh.events";
 
-  /** Records a service could not read, with the reason in headers; for operators to inspect. */
-  public static final String DEAD_LETTERS = "mt.dead-letters";
+    /** Records a service could not read, with the reason in headers; for operators to inspect. */
+    public static final String DEAD_LETTERS = "mt.dead-letters";
 
-  /**
-   * The last tick fired for each FULL table (compacted, keyed by table, {@code RefreshTick.v1}):
-   * written in the same Kafka transaction as the tick, so a scheduler that takes a table over
-   * knows exactly where its predecessor stopped.
-   */
-  public static final String SCHEDULER_LAST_TICKS = "mt.scheduler.last-ticks";
+    /**
+     * The last tick fired for each FULL table (compacted, keyed by table, {@code RefreshTick.v1}):
+     * written in the same Kafka transaction as the tick, so a scheduler that takes a table over
+     * knows exactly where its predecessor stopped.
+     */
+    public static final String SCHEDULER_LAST_TICKS = "mt.scheduler.last-ticks";
 
-  /** Every topic with its retention policy, so that any service can create what is missing. */
-  public static final List<TopicSpec> ALL =
-      List.of(
-          new TopicSpec(DDL_COMMANDS, TopicSpec.Retention.DELETE),
-          new TopicSpec(DDL_RESULTS, TopicSpec.Retention.COMPACT),
-          new TopicSpec(TABLE_DEFINITIONS, TopicSpec.Retention.COMPACT),
-          new TopicSpec(REFRESH_PLANS, TopicSpec.Retention.COMPACT),
-          new TopicSpec(REFRESH_TICKS, TopicSpec.Retention.DELETE),
-          new TopicSpec(LIFECYCLE_COMMANDS, TopicSpec.Retention.DELETE),
-          new TopicSpec(REFRESH_EVENTS, TopicSpec.Retention.DELETE),
-          new TopicSpec(DEAD_LETTERS, TopicSpec.Retention.DELETE),
-          new TopicSpec(SCHEDULER_LAST_TICKS, TopicSpec.Retention.COMPACT));
+    /** Every topic with its retention policy, so that any service can create what is missing. */
+    public static final List<TopicSpec> ALL =
+            List.of(
+                    new TopicSpec(DDL_COMMANDS, TopicSpec.Retention.DELETE),
+                    new TopicSpec(DDL_RESULTS, TopicSpec.Retention.COMPACT),
+                    new TopicSpec(TABLE_DEFINITIONS, TopicSpec.Retention.COMPACT),
+                    new TopicSpec(REFRESH_PLANS, TopicSpec.Retention.COMPACT),
+                    new TopicSpec(REFRESH_TICKS, TopicSpec.Retention.DELETE),
+                    new TopicSpec(LIFECYCLE_COMMANDS, TopicSpec.Retention.DELETE),
+                    new TopicSpec(REFRESH_EVENTS, TopicSpec.Retention.DELETE),
+                    new TopicSpec(DEAD_LETTERS, TopicSpec.Retention.DELETE),
+                    new TopicSpec(SCHEDULER_LAST_TICKS, TopicSpec.Retention.COMPACT));
 
-  private Topics() {}
+    private Topics() {}
 
-  /** Whether {@code name} is one of the topics above. */
-  public static boolean isKnown(String name) {
-    return ALL.stream().anyMatch(spec -> spec.name().equals(name));
-  }
+    /** Whether {@code name} is one of the topics above. */
+    public static boolean isKnown(String name) {
+        return ALL.stream().anyMatch(spec -> spec.name().equals(name));
+    }
 }

@@ -12,11 +12,12 @@ import io.mtables.schemas.Contract;
  */
 public record IncomingEvent(String key, Contract<?> contract, Object payload, String position) {
 
-  /** The payload as the record type of {@code expected}, which must be this event's contract. */
-  public <T> T payloadAs(Contract<T> expected) {
-    if (!expected.equals(contract)) {
-      throw new IllegalArgumentException(position + " holds " + contract.type() + ", not " + expected.type());
+    /** The payload as the record type of {@code expected}, which must be this event's contract. */
+    public <T> T payloadAs(Contract<T> expected) {
+        if (!expected.equals(contract)) {
+            throw new IllegalArgumentException(
+                    position + " holds " + contract.type() + ", not " + expected.type());
+        }
+        return expected.javaType().cast(payload);
     }
-    return expected.javaType().cast(payload);
-  }
 }

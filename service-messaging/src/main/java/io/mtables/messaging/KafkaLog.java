@@ -2,12 +2,11 @@ package io.mtables.messaging;
 
 import io.mtables.schemas.Contract;
 import io.mtables.schemas.ContractCodec;
-import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +24,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import java.util.Comparator;
 import org.jboss.logging.Logger;
 
 /**
@@ -35,161 +33,200 @@ import org.jboss.logging.Logger;
  */
 public class KafkaLog implements AutoCloseable {
 
-  private static final Duration DEFAULT_APPEND_TIMEOUT = Duration.ofSeconds(30);
-  private static final Logger LOG = Logger.getLogger(KafkaLog.class);
+    private static final Duration DEFAULT_APPEND_TIMEOUT = Duration.ofSeconds(30);
+    private static final Logger LOG = Logger.getLogger(KafkaLog.class);
 
-  private final String topic;
-  private final String source;
-  private final Map<String, Object> clientConfig;
-  private final KafkaProducer<String, String> producer;
-  private final Duration appendTimeout;
-  private final ContractCodec codec = new ContractCodec();
+    private final String topic;
+    private final String source;
+    private final Map<String, Object> clientConfig;
+    private final KafkaProducer<String, String> producer;
+    private final Duration appendTimeout;
+    private final ContractCodec codec = new ContractCodec();
 
-  public KafkaLog(String topic, String source, Map<String, Object> clientConfig) {
-    this.topic = topic;
-    this.source = source;
-    this.clientConfig = clientConfig;
-    Map<String, Object> producerConfig = new HashMap<>(clientConfig);
-    producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
-    producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    // The producer gives up on a record before we stop waiting for it, so an append that fails
-    // has failed for good; the timeout is the client's delivery.timeout.ms (tests shorten it).
-    producerConfig.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) DEFAULT_APPEND_TIMEOUT.toMillis());
-    producerConfig.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, producerConfig.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG));
-    int delivery = Integer.parseInt(String.valueOf(producerConfig.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG)));
-    producerConfig.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(1, delivery / 3));
-    this.appendTimeout = Duration.ofMillis(delivery).plusSeconds(5);
-    this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
-  }
-
-  /**
-   * Appends one event and returns once the broker has it.
-   *
-   * @throws BrokerUnavailableException when the broker does not acknowledge it in time
-   */
-  public <T> void append(Contract<T> contract, String key, T payload) {
-    send(Envelope.record(topic, source, contract, key, payload), key);
-  }
-
-  private void send(ProducerRecord<String, String> record, String key) {
-    String destination = record.topic();
-    try {
-      producer.send(record).get(appendTimeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while writing to " + destination, e);
-    } catch (TimeoutException e) {
-      throw unavailable(destination, e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RetriableException) { // its own timeout included
-        throw unavailable(destination, e.getCause());
-      }
-      throw new IllegalStateException("Failed to send record with key '" + key + "' to " + destination, e);
-    } catch (org.apache.kafka.common.errors.TimeoutException e) {
-      throw unavailable(destination, e); // send() itself waited too long for the topic's metadata
+    public KafkaLog(String topic, String source, Map<String, Object> clientConfig) {
+        this.topic = topic;
+        this.source = source;
+        this.clientConfig = clientConfig;
+        Map<String, Object> producerConfig = new HashMap<>(clientConfig);
+        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        // The producer gives up on a record before we stop waiting for it, so an append that fails
+        // has failed for good; the timeout is the client's delivery.timeout.ms (tests shorten it).
+        producerConfig.putIfAbsent(
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) DEFAULT_APPEND_TIMEOUT.toMillis());
+        producerConfig.putIfAbsent(
+                ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                producerConfig.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG));
+        int delivery =
+                Integer.parseInt(
+                        String.valueOf(
+                                producerConfig.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG)));
+        producerConfig.putIfAbsent(
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(1, delivery / 3));
+        this.appendTimeout = Duration.ofMillis(delivery).plusSeconds(5);
+        this.producer =
+                new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
     }
-  }
 
-  private BrokerUnavailableException unavailable(String topic, Throwable cause) {
-    return new BrokerUnavailableException(
-        "Kafka did not acknowledge a record on " + topic + " within " + appendTimeout.toSeconds() + " s (" + cause.getMessage() + ")", cause);
-  }
+    /**
+     * Appends one event and returns once the broker has it.
+     *
+     * @throws BrokerUnavailableException when the broker does not acknowledge it in time
+     */
+    public <T> void append(Contract<T> contract, String key, T payload) {
+        send(Envelope.record(topic, source, contract, key, payload), key);
+    }
 
-  /** {@link #readAll()}, retried every second while the broker or the topic is not there yet. */
-  public List<ConsumerRecord<String, String>> readAllWhenAvailable() {
-    while (true) {
-      try {
-        return readAll();
-      } catch (RuntimeException e) {
-        LOG.infof("cannot read %s yet (%s); retrying", topic, e.getMessage());
+    private void send(ProducerRecord<String, String> record, String key) {
+        String destination = record.topic();
         try {
-          Thread.sleep(1000);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while reading " + topic, interrupted);
+            producer.send(record).get(appendTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while writing to " + destination, e);
+        } catch (TimeoutException e) {
+            throw unavailable(destination, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RetriableException) { // its own timeout included
+                throw unavailable(destination, e.getCause());
+            }
+            throw new IllegalStateException(
+                    "Failed to send record with key '" + key + "' to " + destination, e);
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            throw unavailable(
+                    destination, e); // send() itself waited too long for the topic's metadata
         }
-      }
     }
-  }
 
-  /** Every record from the start of the log to its end as of now. */
-  public List<ConsumerRecord<String, String>> readAll() {
-    Map<String, Object> consumerConfig = new HashMap<>(clientConfig);
-    consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    // Records of aborted or still open transactions (the scheduler writes with transactions) are not state.
-    consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    consumerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    try (var consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer())) {
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-              .map(info -> new TopicPartition(topic, info.partition()))
-              .toList();
-      if (partitions.isEmpty()) {
-        throw new IllegalStateException("topic " + topic + " has no partitions yet");
-      }
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-      List<ConsumerRecord<String, String>> records = new ArrayList<>();
-      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
-        consumer.poll(Duration.ofMillis(500)).forEach(records::add);
-      }
-      records.sort(Comparator.comparingLong(ConsumerRecord::timestamp));
-      return records;
+    private BrokerUnavailableException unavailable(String topic, Throwable cause) {
+        return new BrokerUnavailableException(
+                "Kafka did not acknowledge a record on "
+                        + topic
+                        + " within "
+                        + appendTimeout.toSeconds()
+                        + " s ("
+                        + cause.getMessage()
+                        + ")",
+                cause);
     }
-  }
 
-  /**
-   * A replayed record decoded as {@code contract}, or empty when it cannot be: then it goes to
-   * {@code mt.dead-letters} with the reason, in the headers SmallRye's dead-letter queue writes,
-   * and the replay goes on, so one corrupt record does not stop a service from starting.
-   *
-   * @throws BrokerUnavailableException when the dead letter cannot be written either
-   */
-  public <T> Optional<T> decodeOrDeadLetter(ConsumerRecord<String, String> record, Contract<T> contract) {
-    try {
-      return Optional.of(codec.decode(contract, record.value()));
-    } catch (RuntimeException e) {
-      String reason = source + " cannot read the record at " + record.topic() + "-" + record.partition() + "@" + record.offset() + " while reading "
-          + record.topic() + " back: " + e.getMessage();
-      ProducerRecord<String, String> dead = new ProducerRecord<>(Topics.DEAD_LETTERS, record.key(), record.value());
-      record.headers().forEach(header -> dead.headers().add(header));
-      dead.headers().add("dead-letter-reason", bytes(reason));
-      dead.headers().add("dead-letter-topic", bytes(record.topic()));
-      dead.headers().add("dead-letter-partition", bytes(String.valueOf(record.partition())));
-      dead.headers().add("dead-letter-offset", bytes(String.valueOf(record.offset())));
-      dead.headers().add("dead-letter-exception-class-name", bytes(e.getClass().getName()));
-      send(dead, record.key());
-      LOG.warnf("%s; sent to %s", reason, Topics.DEAD_LETTERS);
-      return Optional.empty();
+    /** {@link #readAll()}, retried every second while the broker or the topic is not there yet. */
+    public List<ConsumerRecord<String, String>> readAllWhenAvailable() {
+        while (true) {
+            try {
+                return readAll();
+            } catch (RuntimeException e) {
+                LOG.infof("cannot read %s yet (%s); retrying", topic, e.getMessage());
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(
+                            "interrupted while reading " + topic, interrupted);
+                }
+            }
+        }
     }
-  }
 
-  private static byte[] bytes(String text) {
-    return text.getBytes(StandardCharsets.UTF_8);
-  }
+    /** Every record from the start of the log to its end as of now. */
+    public List<ConsumerRecord<String, String>> readAll() {
+        Map<String, Object> consumerConfig = new HashMap<>(clientConfig);
+        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // Records of aborted or still open transactions (the scheduler writes with transactions)
+        // are not state.
+        consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        try (var consumer =
+                new KafkaConsumer<>(
+                        consumerConfig, new StringDeserializer(), new StringDeserializer())) {
+            List<TopicPartition> partitions =
+                    consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                            .map(info -> new TopicPartition(topic, info.partition()))
+                            .toList();
+            if (partitions.isEmpty()) {
+                throw new IllegalStateException("topic " + topic + " has no partitions yet");
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            List<ConsumerRecord<String, String>> records = new ArrayList<>();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+                consumer.poll(Duration.ofMillis(500)).forEach(records::add);
+            }
+            records.sort(Comparator.comparingLong(ConsumerRecord::timestamp));
+            return records;
+        }
+    }
 
-  /** The settings of Quarkus's default Kafka configuration that a plain client needs (and how long an append may wait). */
-  public static Map<String, Object> clientConfig(Map<String, Object> kafka) {
-    Map<String, Object> config = new HashMap<>();
-    kafka.forEach(
-        (key, value) -> {
-          if (key.equals("bootstrap.servers") || key.equals("delivery.timeout.ms") || key.startsWith("security.") || key.startsWith("sasl.") || key.startsWith("ssl.")) {
-            config.put(key, value);
-          }
-        });
-    return config;
-  }
+    /**
+     * A replayed record decoded as {@code contract}, or empty when it cannot be: then it goes to
+     * {@code mt.dead-letters} with the reason, in the headers SmallRye's dead-letter queue writes,
+     * and the replay goes on, so one corrupt record does not stop a service from starting.
+     *
+     * @throws BrokerUnavailableException when the dead letter cannot be written either
+     */
+    public <T> Optional<T> decodeOrDeadLetter(
+            ConsumerRecord<String, String> record, Contract<T> contract) {
+        try {
+            return Optional.of(codec.decode(contract, record.value()));
+        } catch (RuntimeException e) {
+            String reason =
+                    source
+                            + " cannot read the record at "
+                            + record.topic()
+                            + "-"
+                            + record.partition()
+                            + "@"
+                            + record.offset()
+                            + " while reading "
+                            + record.topic()
+                            + " back: "
+                            + e.getMessage();
+            ProducerRecord<String, String> dead =
+                    new ProducerRecord<>(Topics.DEAD_LETTERS, record.key(), record.value());
+            record.headers().forEach(header -> dead.headers().add(header));
+            dead.headers().add("dead-letter-reason", bytes(reason));
+            dead.headers().add("dead-letter-topic", bytes(record.topic()));
+            dead.headers().add("dead-letter-partition", bytes(String.valueOf(record.partition())));
+            dead.headers().add("dead-letter-offset", bytes(String.valueOf(record.offset())));
+            dead.headers().add("dead-letter-exception-class-name", bytes(e.getClass().getName()));
+            send(dead, record.key());
+            LOG.warnf("%s; sent to %s", reason, Topics.DEAD_LETTERS);
+            return Optional.empty();
+        }
+    }
 
-  /** The text of a header, or null. */
-  public static String header(ConsumerRecord<String, String> record, String name) {
-    var header = record.headers().lastHeader(name);
-    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
-  }
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
 
+    /**
+     * The settings of Quarkus's default Kafka configuration that a plain client needs (and how long
+     * an append may wait).
+     */
+    public static Map<String, Object> clientConfig(Map<String, Object> kafka) {
+        Map<String, Object> config = new HashMap<>();
+        kafka.forEach(
+                (key, value) -> {
+                    if (key.equals("bootstrap.servers")
+                            || key.equals("delivery.timeout.ms")
+                            || key.startsWith("security.")
+                            || key.startsWith("sasl.")
+                            || key.startsWith("ssl.")) {
+                        config.put(key, value);
+                    }
+                });
+        return config;
+    }
 
-  @Override
-  public void close() {
-    producer.close(Duration.ofSeconds(5));
-  }
+    /** The text of a header, or null. */
+    public static String header(ConsumerRecord<String, String> record, String name) {
+        var header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+    }
 }

@@ -9,70 +9,76 @@ import org.jboss.logging.Logger;
  */
 public final class ReadyGate {
 
-  private static final Logger LOG = Logger.getLogger(ReadyGate.class);
+    private static final Logger LOG = Logger.getLogger(ReadyGate.class);
 
-  private boolean open;
-  private volatile String state = "starting";
+    private boolean open;
+    private volatile String state = "starting";
 
-  /** What the service is doing while the gate is closed, or "ready". */
-  public String state() {
-    return state;
-  }
+    /** What the service is doing while the gate is closed, or "ready". */
+    public String state() {
+        return state;
+    }
 
-  public void progress(String state) {
-    this.state = state;
-  }
+    public void progress(String state) {
+        this.state = state;
+    }
 
-  public synchronized void open() {
-    state = "ready";
-    open = true;
-    notifyAll();
-  }
+    public synchronized void open() {
+        state = "ready";
+        open = true;
+        notifyAll();
+    }
 
-  /** Closed again, saying why: the service is not ready until it opens. */
-  public synchronized void close(String state) {
-    this.state = state;
-    open = false;
-  }
+    /** Closed again, saying why: the service is not ready until it opens. */
+    public synchronized void close(String state) {
+        this.state = state;
+        open = false;
+    }
 
-  public synchronized boolean isOpen() {
-    return open;
-  }
+    public synchronized boolean isOpen() {
+        return open;
+    }
 
-  /**
-   * Runs {@code step} (reading a service's state back, on the caller's thread) until it returns:
-   * every failure is logged and closes the gate saying why and when it is tried again; the step
-   * opens the gate itself when done. Returns early only when the thread is interrupted (the
-   * service stops).
-   */
-  public void runUntilDone(String what, Duration pause, Runnable step) {
-    while (true) {
-      try {
-        step.run();
-        return;
-      } catch (RuntimeException e) {
-        String failure = what + " failed (tried again in " + pause.toSeconds() + " s): " + e.getMessage();
-        LOG.warn(failure, e);
-        close(failure);
-        try {
-          Thread.sleep(pause.toMillis());
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          return;
+    /**
+     * Runs {@code step} (reading a service's state back, on the caller's thread) until it returns:
+     * every failure is logged and closes the gate saying why and when it is tried again; the step
+     * opens the gate itself when done. Returns early only when the thread is interrupted (the
+     * service stops).
+     */
+    public void runUntilDone(String what, Duration pause, Runnable step) {
+        while (true) {
+            try {
+                step.run();
+                return;
+            } catch (RuntimeException e) {
+                String failure =
+                        what
+                                + " failed (tried again in "
+                                + pause.toSeconds()
+                                + " s): "
+                                + e.getMessage();
+                LOG.warn(failure, e);
+                close(failure);
+                try {
+                    Thread.sleep(pause.toMillis());
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
         }
-      }
     }
-  }
 
-  /** Blocks until the gate is open. */
-  public synchronized void await() {
-    while (!open) {
-      try {
-        wait();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for start-up (" + state + ")", e);
-      }
+    /** Blocks until the gate is open. */
+    public synchronized void await() {
+        while (!open) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(
+                        "interrupted while waiting for start-up (" + state + ")", e);
+            }
+        }
     }
-  }
 }

@@ -13,21 +13,23 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 public class TopicsReadiness implements HealthCheck {
 
-  private final AtomicReference<String> state = new AtomicReference<>("creating");
+    private final AtomicReference<String> state = new AtomicReference<>("creating");
 
-  void onStart(@Observes StartupEvent start, TopicCreator creator, MessagingConfig config) {
-    if (!config.createTopics()) {
-      state.set("ready");
-      return;
+    void onStart(@Observes StartupEvent start, TopicCreator creator, MessagingConfig config) {
+        if (!config.createTopics()) {
+            state.set("ready");
+            return;
+        }
+        creator.ensureTopics()
+                .whenComplete(
+                        (ok, error) -> state.set(error == null ? "ready" : "failed: " + error));
     }
-    creator.ensureTopics().whenComplete((ok, error) -> state.set(error == null ? "ready" : "failed: " + error));
-  }
 
-  @Override
-  public HealthCheckResponse call() {
-    return HealthCheckResponse.named("mt-topics")
-        .status(state.get().equals("ready"))
-        .withData("state", state.get())
-        .build();
-  }
+    @Override
+    public HealthCheckResponse call() {
+        return HealthCheckResponse.named("mt-topics")
+                .status(state.get().equals("ready"))
+                .withData("state", state.get())
+                .build();
+    }
 }

@@ -24,6 +24,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -33,288 +34,550 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import java.util.Objects;
 
 /**
- * The system spread over hosts, as a platform team runs it: every component a process on a host
- * of its own ({@link NetworkHosts}: a network namespace and an address each), meeting only over
- * the network. The object store (S3Proxy), the broker, PostgreSQL, a Flink session cluster of a
+ * The system spread over hosts, as a platform team runs it: every component a process on a host of
+ * its own ({@link NetworkHosts}: a network namespace and an address each), meeting only over the
+ * network. The object store (S3Proxy), the broker, PostgreSQL, a Flink session cluster of a
  * JobManager and two TaskManagers, and the five services; no file path is shared by any two of
  * them: the warehouse, checkpoints and savepoints are on the object store, every process has a
  * directory of its own, and the test proves none of them holds table data or state.
  *
- * <p>One scenario: the users x domains example from PostgreSQL into a CONTINUOUS table that
- * equals PostgreSQL's join; a TaskManager killed with SIGKILL in the middle of the load (the job
- * goes on on the other one from its checkpoint on the store; the table still equals the oracle);
- * SUSPEND and RESUME through a savepoint on the store; every comparison reads the table through
+ * <p>One scenario: the users x domains example from PostgreSQL into a CONTINUOUS table that equals
+ * PostgreSQL's join; a TaskManager killed with SIGKILL in the middle of the load (the job goes on
+ * on the other one from its checkpoint on the store; the table still equals the oracle); SUSPEND
+ * and RESUME through a savepoint on the store; every comparison reads the table through
  * ddl-service's SELECT, from the store.
  */
 class DistributedIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-  private static final List<String> HOST_NAMES =
-      List.of("store", "kafka", "postgres", "flink-jm", "flink-tm1", "flink-tm2", "cdc", "ddl", "planner", "jobs", "scheduler");
-  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-  private static final Path HOMES = Path.of("target/distributed").toAbsolutePath();
-  private static final int SERVICE_PORT = 8080;
-  private static final int S3_PORT = 9900;
-  private static final int KAFKA_PORT = 9092;
-  private static final String ACCESS_KEY = "mt";
-  private static final String SECRET_KEY = "mt-secret-key";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final List<String> HOST_NAMES =
+            List.of(
+                    "store",
+                    "kafka",
+                    "postgres",
+                    "flink-jm",
+                    "flink-tm1",
+                    "flink-tm2",
+                    "cdc",
+                    "ddl",
+                    "planner",
+                    "jobs",
+                    "scheduler");
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path HOMES = Path.of("target/distributed").toAbsolutePath();
+    private static final int SERVICE_PORT = 8080;
+    private static final int S3_PORT = 9900;
+    private static final int KAFKA_PORT = 9092;
+    private static final String ACCESS_KEY = "mt";
+    private static final String SECRET_KEY = "mt-secret-key";
 
-  private static final String SCHEMA = "dist_" + UUID.randomUUID().toString().substring(0, 8);
-  private static final String TABLE = SCHEMA + ".user_domains";
-  private static final String STATE = "s3://mtables/" + SCHEMA;
+    private static final String SCHEMA = "dist_" + UUID.randomUUID().toString().substring(0, 8);
+    private static final String TABLE = SCHEMA + ".user_domains";
+    private static final String STATE = "s3://mtables/" + SCHEMA;
 
-  private static NetworkHosts network;
-  private static final List<Runnable> stops = new ArrayList<>();
-  private static final Map<String, String> processes = new LinkedHashMap<>();
-  private static HostedPostgres postgres;
-  private static HostedFlinkProcess jobManager;
-  private static final List<HostedFlinkProcess> taskManagers = new ArrayList<>();
-  private static Statements statements;
+    private static NetworkHosts network;
+    private static final List<Runnable> stops = new ArrayList<>();
+    private static final Map<String, String> processes = new LinkedHashMap<>();
+    private static HostedPostgres postgres;
+    private static HostedFlinkProcess jobManager;
+    private static final List<HostedFlinkProcess> taskManagers = new ArrayList<>();
+    private static Statements statements;
 
-  @BeforeAll
-  static void startEveryComponentOnItsOwnHost() throws Exception {
-    String why = NetworkHosts.whyNotAvailable();
-    if (why != null) {
-      Assumptions.abort("network namespaces are refused here (run as root on Linux with iproute2): " + why);
-    }
-    deleteRecursively(HOMES);
-    network = NetworkHosts.create(HOST_NAMES);
-    stops.add(network::close);
-
-    startScript("store", "bin/objectstore", Map.of("MT_S3_HOST", address("store"), "MT_S3_PORT", String.valueOf(S3_PORT),
-        "MT_OBJECTSTORE_HOME", home("store").toString(), "MT_S3_ACCESS_KEY", ACCESS_KEY, "MT_S3_SECRET_KEY", SECRET_KEY));
-    startScript("kafka", "bin/kafka", Map.of("MT_KAFKA_HOST", address("kafka"), "MT_KAFKA_PORT", String.valueOf(KAFKA_PORT),
-        "MT_KAFKA_CONTROLLER_PORT", "9093", "MT_KAFKA_HOME", home("kafka").toString()));
-    postgres = HostedPostgres.start(network.host("postgres"));
-    stops.add(0, () -> close(postgres));
-    processes.put("postgres", "PostgreSQL 15 (pid " + postgres.pid() + ") on " + postgres.address() + ":" + HostedPostgres.PORT);
-
-    harness(0, Duration.ZERO).preparePostgres(); // before the capture starts: its publication covers what it finds
-    startFlink();
-    startServices();
-    statements = new Statements(baseUri("ddl"));
-    System.out.println("hosts of the distributed test, each a network namespace of its own; every process's files in its own directory"
-        + " (postgres: " + postgres.home() + "), the warehouse, checkpoints and savepoints on " + STATE + ":");
-    processes.forEach((host, what) -> System.out.printf("  %-10s %s, files in %s%n", host, what, host.equals("postgres") ? postgres.home() : home(host)));
-  }
-
-  @AfterAll
-  static void stopEverything() {
-    for (Runnable stop : stops) {
-      try {
-        stop.run();
-      } catch (RuntimeException e) {
-        System.err.println("stopping: " + e);
-      }
-    }
-  }
-
-  @Test
-  void usersJoinDomainsOnSeparateHostsSurvivesATaskManagerKilledAndASuspendWithStateOnTheObjectStore() throws Exception {
-    Harness first = harness(1, Duration.ofSeconds(24));
-    first.declareTables();
-    String jobId = awaitRunningJob();
-    HostedFlinkProcess victim = taskManagerRunning(jobId);
-
-    Harness.Report loaded = first.run(() -> {
-      System.out.println("killing the TaskManager that runs the job with SIGKILL: " + victim + " (pid " + victim.pid() + ")");
-      victim.kill();
-    });
-    assertThat(loaded.differingRows()).as("seed 1, a TaskManager killed with SIGKILL halfway").isZero();
-    assertThat(loaded.changes()).isPositive();
-    String restored = flink("/jobs/" + jobId + "/checkpoints").path("latest").path("restored").path("external_path").asText();
-    assertThat(restored).as("the job went on from a checkpoint on the object store").startsWith(STATE + "/checkpoints/");
-    assertThat(taskManagerRunning(jobId)).as("on the TaskManager left").isNotSameAs(victim);
-
-    try (TopicProbe events = new TopicProbe(address("kafka") + ":" + KAFKA_PORT).tail(Topics.REFRESH_EVENTS)) {
-      statements.send("ALTER MATERIALIZED TABLE " + TABLE + " SUSPEND");
-      JsonNode suspended = event(events, Contracts.SUSPENDED_V1.type());
-      assertThat(suspended.path("savepoint").asText()).as("the savepoint is on the object store").startsWith(STATE + "/savepoints/");
-      statements.send("ALTER MATERIALIZED TABLE " + TABLE + " RESUME");
-      JsonNode started = event(events, Contracts.JOB_STARTED_V1.type());
-      assertThat(started.path("restoredFrom").asText()).as("RESUME restores it from the store").isEqualTo(suspended.path("savepoint").asText());
-    }
-    Harness.Report resumed = harness(2, Duration.ofSeconds(12)).run(() -> {});
-    assertThat(resumed.differingRows()).as("seed 2, after SUSPEND and RESUME").isZero();
-
-    assertThat(localTableDataOrState()).as("no process keeps table data or state in its own directory: it is all on the store").isEmpty();
-  }
-
-  // ---- the components ----
-
-  private static void startFlink() throws Exception {
-    // Flink's S3 file system: the store's endpoint in its settings, its keys where the AWS SDK's
-    // default chain finds them (as k8s/ gives them from a Secret); quick heartbeats so a lost
-    // TaskManager is noticed in seconds.
-    Map<String, String> settings = Map.of("s3.endpoint", "http://" + address("store") + ":" + S3_PORT, "s3.path.style.access", "true",
-        "heartbeat.interval", "1000", "heartbeat.timeout", "6000");
-    Map<String, String> keys = Map.of("AWS_ACCESS_KEY_ID", ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", SECRET_KEY);
-    jobManager = HostedFlinkProcess.jobManager(network.host("flink-jm"), home("flink-jm"), settings, keys);
-    stops.add(0, jobManager::close);
-    for (String name : List.of("flink-tm1", "flink-tm2")) {
-      HostedFlinkProcess taskManager = HostedFlinkProcess.taskManager(network.host(name), network.host("flink-jm"), 2, home(name), settings, keys);
-      taskManagers.add(taskManager);
-      stops.add(0, taskManager::close);
-    }
-    Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
-      assertThat(jobManager.alive()).as("the JobManager runs; see " + home("flink-jm")).isTrue();
-      return flink("/overview").path("taskmanagers").asInt() == 2;
-    });
-    processes.put("flink-jm", "Flink JobManager (pid " + jobManager.pid() + ") REST on " + address("flink-jm") + ":" + HostedFlinkProcess.REST_PORT);
-    for (HostedFlinkProcess taskManager : taskManagers) {
-      processes.put(taskManager.host().name(), "Flink TaskManager, 2 slots (pid " + taskManager.pid() + ") on " + taskManager.host().address());
-    }
-  }
-
-  private static void startServices() {
-    String bootstrap = address("kafka") + ":" + KAFKA_PORT;
-    Map<String, String> s3 = Map.of("MT_S3_ENDPOINT", "http://" + address("store") + ":" + S3_PORT, "MT_S3_PATH_STYLE_ACCESS", "true",
-        "MT_S3_ACCESS_KEY", ACCESS_KEY, "MT_S3_SECRET_KEY", SECRET_KEY);
-    String slot = "mt_cdc_" + SCHEMA;
-    List<ServiceProcess> services = List.of(
-        service("cdc", "cdc-capture-service", "mt.cdc.tables=" + SCHEMA + "\\..*", "mt.cdc.slot-name=" + slot, "mt.cdc.publication=" + slot)
-            .withEnvironment(Map.of("MT_PG_HOST", postgres.address(), "MT_PG_PORT", String.valueOf(HostedPostgres.PORT))),
-        service("ddl", "ddl-service", "mt.paimon.warehouse=" + STATE + "/warehouse").withEnvironment(s3),
-        service("planner", "planner-service"),
-        service("jobs", "job-manager-service", "mt.flink.target=remote", "mt.flink.rest-address=" + address("flink-jm") + ":" + HostedFlinkProcess.REST_PORT,
-            "mt.paimon.warehouse=" + STATE + "/warehouse", "mt.flink.checkpoint-dir=" + STATE + "/checkpoints", "mt.flink.savepoint-dir=" + STATE + "/savepoints")
-            .withEnvironment(s3),
-        service("scheduler", "refresh-scheduler-service"));
-    stops.add(0, () -> CompletableFuture.allOf(services.stream().map(service -> CompletableFuture.runAsync(() -> stop(service))).toArray(CompletableFuture[]::new)).join());
-    // Started side by side: each waits only for the broker, and for its own readiness.
-    CompletableFuture.allOf(services.stream().map(service -> CompletableFuture.runAsync(() -> start(service))).toArray(CompletableFuture[]::new)).join();
-    for (int i = 0; i < services.size(); i++) {
-      ServiceProcess service = services.get(i);
-      processes.put(List.of("cdc", "ddl", "planner", "jobs", "scheduler").get(i), service.module() + " (pid " + service.pid() + ") on " + service.baseUri());
-    }
-  }
-
-  private static ServiceProcess service(String host, String module, String... properties) {
-    return new ServiceProcess(module, SERVICE_PORT, properties).on(network.host(host), home(host), address("kafka") + ":" + KAFKA_PORT);
-  }
-
-  /** Starts one of our scripts (bin/objectstore, bin/kafka) inside its host; its stop is the same script. */
-  private static void startScript(String host, String script, Map<String, String> environment) throws IOException, InterruptedException {
-    ProcessBuilder start = new ProcessBuilder(network.host(host).command(List.of(ROOT.resolve(script).toString(), "start"))).redirectErrorStream(true);
-    start.environment().putAll(environment);
-    Process process = start.start();
-    String output = new String(process.getInputStream().readAllBytes());
-    if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
-      throw new IllegalStateException(script + " start on " + address(host) + " failed:\n" + output);
-    }
-    stops.add(0, () -> {
-      try {
-        ProcessBuilder stop = new ProcessBuilder(ROOT.resolve(script).toString(), "stop").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        stop.environment().putAll(environment);
-        stop.start().waitFor(60, TimeUnit.SECONDS);
-      } catch (IOException | InterruptedException e) {
-        throw new IllegalStateException("stopping " + script + ": " + e.getMessage(), e);
-      }
-    });
-    processes.put(host, output.lines().filter(line -> line.contains("ready")).findFirst().orElse(script).strip());
-  }
-
-  // ---- what the test looks at ----
-
-  private static Harness harness(long seed, Duration duration) {
-    String bootstrap = address("kafka") + ":" + KAFKA_PORT;
-    return new Harness(new Harness.Settings(Example.named("users-domains"), SCHEMA, "cdc", bootstrap, seed, duration, 50, Duration.ofMinutes(3)),
-        postgres.connection(), statements, System.out);
-  }
-
-  /** The table's streaming job, once every task of it runs. */
-  private static String awaitRunningJob() {
-    return Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().until(() -> {
-      for (JsonNode job : flink("/jobs/overview").path("jobs")) {
-        if (job.path("name").asText().contains("user_domains") && job.path("state").asText().equals("RUNNING")
-            && job.path("tasks").path("running").asInt() == job.path("tasks").path("total").asInt()) {
-          return job.path("jid").asText();
+    @BeforeAll
+    static void startEveryComponentOnItsOwnHost() throws Exception {
+        String why = NetworkHosts.whyNotAvailable();
+        if (why != null) {
+            Assumptions.abort(
+                    "network namespaces are refused here (run as root on Linux with iproute2): "
+                            + why);
         }
-      }
-      return null;
-    }, Objects::nonNull);
-  }
+        deleteRecursively(HOMES);
+        network = NetworkHosts.create(HOST_NAMES);
+        stops.add(network::close);
 
-  /** The TaskManager that runs the job's first task, by the address Flink gives for it. */
-  private static HostedFlinkProcess taskManagerRunning(String jobId) {
-    return Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().until(() -> {
-      String vertex = flink("/jobs/" + jobId).path("vertices").path(0).path("id").asText();
-      for (JsonNode taskManager : flink("/jobs/" + jobId + "/vertices/" + vertex + "/taskmanagers").path("taskmanagers")) {
-        if (taskManager.path("status").asText().equals("RUNNING")) {
-          String endpoint = taskManager.path("endpoint").asText();
-          return taskManagers.stream().filter(candidate -> candidate.alive() && endpoint.startsWith(candidate.host().address() + ":")).findFirst().orElse(null);
+        startScript(
+                "store",
+                "bin/objectstore",
+                Map.of(
+                        "MT_S3_HOST",
+                        address("store"),
+                        "MT_S3_PORT",
+                        String.valueOf(S3_PORT),
+                        "MT_OBJECTSTORE_HOME",
+                        home("store").toString(),
+                        "MT_S3_ACCESS_KEY",
+                        ACCESS_KEY,
+                        "MT_S3_SECRET_KEY",
+                        SECRET_KEY));
+        startScript(
+                "kafka",
+                "bin/kafka",
+                Map.of(
+                        "MT_KAFKA_HOST",
+                        address("kafka"),
+                        "MT_KAFKA_PORT",
+                        String.valueOf(KAFKA_PORT),
+                        "MT_KAFKA_CONTROLLER_PORT",
+                        "9093",
+                        "MT_KAFKA_HOME",
+                        home("kafka").toString()));
+        postgres = HostedPostgres.start(network.host("postgres"));
+        stops.add(0, () -> close(postgres));
+        processes.put(
+                "postgres",
+                "PostgreSQL 15 (pid "
+                        + postgres.pid()
+                        + ") on "
+                        + postgres.address()
+                        + ":"
+                        + HostedPostgres.PORT);
+
+        harness(0, Duration.ZERO)
+                .preparePostgres(); // before the capture starts: its publication covers what it
+        // finds
+        startFlink();
+        startServices();
+        statements = new Statements(baseUri("ddl"));
+        System.out.println(
+                "hosts of the distributed test, each a network namespace of its own; every"
+                        + " process's files in its own directory (postgres: "
+                        + postgres.home()
+                        + "), the warehouse, checkpoints and savepoints on "
+                        + STATE
+                        + ":");
+        processes.forEach(
+                (host, what) ->
+                        System.out.printf(
+                                "  %-10s %s, files in %s%n",
+                                host,
+                                what,
+                                host.equals("postgres") ? postgres.home() : home(host)));
+    }
+
+    @AfterAll
+    static void stopEverything() {
+        for (Runnable stop : stops) {
+            try {
+                stop.run();
+            } catch (RuntimeException e) {
+                System.err.println("stopping: " + e);
+            }
         }
-      }
-      return null;
-    }, Objects::nonNull);
-  }
-
-  private static JsonNode event(TopicProbe events, String type) throws IOException {
-    String table = "default_catalog." + TABLE;
-    return JSON.readTree(events.await(r -> table.equals(r.key()) && type.equals(TopicProbe.header(r, EventHeaders.TYPE)), Duration.ofSeconds(120)).value());
-  }
-
-  /** Files in the processes' own directories that only table data or state would be: Paimon's and Flink's. */
-  private static List<Path> localTableDataOrState() throws IOException {
-    try (Stream<Path> files = Files.walk(HOMES)) {
-      return files.filter(Files::isRegularFile).filter(file -> {
-        String name = file.getFileName().toString();
-        return name.equals("_metadata") || name.startsWith("snapshot-") || name.startsWith("manifest-") || name.endsWith(".parquet") || name.endsWith(".orc");
-      }).toList();
     }
-  }
 
-  private static JsonNode flink(String path) throws IOException, InterruptedException {
-    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + address("flink-jm") + ":" + HostedFlinkProcess.REST_PORT + path))
-        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-    return JSON.readTree(response.body());
-  }
+    @Test
+    void
+            usersJoinDomainsOnSeparateHostsSurvivesATaskManagerKilledAndASuspendWithStateOnTheObjectStore()
+                    throws Exception {
+        Harness first = harness(1, Duration.ofSeconds(24));
+        first.declareTables();
+        String jobId = awaitRunningJob();
+        HostedFlinkProcess victim = taskManagerRunning(jobId);
 
-  private static String address(String host) {
-    return network.host(host).address();
-  }
+        Harness.Report loaded =
+                first.run(
+                        () -> {
+                            System.out.println(
+                                    "killing the TaskManager that runs the job with SIGKILL: "
+                                            + victim
+                                            + " (pid "
+                                            + victim.pid()
+                                            + ")");
+                            victim.kill();
+                        });
+        assertThat(loaded.differingRows())
+                .as("seed 1, a TaskManager killed with SIGKILL halfway")
+                .isZero();
+        assertThat(loaded.changes()).isPositive();
+        String restored =
+                flink("/jobs/" + jobId + "/checkpoints")
+                        .path("latest")
+                        .path("restored")
+                        .path("external_path")
+                        .asText();
+        assertThat(restored)
+                .as("the job went on from a checkpoint on the object store")
+                .startsWith(STATE + "/checkpoints/");
+        assertThat(taskManagerRunning(jobId)).as("on the TaskManager left").isNotSameAs(victim);
 
-  private static String baseUri(String host) {
-    return "http://" + address(host) + ":" + SERVICE_PORT;
-  }
+        try (TopicProbe events =
+                new TopicProbe(address("kafka") + ":" + KAFKA_PORT).tail(Topics.REFRESH_EVENTS)) {
+            statements.send("ALTER MATERIALIZED TABLE " + TABLE + " SUSPEND");
+            JsonNode suspended = event(events, Contracts.SUSPENDED_V1.type());
+            assertThat(suspended.path("savepoint").asText())
+                    .as("the savepoint is on the object store")
+                    .startsWith(STATE + "/savepoints/");
+            statements.send("ALTER MATERIALIZED TABLE " + TABLE + " RESUME");
+            JsonNode started = event(events, Contracts.JOB_STARTED_V1.type());
+            assertThat(started.path("restoredFrom").asText())
+                    .as("RESUME restores it from the store")
+                    .isEqualTo(suspended.path("savepoint").asText());
+        }
+        Harness.Report resumed = harness(2, Duration.ofSeconds(12)).run(() -> {});
+        assertThat(resumed.differingRows()).as("seed 2, after SUSPEND and RESUME").isZero();
 
-  private static Path home(String host) {
-    return HOMES.resolve(host);
-  }
-
-  private static void start(ServiceProcess service) {
-    try {
-      service.start();
-    } catch (IOException | InterruptedException e) {
-      throw new IllegalStateException("cannot start " + service.module() + ": " + e.getMessage(), e);
+        assertThat(localTableDataOrState())
+                .as(
+                        "no process keeps table data or state in its own directory: it is all on"
+                                + " the store")
+                .isEmpty();
     }
-  }
 
-  private static void stop(ServiceProcess service) {
-    try {
-      service.stop();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
+    // ---- the components ----
 
-  private static void close(AutoCloseable closeable) {
-    try {
-      closeable.close();
-    } catch (Exception e) {
-      throw new IllegalStateException("stopping: " + e.getMessage(), e);
+    private static void startFlink() throws Exception {
+        // Flink's S3 file system: the store's endpoint in its settings, its keys where the AWS
+        // SDK's
+        // default chain finds them (as k8s/ gives them from a Secret); quick heartbeats so a lost
+        // TaskManager is noticed in seconds.
+        Map<String, String> settings =
+                Map.of(
+                        "s3.endpoint",
+                        "http://" + address("store") + ":" + S3_PORT,
+                        "s3.path.style.access",
+                        "true",
+                        "heartbeat.interval",
+                        "1000",
+                        "heartbeat.timeout",
+                        "6000");
+        Map<String, String> keys =
+                Map.of("AWS_ACCESS_KEY_ID", ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", SECRET_KEY);
+        jobManager =
+                HostedFlinkProcess.jobManager(
+                        network.host("flink-jm"), home("flink-jm"), settings, keys);
+        stops.add(0, jobManager::close);
+        for (String name : List.of("flink-tm1", "flink-tm2")) {
+            HostedFlinkProcess taskManager =
+                    HostedFlinkProcess.taskManager(
+                            network.host(name),
+                            network.host("flink-jm"),
+                            2,
+                            home(name),
+                            settings,
+                            keys);
+            taskManagers.add(taskManager);
+            stops.add(0, taskManager::close);
+        }
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(500))
+                .ignoreExceptions()
+                .until(
+                        () -> {
+                            assertThat(jobManager.alive())
+                                    .as("the JobManager runs; see " + home("flink-jm"))
+                                    .isTrue();
+                            return flink("/overview").path("taskmanagers").asInt() == 2;
+                        });
+        processes.put(
+                "flink-jm",
+                "Flink JobManager (pid "
+                        + jobManager.pid()
+                        + ") REST on "
+                        + address("flink-jm")
+                        + ":"
+                        + HostedFlinkProcess.REST_PORT);
+        for (HostedFlinkProcess taskManager : taskManagers) {
+            processes.put(
+                    taskManager.host().name(),
+                    "Flink TaskManager, 2 slots (pid "
+                            + taskManager.pid()
+                            + ") on "
+                            + taskManager.host().address());
+        }
     }
-  }
 
-  private static void deleteRecursively(Path root) throws IOException {
-    if (Files.exists(root)) {
-      try (Stream<Path> paths = Files.walk(root)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-      }
+    private static void startServices() {
+        String bootstrap = address("kafka") + ":" + KAFKA_PORT;
+        Map<String, String> s3 =
+                Map.of(
+                        "MT_S3_ENDPOINT",
+                        "http://" + address("store") + ":" + S3_PORT,
+                        "MT_S3_PATH_STYLE_ACCESS",
+                        "true",
+                        "MT_S3_ACCESS_KEY",
+                        ACCESS_KEY,
+                        "MT_S3_SECRET_KEY",
+                        SECRET_KEY);
+        String slot = "mt_cdc_" + SCHEMA;
+        List<ServiceProcess> services =
+                List.of(
+                        service(
+                                        "cdc",
+                                        "cdc-capture-service",
+                                        "mt.cdc.tables=" + SCHEMA + "\\..*",
+                                        "mt.cdc.slot-name=" + slot,
+                                        "mt.cdc.publication=" + slot)
+                                .withEnvironment(
+                                        Map.of(
+                                                "MT_PG_HOST",
+                                                postgres.address(),
+                                                "MT_PG_PORT",
+                                                String.valueOf(HostedPostgres.PORT))),
+                        service("ddl", "ddl-service", "mt.paimon.warehouse=" + STATE + "/warehouse")
+                                .withEnvironment(s3),
+                        service("planner", "planner-service"),
+                        service(
+                                        "jobs",
+                                        "job-manager-service",
+                                        "mt.flink.target=remote",
+                                        "mt.flink.rest-address="
+                                                + address("flink-jm")
+                                                + ":"
+                                                + HostedFlinkProcess.REST_PORT,
+                                        "mt.paimon.warehouse=" + STATE + "/warehouse",
+                                        "mt.flink.checkpoint-dir=" + STATE + "/checkpoints",
+                                        "mt.flink.savepoint-dir=" + STATE + "/savepoints")
+                                .withEnvironment(s3),
+                        service("scheduler", "refresh-scheduler-service"));
+        stops.add(
+                0,
+                () ->
+                        CompletableFuture.allOf(
+                                        services.stream()
+                                                .map(
+                                                        service ->
+                                                                CompletableFuture.runAsync(
+                                                                        () -> stop(service)))
+                                                .toArray(CompletableFuture[]::new))
+                                .join());
+        // Started side by side: each waits only for the broker, and for its own readiness.
+        CompletableFuture.allOf(
+                        services.stream()
+                                .map(service -> CompletableFuture.runAsync(() -> start(service)))
+                                .toArray(CompletableFuture[]::new))
+                .join();
+        for (int i = 0; i < services.size(); i++) {
+            ServiceProcess service = services.get(i);
+            processes.put(
+                    List.of("cdc", "ddl", "planner", "jobs", "scheduler").get(i),
+                    service.module() + " (pid " + service.pid() + ") on " + service.baseUri());
+        }
     }
-  }
+
+    private static ServiceProcess service(String host, String module, String... properties) {
+        return new ServiceProcess(module, SERVICE_PORT, properties)
+                .on(network.host(host), home(host), address("kafka") + ":" + KAFKA_PORT);
+    }
+
+    /**
+     * Starts one of our scripts (bin/objectstore, bin/kafka) inside its host; its stop is the same
+     * script.
+     */
+    private static void startScript(String host, String script, Map<String, String> environment)
+            throws IOException, InterruptedException {
+        ProcessBuilder start =
+                new ProcessBuilder(
+                                network.host(host)
+                                        .command(List.of(ROOT.resolve(script).toString(), "start")))
+                        .redirectErrorStream(true);
+        start.environment().putAll(environment);
+        Process process = start.start();
+        String output = new String(process.getInputStream().readAllBytes());
+        if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new IllegalStateException(
+                    script + " start on " + address(host) + " failed:\n" + output);
+        }
+        stops.add(
+                0,
+                () -> {
+                    try {
+                        ProcessBuilder stop =
+                                new ProcessBuilder(ROOT.resolve(script).toString(), "stop")
+                                        .redirectErrorStream(true)
+                                        .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+                        stop.environment().putAll(environment);
+                        stop.start().waitFor(60, TimeUnit.SECONDS);
+                    } catch (IOException | InterruptedException e) {
+                        throw new IllegalStateException(
+                                "stopping " + script + ": " + e.getMessage(), e);
+                    }
+                });
+        processes.put(
+                host,
+                output.lines()
+                        .filter(line -> line.contains("ready"))
+                        .findFirst()
+                        .orElse(script)
+                        .strip());
+    }
+
+    // ---- what the test looks at ----
+
+    private static Harness harness(long seed, Duration duration) {
+        String bootstrap = address("kafka") + ":" + KAFKA_PORT;
+        return new Harness(
+                new Harness.Settings(
+                        Example.named("users-domains"),
+                        SCHEMA,
+                        "cdc",
+                        bootstrap,
+                        seed,
+                        duration,
+                        50,
+                        Duration.ofMinutes(3)),
+                postgres.connection(),
+                statements,
+                System.out);
+    }
+
+    /** The table's streaming job, once every task of it runs. */
+    private static String awaitRunningJob() {
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofSeconds(1))
+                .ignoreExceptions()
+                .until(
+                        () -> {
+                            for (JsonNode job : flink("/jobs/overview").path("jobs")) {
+                                if (job.path("name").asText().contains("user_domains")
+                                        && job.path("state").asText().equals("RUNNING")
+                                        && job.path("tasks").path("running").asInt()
+                                                == job.path("tasks").path("total").asInt()) {
+                                    return job.path("jid").asText();
+                                }
+                            }
+                            return null;
+                        },
+                        Objects::nonNull);
+    }
+
+    /** The TaskManager that runs the job's first task, by the address Flink gives for it. */
+    private static HostedFlinkProcess taskManagerRunning(String jobId) {
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofSeconds(1))
+                .ignoreExceptions()
+                .until(
+                        () -> {
+                            String vertex =
+                                    flink("/jobs/" + jobId)
+                                            .path("vertices")
+                                            .path(0)
+                                            .path("id")
+                                            .asText();
+                            for (JsonNode taskManager :
+                                    flink(
+                                                    "/jobs/"
+                                                            + jobId
+                                                            + "/vertices/"
+                                                            + vertex
+                                                            + "/taskmanagers")
+                                            .path("taskmanagers")) {
+                                if (taskManager.path("status").asText().equals("RUNNING")) {
+                                    String endpoint = taskManager.path("endpoint").asText();
+                                    return taskManagers.stream()
+                                            .filter(
+                                                    candidate ->
+                                                            candidate.alive()
+                                                                    && endpoint.startsWith(
+                                                                            candidate
+                                                                                            .host()
+                                                                                            .address()
+                                                                                    + ":"))
+                                            .findFirst()
+                                            .orElse(null);
+                                }
+                            }
+                            return null;
+                        },
+                        Objects::nonNull);
+    }
+
+    private static JsonNode event(TopicProbe events, String type) throws IOException {
+        String table = "default_catalog." + TABLE;
+        return JSON.readTree(
+                events.await(
+                                r ->
+                                        table.equals(r.key())
+                                                && type.equals(
+                                                        TopicProbe.header(r, EventHeaders.TYPE)),
+                                Duration.ofSeconds(120))
+                        .value());
+    }
+
+    /**
+     * Files in the processes' own directories that only table data or state would be: Paimon's and
+     * Flink's.
+     */
+    private static List<Path> localTableDataOrState() throws IOException {
+        try (Stream<Path> files = Files.walk(HOMES)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(
+                            file -> {
+                                String name = file.getFileName().toString();
+                                return name.equals("_metadata")
+                                        || name.startsWith("snapshot-")
+                                        || name.startsWith("manifest-")
+                                        || name.endsWith(".parquet")
+                                        || name.endsWith(".orc");
+                            })
+                    .toList();
+        }
+    }
+
+    private static JsonNode flink(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response =
+                HTTP.send(
+                        HttpRequest.newBuilder(
+                                        URI.create(
+                                                "http://"
+                                                        + address("flink-jm")
+                                                        + ":"
+                                                        + HostedFlinkProcess.REST_PORT
+                                                        + path))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        return JSON.readTree(response.body());
+    }
+
+    private static String address(String host) {
+        return network.host(host).address();
+    }
+
+    private static String baseUri(String host) {
+        return "http://" + address(host) + ":" + SERVICE_PORT;
+    }
+
+    private static Path home(String host) {
+        return HOMES.resolve(host);
+    }
+
+    private static void start(ServiceProcess service) {
+        try {
+            service.start();
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(
+                    "cannot start " + service.module() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void stop(ServiceProcess service) {
+        try {
+            service.stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void close(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("stopping: " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (Files.exists(root)) {
+            try (Stream<Path> paths = Files.walk(root)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
 }

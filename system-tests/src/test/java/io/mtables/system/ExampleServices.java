@@ -5,17 +5,17 @@ import io.mtables.oracle.Harness;
 import io.mtables.oracle.Postgres;
 import io.mtables.oracle.Statements;
 import io.mtables.testing.kafka.KafkaBroker;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
-import java.io.IOException;
-import java.util.HashMap;
-import java.util.Map;
 import org.assertj.core.api.Assertions;
 
 /**
@@ -26,136 +26,192 @@ import org.assertj.core.api.Assertions;
  */
 final class ExampleServices implements AutoCloseable {
 
-  static final Postgres POSTGRES = Postgres.local();
+    static final Postgres POSTGRES = Postgres.local();
 
-  private final String schema;
-  private final Path data;
-  private final int basePort;
-  private final int taskSlots;
-  private final String flinkHeap;
-  private final String slot;
-  private final List<ServiceProcess> others = new ArrayList<>();
-  private ServiceProcess cdc;
+    private final String schema;
+    private final Path data;
+    private final int basePort;
+    private final int taskSlots;
+    private final String flinkHeap;
+    private final String slot;
+    private final List<ServiceProcess> others = new ArrayList<>();
+    private ServiceProcess cdc;
 
-  /**
-   * @param name the schema's prefix; the schema is {@code <name>_<random>}
-   * @param basePort ddl-service listens on base + 1, planner + 2, scheduler + 3, job manager + 4,
-   *     Flink + 5, the capture + 6
-   */
-  ExampleServices(String name, int basePort, int taskSlots, String flinkHeap) {
-    this.schema = name + "_" + UUID.randomUUID().toString().substring(0, 8);
-    this.data = Path.of("target/" + name + "-data").toAbsolutePath();
-    this.basePort = basePort;
-    this.taskSlots = taskSlots;
-    this.flinkHeap = flinkHeap;
-    this.slot = "mt_cdc_" + schema;
-  }
-
-  String schema() {
-    return schema;
-  }
-
-  /** The Paimon warehouse the services write. */
-  Path warehouse() {
-    return data.resolve("warehouse");
-  }
-
-  /** Prepares the examples' PostgreSQL tables (before the capture starts: its publication covers what it finds), then starts the services. */
-  ExampleServices start(boolean withScheduler, List<Example> examples) throws Exception {
-    deleteRecursively(data);
-    for (Example example : examples) {
-      harness(example, 0, Duration.ZERO).preparePostgres();
+    /**
+     * @param name the schema's prefix; the schema is {@code <name>_<random>}
+     * @param basePort ddl-service listens on base + 1, planner + 2, scheduler + 3, job manager + 4,
+     *     Flink + 5, the capture + 6
+     */
+    ExampleServices(String name, int basePort, int taskSlots, String flinkHeap) {
+        this.schema = name + "_" + UUID.randomUUID().toString().substring(0, 8);
+        this.data = Path.of("target/" + name + "-data").toAbsolutePath();
+        this.basePort = basePort;
+        this.taskSlots = taskSlots;
+        this.flinkHeap = flinkHeap;
+        this.slot = "mt_cdc_" + schema;
     }
-    cdc = cdc().start();
-    others.add(new ServiceProcess("ddl-service", basePort + 1, "mt.data-dir=" + data).start());
-    others.add(new ServiceProcess("planner-service", basePort + 2).start());
-    others.add(new ServiceProcess(
-        "job-manager-service", basePort + 4, "mt.data-dir=" + data, "mt.flink.embedded.port=" + (basePort + 5),
-        "mt.flink.embedded.task-slots=" + taskSlots, "mt.flink.embedded.heap=" + flinkHeap, "mt.jobs.include=default_catalog\\." + schema + "\\..*")
-        .start());
-    if (withScheduler) {
-      others.add(new ServiceProcess("refresh-scheduler-service", basePort + 3, "mt.scheduler.catch-up-window=2s").start());
+
+    String schema() {
+        return schema;
     }
-    return this;
-  }
 
-  private ServiceProcess cdc() {
-    return new ServiceProcess("cdc-capture-service", basePort + 6, "mt.cdc.tables=" + schema + "\\..*", "mt.cdc.slot-name=" + slot,
-        "mt.cdc.publication=" + slot, "mt.cdc.offsets-topic=mt.cdc.offsets." + schema);
-  }
-
-  /** Kills the capture with SIGKILL and starts it again: it re-sends what followed its last committed offset. */
-  void killAndRestartCapture() {
-    try {
-      cdc.kill();
-      cdc = cdc().start();
-    } catch (Exception e) {
-      throw new IllegalStateException("restarting cdc-capture-service", e);
+    /** The Paimon warehouse the services write. */
+    Path warehouse() {
+        return data.resolve("warehouse");
     }
-  }
 
-  Statements statements() {
-    return new Statements("http://127.0.0.1:" + (basePort + 1));
-  }
-
-  /** A harness for one run of an example, waiting up to 3 minutes for agreement. */
-  Harness harness(Example example, long seed, Duration duration) {
-    return new Harness(
-        new Harness.Settings(example, schema, "cdc", KafkaBroker.bootstrapServers(), seed, duration, 50, Duration.ofMinutes(3)),
-        POSTGRES, statements(), System.out);
-  }
-
-  /**
-   * A markdown table of each table's query, mode and key as the plans ddl-service shows say, with
-   * the schema written {@code s}; the same as {@code docs/planner.md} holds, or the test fails.
-   */
-  String planTable(Map<String, String> queriesByTable) {
-    StringBuilder table = new StringBuilder("| table | query | mode | key |\n|---|---|---|---|\n");
-    queriesByTable.forEach((name, query) -> {
-      Map<String, String> plan = new HashMap<>();
-      for (var row : statements().send("DESCRIBE MATERIALIZED TABLE " + schema + "." + name).path("rows")) {
-        plan.put(row.path(0).asText(), row.path(1).asText());
-      }
-      table.append("| ").append(name).append(" | `").append(query.replace("|", "\\|")).append("` | ").append(plan.get("plan.mode")).append(" | ")
-          .append(plan.get("plan.upsert_key")).append(" |\n");
-    });
-    return table.toString();
-  }
-
-  /** Fails unless docs/planner.md holds {@code table}, which is also written to target/{@code file} to copy from. */
-  static void assertDocumented(String table, String file) throws IOException {
-    Files.writeString(Path.of("target", file), table);
-    Assertions.assertThat(Files.readString(Path.of("../docs/planner.md")))
-        .as("docs/planner.md holds the table this run generated (system-tests/target/" + file + ")")
-        .contains(table.lines().toArray(String[]::new));
-  }
-
-  @Override
-  public void close() throws Exception {
-    for (int i = others.size() - 1; i >= 0; i--) {
-      others.get(i).stop();
+    /**
+     * Prepares the examples' PostgreSQL tables (before the capture starts: its publication covers
+     * what it finds), then starts the services.
+     */
+    ExampleServices start(boolean withScheduler, List<Example> examples) throws Exception {
+        deleteRecursively(data);
+        for (Example example : examples) {
+            harness(example, 0, Duration.ZERO).preparePostgres();
+        }
+        cdc = cdc().start();
+        others.add(new ServiceProcess("ddl-service", basePort + 1, "mt.data-dir=" + data).start());
+        others.add(new ServiceProcess("planner-service", basePort + 2).start());
+        others.add(
+                new ServiceProcess(
+                                "job-manager-service",
+                                basePort + 4,
+                                "mt.data-dir=" + data,
+                                "mt.flink.embedded.port=" + (basePort + 5),
+                                "mt.flink.embedded.task-slots=" + taskSlots,
+                                "mt.flink.embedded.heap=" + flinkHeap,
+                                "mt.jobs.include=default_catalog\\." + schema + "\\..*")
+                        .start());
+        if (withScheduler) {
+            others.add(
+                    new ServiceProcess(
+                                    "refresh-scheduler-service",
+                                    basePort + 3,
+                                    "mt.scheduler.catch-up-window=2s")
+                            .start());
+        }
+        return this;
     }
-    if (cdc != null) {
-      cdc.stop();
-    }
-    Path pidFile = data.resolve("flink/cluster.pid");
-    if (Files.exists(pidFile)) {
-      ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).ifPresent(p -> {
-        p.destroyForcibly();
-        p.onExit().join();
-      });
-    }
-    POSTGRES.execute(List.of(
-        "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '" + slot + "' AND NOT active",
-        "DROP PUBLICATION IF EXISTS " + slot,
-        "DROP SCHEMA IF EXISTS " + schema + " CASCADE"));
-  }
 
-  private static void deleteRecursively(Path root) throws Exception {
-    if (Files.exists(root)) {
-      try (Stream<Path> paths = Files.walk(root)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-      }
+    private ServiceProcess cdc() {
+        return new ServiceProcess(
+                "cdc-capture-service",
+                basePort + 6,
+                "mt.cdc.tables=" + schema + "\\..*",
+                "mt.cdc.slot-name=" + slot,
+                "mt.cdc.publication=" + slot,
+                "mt.cdc.offsets-topic=mt.cdc.offsets." + schema);
     }
-  }
+
+    /**
+     * Kills the capture with SIGKILL and starts it again: it re-sends what followed its last
+     * committed offset.
+     */
+    void killAndRestartCapture() {
+        try {
+            cdc.kill();
+            cdc = cdc().start();
+        } catch (Exception e) {
+            throw new IllegalStateException("restarting cdc-capture-service", e);
+        }
+    }
+
+    Statements statements() {
+        return new Statements("http://127.0.0.1:" + (basePort + 1));
+    }
+
+    /** A harness for one run of an example, waiting up to 3 minutes for agreement. */
+    Harness harness(Example example, long seed, Duration duration) {
+        return new Harness(
+                new Harness.Settings(
+                        example,
+                        schema,
+                        "cdc",
+                        KafkaBroker.bootstrapServers(),
+                        seed,
+                        duration,
+                        50,
+                        Duration.ofMinutes(3)),
+                POSTGRES,
+                statements(),
+                System.out);
+    }
+
+    /**
+     * A markdown table of each table's query, mode and key as the plans ddl-service shows say, with
+     * the schema written {@code s}; the same as {@code docs/planner.md} holds, or the test fails.
+     */
+    String planTable(Map<String, String> queriesByTable) {
+        StringBuilder table =
+                new StringBuilder("| table | query | mode | key |\n|---|---|---|---|\n");
+        queriesByTable.forEach(
+                (name, query) -> {
+                    Map<String, String> plan = new HashMap<>();
+                    for (var row :
+                            statements()
+                                    .send("DESCRIBE MATERIALIZED TABLE " + schema + "." + name)
+                                    .path("rows")) {
+                        plan.put(row.path(0).asText(), row.path(1).asText());
+                    }
+                    table.append("| ")
+                            .append(name)
+                            .append(" | `")
+                            .append(query.replace("|", "\\|"))
+                            .append("` | ")
+                            .append(plan.get("plan.mode"))
+                            .append(" | ")
+                            .append(plan.get("plan.upsert_key"))
+                            .append(" |\n");
+                });
+        return table.toString();
+    }
+
+    /**
+     * Fails unless docs/planner.md holds {@code table}, which is also written to target/{@code
+     * file} to copy from.
+     */
+    static void assertDocumented(String table, String file) throws IOException {
+        Files.writeString(Path.of("target", file), table);
+        Assertions.assertThat(Files.readString(Path.of("../docs/planner.md")))
+                .as(
+                        "docs/planner.md holds the table this run generated (system-tests/target/"
+                                + file
+                                + ")")
+                .contains(table.lines().toArray(String[]::new));
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (int i = others.size() - 1; i >= 0; i--) {
+            others.get(i).stop();
+        }
+        if (cdc != null) {
+            cdc.stop();
+        }
+        Path pidFile = data.resolve("flink/cluster.pid");
+        if (Files.exists(pidFile)) {
+            ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
+                    .ifPresent(
+                            p -> {
+                                p.destroyForcibly();
+                                p.onExit().join();
+                            });
+        }
+        POSTGRES.execute(
+                List.of(
+                        "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE"
+                                + " slot_name = '"
+                                + slot
+                                + "' AND NOT active",
+                        "DROP PUBLICATION IF EXISTS " + slot,
+                        "DROP SCHEMA IF EXISTS " + schema + " CASCADE"));
+    }
+
+    private static void deleteRecursively(Path root) throws Exception {
+        if (Files.exists(root)) {
+            try (Stream<Path> paths = Files.walk(root)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
 }

@@ -4,128 +4,255 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mtables.oracle.Example;
 import io.mtables.oracle.Harness;
+import io.mtables.oracle.Postgres;
 import io.mtables.oracle.Statements;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import io.mtables.oracle.Postgres;
-import org.awaitility.Awaitility;
 
 /**
  * The examples end to end: PostgreSQL, cdc-capture-service (Debezium), Kafka, ddl-service,
- * planner-service, job-manager-service, Flink and Paimon, each materialized table compared with
- * the same query run by PostgreSQL after a seeded workload; one run kills the capture with SIGKILL
+ * planner-service, job-manager-service, Flink and Paimon, each materialized table compared with the
+ * same query run by PostgreSQL after a seeded workload; one run kills the capture with SIGKILL
  * halfway and starts it again.
  */
 class OracleAcrossServicesIT {
 
-  private static final ExampleServices SERVICES = new ExampleServices("oracle", 18380, 8, "1g");
-  private static final String SCHEMA = SERVICES.schema();
-  private static final Postgres POSTGRES = ExampleServices.POSTGRES;
+    private static final ExampleServices SERVICES = new ExampleServices("oracle", 18380, 8, "1g");
+    private static final String SCHEMA = SERVICES.schema();
+    private static final Postgres POSTGRES = ExampleServices.POSTGRES;
 
-  @BeforeAll
-  static void startServices() throws Exception {
-    SERVICES.start(true, List.of(Example.named("users-domains"), Example.named("orders-dashboard"), Example.named("clicks-per-minute")));
-  }
+    @BeforeAll
+    static void startServices() throws Exception {
+        SERVICES.start(
+                true,
+                List.of(
+                        Example.named("users-domains"),
+                        Example.named("orders-dashboard"),
+                        Example.named("clicks-per-minute")));
+    }
 
-  @AfterAll
-  static void stopServices() throws Exception {
-    SERVICES.close();
-  }
+    @AfterAll
+    static void stopServices() throws Exception {
+        SERVICES.close();
+    }
 
-  @Test
-  void usersJoinDomainsEqualsPostgresAfterEachSeedAndAfterTheCaptureIsKilled() throws Exception {
-    Example example = Example.named("users-domains");
-    harness(example, 1, Duration.ZERO).declareTables();
+    @Test
+    void usersJoinDomainsEqualsPostgresAfterEachSeedAndAfterTheCaptureIsKilled() throws Exception {
+        Example example = Example.named("users-domains");
+        harness(example, 1, Duration.ZERO).declareTables();
 
-    Harness.Report first = harness(example, 1, Duration.ofSeconds(30)).run(() -> {});
-    assertThat(first.differingRows()).as("seed 1").isZero();
+        Harness.Report first = harness(example, 1, Duration.ofSeconds(30)).run(() -> {});
+        assertThat(first.differingRows()).as("seed 1").isZero();
 
-    Harness.Report killed = harness(example, 2, Duration.ofSeconds(30)).run(SERVICES::killAndRestartCapture);
-    assertThat(killed.differingRows()).as("seed 2, the capture killed with SIGKILL halfway").isZero();
-    assertThat(killed.changes()).isPositive();
-  }
+        Harness.Report killed =
+                harness(example, 2, Duration.ofSeconds(30)).run(SERVICES::killAndRestartCapture);
+        assertThat(killed.differingRows())
+                .as("seed 2, the capture killed with SIGKILL halfway")
+                .isZero();
+        assertThat(killed.changes()).isPositive();
+    }
 
-  @Test
-  void theDashboardsTiersEqualPostgresAndARefreshOverwritesOnlyTheChangedDays() throws Exception {
-    Example example = Example.named("orders-dashboard");
-    harness(example, 3, Duration.ZERO).declareTables();
+    @Test
+    void theDashboardsTiersEqualPostgresAndARefreshOverwritesOnlyTheChangedDays() throws Exception {
+        Example example = Example.named("orders-dashboard");
+        harness(example, 3, Duration.ZERO).declareTables();
 
-    Harness.Report report = harness(example, 3, Duration.ofSeconds(30)).run(() -> {});
-    assertThat(report.differingRows()).as("seed 3, all four tables").isZero();
+        Harness.Report report = harness(example, 3, Duration.ofSeconds(30)).run(() -> {});
+        assertThat(report.differingRows()).as("seed 3, all four tables").isZero();
 
-    // One order of the first day changes, one of the last day too; only the first day is refreshed.
-    String first = POSTGRES.rows("SELECT min(to_char(order_ts, 'YYYY-MM-DD')) FROM " + SCHEMA + ".orders").get(0).get(0);
-    String last = POSTGRES.rows("SELECT max(to_char(order_ts, 'YYYY-MM-DD')) FROM " + SCHEMA + ".orders").get(0).get(0);
-    List<List<String>> before = statements().rows("SELECT ds, orders, revenue FROM " + SCHEMA + ".orders_daily WHERE ds = '" + last + "'");
-    POSTGRES.execute(List.of(
-        "UPDATE " + SCHEMA + ".orders SET amount = amount + 1 WHERE id = (SELECT min(id) FROM " + SCHEMA + ".orders WHERE to_char(order_ts, 'YYYY-MM-DD') = '" + first + "')",
-        "UPDATE " + SCHEMA + ".orders SET amount = amount + 1 WHERE id = (SELECT min(id) FROM " + SCHEMA + ".orders WHERE to_char(order_ts, 'YYYY-MM-DD') = '" + last + "')"));
-    String day = "SELECT to_char(order_ts, 'YYYY-MM-DD'), COUNT(*), SUM(amount) FROM " + SCHEMA + ".orders WHERE to_char(order_ts, 'YYYY-MM-DD') = '";
-    List<List<String>> expectedFirst = POSTGRES.rows(day + first + "' GROUP BY 1");
-    Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() ->
-        assertThat(statements().rows("SELECT ds, SUM(amount) FROM " + SCHEMA + ".orders_ods WHERE ds = '" + first + "' GROUP BY ds"))
-            .containsExactly(List.of(first, expectedFirst.get(0).get(2))));
+        // One order of the first day changes, one of the last day too; only the first day is
+        // refreshed.
+        String first =
+                POSTGRES.rows(
+                                "SELECT min(to_char(order_ts, 'YYYY-MM-DD')) FROM "
+                                        + SCHEMA
+                                        + ".orders")
+                        .get(0)
+                        .get(0);
+        String last =
+                POSTGRES.rows(
+                                "SELECT max(to_char(order_ts, 'YYYY-MM-DD')) FROM "
+                                        + SCHEMA
+                                        + ".orders")
+                        .get(0)
+                        .get(0);
+        List<List<String>> before =
+                statements()
+                        .rows(
+                                "SELECT ds, orders, revenue FROM "
+                                        + SCHEMA
+                                        + ".orders_daily WHERE ds = '"
+                                        + last
+                                        + "'");
+        POSTGRES.execute(
+                List.of(
+                        "UPDATE "
+                                + SCHEMA
+                                + ".orders SET amount = amount + 1 WHERE id = (SELECT min(id) FROM "
+                                + SCHEMA
+                                + ".orders WHERE to_char(order_ts, 'YYYY-MM-DD') = '"
+                                + first
+                                + "')",
+                        "UPDATE "
+                                + SCHEMA
+                                + ".orders SET amount = amount + 1 WHERE id = (SELECT min(id) FROM "
+                                + SCHEMA
+                                + ".orders WHERE to_char(order_ts, 'YYYY-MM-DD') = '"
+                                + last
+                                + "')"));
+        String day =
+                "SELECT to_char(order_ts, 'YYYY-MM-DD'), COUNT(*), SUM(amount) FROM "
+                        + SCHEMA
+                        + ".orders WHERE to_char(order_ts, 'YYYY-MM-DD') = '";
+        List<List<String>> expectedFirst = POSTGRES.rows(day + first + "' GROUP BY 1");
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(2))
+                .untilAsserted(
+                        () ->
+                                assertThat(
+                                                statements()
+                                                        .rows(
+                                                                "SELECT ds, SUM(amount) FROM "
+                                                                        + SCHEMA
+                                                                        + ".orders_ods WHERE ds = '"
+                                                                        + first
+                                                                        + "' GROUP BY ds"))
+                                        .containsExactly(
+                                                List.of(first, expectedFirst.get(0).get(2))));
 
-    statements().send("ALTER MATERIALIZED TABLE " + SCHEMA + ".orders_daily REFRESH PARTITION (ds = '" + first + "')");
+        statements()
+                .send(
+                        "ALTER MATERIALIZED TABLE "
+                                + SCHEMA
+                                + ".orders_daily REFRESH PARTITION (ds = '"
+                                + first
+                                + "')");
 
-    Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() ->
-        assertThat(statements().rows("SELECT ds, orders, revenue FROM " + SCHEMA + ".orders_daily WHERE ds = '" + first + "'")).isEqualTo(expectedFirst));
-    assertThat(statements().rows("SELECT ds, orders, revenue FROM " + SCHEMA + ".orders_daily WHERE ds = '" + last + "'"))
-        .as("the other day was not refreshed: it still holds the old amount").isEqualTo(before);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(2))
+                .untilAsserted(
+                        () ->
+                                assertThat(
+                                                statements()
+                                                        .rows(
+                                                                "SELECT ds, orders, revenue FROM "
+                                                                        + SCHEMA
+                                                                        + ".orders_daily WHERE ds ="
+                                                                        + " '"
+                                                                        + first
+                                                                        + "'"))
+                                        .isEqualTo(expectedFirst));
+        assertThat(
+                        statements()
+                                .rows(
+                                        "SELECT ds, orders, revenue FROM "
+                                                + SCHEMA
+                                                + ".orders_daily WHERE ds = '"
+                                                + last
+                                                + "'"))
+                .as("the other day was not refreshed: it still holds the old amount")
+                .isEqualTo(before);
 
-    // A refresh of the whole table overwrites only the days whose orders changed since the last one
-    // (both days: the first was refreshed by name, which does not count), as Paimon's manifests show.
-    String table = "default_catalog." + SCHEMA + ".orders_daily";
-    assertThat(describe("orders_daily", "refresh.incremental")).startsWith("CHANGED_PARTITIONS:");
-    // Snapshot ids come from the warehouse itself: DESCRIBE learns them from RefreshSucceeded a
-    // moment after the rows are readable, so it may still name the snapshot before the last one.
-    long snapshotBefore = PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table);
-    statements().send("ALTER MATERIALIZED TABLE " + SCHEMA + ".orders_daily REFRESH");
-    Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-      assertThat(PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table)).isGreaterThan(snapshotBefore);
-      assertThat(statements().rows("SELECT ds, orders, revenue FROM " + SCHEMA + ".orders_daily ORDER BY ds"))
-          .isEqualTo(POSTGRES.rows("SELECT to_char(order_ts, 'YYYY-MM-DD'), COUNT(*), SUM(amount) FROM " + SCHEMA + ".orders GROUP BY 1 ORDER BY 1"));
-    });
-    // DESCRIBE learns the refresh's snapshot from its RefreshSucceeded event.
-    Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-        assertThat(Long.parseLong(describe("orders_daily", "refresh.last_snapshot_id"))).isGreaterThan(snapshotBefore));
-    long snapshotAfter = PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table);
-    assertThat(PaimonManifests.partitionsWritten(SERVICES.warehouse(), table, snapshotBefore, snapshotAfter))
-        .as("Paimon's manifests: only the two changed days were written").containsExactlyInAnyOrder(Map.of("ds", first), Map.of("ds", last));
+        // A refresh of the whole table overwrites only the days whose orders changed since the last
+        // one
+        // (both days: the first was refreshed by name, which does not count), as Paimon's manifests
+        // show.
+        String table = "default_catalog." + SCHEMA + ".orders_daily";
+        assertThat(describe("orders_daily", "refresh.incremental"))
+                .startsWith("CHANGED_PARTITIONS:");
+        // Snapshot ids come from the warehouse itself: DESCRIBE learns them from RefreshSucceeded a
+        // moment after the rows are readable, so it may still name the snapshot before the last
+        // one.
+        long snapshotBefore = PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table);
+        statements().send("ALTER MATERIALIZED TABLE " + SCHEMA + ".orders_daily REFRESH");
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(
+                        () -> {
+                            assertThat(
+                                            PaimonManifests.latestSnapshotId(
+                                                    SERVICES.warehouse(), table))
+                                    .isGreaterThan(snapshotBefore);
+                            assertThat(
+                                            statements()
+                                                    .rows(
+                                                            "SELECT ds, orders, revenue FROM "
+                                                                    + SCHEMA
+                                                                    + ".orders_daily ORDER BY ds"))
+                                    .isEqualTo(
+                                            POSTGRES.rows(
+                                                    "SELECT to_char(order_ts, 'YYYY-MM-DD'),"
+                                                            + " COUNT(*), SUM(amount) FROM "
+                                                            + SCHEMA
+                                                            + ".orders GROUP BY 1 ORDER BY 1"));
+                        });
+        // DESCRIBE learns the refresh's snapshot from its RefreshSucceeded event.
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(
+                        () ->
+                                assertThat(
+                                                Long.parseLong(
+                                                        describe(
+                                                                "orders_daily",
+                                                                "refresh.last_snapshot_id")))
+                                        .isGreaterThan(snapshotBefore));
+        long snapshotAfter = PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table);
+        assertThat(
+                        PaimonManifests.partitionsWritten(
+                                SERVICES.warehouse(), table, snapshotBefore, snapshotAfter))
+                .as("Paimon's manifests: only the two changed days were written")
+                .containsExactlyInAnyOrder(Map.of("ds", first), Map.of("ds", last));
 
-    // Nothing changed since: the next refresh succeeds at once (its time is the last refresh) and writes nothing.
-    String lastRefresh = describe("orders_daily", "refresh.last_refresh");
-    statements().send("ALTER MATERIALIZED TABLE " + SCHEMA + ".orders_daily REFRESH");
-    Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-        assertThat(describe("orders_daily", "refresh.last_refresh")).isNotEqualTo(lastRefresh));
-    assertThat(PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table)).as("NO_DATA: no new snapshot").isEqualTo(snapshotAfter);
-  }
+        // Nothing changed since: the next refresh succeeds at once (its time is the last refresh)
+        // and writes nothing.
+        String lastRefresh = describe("orders_daily", "refresh.last_refresh");
+        statements().send("ALTER MATERIALIZED TABLE " + SCHEMA + ".orders_daily REFRESH");
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(
+                        () ->
+                                assertThat(describe("orders_daily", "refresh.last_refresh"))
+                                        .isNotEqualTo(lastRefresh));
+        assertThat(PaimonManifests.latestSnapshotId(SERVICES.warehouse(), table))
+                .as("NO_DATA: no new snapshot")
+                .isEqualTo(snapshotAfter);
+    }
 
-  private static String describe(String table, String property) {
-    return statements().rows("DESCRIBE MATERIALIZED TABLE " + SCHEMA + "." + table).stream()
-        .filter(row -> row.get(0).equals(property)).map(row -> row.get(1)).findFirst().orElseThrow(() -> new AssertionError(property + " not in DESCRIBE"));
-  }
+    private static String describe(String table, String property) {
+        return statements().rows("DESCRIBE MATERIALIZED TABLE " + SCHEMA + "." + table).stream()
+                .filter(row -> row.get(0).equals(property))
+                .map(row -> row.get(1))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(property + " not in DESCRIBE"));
+    }
 
-  @Test
-  void aTumbleWindowAggregationEqualsPostgresForEveryClosedWindow() throws Exception {
-    Example example = Example.named("clicks-per-minute");
-    harness(example, 4, Duration.ZERO).declareTables();
+    @Test
+    void aTumbleWindowAggregationEqualsPostgresForEveryClosedWindow() throws Exception {
+        Example example = Example.named("clicks-per-minute");
+        harness(example, 4, Duration.ZERO).declareTables();
 
-    Harness.Report report = harness(example, 4, Duration.ofSeconds(30)).run(() -> {});
+        Harness.Report report = harness(example, 4, Duration.ofSeconds(30)).run(() -> {});
 
-    assertThat(report.differingRows()).as("seed 4").isZero();
-    assertThat(report.results().get(0).postgresRows()).as("windows compared").isGreaterThan(10);
-  }
+        assertThat(report.differingRows()).as("seed 4").isZero();
+        assertThat(report.results().get(0).postgresRows()).as("windows compared").isGreaterThan(10);
+    }
 
-  private static Statements statements() {
-    return SERVICES.statements();
-  }
+    private static Statements statements() {
+        return SERVICES.statements();
+    }
 
-  private static Harness harness(Example example, long seed, Duration duration) {
-    return SERVICES.harness(example, seed, duration);
-  }
+    private static Harness harness(Example example, long seed, Duration duration) {
+        return SERVICES.harness(example, seed, duration);
+    }
 }

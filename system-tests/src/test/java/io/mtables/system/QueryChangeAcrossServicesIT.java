@@ -3,10 +3,13 @@ package io.mtables.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.mtables.oracle.Postgres;
 import io.mtables.oracle.Statements;
+import io.mtables.testing.kafka.KafkaBroker;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,9 +21,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import io.mtables.oracle.Postgres;
-import io.mtables.testing.kafka.KafkaBroker;
-import java.time.Instant;
 
 /**
  * A new query for running CONTINUOUS tables, one of each verdict, under a running load of inserts
@@ -30,227 +30,320 @@ import java.time.Instant;
  */
 class QueryChangeAcrossServicesIT {
 
-  private static final ExampleServices SERVICES = new ExampleServices("evolution", 18680, 8, "1g");
-  private static final String SCHEMA = SERVICES.schema();
-  private static final Postgres POSTGRES = ExampleServices.POSTGRES;
-  private static final int CATEGORIES = 7;
-  private static final AtomicLong NEXT_ID = new AtomicLong(1);
+    private static final ExampleServices SERVICES =
+            new ExampleServices("evolution", 18680, 8, "1g");
+    private static final String SCHEMA = SERVICES.schema();
+    private static final Postgres POSTGRES = ExampleServices.POSTGRES;
+    private static final int CATEGORIES = 7;
+    private static final AtomicLong NEXT_ID = new AtomicLong(1);
 
-  @BeforeAll
-  static void startServices() throws Exception {
-    POSTGRES.execute(List.of("CREATE SCHEMA IF NOT EXISTS " + SCHEMA,
-        "CREATE TABLE " + SCHEMA + ".items (id BIGINT PRIMARY KEY, category TEXT NOT NULL, amount BIGINT NOT NULL)"));
-    insert(500);
-    SERVICES.start(false, List.of());
-    statements().send("CREATE TABLE " + SCHEMA + ".items (id BIGINT NOT NULL, category STRING, amount BIGINT, PRIMARY KEY (id) NOT ENFORCED)"
-        + " WITH ('connector' = 'kafka', 'topic' = 'cdc." + SCHEMA + ".items', 'format' = 'debezium-json', 'properties.bootstrap.servers' = '"
-        + KafkaBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset')");
-  }
-
-  @AfterAll
-  static void stopServices() throws Exception {
-    SERVICES.close();
-  }
-
-  /** A table, its query before and after, the verdict on the change, and the column that keys its rows. */
-  private record Change(String table, String verdict, String oldQuery, String newQuery, String key) {}
-
-  /**
-   * Three tables, one per verdict, changed at once under the same load: each is created with its
-   * old query and waited for until it equals PostgreSQL's answer to it; then, while rows are
-   * inserted and a reader polls each, all three get their new query and must be switched over,
-   * each ending equal to PostgreSQL's answer to its new query. Every number in these tables only
-   * grows with inserts, and each new query's answer holds at least the old one's: so any read that
-   * loses a row, repeats a key or counts less than a read before it saw a table that was neither
-   * the old answer nor the new.
-   */
-  @Test
-  void aNewQueryOfEachVerdictIsSwitchedToUnderLoadWithNothingLostOrRepeated() throws Exception {
-    String items = SCHEMA + ".items";
-    List<Change> changes = List.of(
-        new Change(SCHEMA + ".items_copy", "COMPATIBLE", "SELECT id, category, amount FROM " + items,
-            "SELECT id, category, amount, UPPER(category) AS shout FROM " + items, "id"),
-        new Change(SCHEMA + ".by_category", "INCOMPATIBLE", "SELECT category, COUNT(*) AS n, SUM(amount) AS total FROM " + items + " GROUP BY category",
-            "SELECT category, COUNT(*) AS n, SUM(amount) AS total, MAX(amount) AS largest FROM " + items + " GROUP BY category", "category"),
-        // Flink moves the filter into the normalization of the change stream: UNKNOWN.
-        new Change(SCHEMA + ".big_by_category", "UNKNOWN", "SELECT category, COUNT(*) AS n FROM " + items + " WHERE amount > 50 GROUP BY category",
-            "SELECT category, COUNT(*) AS n FROM " + items + " WHERE amount > 20 GROUP BY category", "category"));
-    for (Change change : changes) {
-      statements().send("CREATE MATERIALIZED TABLE " + change.table() + " FRESHNESS = INTERVAL '2' SECOND AS " + change.oldQuery());
-    }
-    for (Change change : changes) {
-      awaitEqual(change.table(), change.oldQuery());
+    @BeforeAll
+    static void startServices() throws Exception {
+        POSTGRES.execute(
+                List.of(
+                        "CREATE SCHEMA IF NOT EXISTS " + SCHEMA,
+                        "CREATE TABLE "
+                                + SCHEMA
+                                + ".items (id BIGINT PRIMARY KEY, category TEXT NOT NULL, amount"
+                                + " BIGINT NOT NULL)"));
+        insert(500);
+        SERVICES.start(false, List.of());
+        statements()
+                .send(
+                        "CREATE TABLE "
+                                + SCHEMA
+                                + ".items (id BIGINT NOT NULL, category STRING, amount BIGINT,"
+                                + " PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'kafka',"
+                                + " 'topic' = 'cdc."
+                                + SCHEMA
+                                + ".items', 'format' = 'debezium-json',"
+                                + " 'properties.bootstrap.servers' = '"
+                                + KafkaBroker.bootstrapServers()
+                                + "', 'scan.startup.mode' = 'earliest-offset')");
     }
 
-    ScheduledExecutorService load = Executors.newSingleThreadScheduledExecutor();
-    load.scheduleWithFixedDelay(() -> insertQuietly(3), 0, 100, TimeUnit.MILLISECONDS);
-    List<Reader> readers = new ArrayList<>();
-    try {
-      for (Change change : changes) {
-        readers.add(new Reader(change.table(), change.key()));
-      }
-      for (Change change : changes) {
-        var altered = statements().send("ALTER MATERIALIZED TABLE " + change.table() + " AS " + change.newQuery());
-        assertThat(altered.path("message").asText()).as(change.table()).contains("The running job's state: " + change.verdict());
-      }
-      for (int i = 0; i < changes.size(); i++) {
-        Change change = changes.get(i);
-        Reader reader = readers.get(i);
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
-            .untilAsserted(() -> assertThat(describe(change.table(), "last_change.done")).as(change.table()).startsWith("switched over at"));
-        Instant switched = Instant.now();
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(reader.readsSince(switched)) // the new answer read under load
-            .as("%s read since the switch; reads that failed: %s", change.table(), reader.failures()).isGreaterThanOrEqualTo(5));
-      }
-    } finally {
-      load.shutdown();
-      load.awaitTermination(10, TimeUnit.SECONDS);
-      for (Reader reader : readers) {
-        reader.stop();
-      }
-    }
-    for (int i = 0; i < changes.size(); i++) {
-      Change change = changes.get(i);
-      awaitEqual(change.table(), change.newQuery());
-      readers.get(i).assertNothingLostOrRepeated();
-      if (columns(change.oldQuery()) != columns(change.newQuery())) {
-        assertThat(readers.get(i).columnCounts()).as("reads of the old answer, then of the new one").containsExactly(columns(change.oldQuery()), columns(change.newQuery()));
-      }
-      assertThat(describe(change.table(), "last_change.verdict")).isEqualTo(change.verdict());
-    }
-  }
-
-  private static int columns(String query) {
-    return query.substring(0, query.indexOf(" FROM ")).split(",").length;
-  }
-
-  /** Reads the table every 100 ms through ddl-service, as a dashboard would. */
-  private static final class Reader {
-    private final String table;
-    private final String key;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    private final List<List<List<String>>> reads = new ArrayList<>();
-    private final List<Instant> times = new ArrayList<>();
-    private final List<String> failures = new ArrayList<>();
-
-    Reader(String table, String key) {
-      this.table = table;
-      this.key = key;
-      timer.scheduleWithFixedDelay(this::read, 0, 100, TimeUnit.MILLISECONDS);
-    }
-
-    private void read() {
-      try {
-        var rows = statements().rows("SELECT * FROM " + table + " ORDER BY " + key);
-        synchronized (reads) {
-          reads.add(rows);
-          times.add(Instant.now());
-        }
-      } catch (RuntimeException e) {
-        synchronized (reads) {
-          failures.add(e.getMessage());
-        }
-      }
-    }
-
-    void stop() throws InterruptedException {
-      timer.shutdown();
-      timer.awaitTermination(30, TimeUnit.SECONDS);
-    }
-
-    List<String> failures() {
-      synchronized (reads) {
-        return List.copyOf(failures);
-      }
-    }
-
-    long readsSince(Instant moment) {
-      synchronized (reads) {
-        return times.stream().filter(time -> time.isAfter(moment)).count();
-      }
-    }
-
-    List<Integer> columnCounts() {
-      List<Integer> counts = new ArrayList<>();
-      for (var rows : reads) {
-        int columns = rows.isEmpty() ? 0 : rows.get(0).size();
-        if (counts.isEmpty() || counts.get(counts.size() - 1) != columns) {
-          counts.add(columns);
-        }
-      }
-      return counts;
+    @AfterAll
+    static void stopServices() throws Exception {
+        SERVICES.close();
     }
 
     /**
-     * No read failed or was empty; no key twice in a read; every key a read saw is in every later
-     * read, its numbers (columns 2 and on that are numbers) never lower than before.
+     * A table, its query before and after, the verdict on the change, and the column that keys its
+     * rows.
      */
-    void assertNothingLostOrRepeated() {
-      assertThat(failures).as("reads that failed").isEmpty();
-      assertThat(reads).as("reads").hasSizeGreaterThan(10);
-      Map<String, List<String>> seen = new HashMap<>();
-      for (int i = 0; i < reads.size(); i++) {
-        var rows = reads.get(i);
-        assertThat(rows).as("read %d", i).isNotEmpty();
-        Map<String, List<String>> byKey = new HashMap<>();
-        for (var row : rows) {
-          assertThat(byKey.put(row.get(0), row)).as("read %d: key %s twice", i, row.get(0)).isNull();
+    private record Change(
+            String table, String verdict, String oldQuery, String newQuery, String key) {}
+
+    /**
+     * Three tables, one per verdict, changed at once under the same load: each is created with its
+     * old query and waited for until it equals PostgreSQL's answer to it; then, while rows are
+     * inserted and a reader polls each, all three get their new query and must be switched over,
+     * each ending equal to PostgreSQL's answer to its new query. Every number in these tables only
+     * grows with inserts, and each new query's answer holds at least the old one's: so any read
+     * that loses a row, repeats a key or counts less than a read before it saw a table that was
+     * neither the old answer nor the new.
+     */
+    @Test
+    void aNewQueryOfEachVerdictIsSwitchedToUnderLoadWithNothingLostOrRepeated() throws Exception {
+        String items = SCHEMA + ".items";
+        List<Change> changes =
+                List.of(
+                        new Change(
+                                SCHEMA + ".items_copy",
+                                "COMPATIBLE",
+                                "SELECT id, category, amount FROM " + items,
+                                "SELECT id, category, amount, UPPER(category) AS shout FROM "
+                                        + items,
+                                "id"),
+                        new Change(
+                                SCHEMA + ".by_category",
+                                "INCOMPATIBLE",
+                                "SELECT category, COUNT(*) AS n, SUM(amount) AS total FROM "
+                                        + items
+                                        + " GROUP BY category",
+                                "SELECT category, COUNT(*) AS n, SUM(amount) AS total, MAX(amount)"
+                                        + " AS largest FROM "
+                                        + items
+                                        + " GROUP BY category",
+                                "category"),
+                        // Flink moves the filter into the normalization of the change stream:
+                        // UNKNOWN.
+                        new Change(
+                                SCHEMA + ".big_by_category",
+                                "UNKNOWN",
+                                "SELECT category, COUNT(*) AS n FROM "
+                                        + items
+                                        + " WHERE amount > 50 GROUP BY category",
+                                "SELECT category, COUNT(*) AS n FROM "
+                                        + items
+                                        + " WHERE amount > 20 GROUP BY category",
+                                "category"));
+        for (Change change : changes) {
+            statements()
+                    .send(
+                            "CREATE MATERIALIZED TABLE "
+                                    + change.table()
+                                    + " FRESHNESS = INTERVAL '2' SECOND AS "
+                                    + change.oldQuery());
         }
-        for (var before : seen.entrySet()) {
-          List<String> now = byKey.get(before.getKey());
-          assertThat(now).as("read %d: key %s, seen before as %s, is gone", i, before.getKey(), before.getValue()).isNotNull();
-          for (int column = 1; column < Math.min(now.size(), before.getValue().size()); column++) {
-            String was = before.getValue().get(column);
-            if (was != null && was.matches("-?\\d+") && now.get(column) != null) {
-              assertThat(Long.parseLong(now.get(column))).as("read %d: key %s column %d went back from %s", i, before.getKey(), column, was)
-                  .isGreaterThanOrEqualTo(Long.parseLong(was));
+        for (Change change : changes) {
+            awaitEqual(change.table(), change.oldQuery());
+        }
+
+        ScheduledExecutorService load = Executors.newSingleThreadScheduledExecutor();
+        load.scheduleWithFixedDelay(() -> insertQuietly(3), 0, 100, TimeUnit.MILLISECONDS);
+        List<Reader> readers = new ArrayList<>();
+        try {
+            for (Change change : changes) {
+                readers.add(new Reader(change.table(), change.key()));
             }
-          }
+            for (Change change : changes) {
+                var altered =
+                        statements()
+                                .send(
+                                        "ALTER MATERIALIZED TABLE "
+                                                + change.table()
+                                                + " AS "
+                                                + change.newQuery());
+                assertThat(altered.path("message").asText())
+                        .as(change.table())
+                        .contains("The running job's state: " + change.verdict());
+            }
+            for (int i = 0; i < changes.size(); i++) {
+                Change change = changes.get(i);
+                Reader reader = readers.get(i);
+                await().atMost(Duration.ofMinutes(3))
+                        .pollInterval(Duration.ofSeconds(1))
+                        .untilAsserted(
+                                () ->
+                                        assertThat(describe(change.table(), "last_change.done"))
+                                                .as(change.table())
+                                                .startsWith("switched over at"));
+                Instant switched = Instant.now();
+                await().atMost(Duration.ofSeconds(60))
+                        .untilAsserted(
+                                () ->
+                                        assertThat(
+                                                        reader.readsSince(
+                                                                switched)) // the new answer read
+                                                // under load
+                                                .as(
+                                                        "%s read since the switch; reads that"
+                                                                + " failed: %s",
+                                                        change.table(), reader.failures())
+                                                .isGreaterThanOrEqualTo(5));
+            }
+        } finally {
+            load.shutdown();
+            load.awaitTermination(10, TimeUnit.SECONDS);
+            for (Reader reader : readers) {
+                reader.stop();
+            }
         }
-        seen.putAll(byKey);
-      }
+        for (int i = 0; i < changes.size(); i++) {
+            Change change = changes.get(i);
+            awaitEqual(change.table(), change.newQuery());
+            readers.get(i).assertNothingLostOrRepeated();
+            if (columns(change.oldQuery()) != columns(change.newQuery())) {
+                assertThat(readers.get(i).columnCounts())
+                        .as("reads of the old answer, then of the new one")
+                        .containsExactly(columns(change.oldQuery()), columns(change.newQuery()));
+            }
+            assertThat(describe(change.table(), "last_change.verdict")).isEqualTo(change.verdict());
+        }
     }
-  }
 
-  private static void awaitEqual(String table, String postgresQuery) {
-    await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
-        assertThat(sorted(statements().rows("SELECT * FROM " + table))).isEqualTo(sorted(POSTGRES.rows(postgresQuery))));
-  }
-
-  private static List<List<String>> sorted(List<List<String>> rows) {
-    List<List<String>> copy = new ArrayList<>(rows);
-    copy.sort((a, b) -> String.join("|", a).compareTo(String.join("|", b)));
-    return copy;
-  }
-
-  private static void insertQuietly(int rows) {
-    try {
-      insert(rows);
-    } catch (Exception e) {
-      throw new IllegalStateException("inserting into PostgreSQL", e);
+    private static int columns(String query) {
+        return query.substring(0, query.indexOf(" FROM ")).split(",").length;
     }
-  }
 
-  private static void insert(int rows) throws Exception {
-    try (Connection connection = POSTGRES.connect();
-        PreparedStatement insert = connection.prepareStatement("INSERT INTO " + SCHEMA + ".items VALUES (?, ?, ?)")) {
-      for (int i = 0; i < rows; i++) {
-        long id = NEXT_ID.getAndIncrement();
-        insert.setLong(1, id);
-        insert.setString(2, "category_" + (id * 7919 % CATEGORIES));
-        insert.setLong(3, id * 31 % 100);
-        insert.addBatch();
-      }
-      insert.executeBatch();
+    /** Reads the table every 100 ms through ddl-service, as a dashboard would. */
+    private static final class Reader {
+        private final String table;
+        private final String key;
+        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        private final List<List<List<String>>> reads = new ArrayList<>();
+        private final List<Instant> times = new ArrayList<>();
+        private final List<String> failures = new ArrayList<>();
+
+        Reader(String table, String key) {
+            this.table = table;
+            this.key = key;
+            timer.scheduleWithFixedDelay(this::read, 0, 100, TimeUnit.MILLISECONDS);
+        }
+
+        private void read() {
+            try {
+                var rows = statements().rows("SELECT * FROM " + table + " ORDER BY " + key);
+                synchronized (reads) {
+                    reads.add(rows);
+                    times.add(Instant.now());
+                }
+            } catch (RuntimeException e) {
+                synchronized (reads) {
+                    failures.add(e.getMessage());
+                }
+            }
+        }
+
+        void stop() throws InterruptedException {
+            timer.shutdown();
+            timer.awaitTermination(30, TimeUnit.SECONDS);
+        }
+
+        List<String> failures() {
+            synchronized (reads) {
+                return List.copyOf(failures);
+            }
+        }
+
+        long readsSince(Instant moment) {
+            synchronized (reads) {
+                return times.stream().filter(time -> time.isAfter(moment)).count();
+            }
+        }
+
+        List<Integer> columnCounts() {
+            List<Integer> counts = new ArrayList<>();
+            for (var rows : reads) {
+                int columns = rows.isEmpty() ? 0 : rows.get(0).size();
+                if (counts.isEmpty() || counts.get(counts.size() - 1) != columns) {
+                    counts.add(columns);
+                }
+            }
+            return counts;
+        }
+
+        /**
+         * No read failed or was empty; no key twice in a read; every key a read saw is in every
+         * later read, its numbers (columns 2 and on that are numbers) never lower than before.
+         */
+        void assertNothingLostOrRepeated() {
+            assertThat(failures).as("reads that failed").isEmpty();
+            assertThat(reads).as("reads").hasSizeGreaterThan(10);
+            Map<String, List<String>> seen = new HashMap<>();
+            for (int i = 0; i < reads.size(); i++) {
+                var rows = reads.get(i);
+                assertThat(rows).as("read %d", i).isNotEmpty();
+                Map<String, List<String>> byKey = new HashMap<>();
+                for (var row : rows) {
+                    assertThat(byKey.put(row.get(0), row))
+                            .as("read %d: key %s twice", i, row.get(0))
+                            .isNull();
+                }
+                for (var before : seen.entrySet()) {
+                    List<String> now = byKey.get(before.getKey());
+                    assertThat(now)
+                            .as(
+                                    "read %d: key %s, seen before as %s, is gone",
+                                    i, before.getKey(), before.getValue())
+                            .isNotNull();
+                    for (int column = 1;
+                            column < Math.min(now.size(), before.getValue().size());
+                            column++) {
+                        String was = before.getValue().get(column);
+                        if (was != null && was.matches("-?\\d+") && now.get(column) != null) {
+                            assertThat(Long.parseLong(now.get(column)))
+                                    .as(
+                                            "read %d: key %s column %d went back from %s",
+                                            i, before.getKey(), column, was)
+                                    .isGreaterThanOrEqualTo(Long.parseLong(was));
+                        }
+                    }
+                }
+                seen.putAll(byKey);
+            }
+        }
     }
-  }
 
-  private static String describe(String table, String property) {
-    return statements().rows("DESCRIBE MATERIALIZED TABLE " + table).stream()
-        .filter(row -> row.get(0).equals(property)).map(row -> row.get(1)).findFirst().orElse(null);
-  }
+    private static void awaitEqual(String table, String postgresQuery) {
+        await().atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(
+                        () ->
+                                assertThat(sorted(statements().rows("SELECT * FROM " + table)))
+                                        .isEqualTo(sorted(POSTGRES.rows(postgresQuery))));
+    }
 
-  private static Statements statements() {
-    return SERVICES.statements();
-  }
+    private static List<List<String>> sorted(List<List<String>> rows) {
+        List<List<String>> copy = new ArrayList<>(rows);
+        copy.sort((a, b) -> String.join("|", a).compareTo(String.join("|", b)));
+        return copy;
+    }
+
+    private static void insertQuietly(int rows) {
+        try {
+            insert(rows);
+        } catch (Exception e) {
+            throw new IllegalStateException("inserting into PostgreSQL", e);
+        }
+    }
+
+    private static void insert(int rows) throws Exception {
+        try (Connection connection = POSTGRES.connect();
+                PreparedStatement insert =
+                        connection.prepareStatement(
+                                "INSERT INTO " + SCHEMA + ".items VALUES (?, ?, ?)")) {
+            for (int i = 0; i < rows; i++) {
+                long id = NEXT_ID.getAndIncrement();
+                insert.setLong(1, id);
+                insert.setString(2, "category_" + (id * 7919 % CATEGORIES));
+                insert.setLong(3, id * 31 % 100);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+    }
+
+    private static String describe(String table, String property) {
+        return statements().rows("DESCRIBE MATERIALIZED TABLE " + table).stream()
+                .filter(row -> row.get(0).equals(property))
+                .map(row -> row.get(1))
+                .findFirst()
+                .orElse(null);
+    }
+
+    private static Statements statements() {
+        return SERVICES.statements();
+    }
 }

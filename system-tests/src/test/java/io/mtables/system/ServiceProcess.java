@@ -9,13 +9,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionTimeoutException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * One packaged service ({@code <module>/target/quarkus-app/quarkus-run.jar}) running in a JVM of
@@ -23,129 +23,159 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServiceProcess implements AutoCloseable {
 
-  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  private final String module;
-  private final int port;
-  private final List<String> properties;
-  private NetworkHosts.Host host;
-  private String bootstrapServers;
-  private final Map<String, String> environment = new LinkedHashMap<>();
-  private Path workingDirectory;
-  private Process process;
+    private final String module;
+    private final int port;
+    private final List<String> properties;
+    private NetworkHosts.Host host;
+    private String bootstrapServers;
+    private final Map<String, String> environment = new LinkedHashMap<>();
+    private Path workingDirectory;
+    private Process process;
 
-  ServiceProcess(String module, int port, String... properties) {
-    this.module = module;
-    this.port = port;
-    this.properties = List.of(properties);
-  }
-
-  /**
-   * Runs the service on a host of its own (its network namespace, listening on its address), with
-   * a working directory of its own, reaching the broker at {@code bootstrapServers}.
-   */
-  ServiceProcess on(NetworkHosts.Host host, Path workingDirectory, String bootstrapServers) {
-    this.host = host;
-    this.workingDirectory = workingDirectory;
-    this.bootstrapServers = bootstrapServers;
-    return this;
-  }
-
-  /** Settings passed in the environment (secrets, which a command line shows to every user). */
-  ServiceProcess withEnvironment(Map<String, String> variables) {
-    environment.putAll(variables);
-    return this;
-  }
-
-  long pid() {
-    return process.pid();
-  }
-
-  String module() {
-    return module;
-  }
-
-  int port() {
-    return port;
-  }
-
-  String baseUri() {
-    return "http://" + address() + ":" + port;
-  }
-
-  String address() {
-    return host == null ? "127.0.0.1" : host.address();
-  }
-
-  /** Starts the service and waits until /q/health/ready says UP. */
-  ServiceProcess start() throws IOException, InterruptedException {
-    Path jar = ROOT.resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
-    if (!Files.exists(jar)) {
-      throw new IllegalStateException(jar + " does not exist: package the services first (mvn verify builds them before this module).");
+    ServiceProcess(String module, int port, String... properties) {
+        this.module = module;
+        this.port = port;
+        this.properties = List.of(properties);
     }
-    Path log = ROOT.resolve("system-tests/target").resolve(module + "-" + port + ".log");
-    Files.createDirectories(log.getParent());
-    List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx512m", "-Dquarkus.http.port=" + port));
-    if (host != null) {
-      command.add("-Dquarkus.http.host=" + host.address());
-    }
-    properties.forEach(p -> command.add("-D" + p));
-    command.addAll(List.of("-jar", jar.toString()));
-    ProcessBuilder builder = new ProcessBuilder(host == null ? command : host.command(command))
-        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-    if (workingDirectory != null) {
-      builder.directory(Files.createDirectories(workingDirectory).toFile());
-    }
-    builder.environment().put(KafkaBroker.BOOTSTRAP_SERVERS_ENV, bootstrapServers == null ? KafkaBroker.bootstrapServers() : bootstrapServers);
-    builder.environment().putAll(environment);
-    process = builder.start();
-    awaitReady(Duration.ofSeconds(120), log);
-    return this;
-  }
 
-  /** Ends the service as an operator would (SIGTERM, graceful shutdown). */
-  void stop() throws InterruptedException {
-    if (process != null && process.isAlive()) {
-      process.destroy();
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor();
-      }
+    /**
+     * Runs the service on a host of its own (its network namespace, listening on its address), with
+     * a working directory of its own, reaching the broker at {@code bootstrapServers}.
+     */
+    ServiceProcess on(NetworkHosts.Host host, Path workingDirectory, String bootstrapServers) {
+        this.host = host;
+        this.workingDirectory = workingDirectory;
+        this.bootstrapServers = bootstrapServers;
+        return this;
     }
-  }
 
-  /** Ends the service as a crash would (SIGKILL: no shutdown hooks, no commits). */
-  void kill() throws InterruptedException {
-    if (process != null && process.isAlive()) {
-      process.destroyForcibly().waitFor();
+    /** Settings passed in the environment (secrets, which a command line shows to every user). */
+    ServiceProcess withEnvironment(Map<String, String> variables) {
+        environment.putAll(variables);
+        return this;
     }
-  }
 
-  @Override
-  public void close() throws InterruptedException {
-    stop();
-  }
+    long pid() {
+        return process.pid();
+    }
 
-  private void awaitReady(Duration timeout, Path log) {
-    try {
-      Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(250)).until(() -> {
-        if (!process.isAlive()) {
-          throw new IllegalStateException(module + " exited with " + process.exitValue() + " while starting; see " + log);
+    String module() {
+        return module;
+    }
+
+    int port() {
+        return port;
+    }
+
+    String baseUri() {
+        return "http://" + address() + ":" + port;
+    }
+
+    String address() {
+        return host == null ? "127.0.0.1" : host.address();
+    }
+
+    /** Starts the service and waits until /q/health/ready says UP. */
+    ServiceProcess start() throws IOException, InterruptedException {
+        Path jar = ROOT.resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(
+                    jar
+                            + " does not exist: package the services first (mvn verify builds them"
+                            + " before this module).");
         }
+        Path log = ROOT.resolve("system-tests/target").resolve(module + "-" + port + ".log");
+        Files.createDirectories(log.getParent());
+        List<String> command =
+                new ArrayList<>(List.of(javaBinary(), "-Xmx512m", "-Dquarkus.http.port=" + port));
+        if (host != null) {
+            command.add("-Dquarkus.http.host=" + host.address());
+        }
+        properties.forEach(p -> command.add("-D" + p));
+        command.addAll(List.of("-jar", jar.toString()));
+        ProcessBuilder builder =
+                new ProcessBuilder(host == null ? command : host.command(command))
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        if (workingDirectory != null) {
+            builder.directory(Files.createDirectories(workingDirectory).toFile());
+        }
+        builder.environment()
+                .put(
+                        KafkaBroker.BOOTSTRAP_SERVERS_ENV,
+                        bootstrapServers == null
+                                ? KafkaBroker.bootstrapServers()
+                                : bootstrapServers);
+        builder.environment().putAll(environment);
+        process = builder.start();
+        awaitReady(Duration.ofSeconds(120), log);
+        return this;
+    }
+
+    /** Ends the service as an operator would (SIGTERM, graceful shutdown). */
+    void stop() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    /** Ends the service as a crash would (SIGKILL: no shutdown hooks, no commits). */
+    void kill() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop();
+    }
+
+    private void awaitReady(Duration timeout, Path log) {
         try {
-          return HTTP.send(HttpRequest.newBuilder(URI.create(baseUri() + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build(),
-              HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
-        } catch (IOException notYet) {
-          return false; // not listening yet
+            Awaitility.await()
+                    .atMost(timeout)
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(
+                            () -> {
+                                if (!process.isAlive()) {
+                                    throw new IllegalStateException(
+                                            module
+                                                    + " exited with "
+                                                    + process.exitValue()
+                                                    + " while starting; see "
+                                                    + log);
+                                }
+                                try {
+                                    return HTTP.send(
+                                                            HttpRequest.newBuilder(
+                                                                            URI.create(
+                                                                                    baseUri()
+                                                                                            + "/q/health/ready"))
+                                                                    .timeout(Duration.ofSeconds(2))
+                                                                    .build(),
+                                                            HttpResponse.BodyHandlers.ofString())
+                                                    .statusCode()
+                                            == 200;
+                                } catch (IOException notYet) {
+                                    return false; // not listening yet
+                                }
+                            });
+        } catch (ConditionTimeoutException e) {
+            process.destroyForcibly();
+            throw new IllegalStateException(
+                    module + " was not ready within " + timeout + "; see " + log);
         }
-      });
-    } catch (ConditionTimeoutException e) {
-      process.destroyForcibly();
-      throw new IllegalStateException(module + " was not ready within " + timeout + "; see " + log);
     }
-  }
 
-  private static String javaBinary() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-  }
+    private static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
 }

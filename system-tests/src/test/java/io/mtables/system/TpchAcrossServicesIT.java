@@ -5,58 +5,76 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mtables.oracle.Example;
 import io.mtables.oracle.Harness;
+import io.mtables.oracle.Statements;
 import io.mtables.oracle.Tpch;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import io.mtables.oracle.Statements;
 
 /**
- * TPC-H's 22 queries (oracle's {@code tpch} example, scale factor 0.001 here) through every
- * service from PostgreSQL to Paimon: 21 CONTINUOUS tables each equal to PostgreSQL's answer after
- * the specification's refresh functions and updates, and after the capture is killed with SIGKILL;
- * Q22 refused at CREATE with the reason Flink's planner gives.
+ * TPC-H's 22 queries (oracle's {@code tpch} example, scale factor 0.001 here) through every service
+ * from PostgreSQL to Paimon: 21 CONTINUOUS tables each equal to PostgreSQL's answer after the
+ * specification's refresh functions and updates, and after the capture is killed with SIGKILL; Q22
+ * refused at CREATE with the reason Flink's planner gives.
  */
 class TpchAcrossServicesIT {
 
-  private static final Example TPCH = Example.named("tpch");
-  // One streaming job, one slot, per query.
-  private static final ExampleServices SERVICES = new ExampleServices("tpch", 18580, 24, "2g");
+    private static final Example TPCH = Example.named("tpch");
+    // One streaming job, one slot, per query.
+    private static final ExampleServices SERVICES = new ExampleServices("tpch", 18580, 24, "2g");
 
-  @BeforeAll
-  static void startServices() throws Exception {
-    SERVICES.start(false, List.of(TPCH));
-  }
-
-  @AfterAll
-  static void stopServices() throws Exception {
-    SERVICES.close();
-  }
-
-  @Test
-  void everyQueryEqualsPostgresAfterTheRefreshFunctionsAndAKilledCapture() throws Exception {
-    SERVICES.harness(TPCH, 7, Duration.ZERO).declareTables();
-    for (var refused : Tpch.refused().entrySet()) {
-      assertThatThrownBy(() -> SERVICES.statements().send(Tpch.create(SERVICES.schema(), refused.getKey())))
-          .as(refused.getKey() + " is refused at CREATE, with Flink's reason")
-          .isInstanceOf(Statements.StatementFailed.class)
-          .hasMessageContaining("PlanRefused")
-          .hasMessageContaining(refused.getValue());
+    @BeforeAll
+    static void startServices() throws Exception {
+        SERVICES.start(false, List.of(TPCH));
     }
 
-    Harness.Report first = SERVICES.harness(TPCH, 7, Duration.ofSeconds(30)).run(() -> {});
-    assertThat(first.differingRows()).as("seed 7").isZero();
-    Harness.Report killed = SERVICES.harness(TPCH, 8, Duration.ofSeconds(30)).run(SERVICES::killAndRestartCapture);
-    assertThat(killed.differingRows()).as("seed 8, the capture killed with SIGKILL halfway").isZero();
-
-    String schema = SERVICES.schema();
-    for (String table : Tpch.tableNames()) {
-      var status = SERVICES.statements().rows(
-          "SELECT table_name, status FROM information_schema.materialized_tables WHERE table_name = 'default_catalog." + schema + "." + table + "'");
-      assertThat(status).as(table + " still runs, never suspended by its own rows").containsExactly(List.of("default_catalog." + schema + "." + table, "ACTIVATED"));
+    @AfterAll
+    static void stopServices() throws Exception {
+        SERVICES.close();
     }
-    ExampleServices.assertDocumented(SERVICES.planTable(Tpch.queries("s")), "tpch-plans.md");
-  }
+
+    @Test
+    void everyQueryEqualsPostgresAfterTheRefreshFunctionsAndAKilledCapture() throws Exception {
+        SERVICES.harness(TPCH, 7, Duration.ZERO).declareTables();
+        for (var refused : Tpch.refused().entrySet()) {
+            assertThatThrownBy(
+                            () ->
+                                    SERVICES.statements()
+                                            .send(Tpch.create(SERVICES.schema(), refused.getKey())))
+                    .as(refused.getKey() + " is refused at CREATE, with Flink's reason")
+                    .isInstanceOf(Statements.StatementFailed.class)
+                    .hasMessageContaining("PlanRefused")
+                    .hasMessageContaining(refused.getValue());
+        }
+
+        Harness.Report first = SERVICES.harness(TPCH, 7, Duration.ofSeconds(30)).run(() -> {});
+        assertThat(first.differingRows()).as("seed 7").isZero();
+        Harness.Report killed =
+                SERVICES.harness(TPCH, 8, Duration.ofSeconds(30))
+                        .run(SERVICES::killAndRestartCapture);
+        assertThat(killed.differingRows())
+                .as("seed 8, the capture killed with SIGKILL halfway")
+                .isZero();
+
+        String schema = SERVICES.schema();
+        for (String table : Tpch.tableNames()) {
+            var status =
+                    SERVICES.statements()
+                            .rows(
+                                    "SELECT table_name, status FROM"
+                                        + " information_schema.materialized_tables WHERE table_name"
+                                        + " = 'default_catalog."
+                                            + schema
+                                            + "."
+                                            + table
+                                            + "'");
+            assertThat(status)
+                    .as(table + " still runs, never suspended by its own rows")
+                    .containsExactly(
+                            List.of("default_catalog." + schema + "." + table, "ACTIVATED"));
+        }
+        ExampleServices.assertDocumented(SERVICES.planTable(Tpch.queries("s")), "tpch-plans.md");
+    }
 }

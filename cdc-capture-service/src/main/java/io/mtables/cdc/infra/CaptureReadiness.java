@@ -10,14 +10,17 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 public class CaptureReadiness implements HealthCheck {
 
-  private final CaptureRuntime runtime;
+    private final CaptureRuntime runtime;
 
-  public CaptureReadiness(CaptureRuntime runtime) {
-    this.runtime = runtime;
-  }
+    public CaptureReadiness(CaptureRuntime runtime) {
+        this.runtime = runtime;
+    }
 
-  @Override
-  public HealthCheckResponse call() {
-    return HealthCheckResponse.named("mt-cdc").status(runtime.running()).withData("state", runtime.state()).build();
-  }
+    @Override
+    public HealthCheckResponse call() {
+        return HealthCheckResponse.named("mt-cdc")
+                .status(runtime.running())
+                .withData("state", runtime.state())
+                .build();
+    }
 }

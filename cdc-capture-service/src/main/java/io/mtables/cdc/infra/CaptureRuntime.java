@@ -3,6 +3,7 @@ package io.mtables.cdc.infra;
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.format.Json;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.mtables.cdc.CdcConfig;
 import io.mtables.cdc.domain.DebeziumProperties;
 import io.mtables.messaging.KafkaLog;
@@ -13,14 +14,13 @@ import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
-import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Clock;
 
 /**
  * Runs Debezium's embedded engine with the PostgreSQL connector: the configured tables' rows, then
@@ -30,78 +30,116 @@ import java.time.Clock;
 @ApplicationScoped
 public class CaptureRuntime {
 
-  @jakarta.inject.Inject MeterRegistry registry;
+    @jakarta.inject.Inject MeterRegistry registry;
 
-  private static final Logger LOG = Logger.getLogger(CaptureRuntime.class);
+    private static final Logger LOG = Logger.getLogger(CaptureRuntime.class);
 
-  private final ExecutorService engineThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "debezium-engine"));
-  private volatile String state = "starting";
-  private volatile boolean running;
-  private DebeziumEngine<ChangeEvent<String, String>> engine;
-  private ChangePublisher publisher;
+    private final ExecutorService engineThread =
+            Executors.newSingleThreadExecutor(r -> new Thread(r, "debezium-engine"));
+    private volatile String state = "starting";
+    private volatile boolean running;
+    private DebeziumEngine<ChangeEvent<String, String>> engine;
+    private ChangePublisher publisher;
 
-  void onStart(
-      @Observes StartupEvent start, @Identifier("default-kafka-broker") Map<String, Object> kafka, CdcConfig config, MessagingConfig messaging) {
-    Map<String, Object> clientConfig = KafkaLog.clientConfig(kafka);
-    List<String> includeList = CdcConfig.includeList(config.tables());
-    List<DatabasePreparation.CapturedTable> tables = DatabasePreparation.prepare(config);
-    // Change topics and Debezium's offsets topic are replicated like every other topic of the system.
-    publisher = new ChangePublisher(clientConfig, config.topicPartitions(), messaging.topicReplicationFactor(), List.of("__debezium-heartbeat"),
-        new ChangeMetrics(registry, Clock.systemUTC()));
-    // Every captured table has its topic before its first change: a job over a table still empty
-    // would otherwise fail on a topic that does not exist (Flink's Kafka source does not wait).
-    tables.forEach(table -> publisher.ensureTopic(config.topicPrefix() + "." + table.name()));
-    engine =
-        DebeziumEngine.create(Json.class)
-            .using(DebeziumProperties.of(config, String.valueOf(clientConfig.get("bootstrap.servers")), messaging.topicReplicationFactor()))
-            .using(new DebeziumEngine.ConnectorCallback() {
-              @Override
-              public void taskStarted() {
-                running = true;
-                state = "capturing " + String.join(", ", includeList) + " into " + config.topicPrefix() + ".*";
-                LOG.infof("capturing %s from %s:%d/%s", includeList, config.database().host(), config.database().port(), config.database().name());
-              }
+    void onStart(
+            @Observes StartupEvent start,
+            @Identifier("default-kafka-broker") Map<String, Object> kafka,
+            CdcConfig config,
+            MessagingConfig messaging) {
+        Map<String, Object> clientConfig = KafkaLog.clientConfig(kafka);
+        List<String> includeList = CdcConfig.includeList(config.tables());
+        List<DatabasePreparation.CapturedTable> tables = DatabasePreparation.prepare(config);
+        // Change topics and Debezium's offsets topic are replicated like every other topic of the
+        // system.
+        publisher =
+                new ChangePublisher(
+                        clientConfig,
+                        config.topicPartitions(),
+                        messaging.topicReplicationFactor(),
+                        List.of("__debezium-heartbeat"),
+                        new ChangeMetrics(registry, Clock.systemUTC()));
+        // Every captured table has its topic before its first change: a job over a table still
+        // empty
+        // would otherwise fail on a topic that does not exist (Flink's Kafka source does not wait).
+        tables.forEach(table -> publisher.ensureTopic(config.topicPrefix() + "." + table.name()));
+        engine =
+                DebeziumEngine.create(Json.class)
+                        .using(
+                                DebeziumProperties.of(
+                                        config,
+                                        String.valueOf(clientConfig.get("bootstrap.servers")),
+                                        messaging.topicReplicationFactor()))
+                        .using(
+                                new DebeziumEngine.ConnectorCallback() {
+                                    @Override
+                                    public void taskStarted() {
+                                        running = true;
+                                        state =
+                                                "capturing "
+                                                        + String.join(", ", includeList)
+                                                        + " into "
+                                                        + config.topicPrefix()
+                                                        + ".*";
+                                        LOG.infof(
+                                                "capturing %s from %s:%d/%s",
+                                                includeList,
+                                                config.database().host(),
+                                                config.database().port(),
+                                                config.database().name());
+                                    }
 
-              @Override
-              public void taskStopped() {
-                running = false;
-              }
-            })
-            .using((success, message, error) -> {
-              running = false;
-              state = success ? "stopped" : "failed: " + message + (error == null ? "" : " (" + error.getMessage() + ")");
-              if (!success) {
-                LOG.errorf(error, "the capture stopped: %s", message);
-              }
-            })
-            .notifying(publisher)
-            .build();
-    engineThread.execute(engine);
-  }
-
-  void onStop(@Observes ShutdownEvent stop) {
-    try {
-      if (engine != null) {
-        engine.close(); // commits the offsets of what Kafka acknowledged
-      }
-      engineThread.shutdown();
-      engineThread.awaitTermination(30, TimeUnit.SECONDS);
-    } catch (IOException e) {
-      LOG.warnf("closing the engine: %s", e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } finally {
-      if (publisher != null) {
-        publisher.close();
-      }
+                                    @Override
+                                    public void taskStopped() {
+                                        running = false;
+                                    }
+                                })
+                        .using(
+                                (success, message, error) -> {
+                                    running = false;
+                                    state =
+                                            success
+                                                    ? "stopped"
+                                                    : "failed: "
+                                                            + message
+                                                            + (error == null
+                                                                    ? ""
+                                                                    : " ("
+                                                                            + error.getMessage()
+                                                                            + ")");
+                                    if (!success) {
+                                        LOG.errorf(error, "the capture stopped: %s", message);
+                                    }
+                                })
+                        .notifying(publisher)
+                        .build();
+        engineThread.execute(engine);
     }
-  }
 
-  public boolean running() {
-    return running;
-  }
+    void onStop(@Observes ShutdownEvent stop) {
+        try {
+            if (engine != null) {
+                engine.close(); // commits the offsets of what Kafka acknowledged
+            }
+            engineThread.shutdown();
+            engineThread.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            LOG.warnf("closing the engine: %s", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (publisher != null) {
+                publisher.close();
+            }
+        }
+    }
 
-  public String state() {
-    return state + "; change events published: " + (publisher == null ? 0 : publisher.published());
-  }
+    public boolean running() {
+        return running;
+    }
+
+    public String state() {
+        return state
+                + "; change events published: "
+                + (publisher == null ? 0 : publisher.published());
+    }
 }

@@ -17,51 +17,84 @@ import org.jboss.logging.Logger;
  */
 final class DatabasePreparation {
 
-  private static final Logger LOG = Logger.getLogger(DatabasePreparation.class);
+    private static final Logger LOG = Logger.getLogger(DatabasePreparation.class);
 
-  private DatabasePreparation() {}
+    private DatabasePreparation() {}
 
-  /** A captured table, as Debezium names it in its topics ({@code schema.table}), and its quoted SQL name. */
-  record CapturedTable(String name, String quoted, boolean fullIdentity) {}
+    /**
+     * A captured table, as Debezium names it in its topics ({@code schema.table}), and its quoted
+     * SQL name.
+     */
+    record CapturedTable(String name, String quoted, boolean fullIdentity) {}
 
-  static List<CapturedTable> prepare(CdcConfig config) {
-    String url = "jdbc:postgresql://" + config.database().host() + ":" + config.database().port() + "/" + config.database().name();
-    try (Connection connection = DriverManager.getConnection(url, config.database().user(), config.database().password());
-        Statement statement = connection.createStatement()) {
-      List<CapturedTable> tables = capturedTables(statement, CdcConfig.includeList(config.tables()));
-      for (CapturedTable table : tables) {
-        if (table.fullIdentity()) {
-          continue;
+    static List<CapturedTable> prepare(CdcConfig config) {
+        String url =
+                "jdbc:postgresql://"
+                        + config.database().host()
+                        + ":"
+                        + config.database().port()
+                        + "/"
+                        + config.database().name();
+        try (Connection connection =
+                        DriverManager.getConnection(
+                                url, config.database().user(), config.database().password());
+                Statement statement = connection.createStatement()) {
+            List<CapturedTable> tables =
+                    capturedTables(statement, CdcConfig.includeList(config.tables()));
+            for (CapturedTable table : tables) {
+                if (table.fullIdentity()) {
+                    continue;
+                }
+                if (config.replicaIdentityFull()) {
+                    statement.execute("ALTER TABLE " + table.quoted() + " REPLICA IDENTITY FULL");
+                    LOG.infof(
+                            "set REPLICA IDENTITY FULL on %s: updates and deletes now carry the"
+                                    + " whole old row",
+                            table.quoted());
+                } else {
+                    LOG.warnf(
+                            "%s has no REPLICA IDENTITY FULL: its updates and deletes carry no"
+                                    + " complete old row, which Flink's debezium-json needs (set"
+                                    + " mt.cdc.replica-identity-full=true or alter the table)",
+                            table.quoted());
+                }
+            }
+            return tables;
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "cannot prepare " + url + " for capture: " + e.getMessage(), e);
         }
-        if (config.replicaIdentityFull()) {
-          statement.execute("ALTER TABLE " + table.quoted() + " REPLICA IDENTITY FULL");
-          LOG.infof("set REPLICA IDENTITY FULL on %s: updates and deletes now carry the whole old row", table.quoted());
-        } else {
-          LOG.warnf("%s has no REPLICA IDENTITY FULL: its updates and deletes carry no complete old row, which Flink's"
-              + " debezium-json needs (set mt.cdc.replica-identity-full=true or alter the table)", table.quoted());
-        }
-      }
-      return tables;
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot prepare " + url + " for capture: " + e.getMessage(), e);
     }
-  }
 
-  /** Tables matching the include list (full matches of {@code schema.table}, as Debezium does). */
-  private static List<CapturedTable> capturedTables(Statement statement, List<String> includeList) throws SQLException {
-    List<Pattern> patterns = includeList.stream().map(p -> Pattern.compile(p, Pattern.CASE_INSENSITIVE)).toList();
-    List<CapturedTable> tables = new ArrayList<>();
-    try (ResultSet rows = statement.executeQuery(
-        "SELECT n.nspname, c.relname, c.relreplident FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-            + " WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'")) {
-      while (rows.next()) {
-        String name = rows.getString(1) + "." + rows.getString(2);
-        if (patterns.stream().anyMatch(p -> p.matcher(name).matches())) {
-          String quoted = "\"" + rows.getString(1).replace("\"", "\"\"") + "\".\"" + rows.getString(2).replace("\"", "\"\"") + "\"";
-          tables.add(new CapturedTable(name, quoted, "f".equals(rows.getString(3))));
+    /**
+     * Tables matching the include list (full matches of {@code schema.table}, as Debezium does).
+     */
+    private static List<CapturedTable> capturedTables(Statement statement, List<String> includeList)
+            throws SQLException {
+        List<Pattern> patterns =
+                includeList.stream()
+                        .map(p -> Pattern.compile(p, Pattern.CASE_INSENSITIVE))
+                        .toList();
+        List<CapturedTable> tables = new ArrayList<>();
+        try (ResultSet rows =
+                statement.executeQuery(
+                        "SELECT n.nspname, c.relname, c.relreplident FROM pg_class c JOIN"
+                            + " pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r',"
+                            + " 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND"
+                            + " n.nspname NOT LIKE 'pg_toast%'")) {
+            while (rows.next()) {
+                String name = rows.getString(1) + "." + rows.getString(2);
+                if (patterns.stream().anyMatch(p -> p.matcher(name).matches())) {
+                    String quoted =
+                            "\""
+                                    + rows.getString(1).replace("\"", "\"\"")
+                                    + "\".\""
+                                    + rows.getString(2).replace("\"", "\"\"")
+                                    + "\"";
+                    tables.add(new CapturedTable(name, quoted, "f".equals(rows.getString(3))));
+                }
+            }
         }
-      }
+        return tables;
     }
-    return tables;
-  }
 }

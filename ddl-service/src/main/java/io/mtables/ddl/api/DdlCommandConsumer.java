@@ -4,19 +4,19 @@ import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.infra.DdlRuntime;
 import io.mtables.ddl.metrics.StatementMetrics;
 import io.mtables.ddl.statements.StatementService;
-import java.nio.charset.StandardCharsets;
 import io.mtables.messaging.UnreadableRecordException;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.ContractViolationException;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.ddl.DdlCommand;
 import io.mtables.schemas.ddl.StatementError;
-import jakarta.enterprise.context.ApplicationScoped;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import io.smallrye.reactive.messaging.annotations.Blocking;
-import org.eclipse.microprofile.reactive.messaging.Incoming;
 import io.mtables.schemas.ddl.StatementResult;
+import io.smallrye.reactive.messaging.annotations.Blocking;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * The Kafka front door: every command on {@code mt.ddl.commands} gets one result on {@code
@@ -28,68 +28,102 @@ import java.time.Duration;
 @ApplicationScoped
 public class DdlCommandConsumer {
 
-  static final String COMMAND_SHAPE = "{\"statement\": \"<one SQL statement>\", \"requestId\": \"<optional key>\"}";
+    static final String COMMAND_SHAPE =
+            "{\"statement\": \"<one SQL statement>\", \"requestId\": \"<optional key>\"}";
 
-  private final ContractCodec codec = new ContractCodec();
-  private final DdlRuntime runtime;
-  private final DdlConfig config;
-  private final StatementMetrics metrics;
+    private final ContractCodec codec = new ContractCodec();
+    private final DdlRuntime runtime;
+    private final DdlConfig config;
+    private final StatementMetrics metrics;
 
-  public DdlCommandConsumer(DdlRuntime runtime, DdlConfig config, StatementMetrics metrics) {
-    this.runtime = runtime;
-    this.config = config;
-    this.metrics = metrics;
-  }
-
-  @Incoming("ddl-commands")
-  @Blocking(ordered = true)
-  public void onCommand(ConsumerRecord<String, String> command) {
-    runtime.awaitReady();
-    String fallbackId = fallbackRequestId(command);
-    int bytes = command.value() == null ? 0 : command.value().getBytes(StandardCharsets.UTF_8).length;
-    if (bytes > config.maxStatementBytes()) {
-      String limit = "at most " + config.maxStatementBytes() + " bytes (mt.ddl.max-statement-bytes)";
-      refuse(command, fallbackId, StatementError.of("StatementTooLarge", "The command has " + bytes + " bytes.", limit), null);
+    public DdlCommandConsumer(DdlRuntime runtime, DdlConfig config, StatementMetrics metrics) {
+        this.runtime = runtime;
+        this.config = config;
+        this.metrics = metrics;
     }
-    DdlCommand parsed;
-    try {
-      parsed = codec.decode(Contracts.DDL_COMMAND_V1, command.value());
-    } catch (ContractViolationException e) {
-      refuse(command, fallbackId, StatementError.of("MalformedCommand", e.getMessage(), COMMAND_SHAPE), e);
-      return;
+
+    @Incoming("ddl-commands")
+    @Blocking(ordered = true)
+    public void onCommand(ConsumerRecord<String, String> command) {
+        runtime.awaitReady();
+        String fallbackId = fallbackRequestId(command);
+        int bytes =
+                command.value() == null
+                        ? 0
+                        : command.value().getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > config.maxStatementBytes()) {
+            String limit =
+                    "at most " + config.maxStatementBytes() + " bytes (mt.ddl.max-statement-bytes)";
+            refuse(
+                    command,
+                    fallbackId,
+                    StatementError.of(
+                            "StatementTooLarge", "The command has " + bytes + " bytes.", limit),
+                    null);
+        }
+        DdlCommand parsed;
+        try {
+            parsed = codec.decode(Contracts.DDL_COMMAND_V1, command.value());
+        } catch (ContractViolationException e) {
+            refuse(
+                    command,
+                    fallbackId,
+                    StatementError.of("MalformedCommand", e.getMessage(), COMMAND_SHAPE),
+                    e);
+            return;
+        }
+        String requestId = parsed.requestId() != null ? parsed.requestId() : fallbackId;
+        // A change Kafka did not take was not applied and has no result yet: the command is
+        // executed
+        // again until it has one, and its offset is committed only then.
+        while (isBrokerUnavailable(
+                metrics.answered(
+                        "kafka",
+                        runtime.withServiceWhenReady(
+                                service ->
+                                        service.executeCommand(requestId, parsed.statement()))))) {
+            try {
+                Thread.sleep(RETRY_PAUSE.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(
+                        "interrupted while retrying command " + requestId, e);
+            }
+        }
     }
-    String requestId = parsed.requestId() != null ? parsed.requestId() : fallbackId;
-    // A change Kafka did not take was not applied and has no result yet: the command is executed
-    // again until it has one, and its offset is committed only then.
-    while (isBrokerUnavailable(metrics.answered("kafka", runtime.withServiceWhenReady(service -> service.executeCommand(requestId, parsed.statement()))))) {
-      try {
-        Thread.sleep(RETRY_PAUSE.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while retrying command " + requestId, e);
-      }
+
+    private static final Duration RETRY_PAUSE = Duration.ofSeconds(2);
+
+    private static boolean isBrokerUnavailable(StatementResult result) {
+        return result.error() != null
+                && StatementService.BROKER_UNAVAILABLE.equals(result.error().reason());
     }
-  }
 
-  private static final Duration RETRY_PAUSE = Duration.ofSeconds(2);
+    /** Answers FAILED, then sends the command to the dead-letter topic (by throwing). */
+    private void refuse(
+            ConsumerRecord<String, String> command,
+            String requestId,
+            StatementError error,
+            Exception cause) {
+        runtime.withService(service -> service.recordFailure(requestId, error));
+        throw new UnreadableRecordException(
+                "ddl-service cannot read the command at "
+                        + position(command)
+                        + ": "
+                        + error.message(),
+                cause);
+    }
 
-  private static boolean isBrokerUnavailable(StatementResult result) {
-    return result.error() != null && StatementService.BROKER_UNAVAILABLE.equals(result.error().reason());
-  }
+    /**
+     * The record key, else the command's position: a result can always be matched to its command.
+     */
+    static String fallbackRequestId(ConsumerRecord<String, String> command) {
+        return command.key() != null && !command.key().isBlank()
+                ? command.key()
+                : position(command);
+    }
 
-  /** Answers FAILED, then sends the command to the dead-letter topic (by throwing). */
-  private void refuse(ConsumerRecord<String, String> command, String requestId, StatementError error, Exception cause) {
-    runtime.withService(service -> service.recordFailure(requestId, error));
-    throw new UnreadableRecordException(
-        "ddl-service cannot read the command at " + position(command) + ": " + error.message(), cause);
-  }
-
-  /** The record key, else the command's position: a result can always be matched to its command. */
-  static String fallbackRequestId(ConsumerRecord<String, String> command) {
-    return command.key() != null && !command.key().isBlank() ? command.key() : position(command);
-  }
-
-  private static String position(ConsumerRecord<String, String> command) {
-    return command.topic() + "-" + command.partition() + "@" + command.offset();
-  }
+    private static String position(ConsumerRecord<String, String> command) {
+        return command.topic() + "-" + command.partition() + "@" + command.offset();
+    }
 }

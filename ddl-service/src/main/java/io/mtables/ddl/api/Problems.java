@@ -1,63 +1,71 @@
 package io.mtables.ddl.api;
 
+import io.mtables.ddl.statements.StatementService;
 import io.mtables.schemas.ddl.StatementError;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import io.mtables.ddl.statements.StatementService;
 
 /** RFC 9457 problem details for refused statements, and the HTTP status of each reason. */
 final class Problems {
 
-  static final String MEDIA_TYPE = "application/problem+json";
+    static final String MEDIA_TYPE = "application/problem+json";
 
-  private static final Set<String> NOT_FOUND = Set.of("TableNotFound", "OperationNotFound");
-  private static final Set<String> CONFLICT =
-      Set.of("TableAlreadyExists", "TableInUse", "AlreadySuspended", "NotSuspended", "RefreshOfContinuousTable");
+    private static final Set<String> NOT_FOUND = Set.of("TableNotFound", "OperationNotFound");
+    private static final Set<String> CONFLICT =
+            Set.of(
+                    "TableAlreadyExists",
+                    "TableInUse",
+                    "AlreadySuspended",
+                    "NotSuspended",
+                    "RefreshOfContinuousTable");
 
-  /** When a client may try a 503 again. */
-  static final int RETRY_AFTER_SECONDS = 5;
+    /** When a client may try a 503 again. */
+    static final int RETRY_AFTER_SECONDS = 5;
 
-  private Problems() {}
+    private Problems() {}
 
-  static int statusOf(String reason) {
-    if (NOT_FOUND.contains(reason)) {
-      return 404;
+    static int statusOf(String reason) {
+        if (NOT_FOUND.contains(reason)) {
+            return 404;
+        }
+        if (CONFLICT.contains(reason)) {
+            return 409;
+        }
+        if ("ServiceNotReady".equals(reason)
+                || StatementService.BROKER_UNAVAILABLE.equals(reason)) {
+            return 503;
+        }
+        if (StatementService.INTERNAL_ERROR.equals(reason)) {
+            return 500;
+        }
+        return 400;
     }
-    if (CONFLICT.contains(reason)) {
-      return 409;
-    }
-    if ("ServiceNotReady".equals(reason) || StatementService.BROKER_UNAVAILABLE.equals(reason)) {
-      return 503;
-    }
-    if (StatementService.INTERNAL_ERROR.equals(reason)) {
-      return 500;
-    }
-    return 400;
-  }
 
-  static Response of(StatementError error, String requestId) {
-    int status = statusOf(error.reason());
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("type", "https://mtables.io/problems/" + error.reason());
-    body.put("title", error.reason());
-    body.put("status", status);
-    body.put("detail", error.message());
-    if (error.line() != null) {
-      body.put("line", error.line());
-      body.put("column", error.column());
+    static Response of(StatementError error, String requestId) {
+        int status = statusOf(error.reason());
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", "https://mtables.io/problems/" + error.reason());
+        body.put("title", error.reason());
+        body.put("status", status);
+        body.put("detail", error.message());
+        if (error.line() != null) {
+            body.put("line", error.line());
+            body.put("column", error.column());
+        }
+        if (error.allowed() != null) {
+            body.put("allowed", error.allowed());
+        }
+        if (requestId != null) {
+            body.put("requestId", requestId);
+        }
+        Response.ResponseBuilder response = Response.status(status).type(MEDIA_TYPE).entity(body);
+        if (status == 503) {
+            response.header(
+                    "Retry-After",
+                    RETRY_AFTER_SECONDS); // nothing was applied: the same request may be sent again
+        }
+        return response.build();
     }
-    if (error.allowed() != null) {
-      body.put("allowed", error.allowed());
-    }
-    if (requestId != null) {
-      body.put("requestId", requestId);
-    }
-    Response.ResponseBuilder response = Response.status(status).type(MEDIA_TYPE).entity(body);
-    if (status == 503) {
-      response.header("Retry-After", RETRY_AFTER_SECONDS); // nothing was applied: the same request may be sent again
-    }
-    return response.build();
-  }
 }

@@ -16,46 +16,47 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 @ApplicationScoped
 public class RefreshEventsConsumer {
 
-  private final EventReader reader;
-  private final RefreshStatusProjection statuses;
-  private final FreshnessEpisodes episodes;
+    private final EventReader reader;
+    private final RefreshStatusProjection statuses;
+    private final FreshnessEpisodes episodes;
 
-  public RefreshEventsConsumer(EventReader reader, RefreshStatusProjection statuses, FreshnessEpisodes episodes) {
-    this.reader = reader;
-    this.statuses = statuses;
-    this.episodes = episodes;
-  }
-
-  @Incoming("refresh-events")
-  public void onEvent(ConsumerRecord<String, String> record) {
-    IncomingEvent event = reader.read(record, Contracts.REFRESH_EVENTS);
-    var contract = event.contract();
-    if (contract.equals(Contracts.JOB_QUEUED_V1)) {
-      statuses.apply(event.payloadAs(Contracts.JOB_QUEUED_V1));
-    } else if (contract.equals(Contracts.LOAD_PROGRESS_V1)) {
-      statuses.apply(event.payloadAs(Contracts.LOAD_PROGRESS_V1));
-    } else if (contract.equals(Contracts.JOB_STARTED_V1)) {
-      statuses.apply(event.payloadAs(Contracts.JOB_STARTED_V1));
-    } else if (contract.equals(Contracts.REFRESH_SUCCEEDED_V1)) {
-      statuses.apply(event.payloadAs(Contracts.REFRESH_SUCCEEDED_V1));
-    } else if (contract.equals(Contracts.REFRESH_FAILED_V1)) {
-      statuses.apply(event.payloadAs(Contracts.REFRESH_FAILED_V1));
-    } else if (contract.equals(Contracts.SUSPENDED_V1)) {
-      statuses.apply(event.payloadAs(Contracts.SUSPENDED_V1));
-    } else if (contract.equals(Contracts.RESUMED_V1)) {
-      statuses.apply(event.payloadAs(Contracts.RESUMED_V1));
-    } else if (contract.equals(Contracts.DROPPED_V1)) {
-      var dropped = event.payloadAs(Contracts.DROPPED_V1);
-      statuses.apply(dropped);
-      episodes.forget(dropped.table());
-    } else if (contract.equals(Contracts.SWITCH_STARTED_V1)) {
-      statuses.apply(event.payloadAs(Contracts.SWITCH_STARTED_V1));
-    } else if (contract.equals(Contracts.SWITCHED_OVER_V1)) {
-      statuses.apply(event.payloadAs(Contracts.SWITCHED_OVER_V1));
-    } else if (contract.equals(Contracts.FRESHNESS_MISSED_V1)) {
-      episodes.apply(event.payloadAs(Contracts.FRESHNESS_MISSED_V1));
-    } else if (contract.equals(Contracts.FRESHNESS_RESTORED_V1)) {
-      episodes.apply(event.payloadAs(Contracts.FRESHNESS_RESTORED_V1));
+    public RefreshEventsConsumer(
+            EventReader reader, RefreshStatusProjection statuses, FreshnessEpisodes episodes) {
+        this.reader = reader;
+        this.statuses = statuses;
+        this.episodes = episodes;
     }
-  }
+
+    @Incoming("refresh-events")
+    public void onEvent(ConsumerRecord<String, String> record) {
+        IncomingEvent event = reader.read(record, Contracts.REFRESH_EVENTS);
+        var contract = event.contract();
+        if (contract.equals(Contracts.JOB_QUEUED_V1)) {
+            statuses.apply(event.payloadAs(Contracts.JOB_QUEUED_V1));
+        } else if (contract.equals(Contracts.LOAD_PROGRESS_V1)) {
+            statuses.apply(event.payloadAs(Contracts.LOAD_PROGRESS_V1));
+        } else if (contract.equals(Contracts.JOB_STARTED_V1)) {
+            statuses.apply(event.payloadAs(Contracts.JOB_STARTED_V1));
+        } else if (contract.equals(Contracts.REFRESH_SUCCEEDED_V1)) {
+            statuses.apply(event.payloadAs(Contracts.REFRESH_SUCCEEDED_V1));
+        } else if (contract.equals(Contracts.REFRESH_FAILED_V1)) {
+            statuses.apply(event.payloadAs(Contracts.REFRESH_FAILED_V1));
+        } else if (contract.equals(Contracts.SUSPENDED_V1)) {
+            statuses.apply(event.payloadAs(Contracts.SUSPENDED_V1));
+        } else if (contract.equals(Contracts.RESUMED_V1)) {
+            statuses.apply(event.payloadAs(Contracts.RESUMED_V1));
+        } else if (contract.equals(Contracts.DROPPED_V1)) {
+            var dropped = event.payloadAs(Contracts.DROPPED_V1);
+            statuses.apply(dropped);
+            episodes.forget(dropped.table());
+        } else if (contract.equals(Contracts.SWITCH_STARTED_V1)) {
+            statuses.apply(event.payloadAs(Contracts.SWITCH_STARTED_V1));
+        } else if (contract.equals(Contracts.SWITCHED_OVER_V1)) {
+            statuses.apply(event.payloadAs(Contracts.SWITCHED_OVER_V1));
+        } else if (contract.equals(Contracts.FRESHNESS_MISSED_V1)) {
+            episodes.apply(event.payloadAs(Contracts.FRESHNESS_MISSED_V1));
+        } else if (contract.equals(Contracts.FRESHNESS_RESTORED_V1)) {
+            episodes.apply(event.payloadAs(Contracts.FRESHNESS_RESTORED_V1));
+        }
+    }
 }

@@ -16,18 +16,18 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 @ApplicationScoped
 public class RefreshPlansConsumer {
 
-  static final List<Contract<?>> PLANS = List.of(Contracts.REFRESH_PLANNED_V1);
+    static final List<Contract<?>> PLANS = List.of(Contracts.REFRESH_PLANNED_V1);
 
-  private final EventReader reader;
-  private final PlanProjection plans;
+    private final EventReader reader;
+    private final PlanProjection plans;
 
-  public RefreshPlansConsumer(EventReader reader, PlanProjection plans) {
-    this.reader = reader;
-    this.plans = plans;
-  }
+    public RefreshPlansConsumer(EventReader reader, PlanProjection plans) {
+        this.reader = reader;
+        this.plans = plans;
+    }
 
-  @Incoming("refresh-plans")
-  public void onPlan(ConsumerRecord<String, String> record) {
-    plans.apply(reader.read(record, PLANS).payloadAs(Contracts.REFRESH_PLANNED_V1));
-  }
+    @Incoming("refresh-plans")
+    public void onPlan(ConsumerRecord<String, String> record) {
+        plans.apply(reader.read(record, PLANS).payloadAs(Contracts.REFRESH_PLANNED_V1));
+    }
 }

@@ -9,5 +9,5 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param requestId an idempotency key; a repeated key returns the first result and changes nothing
  */
 public record StatementRequest(
-    @Schema(required = true, examples = "SHOW MATERIALIZED TABLES") String statement,
-    @Schema(examples = "ci-run-4711") String requestId) {}
+        @Schema(required = true, examples = "SHOW MATERIALIZED TABLES") String statement,
+        @Schema(examples = "ci-run-4711") String requestId) {}

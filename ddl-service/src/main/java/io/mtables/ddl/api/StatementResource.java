@@ -1,8 +1,8 @@
 package io.mtables.ddl.api;
 
 import io.mtables.ddl.infra.DdlRuntime;
-import io.mtables.ddl.metrics.StatementMetrics;
 import io.mtables.ddl.infra.ServiceNotReadyException;
+import io.mtables.ddl.metrics.StatementMetrics;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import jakarta.ws.rs.Consumes;
@@ -26,80 +26,104 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 @Produces(MediaType.APPLICATION_JSON)
 public class StatementResource {
 
-  private final DdlRuntime runtime;
-  private final StatementMetrics metrics;
+    private final DdlRuntime runtime;
+    private final StatementMetrics metrics;
 
-  public StatementResource(DdlRuntime runtime, StatementMetrics metrics) {
-    this.runtime = runtime;
-    this.metrics = metrics;
-  }
+    public StatementResource(DdlRuntime runtime, StatementMetrics metrics) {
+        this.runtime = runtime;
+        this.metrics = metrics;
+    }
 
-  @POST
-  @Path("/statements")
-  @Consumes(MediaType.APPLICATION_JSON)
-  @Operation(
-      summary = "Execute one statement",
-      description =
-          "Queries (SHOW, DESCRIBE) answer 200 with columns and rows. Changes answer 202 with the"
-              + " operation status and a Location to poll; the catalog change is durable when the"
-              + " response says SUCCEEDED. Refused statements answer 400, 404 or 409 as"
-              + " application/problem+json with line and column where known.")
-  public Response execute(
-      StatementRequest request,
-      @Parameter(description = "Accepted for compatibility; statements complete within the request.")
-          @QueryParam("wait")
-          String wait) {
-    if (request == null || request.statement() == null || request.statement().isBlank()) {
-      return Problems.of(
-          StatementError.of("MalformedRequest", "The body must be a JSON object with a non-blank 'statement'.", "{\"statement\": \"...\", \"requestId\": \"optional\"}"),
-          null);
+    @POST
+    @Path("/statements")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(
+            summary = "Execute one statement",
+            description =
+                    "Queries (SHOW, DESCRIBE) answer 200 with columns and rows. Changes answer 202"
+                        + " with the operation status and a Location to poll; the catalog change is"
+                        + " durable when the response says SUCCEEDED. Refused statements answer"
+                        + " 400, 404 or 409 as application/problem+json with line and column where"
+                        + " known.")
+    public Response execute(
+            StatementRequest request,
+            @Parameter(
+                            description =
+                                    "Accepted for compatibility; statements complete within the"
+                                            + " request.")
+                    @QueryParam("wait")
+                    String wait) {
+        if (request == null || request.statement() == null || request.statement().isBlank()) {
+            return Problems.of(
+                    StatementError.of(
+                            "MalformedRequest",
+                            "The body must be a JSON object with a non-blank 'statement'.",
+                            "{\"statement\": \"...\", \"requestId\": \"optional\"}"),
+                    null);
+        }
+        String requestId =
+                request.requestId() == null || request.requestId().isBlank()
+                        ? UUID.randomUUID().toString()
+                        : request.requestId();
+        StatementResult result;
+        try {
+            result =
+                    metrics.answered(
+                            "rest",
+                            runtime.withService(
+                                    service -> service.execute(requestId, request.statement())));
+        } catch (ServiceNotReadyException e) {
+            return Problems.of(
+                    StatementError.of("ServiceNotReady", e.getMessage(), null), requestId);
+        }
+        return respond(result);
     }
-    String requestId = request.requestId() == null || request.requestId().isBlank() ? UUID.randomUUID().toString() : request.requestId();
-    StatementResult result;
-    try {
-      result = metrics.answered("rest", runtime.withService(service -> service.execute(requestId, request.statement())));
-    } catch (ServiceNotReadyException e) {
-      return Problems.of(StatementError.of("ServiceNotReady", e.getMessage(), null), requestId);
-    }
-    return respond(result);
-  }
 
-  @GET
-  @Path("/operations/{requestId}")
-  @Operation(summary = "The status of a statement, by its request id")
-  public Response operation(@PathParam("requestId") String requestId) {
-    try {
-      return runtime
-          .withService(service -> service.operation(requestId))
-          .map(result -> Response.ok(operationBody(result)).build())
-          .orElseGet(() -> Problems.of(StatementError.of("OperationNotFound", "No statement with request id " + requestId + ".", null), requestId));
-    } catch (ServiceNotReadyException e) {
-      return Problems.of(StatementError.of("ServiceNotReady", e.getMessage(), null), requestId);
+    @GET
+    @Path("/operations/{requestId}")
+    @Operation(summary = "The status of a statement, by its request id")
+    public Response operation(@PathParam("requestId") String requestId) {
+        try {
+            return runtime.withService(service -> service.operation(requestId))
+                    .map(result -> Response.ok(operationBody(result)).build())
+                    .orElseGet(
+                            () ->
+                                    Problems.of(
+                                            StatementError.of(
+                                                    "OperationNotFound",
+                                                    "No statement with request id "
+                                                            + requestId
+                                                            + ".",
+                                                    null),
+                                            requestId));
+        } catch (ServiceNotReadyException e) {
+            return Problems.of(
+                    StatementError.of("ServiceNotReady", e.getMessage(), null), requestId);
+        }
     }
-  }
 
-  private static Response respond(StatementResult result) {
-    if (result.status() == StatementResult.Status.FAILED) {
-      return Problems.of(result.error(), result.requestId());
+    private static Response respond(StatementResult result) {
+        if (result.status() == StatementResult.Status.FAILED) {
+            return Problems.of(result.error(), result.requestId());
+        }
+        if (result.columns() != null) {
+            return Response.ok(Map.of("columns", result.columns(), "rows", result.rows())).build();
+        }
+        return Response.accepted(operationBody(result))
+                .location(URI.create("/api/v1/operations/" + result.requestId()))
+                .build();
     }
-    if (result.columns() != null) {
-      return Response.ok(Map.of("columns", result.columns(), "rows", result.rows())).build();
-    }
-    return Response.accepted(operationBody(result))
-        .location(URI.create("/api/v1/operations/" + result.requestId()))
-        .build();
-  }
 
-  private static Map<String, Object> operationBody(StatementResult result) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("requestId", result.requestId());
-    body.put("status", result.status());
-    body.put("table", result.table());
-    body.put("message", result.message());
-    if (result.error() != null) {
-      body.put("error", result.error());
+    private static Map<String, Object> operationBody(StatementResult result) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("requestId", result.requestId());
+        body.put("status", result.status());
+        body.put("table", result.table());
+        body.put("message", result.message());
+        if (result.error() != null) {
+            body.put("error", result.error());
+        }
+        body.put("processedAt", result.processedAt());
+        return body;
     }
-    body.put("processedAt", result.processedAt());
-    return body;
-  }
 }

@@ -1,5 +1,6 @@
 package io.mtables.ddl.domain;
 
+import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.Dropped;
 import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
@@ -10,13 +11,12 @@ import io.mtables.schemas.refresh.Resumed;
 import io.mtables.schemas.refresh.Suspended;
 import io.mtables.schemas.refresh.SwitchStarted;
 import io.mtables.schemas.refresh.SwitchedOver;
-import io.mtables.schemas.plan.RefreshPlan;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.time.Duration;
-import java.util.Locale;
 import java.util.function.UnaryOperator;
 
 /**
@@ -25,125 +25,256 @@ import java.util.function.UnaryOperator;
  */
 public class RefreshStatusProjection {
 
-  /**
-   * A table's refresh status.
-   *
-   * @param status INITIALIZING (no job yet), QUEUED (waiting for task slots), ACTIVATED, SUSPENDED or FAILED
-   * @param definitionVersion the version the last event was about
-   * @param jobId the streaming job, or the last refresh job
-   * @param jobStartedAt when the streaming job started; null for FULL tables
-   * @param lastRefresh when data was last committed
-   * @param lastSnapshotId the snapshot of that commit
-   * @param lastError the last failure, cleared by the next success
-   * @param dataTimestamp the whole table holds every change up to this time (its own refreshes
-   *     only: a refresh of one named partition does not move it); null until the first
-   * @param suspendedVersion the definition version the job manager last suspended the table at (0: never)
-   * @param queuedReason while QUEUED: what its streaming job waits for (task slots), else null
-   */
-  public record RefreshStatus(
-      String status, long definitionVersion, String jobId, Instant jobStartedAt, Instant lastRefresh, Long lastSnapshotId, String lastError,
-      Instant dataTimestamp, long suspendedVersion, String queuedReason) {
+    /**
+     * A table's refresh status.
+     *
+     * @param status INITIALIZING (no job yet), QUEUED (waiting for task slots), ACTIVATED,
+     *     SUSPENDED or FAILED
+     * @param definitionVersion the version the last event was about
+     * @param jobId the streaming job, or the last refresh job
+     * @param jobStartedAt when the streaming job started; null for FULL tables
+     * @param lastRefresh when data was last committed
+     * @param lastSnapshotId the snapshot of that commit
+     * @param lastError the last failure, cleared by the next success
+     * @param dataTimestamp the whole table holds every change up to this time (its own refreshes
+     *     only: a refresh of one named partition does not move it); null until the first
+     * @param suspendedVersion the definition version the job manager last suspended the table at
+     *     (0: never)
+     * @param queuedReason while QUEUED: what its streaming job waits for (task slots), else null
+     */
+    public record RefreshStatus(
+            String status,
+            long definitionVersion,
+            String jobId,
+            Instant jobStartedAt,
+            Instant lastRefresh,
+            Long lastSnapshotId,
+            String lastError,
+            Instant dataTimestamp,
+            long suspendedVersion,
+            String queuedReason) {
 
-    static RefreshStatus initial() {
-      return new RefreshStatus("INITIALIZING", 0, null, null, null, null, null, null, 0, null);
+        static RefreshStatus initial() {
+            return new RefreshStatus(
+                    "INITIALIZING", 0, null, null, null, null, null, null, 0, null);
+        }
     }
-  }
 
-  private final Map<String, RefreshStatus> statuses = new ConcurrentHashMap<>();
-  /** The last report of each table's streaming job catching up through its sources. */
-  private final Map<String, LoadProgress> loads = new ConcurrentHashMap<>();
+    private final Map<String, RefreshStatus> statuses = new ConcurrentHashMap<>();
 
-  /** The latest switch-over of each table to a new query: started, or done. */
-  private final Map<String, Object> switches = new ConcurrentHashMap<>();
+    /** The last report of each table's streaming job catching up through its sources. */
+    private final Map<String, LoadProgress> loads = new ConcurrentHashMap<>();
 
-  public Optional<RefreshStatus> find(String table) {
-    return Optional.ofNullable(statuses.get(table));
-  }
+    /** The latest switch-over of each table to a new query: started, or done. */
+    private final Map<String, Object> switches = new ConcurrentHashMap<>();
 
-  /** The streaming job waits for task slots: no job runs, and the reason says what frees it. */
-  public void apply(LoadProgress event) {
-    loads.merge(event.table(), event, (known, next) -> next.reportedAt().isBefore(known.reportedAt()) ? known : next);
-  }
-
-  /** How far the table's streaming job is through its sources, as last reported; empty when never. */
-  public Optional<LoadProgress> load(String table) {
-    return Optional.ofNullable(loads.get(table));
-  }
-
-  public void apply(JobQueued event) {
-    update(event.table(), s -> new RefreshStatus("QUEUED", event.definitionVersion(), null, null, s.lastRefresh(), s.lastSnapshotId(), s.lastError(),
-        s.dataTimestamp(), s.suspendedVersion(), event.reason()));
-  }
-
-  public void apply(JobStarted event) {
-    update(event.table(), s -> event.mode() == RefreshPlan.Mode.CONTINUOUS
-        ? new RefreshStatus("ACTIVATED", event.definitionVersion(), event.jobId(), event.startedAt(), s.lastRefresh(), s.lastSnapshotId(), s.lastError(), s.dataTimestamp(), s.suspendedVersion(),
-            null)
-        : new RefreshStatus(s.status().equals("FAILED") ? s.status() : "ACTIVATED", event.definitionVersion(), event.jobId(), null, s.lastRefresh(), s.lastSnapshotId(), s.lastError(),
-            s.dataTimestamp(), s.suspendedVersion(), s.queuedReason()));
-  }
-
-  public void apply(RefreshSucceeded event) {
-    update(event.table(), s -> new RefreshStatus("ACTIVATED", event.definitionVersion(), event.jobId() == null ? s.jobId() : event.jobId(),
-        s.jobStartedAt(), event.finishedAt(), event.snapshotId(), null, wholeTableDataTimestamp(s.dataTimestamp(), event),
-        s.suspendedVersion(), event.mode() == RefreshPlan.Mode.CONTINUOUS ? null : s.queuedReason()));
-  }
-
-  /** The newer of the two, unless the event refreshed only a named partition (the rest is as old as it was). */
-  private static Instant wholeTableDataTimestamp(Instant known, RefreshSucceeded event) {
-    boolean wholeTable = event.partition() == null || event.partition().isEmpty();
-    if (!wholeTable || event.dataTimestamp() == null) {
-      return known;
+    public Optional<RefreshStatus> find(String table) {
+        return Optional.ofNullable(statuses.get(table));
     }
-    return known == null || event.dataTimestamp().isAfter(known) ? event.dataTimestamp() : known;
-  }
 
-  public void apply(RefreshFailed event) {
-    update(event.table(), s -> new RefreshStatus("FAILED", event.definitionVersion(), event.jobId() == null ? s.jobId() : event.jobId(),
-        s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), event.reason(), s.dataTimestamp(), s.suspendedVersion(), s.queuedReason()));
-  }
-
-  public void apply(Suspended event) {
-    update(event.table(), s -> new RefreshStatus("SUSPENDED", event.definitionVersion(), null, null, s.lastRefresh(), s.lastSnapshotId(),
-        event.cause() == Suspended.Cause.FAILURES ? event.reason() : s.lastError(), s.dataTimestamp(), event.definitionVersion(), null));
-  }
-
-  public void apply(Resumed event) {
-    update(event.table(), s -> new RefreshStatus("ACTIVATED", event.definitionVersion(), s.jobId(), s.jobStartedAt(), s.lastRefresh(), s.lastSnapshotId(), null,
-        s.dataTimestamp(), s.suspendedVersion(), null));
-  }
-
-  public void apply(Dropped event) {
-    statuses.remove(event.table());
-    loads.remove(event.table());
-    switches.remove(event.table());
-  }
-
-  public void apply(SwitchStarted event) {
-    switches.put(event.table(), event);
-  }
-
-  public void apply(SwitchedOver event) {
-    switches.put(event.table(), event);
-  }
-
-  /** The table's latest switch-over to a new query in words (under way, or done); empty when none was seen. */
-  public Optional<String> switchOver(String table) {
-    Object latest = switches.get(table);
-    if (latest instanceof SwitchStarted started) {
-      return Optional.of("switching over: since " + started.startedAt() + " the query of v" + started.definitionVersion() + " fills "
-          + started.stagedTable() + " (job " + started.jobId() + ")" + (started.fromVersion() > 0 ? "; readers read v" + started.fromVersion() + "'s rows" : "")
-          + " until it has caught up");
+    /** The streaming job waits for task slots: no job runs, and the reason says what frees it. */
+    public void apply(LoadProgress event) {
+        loads.merge(
+                event.table(),
+                event,
+                (known, next) -> next.reportedAt().isBefore(known.reportedAt()) ? known : next);
     }
-    if (latest instanceof SwitchedOver switched) {
-      return Optional.of(String.format(Locale.ROOT, "switched over at %s: readers read the query of v%d after %d s of staging (the name named no table for %.1f ms);"
-          + " its job goes on from %s", switched.switchedAt(), switched.definitionVersion(),
-          Duration.between(switched.stagedAt(), switched.switchedAt()).toSeconds(), switched.nameGapMillis(), switched.savepoint()));
-    }
-    return Optional.empty();
-  }
 
-  private void update(String table, UnaryOperator<RefreshStatus> change) {
-    statuses.compute(table, (key, known) -> change.apply(known == null ? RefreshStatus.initial() : known));
-  }
+    /**
+     * How far the table's streaming job is through its sources, as last reported; empty when never.
+     */
+    public Optional<LoadProgress> load(String table) {
+        return Optional.ofNullable(loads.get(table));
+    }
+
+    public void apply(JobQueued event) {
+        update(
+                event.table(),
+                s ->
+                        new RefreshStatus(
+                                "QUEUED",
+                                event.definitionVersion(),
+                                null,
+                                null,
+                                s.lastRefresh(),
+                                s.lastSnapshotId(),
+                                s.lastError(),
+                                s.dataTimestamp(),
+                                s.suspendedVersion(),
+                                event.reason()));
+    }
+
+    public void apply(JobStarted event) {
+        update(
+                event.table(),
+                s ->
+                        event.mode() == RefreshPlan.Mode.CONTINUOUS
+                                ? new RefreshStatus(
+                                        "ACTIVATED",
+                                        event.definitionVersion(),
+                                        event.jobId(),
+                                        event.startedAt(),
+                                        s.lastRefresh(),
+                                        s.lastSnapshotId(),
+                                        s.lastError(),
+                                        s.dataTimestamp(),
+                                        s.suspendedVersion(),
+                                        null)
+                                : new RefreshStatus(
+                                        s.status().equals("FAILED") ? s.status() : "ACTIVATED",
+                                        event.definitionVersion(),
+                                        event.jobId(),
+                                        null,
+                                        s.lastRefresh(),
+                                        s.lastSnapshotId(),
+                                        s.lastError(),
+                                        s.dataTimestamp(),
+                                        s.suspendedVersion(),
+                                        s.queuedReason()));
+    }
+
+    public void apply(RefreshSucceeded event) {
+        update(
+                event.table(),
+                s ->
+                        new RefreshStatus(
+                                "ACTIVATED",
+                                event.definitionVersion(),
+                                event.jobId() == null ? s.jobId() : event.jobId(),
+                                s.jobStartedAt(),
+                                event.finishedAt(),
+                                event.snapshotId(),
+                                null,
+                                wholeTableDataTimestamp(s.dataTimestamp(), event),
+                                s.suspendedVersion(),
+                                event.mode() == RefreshPlan.Mode.CONTINUOUS
+                                        ? null
+                                        : s.queuedReason()));
+    }
+
+    /**
+     * The newer of the two, unless the event refreshed only a named partition (the rest is as old
+     * as it was).
+     */
+    private static Instant wholeTableDataTimestamp(Instant known, RefreshSucceeded event) {
+        boolean wholeTable = event.partition() == null || event.partition().isEmpty();
+        if (!wholeTable || event.dataTimestamp() == null) {
+            return known;
+        }
+        return known == null || event.dataTimestamp().isAfter(known)
+                ? event.dataTimestamp()
+                : known;
+    }
+
+    public void apply(RefreshFailed event) {
+        update(
+                event.table(),
+                s ->
+                        new RefreshStatus(
+                                "FAILED",
+                                event.definitionVersion(),
+                                event.jobId() == null ? s.jobId() : event.jobId(),
+                                s.jobStartedAt(),
+                                s.lastRefresh(),
+                                s.lastSnapshotId(),
+                                event.reason(),
+                                s.dataTimestamp(),
+                                s.suspendedVersion(),
+                                s.queuedReason()));
+    }
+
+    public void apply(Suspended event) {
+        update(
+                event.table(),
+                s ->
+                        new RefreshStatus(
+                                "SUSPENDED",
+                                event.definitionVersion(),
+                                null,
+                                null,
+                                s.lastRefresh(),
+                                s.lastSnapshotId(),
+                                event.cause() == Suspended.Cause.FAILURES
+                                        ? event.reason()
+                                        : s.lastError(),
+                                s.dataTimestamp(),
+                                event.definitionVersion(),
+                                null));
+    }
+
+    public void apply(Resumed event) {
+        update(
+                event.table(),
+                s ->
+                        new RefreshStatus(
+                                "ACTIVATED",
+                                event.definitionVersion(),
+                                s.jobId(),
+                                s.jobStartedAt(),
+                                s.lastRefresh(),
+                                s.lastSnapshotId(),
+                                null,
+                                s.dataTimestamp(),
+                                s.suspendedVersion(),
+                                null));
+    }
+
+    public void apply(Dropped event) {
+        statuses.remove(event.table());
+        loads.remove(event.table());
+        switches.remove(event.table());
+    }
+
+    public void apply(SwitchStarted event) {
+        switches.put(event.table(), event);
+    }
+
+    public void apply(SwitchedOver event) {
+        switches.put(event.table(), event);
+    }
+
+    /**
+     * The table's latest switch-over to a new query in words (under way, or done); empty when none
+     * was seen.
+     */
+    public Optional<String> switchOver(String table) {
+        Object latest = switches.get(table);
+        if (latest instanceof SwitchStarted started) {
+            return Optional.of(
+                    "switching over: since "
+                            + started.startedAt()
+                            + " the query of v"
+                            + started.definitionVersion()
+                            + " fills "
+                            + started.stagedTable()
+                            + " (job "
+                            + started.jobId()
+                            + ")"
+                            + (started.fromVersion() > 0
+                                    ? "; readers read v" + started.fromVersion() + "'s rows"
+                                    : "")
+                            + " until it has caught up");
+        }
+        if (latest instanceof SwitchedOver switched) {
+            return Optional.of(
+                    String.format(
+                            Locale.ROOT,
+                            "switched over at %s: readers read the query of v%d after %d s of"
+                                + " staging (the name named no table for %.1f ms); its job goes on"
+                                + " from %s",
+                            switched.switchedAt(),
+                            switched.definitionVersion(),
+                            Duration.between(switched.stagedAt(), switched.switchedAt())
+                                    .toSeconds(),
+                            switched.nameGapMillis(),
+                            switched.savepoint()));
+        }
+        return Optional.empty();
+    }
+
+    private void update(String table, UnaryOperator<RefreshStatus> change) {
+        statuses.compute(
+                table,
+                (key, known) -> change.apply(known == null ? RefreshStatus.initial() : known));
+    }
 }

@@ -16,59 +16,64 @@ import java.util.Map;
  */
 final class HistoryBounds {
 
-  /** A row to delete. */
-  record Key(String table, String eventId) {}
+    /** A row to delete. */
+    record Key(String table, String eventId) {}
 
-  private final int maxPerTable;
-  private final Duration maxAge;
-  /** Per table, event id to finish time (ms), in the order recorded. */
-  private final Map<String, LinkedHashMap<String, Long>> recorded = new HashMap<>();
+    private final int maxPerTable;
+    private final Duration maxAge;
 
-  HistoryBounds(int maxPerTable, Duration maxAge) {
-    this.maxPerTable = maxPerTable;
-    this.maxAge = maxAge;
-  }
+    /** Per table, event id to finish time (ms), in the order recorded. */
+    private final Map<String, LinkedHashMap<String, Long>> recorded = new HashMap<>();
 
-  /** Whether the row is recorded already (its event was read before). */
-  boolean has(String table, String eventId) {
-    var rows = recorded.get(table);
-    return rows != null && rows.containsKey(eventId);
-  }
-
-  /** Takes in a recorded row; the rows that now exceed the table's count, to delete. */
-  List<Key> add(String table, String eventId, long finishedAtMillis) {
-    var rows = recorded.computeIfAbsent(table, t -> new LinkedHashMap<>());
-    rows.put(eventId, finishedAtMillis);
-    List<Key> over = new ArrayList<>();
-    for (Iterator<String> oldest = rows.keySet().iterator(); rows.size() > maxPerTable && oldest.hasNext(); ) {
-      over.add(new Key(table, oldest.next()));
-      oldest.remove();
+    HistoryBounds(int maxPerTable, Duration maxAge) {
+        this.maxPerTable = maxPerTable;
+        this.maxAge = maxAge;
     }
-    return over;
-  }
 
-  /** The rows older than the age bound at {@code now}, forgotten here and to delete. */
-  List<Key> expired(Instant now) {
-    long cutoff = now.minus(maxAge).toEpochMilli();
-    List<Key> expired = new ArrayList<>();
-    for (var table = recorded.entrySet().iterator(); table.hasNext(); ) {
-      var entry = table.next();
-      entry.getValue().entrySet().removeIf(row -> {
-        if (row.getValue() < cutoff) {
-          expired.add(new Key(entry.getKey(), row.getKey()));
-          return true;
+    /** Whether the row is recorded already (its event was read before). */
+    boolean has(String table, String eventId) {
+        var rows = recorded.get(table);
+        return rows != null && rows.containsKey(eventId);
+    }
+
+    /** Takes in a recorded row; the rows that now exceed the table's count, to delete. */
+    List<Key> add(String table, String eventId, long finishedAtMillis) {
+        var rows = recorded.computeIfAbsent(table, t -> new LinkedHashMap<>());
+        rows.put(eventId, finishedAtMillis);
+        List<Key> over = new ArrayList<>();
+        for (Iterator<String> oldest = rows.keySet().iterator();
+                rows.size() > maxPerTable && oldest.hasNext(); ) {
+            over.add(new Key(table, oldest.next()));
+            oldest.remove();
         }
-        return false;
-      });
-      if (entry.getValue().isEmpty()) {
-        table.remove();
-      }
+        return over;
     }
-    return expired;
-  }
 
-  /** Rows recorded, all tables. */
-  int size() {
-    return recorded.values().stream().mapToInt(Map::size).sum();
-  }
+    /** The rows older than the age bound at {@code now}, forgotten here and to delete. */
+    List<Key> expired(Instant now) {
+        long cutoff = now.minus(maxAge).toEpochMilli();
+        List<Key> expired = new ArrayList<>();
+        for (var table = recorded.entrySet().iterator(); table.hasNext(); ) {
+            var entry = table.next();
+            entry.getValue()
+                    .entrySet()
+                    .removeIf(
+                            row -> {
+                                if (row.getValue() < cutoff) {
+                                    expired.add(new Key(entry.getKey(), row.getKey()));
+                                    return true;
+                                }
+                                return false;
+                            });
+            if (entry.getValue().isEmpty()) {
+                table.remove();
+            }
+        }
+        return expired;
+    }
+
+    /** Rows recorded, all tables. */
+    int size() {
+        return recorded.values().stream().mapToInt(Map::size).sum();
+    }
 }

@@ -10,14 +10,17 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 public class CatalogReadiness implements HealthCheck {
 
-  private final DdlRuntime runtime;
+    private final DdlRuntime runtime;
 
-  public CatalogReadiness(DdlRuntime runtime) {
-    this.runtime = runtime;
-  }
+    public CatalogReadiness(DdlRuntime runtime) {
+        this.runtime = runtime;
+    }
 
-  @Override
-  public HealthCheckResponse call() {
-    return HealthCheckResponse.named("mt-catalog").status(runtime.ready()).withData("state", runtime.state()).build();
-  }
+    @Override
+    public HealthCheckResponse call() {
+        return HealthCheckResponse.named("mt-catalog")
+                .status(runtime.ready())
+                .withData("state", runtime.state())
+                .build();
+    }
 }

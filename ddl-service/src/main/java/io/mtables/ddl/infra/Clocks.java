@@ -7,9 +7,9 @@ import java.time.Clock;
 /** The wall clock, injectable so that tests can fix time. */
 public class Clocks {
 
-  @Produces
-  @Singleton
-  Clock utc() {
-    return Clock.systemUTC();
-  }
+    @Produces
+    @Singleton
+    Clock utc() {
+        return Clock.systemUTC();
+    }
 }

@@ -3,9 +3,17 @@ package io.mtables.ddl.infra;
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
+import io.mtables.ddl.domain.RefreshStatusProjection;
+import io.mtables.ddl.statements.PlanPreview;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
+import io.mtables.planning.FlinkQueryAnalyzer;
+import io.mtables.planning.PlannerSettings;
+import io.mtables.planning.QueryAnalysis;
+import io.mtables.planning.RefreshModeRules;
+import io.mtables.planning.StateCompatibility;
+import io.mtables.planning.Warehouse;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
@@ -15,229 +23,291 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Clock;
-import io.mtables.ddl.statements.PlanPreview;
-import io.mtables.planning.FlinkQueryAnalyzer;
-import io.mtables.planning.PlannerSettings;
-import io.mtables.planning.RefreshModeRules;
-import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.Logger;
-import io.mtables.ddl.domain.RefreshStatusProjection;
-import io.mtables.planning.QueryAnalysis;
-import io.mtables.planning.StateCompatibility;
-import io.mtables.planning.Warehouse;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 /**
  * Builds the statement service at start: reads the definition log back into the catalog (and
- * Flink's mirror of it) and the result log back into the record of applied request ids. Until
- * that is done the service is not ready and statements are refused with 503.
+ * Flink's mirror of it) and the result log back into the record of applied request ids. Until that
+ * is done the service is not ready and statements are refused with 503.
  */
 @ApplicationScoped
 public class DdlRuntime {
 
-  private static final Logger LOG = Logger.getLogger(DdlRuntime.class);
-  /** Between tries to read the catalog back. */
-  private static final Duration RETRY_PAUSE = Duration.ofSeconds(5);
+    private static final Logger LOG = Logger.getLogger(DdlRuntime.class);
 
-  private final ReadyGate gate = new ReadyGate();
-  private final ScheduledExecutorService background = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread thread = new Thread(r, "statement-results-writer");
-    thread.setDaemon(true);
-    return thread;
-  });
-  private Runnable loading;
-  private volatile StatementService service;
-  private volatile ClassLoader quarkusClassLoader;
-  private KafkaLog definitions;
-  private KafkaLog results;
-  private KafkaLog lifecycle;
-  /** The job manager's reports; a runtime made by hand (tests) has an empty one. */
-  @jakarta.inject.Inject RefreshStatusProjection statuses = new RefreshStatusProjection();
-  private WarehouseReader warehouse = new WarehouseReader(Warehouse.at(Path.of(".run/data/warehouse").toAbsolutePath().toUri().toString()));
+    /** Between tries to read the catalog back. */
+    private static final Duration RETRY_PAUSE = Duration.ofSeconds(5);
 
-  void onStart(
-      @Observes StartupEvent start,
-      @Identifier("default-kafka-broker") Map<String, Object> kafka,
-      @ConfigProperty(name = "quarkus.application.name") String serviceName,
-      // Flink's options, the same keys as planner-service's, so one setting serves both services
-      // (ddl-service uses them for the threshold check and EXPLAIN).
-      @ConfigProperty(name = FlinkSql.FRESHNESS_THRESHOLD, defaultValue = "30m") Duration freshnessThreshold,
-      @ConfigProperty(name = "materialized-table.default-freshness.continuous", defaultValue = "3m") Duration continuousDefault,
-      @ConfigProperty(name = "materialized-table.default-freshness.full", defaultValue = "1h") Duration fullDefault,
-      @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") ZoneId timeZone,
-      DdlConfig config,
-      Clock clock,
-      PlanProjection plans) {
-    // The Paimon warehouse job-manager-service writes: the same keys and defaults as its own.
-    this.warehouse = new WarehouseReader(WarehouseReader.configured(ConfigProvider.getConfig()));
-    start(kafka, serviceName, new PlannerSettings(freshnessThreshold, continuousDefault, fullDefault, timeZone), config, clock, plans);
-  }
+    private final ReadyGate gate = new ReadyGate();
+    private final ScheduledExecutorService background =
+            Executors.newSingleThreadScheduledExecutor(
+                    r -> {
+                        Thread thread = new Thread(r, "statement-results-writer");
+                        thread.setDaemon(true);
+                        return thread;
+                    });
+    private Runnable loading;
+    private volatile StatementService service;
+    private volatile ClassLoader quarkusClassLoader;
+    private KafkaLog definitions;
+    private KafkaLog results;
+    private KafkaLog lifecycle;
 
-  /** Reads the catalog back in the background; {@link #ready()} says when it is done. */
-  public void start(
-      Map<String, Object> kafka, String serviceName, PlannerSettings settings, DdlConfig config, Clock clock, PlanProjection plans) {
-    quarkusClassLoader = Thread.currentThread().getContextClassLoader();
-    Map<String, Object> clientConfig = KafkaLog.clientConfig(kafka);
-    definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig);
-    results = new KafkaLog(Topics.DDL_RESULTS, serviceName, clientConfig);
-    lifecycle = new KafkaLog(Topics.LIFECYCLE_COMMANDS, serviceName, clientConfig);
-    loading = () -> load(serviceName, settings, config, clock, plans);
-    startLoading();
-    background.scheduleWithFixedDelay(this::writePendingResults, 2, 2, TimeUnit.SECONDS);
-  }
+    /** The job manager's reports; a runtime made by hand (tests) has an empty one. */
+    @jakarta.inject.Inject RefreshStatusProjection statuses = new RefreshStatusProjection();
 
-  /** Reads the catalog back on a thread of its own; a failed read is tried again, and readiness says why meanwhile. */
-  private void startLoading() {
-    Thread loader = new Thread(() -> gate.runUntilDone("reading the catalog back", RETRY_PAUSE, loading), "catalog-loader");
-    loader.setContextClassLoader(quarkusClassLoader); // Flink finds its factories through it
-    loader.setDaemon(true);
-    loader.start();
-  }
+    private WarehouseReader warehouse =
+            new WarehouseReader(
+                    Warehouse.at(
+                            Path.of(".run/data/warehouse").toAbsolutePath().toUri().toString()));
 
-  /**
-   * A definition write Kafka did not acknowledge may still land: until the catalog is read back
-   * from its log, statements are refused with 503 (ServiceNotReady) and readiness is down.
-   */
-  private void reloadCatalog() {
-    gate.close("reading the catalog back: a definition write was not acknowledged by Kafka");
-    service = null;
-    startLoading();
-  }
-
-  private void writePendingResults() {
-    StatementService current = service;
-    if (current != null && current.pendingResults() > 0) {
-      current.writePendingResults();
+    void onStart(
+            @Observes StartupEvent start,
+            @Identifier("default-kafka-broker") Map<String, Object> kafka,
+            @ConfigProperty(name = "quarkus.application.name") String serviceName,
+            // Flink's options, the same keys as planner-service's, so one setting serves both
+            // services
+            // (ddl-service uses them for the threshold check and EXPLAIN).
+            @ConfigProperty(name = FlinkSql.FRESHNESS_THRESHOLD, defaultValue = "30m")
+                    Duration freshnessThreshold,
+            @ConfigProperty(
+                            name = "materialized-table.default-freshness.continuous",
+                            defaultValue = "3m")
+                    Duration continuousDefault,
+            @ConfigProperty(name = "materialized-table.default-freshness.full", defaultValue = "1h")
+                    Duration fullDefault,
+            @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") ZoneId timeZone,
+            DdlConfig config,
+            Clock clock,
+            PlanProjection plans) {
+        // The Paimon warehouse job-manager-service writes: the same keys and defaults as its own.
+        this.warehouse =
+                new WarehouseReader(WarehouseReader.configured(ConfigProvider.getConfig()));
+        start(
+                kafka,
+                serviceName,
+                new PlannerSettings(freshnessThreshold, continuousDefault, fullDefault, timeZone),
+                config,
+                clock,
+                plans);
     }
-  }
 
-  void onStop(@Observes ShutdownEvent stop) {
-    background.shutdownNow();
-    if (definitions != null) {
-      definitions.close();
-      results.close();
-      lifecycle.close();
+    /** Reads the catalog back in the background; {@link #ready()} says when it is done. */
+    public void start(
+            Map<String, Object> kafka,
+            String serviceName,
+            PlannerSettings settings,
+            DdlConfig config,
+            Clock clock,
+            PlanProjection plans) {
+        quarkusClassLoader = Thread.currentThread().getContextClassLoader();
+        Map<String, Object> clientConfig = KafkaLog.clientConfig(kafka);
+        definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig);
+        results = new KafkaLog(Topics.DDL_RESULTS, serviceName, clientConfig);
+        lifecycle = new KafkaLog(Topics.LIFECYCLE_COMMANDS, serviceName, clientConfig);
+        loading = () -> load(serviceName, settings, config, clock, plans);
+        startLoading();
+        background.scheduleWithFixedDelay(this::writePendingResults, 2, 2, TimeUnit.SECONDS);
     }
-  }
 
-  /** Blocks until the catalog is loaded: commands that arrive during start wait rather than fail. */
-  public void awaitReady() {
-    gate.await();
-  }
+    /**
+     * Reads the catalog back on a thread of its own; a failed read is tried again, and readiness
+     * says why meanwhile.
+     */
+    private void startLoading() {
+        Thread loader =
+                new Thread(
+                        () -> gate.runUntilDone("reading the catalog back", RETRY_PAUSE, loading),
+                        "catalog-loader");
+        loader.setContextClassLoader(quarkusClassLoader); // Flink finds its factories through it
+        loader.setDaemon(true);
+        loader.start();
+    }
 
-  /** Waits until ready, then runs {@code work}; a reload that closes the gate meanwhile is waited out too. */
-  public <T> T withServiceWhenReady(Function<StatementService, T> work) {
-    while (true) {
-      gate.await();
-      try {
-        return withService(work);
-      } catch (ServiceNotReadyException reloading) {
-        // the gate closed between the wait and the call: wait again
-      }
+    /**
+     * A definition write Kafka did not acknowledge may still land: until the catalog is read back
+     * from its log, statements are refused with 503 (ServiceNotReady) and readiness is down.
+     */
+    private void reloadCatalog() {
+        gate.close("reading the catalog back: a definition write was not acknowledged by Kafka");
+        service = null;
+        startLoading();
     }
-  }
 
-  /** The loaded catalog; empty while it is being read back. */
-  public Optional<Catalog> catalog() {
-    StatementService current = service;
-    return current == null ? Optional.empty() : Optional.of(current.catalog());
-  }
+    private void writePendingResults() {
+        StatementService current = service;
+        if (current != null && current.pendingResults() > 0) {
+            current.writePendingResults();
+        }
+    }
 
-  /** Runs {@code work} against the statement service, with Quarkus's class loader for Flink. */
-  public <T> T withService(Function<StatementService, T> work) {
-    StatementService current = service;
-    if (current == null) {
-      throw new ServiceNotReadyException(gate.state());
+    void onStop(@Observes ShutdownEvent stop) {
+        background.shutdownNow();
+        if (definitions != null) {
+            definitions.close();
+            results.close();
+            lifecycle.close();
+        }
     }
-    Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(quarkusClassLoader);
-    try {
-      return work.apply(current);
-    } finally {
-      thread.setContextClassLoader(previous);
-    }
-  }
 
-  private void load(String serviceName, PlannerSettings settings, DdlConfig config, Clock clock, PlanProjection plans) {
-    gate.progress("starting Flink's SQL front end");
-    FlinkSql flink = new FlinkSql(settings.freshnessThreshold());
-    Catalog catalog = new Catalog();
-    gate.progress("reading " + Topics.TABLE_DEFINITIONS);
-    for (var record : definitions.readAllWhenAvailable()) {
-      String type = KafkaLog.header(record, EventHeaders.TYPE);
-      if (Contracts.TABLE_DEFINED_V1.type().equals(type)) {
-        definitions.decodeOrDeadLetter(record, Contracts.TABLE_DEFINED_V1).ifPresent(catalog::apply);
-      } else if (Contracts.TABLE_DROPPED_V1.type().equals(type)) {
-        definitions.decodeOrDeadLetter(record, Contracts.TABLE_DROPPED_V1).ifPresent(catalog::apply);
-      } else {
-        LOG.warnf("skipping a record of type %s in %s", type, Topics.TABLE_DEFINITIONS);
-      }
+    /**
+     * Blocks until the catalog is loaded: commands that arrive during start wait rather than fail.
+     */
+    public void awaitReady() {
+        gate.await();
     }
-    for (TableDefinition table : catalog.inDependencyOrder()) {
-      try {
-        flink.onPlannerThread(() -> {
-          flink.register(table);
-          return null;
-        });
-      } catch (RuntimeException e) {
-        LOG.errorf("cannot restore %s into Flink's catalog: %s", table.table(), e.getMessage());
-      }
-    }
-    gate.progress("starting Flink's planner for EXPLAIN");
-    FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
-    PlanPreview preview = new PlanPreview() {
-      @Override
-      public PlanPreview.Preview preview(TableDefinition table) {
-        var analysis = analyzer.analyze(table, plans::find);
-        return new PlanPreview.Preview(
-            RefreshModeRules.plan(table, settings, analysis, clock.instant()), analysis.verdict() == QueryAnalysis.Verdict.BLOCKED);
-      }
 
-      @Override
-      public StateCompatibility.Result stateVerdict(TableDefinition running, TableDefinition changed) {
-        return analyzer.stateVerdict(running, changed, plans::find);
-      }
-    };
-    StatementService loaded = new StatementService(flink, catalog, plans, statuses, preview, warehouse, definitions, results, lifecycle, config, clock);
-    gate.progress("reading " + Topics.DDL_RESULTS);
-    for (var record : results.readAllWhenAvailable()) {
-      if (Contracts.STATEMENT_RESULT_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
-        results.decodeOrDeadLetter(record, Contracts.STATEMENT_RESULT_V1).ifPresent(loaded::remember);
-      }
+    /**
+     * Waits until ready, then runs {@code work}; a reload that closes the gate meanwhile is waited
+     * out too.
+     */
+    public <T> T withServiceWhenReady(Function<StatementService, T> work) {
+        while (true) {
+            gate.await();
+            try {
+                return withService(work);
+            } catch (ServiceNotReadyException reloading) {
+                // the gate closed between the wait and the call: wait again
+            }
+        }
     }
-    StatementService previous = service;
-    loaded.onDefinitionInDoubt(this::reloadCatalog);
-    service = loaded;
-    if (previous != null) {
-      previous.onDefinitionInDoubt(() -> {});
-    }
-    gate.open();
-    LOG.infof("catalog loaded: %d tables", catalog.inDependencyOrder().size());
-  }
 
-  /** Whether the catalog is loaded and statements are served. */
-  public boolean ready() {
-    StatementService current = service;
-    return gate.isOpen() && (current == null || current.pendingResults() == 0);
-  }
-
-  /** What the service is doing while not ready, or "ready". */
-  public String state() {
-    StatementService current = service;
-    if (gate.isOpen() && current != null && current.pendingResults() > 0) {
-      return current.pendingResults() + " statement result(s) not yet written to " + Topics.DDL_RESULTS + " (Kafka does not take them)";
+    /** The loaded catalog; empty while it is being read back. */
+    public Optional<Catalog> catalog() {
+        StatementService current = service;
+        return current == null ? Optional.empty() : Optional.of(current.catalog());
     }
-    return gate.state();
-  }
+
+    /** Runs {@code work} against the statement service, with Quarkus's class loader for Flink. */
+    public <T> T withService(Function<StatementService, T> work) {
+        StatementService current = service;
+        if (current == null) {
+            throw new ServiceNotReadyException(gate.state());
+        }
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(quarkusClassLoader);
+        try {
+            return work.apply(current);
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    private void load(
+            String serviceName,
+            PlannerSettings settings,
+            DdlConfig config,
+            Clock clock,
+            PlanProjection plans) {
+        gate.progress("starting Flink's SQL front end");
+        FlinkSql flink = new FlinkSql(settings.freshnessThreshold());
+        Catalog catalog = new Catalog();
+        gate.progress("reading " + Topics.TABLE_DEFINITIONS);
+        for (var record : definitions.readAllWhenAvailable()) {
+            String type = KafkaLog.header(record, EventHeaders.TYPE);
+            if (Contracts.TABLE_DEFINED_V1.type().equals(type)) {
+                definitions
+                        .decodeOrDeadLetter(record, Contracts.TABLE_DEFINED_V1)
+                        .ifPresent(catalog::apply);
+            } else if (Contracts.TABLE_DROPPED_V1.type().equals(type)) {
+                definitions
+                        .decodeOrDeadLetter(record, Contracts.TABLE_DROPPED_V1)
+                        .ifPresent(catalog::apply);
+            } else {
+                LOG.warnf("skipping a record of type %s in %s", type, Topics.TABLE_DEFINITIONS);
+            }
+        }
+        for (TableDefinition table : catalog.inDependencyOrder()) {
+            try {
+                flink.onPlannerThread(
+                        () -> {
+                            flink.register(table);
+                            return null;
+                        });
+            } catch (RuntimeException e) {
+                LOG.errorf(
+                        "cannot restore %s into Flink's catalog: %s",
+                        table.table(), e.getMessage());
+            }
+        }
+        gate.progress("starting Flink's planner for EXPLAIN");
+        FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
+        PlanPreview preview =
+                new PlanPreview() {
+                    @Override
+                    public PlanPreview.Preview preview(TableDefinition table) {
+                        var analysis = analyzer.analyze(table, plans::find);
+                        return new PlanPreview.Preview(
+                                RefreshModeRules.plan(table, settings, analysis, clock.instant()),
+                                analysis.verdict() == QueryAnalysis.Verdict.BLOCKED);
+                    }
+
+                    @Override
+                    public StateCompatibility.Result stateVerdict(
+                            TableDefinition running, TableDefinition changed) {
+                        return analyzer.stateVerdict(running, changed, plans::find);
+                    }
+                };
+        StatementService loaded =
+                new StatementService(
+                        flink,
+                        catalog,
+                        plans,
+                        statuses,
+                        preview,
+                        warehouse,
+                        definitions,
+                        results,
+                        lifecycle,
+                        config,
+                        clock);
+        gate.progress("reading " + Topics.DDL_RESULTS);
+        for (var record : results.readAllWhenAvailable()) {
+            if (Contracts.STATEMENT_RESULT_V1
+                    .type()
+                    .equals(KafkaLog.header(record, EventHeaders.TYPE))) {
+                results.decodeOrDeadLetter(record, Contracts.STATEMENT_RESULT_V1)
+                        .ifPresent(loaded::remember);
+            }
+        }
+        StatementService previous = service;
+        loaded.onDefinitionInDoubt(this::reloadCatalog);
+        service = loaded;
+        if (previous != null) {
+            previous.onDefinitionInDoubt(() -> {});
+        }
+        gate.open();
+        LOG.infof("catalog loaded: %d tables", catalog.inDependencyOrder().size());
+    }
+
+    /** Whether the catalog is loaded and statements are served. */
+    public boolean ready() {
+        StatementService current = service;
+        return gate.isOpen() && (current == null || current.pendingResults() == 0);
+    }
+
+    /** What the service is doing while not ready, or "ready". */
+    public String state() {
+        StatementService current = service;
+        if (gate.isOpen() && current != null && current.pendingResults() > 0) {
+            return current.pendingResults()
+                    + " statement result(s) not yet written to "
+                    + Topics.DDL_RESULTS
+                    + " (Kafka does not take them)";
+        }
+        return gate.state();
+    }
 }

@@ -30,70 +30,96 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class FreshnessWatch {
 
-  private static final Logger LOG = Logger.getLogger(FreshnessWatch.class);
+    private static final Logger LOG = Logger.getLogger(FreshnessWatch.class);
 
-  private final DdlRuntime runtime;
-  private final RefreshStatusProjection statuses;
-  private final PlanProjection plans;
-  private final FreshnessEpisodes episodes;
-  private final Clock clock;
-  private final ScheduledExecutorService looks = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread thread = new Thread(r, "freshness-watch");
-    thread.setDaemon(true);
-    return thread;
-  });
-  private KafkaLog events;
+    private final DdlRuntime runtime;
+    private final RefreshStatusProjection statuses;
+    private final PlanProjection plans;
+    private final FreshnessEpisodes episodes;
+    private final Clock clock;
+    private final ScheduledExecutorService looks =
+            Executors.newSingleThreadScheduledExecutor(
+                    r -> {
+                        Thread thread = new Thread(r, "freshness-watch");
+                        thread.setDaemon(true);
+                        return thread;
+                    });
+    private KafkaLog events;
 
-  public FreshnessWatch(DdlRuntime runtime, RefreshStatusProjection statuses, PlanProjection plans, FreshnessEpisodes episodes, Clock clock) {
-    this.runtime = runtime;
-    this.statuses = statuses;
-    this.plans = plans;
-    this.episodes = episodes;
-    this.clock = clock;
-  }
-
-  void onStart(
-      @Observes StartupEvent start,
-      @Identifier("default-kafka-broker") Map<String, Object> kafka,
-      @ConfigProperty(name = "quarkus.application.name") String serviceName) {
-    events = new KafkaLog(Topics.REFRESH_EVENTS, serviceName, KafkaLog.clientConfig(kafka));
-    looks.scheduleWithFixedDelay(this::lookAtEveryTable, 1, 1, TimeUnit.SECONDS);
-  }
-
-  void onStop(@Observes ShutdownEvent stop) {
-    looks.shutdownNow();
-    if (events != null) {
-      events.close();
+    public FreshnessWatch(
+            DdlRuntime runtime,
+            RefreshStatusProjection statuses,
+            PlanProjection plans,
+            FreshnessEpisodes episodes,
+            Clock clock) {
+        this.runtime = runtime;
+        this.statuses = statuses;
+        this.plans = plans;
+        this.episodes = episodes;
+        this.clock = clock;
     }
-  }
 
-  void lookAtEveryTable() {
-    var catalog = runtime.catalog();
-    if (catalog.isEmpty()) {
-      return;
+    void onStart(
+            @Observes StartupEvent start,
+            @Identifier("default-kafka-broker") Map<String, Object> kafka,
+            @ConfigProperty(name = "quarkus.application.name") String serviceName) {
+        events = new KafkaLog(Topics.REFRESH_EVENTS, serviceName, KafkaLog.clientConfig(kafka));
+        looks.scheduleWithFixedDelay(this::lookAtEveryTable, 1, 1, TimeUnit.SECONDS);
     }
-    TableFreshness freshness = new TableFreshness(catalog.get(), statuses, plans);
-    Instant now = clock.instant();
-    for (TableDefinition table : catalog.get().tables(TableDefinition.Kind.MATERIALIZED_TABLE)) {
-      try {
-        var target = freshness.target(table);
-        if (target.isEmpty()) {
-          continue;
+
+    void onStop(@Observes ShutdownEvent stop) {
+        looks.shutdownNow();
+        if (events != null) {
+            events.close();
         }
-        var decision = episodes.look(table.table(), table.version(), target.get(), freshness.measure(table.table(), now), now);
-        if (decision.isPresent() && decision.get() instanceof FreshnessEpisodes.Missed missed) {
-          events.append(Contracts.FRESHNESS_MISSED_V1, table.table(), missed.event());
-          episodes.apply(missed.event());
-          LOG.warnf("%s missed its freshness %s: %s behind since %s", table.table(), target.get(), missed.event().lag(), missed.event().behindSince());
-        } else if (decision.isPresent() && decision.get() instanceof FreshnessEpisodes.Restored restored) {
-          events.append(Contracts.FRESHNESS_RESTORED_V1, table.table(), restored.event());
-          episodes.apply(restored.event());
-          LOG.infof("%s is within its freshness %s again (lag %s)", table.table(), target.get(), restored.event().lag());
-        }
-      } catch (RuntimeException e) {
-        // Nothing was recorded: the same decision comes up at the next look and is written then.
-        LOG.warnf("freshness alert for %s not written, trying again in 1 s: %s", table.table(), e.getMessage());
-      }
     }
-  }
+
+    void lookAtEveryTable() {
+        var catalog = runtime.catalog();
+        if (catalog.isEmpty()) {
+            return;
+        }
+        TableFreshness freshness = new TableFreshness(catalog.get(), statuses, plans);
+        Instant now = clock.instant();
+        for (TableDefinition table :
+                catalog.get().tables(TableDefinition.Kind.MATERIALIZED_TABLE)) {
+            try {
+                var target = freshness.target(table);
+                if (target.isEmpty()) {
+                    continue;
+                }
+                var decision =
+                        episodes.look(
+                                table.table(),
+                                table.version(),
+                                target.get(),
+                                freshness.measure(table.table(), now),
+                                now);
+                if (decision.isPresent()
+                        && decision.get() instanceof FreshnessEpisodes.Missed missed) {
+                    events.append(Contracts.FRESHNESS_MISSED_V1, table.table(), missed.event());
+                    episodes.apply(missed.event());
+                    LOG.warnf(
+                            "%s missed its freshness %s: %s behind since %s",
+                            table.table(),
+                            target.get(),
+                            missed.event().lag(),
+                            missed.event().behindSince());
+                } else if (decision.isPresent()
+                        && decision.get() instanceof FreshnessEpisodes.Restored restored) {
+                    events.append(Contracts.FRESHNESS_RESTORED_V1, table.table(), restored.event());
+                    episodes.apply(restored.event());
+                    LOG.infof(
+                            "%s is within its freshness %s again (lag %s)",
+                            table.table(), target.get(), restored.event().lag());
+                }
+            } catch (RuntimeException e) {
+                // Nothing was recorded: the same decision comes up at the next look and is written
+                // then.
+                LOG.warnf(
+                        "freshness alert for %s not written, trying again in 1 s: %s",
+                        table.table(), e.getMessage());
+            }
+        }
+    }
 }

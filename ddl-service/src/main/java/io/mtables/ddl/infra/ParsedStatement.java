@@ -12,12 +12,13 @@ import org.apache.calcite.sql.SqlNode;
  * @param createOrAlter {@code CREATE OR ALTER MATERIALIZED TABLE} was written
  * @param autoRefreshMode {@code REFRESH_MODE = AUTO} was written
  * @param describeMaterialized {@code DESCRIBE MATERIALIZED TABLE} was written
- * @param explain {@code EXPLAIN CREATE [OR ALTER] | ALTER MATERIALIZED TABLE} was written: plan, change nothing
+ * @param explain {@code EXPLAIN CREATE [OR ALTER] | ALTER MATERIALIZED TABLE} was written: plan,
+ *     change nothing
  */
 public record ParsedStatement(
-    String text,
-    SqlNode node,
-    boolean createOrAlter,
-    boolean autoRefreshMode,
-    boolean describeMaterialized,
-    boolean explain) {}
+        String text,
+        SqlNode node,
+        boolean createOrAlter,
+        boolean autoRefreshMode,
+        boolean describeMaterialized,
+        boolean explain) {}

@@ -11,24 +11,27 @@ import java.time.Duration;
 /** The read-side projections of other services' events, one instance each. */
 public class Projections {
 
-  @Produces
-  @Singleton
-  PlanProjection plans() {
-    return new PlanProjection();
-  }
+    @Produces
+    @Singleton
+    PlanProjection plans() {
+        return new PlanProjection();
+    }
 
-  @Produces
-  @Singleton
-  RefreshStatusProjection statuses() {
-    return new RefreshStatusProjection();
-  }
+    @Produces
+    @Singleton
+    RefreshStatusProjection statuses() {
+        return new RefreshStatusProjection();
+    }
 
-  /** Episodes begin no earlier than this start: see {@link FreshnessEpisodes}. */
-  @Produces
-  @Singleton
-  FreshnessEpisodes freshnessEpisodes(
-      @org.eclipse.microprofile.config.inject.ConfigProperty(name = "mt.freshness.alert-grace", defaultValue = "30s") Duration grace,
-      Clock clock) {
-    return new FreshnessEpisodes(grace, clock.instant());
-  }
+    /** Episodes begin no earlier than this start: see {@link FreshnessEpisodes}. */
+    @Produces
+    @Singleton
+    FreshnessEpisodes freshnessEpisodes(
+            @org.eclipse.microprofile.config.inject.ConfigProperty(
+                            name = "mt.freshness.alert-grace",
+                            defaultValue = "30s")
+                    Duration grace,
+            Clock clock) {
+        return new FreshnessEpisodes(grace, clock.instant());
+    }
 }

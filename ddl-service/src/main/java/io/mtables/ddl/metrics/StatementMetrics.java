@@ -11,16 +11,23 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class StatementMetrics {
 
-  private final MeterRegistry registry;
+    private final MeterRegistry registry;
 
-  public StatementMetrics(MeterRegistry registry) {
-    this.registry = registry;
-  }
+    public StatementMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
 
-  /** Counts one answered statement. */
-  public StatementResult answered(String via, StatementResult result) {
-    registry.counter("mt.statements", "via", via, "status", result.status().name(), "reason", result.error() == null ? "none" : result.error().reason())
-        .increment();
-    return result;
-  }
+    /** Counts one answered statement. */
+    public StatementResult answered(String via, StatementResult result) {
+        registry.counter(
+                        "mt.statements",
+                        "via",
+                        via,
+                        "status",
+                        result.status().name(),
+                        "reason",
+                        result.error() == null ? "none" : result.error().reason())
+                .increment();
+        return result;
+    }
 }

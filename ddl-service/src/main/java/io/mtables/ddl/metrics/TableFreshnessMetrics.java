@@ -16,100 +16,150 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
-import java.util.Optional;
 
 /**
- * Each materialized table's measured freshness as Prometheus gauges on {@code /q/metrics}:
- * {@code mt_table_lag_seconds}, {@code mt_table_freshness_target_seconds} and
- * {@code mt_table_data_timestamp_seconds}, tagged {@code table}. The values are measured when
- * scraped; the set of tables follows the catalog, looked at every few seconds.
+ * Each materialized table's measured freshness as Prometheus gauges on {@code /q/metrics}: {@code
+ * mt_table_lag_seconds}, {@code mt_table_freshness_target_seconds} and {@code
+ * mt_table_data_timestamp_seconds}, tagged {@code table}. The values are measured when scraped; the
+ * set of tables follows the catalog, looked at every few seconds.
  */
 @ApplicationScoped
 public class TableFreshnessMetrics {
 
-  private static final Logger LOG = Logger.getLogger(TableFreshnessMetrics.class);
-  private static final long SYNC_SECONDS = 5;
+    private static final Logger LOG = Logger.getLogger(TableFreshnessMetrics.class);
+    private static final long SYNC_SECONDS = 5;
 
-  private final MeterRegistry registry;
-  private final DdlRuntime runtime;
-  private final RefreshStatusProjection statuses;
-  private final PlanProjection plans;
-  private final Clock clock;
-  private final Map<String, List<Meter>> meters = new HashMap<>();
-  private final ScheduledExecutorService sync = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread thread = new Thread(r, "table-freshness-metrics");
-    thread.setDaemon(true);
-    return thread;
-  });
+    private final MeterRegistry registry;
+    private final DdlRuntime runtime;
+    private final RefreshStatusProjection statuses;
+    private final PlanProjection plans;
+    private final Clock clock;
+    private final Map<String, List<Meter>> meters = new HashMap<>();
+    private final ScheduledExecutorService sync =
+            Executors.newSingleThreadScheduledExecutor(
+                    r -> {
+                        Thread thread = new Thread(r, "table-freshness-metrics");
+                        thread.setDaemon(true);
+                        return thread;
+                    });
 
-  public TableFreshnessMetrics(MeterRegistry registry, DdlRuntime runtime, RefreshStatusProjection statuses, PlanProjection plans, Clock clock) {
-    this.registry = registry;
-    this.runtime = runtime;
-    this.statuses = statuses;
-    this.plans = plans;
-    this.clock = clock;
-  }
-
-  void onStart(@Observes StartupEvent start) {
-    sync.scheduleWithFixedDelay(this::syncTables, 0, SYNC_SECONDS, TimeUnit.SECONDS);
-  }
-
-  void onStop(@Observes ShutdownEvent stop) {
-    sync.shutdownNow();
-  }
-
-  /** Registers the gauges of new tables and removes those of dropped ones. */
-  void syncTables() {
-    try {
-      var catalog = runtime.catalog();
-      if (catalog.isEmpty()) {
-        return; // read back in the background; the next look registers its tables
-      }
-      Set<String> tables = catalog.get().tables(TableDefinition.Kind.MATERIALIZED_TABLE).stream().map(TableDefinition::table).collect(Collectors.toSet());
-      meters.keySet().removeIf(table -> {
-        if (tables.contains(table)) {
-          return false;
-        }
-        meters.get(table).forEach(registry::remove);
-        return true;
-      });
-      for (String table : tables) {
-        meters.computeIfAbsent(table, this::register);
-      }
-    } catch (RuntimeException e) {
-      // Retried at the next look; the gauges already registered keep answering meanwhile.
-      LOG.warnf(e, "cannot bring the table freshness gauges up to date; trying again in %d s", SYNC_SECONDS);
+    public TableFreshnessMetrics(
+            MeterRegistry registry,
+            DdlRuntime runtime,
+            RefreshStatusProjection statuses,
+            PlanProjection plans,
+            Clock clock) {
+        this.registry = registry;
+        this.runtime = runtime;
+        this.statuses = statuses;
+        this.plans = plans;
+        this.clock = clock;
     }
-  }
 
-  private List<Meter> register(String table) {
-    return List.of(
-        Gauge.builder("mt.table.lag", () -> measure(table).map(m -> m.lag().toMillis() / 1000.0).orElse(Double.NaN))
-            .tag("table", table).baseUnit("seconds").description("How far the table's data is behind its root sources: now minus its data timestamp")
-            .strongReference(true).register(registry),
-        Gauge.builder("mt.table.data.timestamp", () -> measure(table).map(m -> m.dataTimestamp().toEpochMilli() / 1000.0).orElse(Double.NaN))
-            .tag("table", table).baseUnit("seconds").description("The table holds every change of its root sources up to this time (epoch seconds)")
-            .strongReference(true).register(registry),
-        Gauge.builder("mt.table.freshness.target", () -> targetSeconds(table))
-            .tag("table", table).baseUnit("seconds").description("The freshness the table promises (declared, or its mode's default)")
-            .strongReference(true).register(registry));
-  }
+    void onStart(@Observes StartupEvent start) {
+        sync.scheduleWithFixedDelay(this::syncTables, 0, SYNC_SECONDS, TimeUnit.SECONDS);
+    }
 
-  /** Measured against the catalog as it is now (it is replaced when read back). */
-  private Optional<TableFreshness.Measured> measure(String table) {
-    return runtime.catalog().flatMap(catalog -> new TableFreshness(catalog, statuses, plans).measure(table, clock.instant()));
-  }
+    void onStop(@Observes ShutdownEvent stop) {
+        sync.shutdownNow();
+    }
 
-  private double targetSeconds(String table) {
-    return runtime.catalog()
-        .flatMap(catalog -> catalog.find(table).flatMap(definition -> new TableFreshness(catalog, statuses, plans).target(definition)))
-        .map(target -> (double) target.toSeconds())
-        .orElse(Double.NaN);
-  }
+    /** Registers the gauges of new tables and removes those of dropped ones. */
+    void syncTables() {
+        try {
+            var catalog = runtime.catalog();
+            if (catalog.isEmpty()) {
+                return; // read back in the background; the next look registers its tables
+            }
+            Set<String> tables =
+                    catalog.get().tables(TableDefinition.Kind.MATERIALIZED_TABLE).stream()
+                            .map(TableDefinition::table)
+                            .collect(Collectors.toSet());
+            meters.keySet()
+                    .removeIf(
+                            table -> {
+                                if (tables.contains(table)) {
+                                    return false;
+                                }
+                                meters.get(table).forEach(registry::remove);
+                                return true;
+                            });
+            for (String table : tables) {
+                meters.computeIfAbsent(table, this::register);
+            }
+        } catch (RuntimeException e) {
+            // Retried at the next look; the gauges already registered keep answering meanwhile.
+            LOG.warnf(
+                    e,
+                    "cannot bring the table freshness gauges up to date; trying again in %d s",
+                    SYNC_SECONDS);
+        }
+    }
+
+    private List<Meter> register(String table) {
+        return List.of(
+                Gauge.builder(
+                                "mt.table.lag",
+                                () ->
+                                        measure(table)
+                                                .map(m -> m.lag().toMillis() / 1000.0)
+                                                .orElse(Double.NaN))
+                        .tag("table", table)
+                        .baseUnit("seconds")
+                        .description(
+                                "How far the table's data is behind its root sources: now minus its"
+                                        + " data timestamp")
+                        .strongReference(true)
+                        .register(registry),
+                Gauge.builder(
+                                "mt.table.data.timestamp",
+                                () ->
+                                        measure(table)
+                                                .map(m -> m.dataTimestamp().toEpochMilli() / 1000.0)
+                                                .orElse(Double.NaN))
+                        .tag("table", table)
+                        .baseUnit("seconds")
+                        .description(
+                                "The table holds every change of its root sources up to this time"
+                                        + " (epoch seconds)")
+                        .strongReference(true)
+                        .register(registry),
+                Gauge.builder("mt.table.freshness.target", () -> targetSeconds(table))
+                        .tag("table", table)
+                        .baseUnit("seconds")
+                        .description(
+                                "The freshness the table promises (declared, or its mode's"
+                                        + " default)")
+                        .strongReference(true)
+                        .register(registry));
+    }
+
+    /** Measured against the catalog as it is now (it is replaced when read back). */
+    private Optional<TableFreshness.Measured> measure(String table) {
+        return runtime.catalog()
+                .flatMap(
+                        catalog ->
+                                new TableFreshness(catalog, statuses, plans)
+                                        .measure(table, clock.instant()));
+    }
+
+    private double targetSeconds(String table) {
+        return runtime.catalog()
+                .flatMap(
+                        catalog ->
+                                catalog.find(table)
+                                        .flatMap(
+                                                definition ->
+                                                        new TableFreshness(catalog, statuses, plans)
+                                                                .target(definition)))
+                .map(target -> (double) target.toSeconds())
+                .orElse(Double.NaN);
+    }
 }

@@ -19,12 +19,12 @@ import java.util.List;
 import java.util.Set;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.flink.sql.parser.ddl.SqlCreateMaterializedTable;
 import org.apache.flink.table.catalog.CatalogMaterializedTable;
 import org.apache.flink.table.catalog.ResolvedCatalogMaterializedTable;
 import org.apache.flink.table.operations.materializedtable.CreateMaterializedTableOperation;
-import org.apache.calcite.sql.SqlNode;
 
 /**
  * Validates a CREATE MATERIALIZED TABLE statement with Flink against the catalog and derives
@@ -33,151 +33,171 @@ import org.apache.calcite.sql.SqlNode;
  */
 final class MaterializedTableCompiler {
 
-  private final FlinkSql flink;
-  private final Catalog catalog;
+    private final FlinkSql flink;
+    private final Catalog catalog;
 
-  MaterializedTableCompiler(FlinkSql flink, Catalog catalog) {
-    this.flink = flink;
-    this.catalog = catalog;
-  }
+    MaterializedTableCompiler(FlinkSql flink, Catalog catalog) {
+        this.flink = flink;
+        this.catalog = catalog;
+    }
 
-  /**
-   * The parts of a definition that the statement determines.
-   *
-   * @param table the qualified identifier
-   * @param canonical the statement in canonical form
-   * @param draft a definition with version 0 and no timestamps; the caller completes it
-   */
-  record Compiled(String table, CanonicalStatement canonical, TableDefinition draft) {}
+    /**
+     * The parts of a definition that the statement determines.
+     *
+     * @param table the qualified identifier
+     * @param canonical the statement in canonical form
+     * @param draft a definition with version 0 and no timestamps; the caller completes it
+     */
+    record Compiled(String table, CanonicalStatement canonical, TableDefinition draft) {}
 
-  Compiled compile(ParsedStatement parsed) {
-    SqlCreateMaterializedTable create = (SqlCreateMaterializedTable) parsed.node();
-    String table = Identifiers.qualify(create.fullTableName(), flink, create.getTableName());
-    TableId id = TableId.of(table);
-    flink.ensureDatabase(id.catalog(), id.database());
-    ResolvedCatalogMaterializedTable resolved = convert(parsed);
-    RefreshMode declared = declaredMode(parsed, create.getRefreshMode());
-    RefreshMode effective =
-        resolved.getRefreshMode() == CatalogMaterializedTable.RefreshMode.FULL ? RefreshMode.FULL : RefreshMode.CONTINUOUS;
-    MaterializedTableRules.checkDateFormatters(
-        resolved.getOptions(), effective, FlinkSql.positionOf(create.getPropertyList()));
-    Freshness freshness =
-        create.getFreshness() == null
-            ? null
-            : new Freshness(
-                resolved.getDefinitionFreshness().getIntervalInt(),
-                resolved.getDefinitionFreshness().getTimeUnit().name());
-    String originalQuery = queryText(parsed.text(), create.getAsQuery());
-    String expandedQuery = resolved.getDefinitionQuery();
-    List<SourceTable> sources = sourcesOf(expandedQuery, table);
-    var schema = resolved.getResolvedSchema();
-    CanonicalStatement canonical =
-        new CanonicalStatement(
-            table,
-            TableSchemas.primaryKey(schema),
-            emptyToNull(resolved.getComment()),
-            TableSchemas.distribution(resolved.getDistribution()),
-            List.copyOf(resolved.getPartitionKeys()),
-            TableSchemas.sorted(resolved.getOptions()),
-            freshness,
-            declared,
-            originalQuery);
-    TableDefinition draft =
-        new TableDefinition(
-            table,
-            0,
-            Kind.MATERIALIZED_TABLE,
-            canonical.text(),
-            TableSchemas.columns(schema),
-            canonical.primaryKey(),
-            canonical.partitionKeys(),
-            canonical.distribution(),
-            canonical.options(),
-            canonical.comment(),
-            freshness,
-            declared,
-            new Query(originalQuery, expandedQuery),
-            sources,
-            TableDefinition.Status.ACTIVE,
-            null,
-            null,
-            null,
-            null);
-    return new Compiled(table, canonical, draft);
-  }
-
-  private ResolvedCatalogMaterializedTable convert(ParsedStatement parsed) {
-    try {
-      return ((CreateMaterializedTableOperation) flink.convert(parsed.text())).getCatalogMaterializedTable();
-    } catch (StatementException e) {
-      if (MaterializedTableRules.isCronPeriodError(e.getMessage())) {
+    Compiled compile(ParsedStatement parsed) {
         SqlCreateMaterializedTable create = (SqlCreateMaterializedTable) parsed.node();
-        throw StatementException.invalidAt(
-            "FreshnessNotACronPeriod",
-            e.getMessage() + " A FULL table refreshes on a cron period, so its freshness must divide"
-                + " the next larger unit.",
-            FlinkSql.positionOf(create.getFreshness()),
-            MaterializedTableRules.CRON_PERIODS);
-      }
-      throw e;
+        String table = Identifiers.qualify(create.fullTableName(), flink, create.getTableName());
+        TableId id = TableId.of(table);
+        flink.ensureDatabase(id.catalog(), id.database());
+        ResolvedCatalogMaterializedTable resolved = convert(parsed);
+        RefreshMode declared = declaredMode(parsed, create.getRefreshMode());
+        RefreshMode effective =
+                resolved.getRefreshMode() == CatalogMaterializedTable.RefreshMode.FULL
+                        ? RefreshMode.FULL
+                        : RefreshMode.CONTINUOUS;
+        MaterializedTableRules.checkDateFormatters(
+                resolved.getOptions(), effective, FlinkSql.positionOf(create.getPropertyList()));
+        Freshness freshness =
+                create.getFreshness() == null
+                        ? null
+                        : new Freshness(
+                                resolved.getDefinitionFreshness().getIntervalInt(),
+                                resolved.getDefinitionFreshness().getTimeUnit().name());
+        String originalQuery = queryText(parsed.text(), create.getAsQuery());
+        String expandedQuery = resolved.getDefinitionQuery();
+        List<SourceTable> sources = sourcesOf(expandedQuery, table);
+        var schema = resolved.getResolvedSchema();
+        CanonicalStatement canonical =
+                new CanonicalStatement(
+                        table,
+                        TableSchemas.primaryKey(schema),
+                        emptyToNull(resolved.getComment()),
+                        TableSchemas.distribution(resolved.getDistribution()),
+                        List.copyOf(resolved.getPartitionKeys()),
+                        TableSchemas.sorted(resolved.getOptions()),
+                        freshness,
+                        declared,
+                        originalQuery);
+        TableDefinition draft =
+                new TableDefinition(
+                        table,
+                        0,
+                        Kind.MATERIALIZED_TABLE,
+                        canonical.text(),
+                        TableSchemas.columns(schema),
+                        canonical.primaryKey(),
+                        canonical.partitionKeys(),
+                        canonical.distribution(),
+                        canonical.options(),
+                        canonical.comment(),
+                        freshness,
+                        declared,
+                        new Query(originalQuery, expandedQuery),
+                        sources,
+                        TableDefinition.Status.ACTIVE,
+                        null,
+                        null,
+                        null,
+                        null);
+        return new Compiled(table, canonical, draft);
     }
-  }
 
-  private static RefreshMode declaredMode(ParsedStatement parsed, SqlLiteral mode) {
-    if (parsed.autoRefreshMode() || mode == null) {
-      return RefreshMode.AUTO;
+    private ResolvedCatalogMaterializedTable convert(ParsedStatement parsed) {
+        try {
+            return ((CreateMaterializedTableOperation) flink.convert(parsed.text()))
+                    .getCatalogMaterializedTable();
+        } catch (StatementException e) {
+            if (MaterializedTableRules.isCronPeriodError(e.getMessage())) {
+                SqlCreateMaterializedTable create = (SqlCreateMaterializedTable) parsed.node();
+                throw StatementException.invalidAt(
+                        "FreshnessNotACronPeriod",
+                        e.getMessage()
+                                + " A FULL table refreshes on a cron period, so its freshness must"
+                                + " divide the next larger unit.",
+                        FlinkSql.positionOf(create.getFreshness()),
+                        MaterializedTableRules.CRON_PERIODS);
+            }
+            throw e;
+        }
     }
-    return mode.toValue().toUpperCase().contains("FULL") ? RefreshMode.FULL : RefreshMode.CONTINUOUS;
-  }
 
-  /** The AS query as the user wrote it: from its first token to the end, without a final semicolon. */
-  static String queryText(String text, SqlNode asQuery) {
-    int start = FlinkSql.positionOf(asQuery).offsetIn(text);
-    // A query in parentheses starts before its node: step back over the opening ones.
-    int open = start;
-    while (open > 0 && (Character.isWhitespace(text.charAt(open - 1)) || text.charAt(open - 1) == '(')) {
-      open--;
+    private static RefreshMode declaredMode(ParsedStatement parsed, SqlLiteral mode) {
+        if (parsed.autoRefreshMode() || mode == null) {
+            return RefreshMode.AUTO;
+        }
+        return mode.toValue().toUpperCase().contains("FULL")
+                ? RefreshMode.FULL
+                : RefreshMode.CONTINUOUS;
     }
-    String before = text.substring(open, start);
-    if (before.contains("(")) {
-      start = open + before.indexOf('(');
-    }
-    String query = text.substring(start).strip();
-    while (query.endsWith(";")) {
-      query = query.substring(0, query.length() - 1).strip();
-    }
-    return query;
-  }
 
-  /** The catalog tables named in the expanded query, which Flink writes fully qualified. */
-  private List<SourceTable> sourcesOf(String expandedQuery, String self) {
-    Set<String> names = new LinkedHashSet<>();
-    flink
-        .parseQuery(expandedQuery)
-        .accept(
-            new SqlBasicVisitor<Void>() {
-              @Override
-              public Void visit(SqlIdentifier identifier) {
-                if (identifier.names.size() == 3) {
-                  names.add(String.join(".", identifier.names));
-                }
-                return null;
-              }
-            });
-    if (names.contains(self)) {
-      throw StatementException.invalid(
-          "SelfReference", "Materialized table " + self + " cannot read itself.", "a query over other tables");
+    /**
+     * The AS query as the user wrote it: from its first token to the end, without a final
+     * semicolon.
+     */
+    static String queryText(String text, SqlNode asQuery) {
+        int start = FlinkSql.positionOf(asQuery).offsetIn(text);
+        // A query in parentheses starts before its node: step back over the opening ones.
+        int open = start;
+        while (open > 0
+                && (Character.isWhitespace(text.charAt(open - 1))
+                        || text.charAt(open - 1) == '(')) {
+            open--;
+        }
+        String before = text.substring(open, start);
+        if (before.contains("(")) {
+            start = open + before.indexOf('(');
+        }
+        String query = text.substring(start).strip();
+        while (query.endsWith(";")) {
+            query = query.substring(0, query.length() - 1).strip();
+        }
+        return query;
     }
-    List<SourceTable> sources = new ArrayList<>();
-    for (String name : names) {
-      catalog
-          .find(name)
-          .ifPresent(t -> sources.add(new SourceTable(t.table(), t.kind(), t.version(), t.statement(), t.columns(), t.partitionKeys())));
-    }
-    return sources;
-  }
 
-  private static String emptyToNull(String text) {
-    return text == null || text.isEmpty() ? null : text;
-  }
+    /** The catalog tables named in the expanded query, which Flink writes fully qualified. */
+    private List<SourceTable> sourcesOf(String expandedQuery, String self) {
+        Set<String> names = new LinkedHashSet<>();
+        flink.parseQuery(expandedQuery)
+                .accept(
+                        new SqlBasicVisitor<Void>() {
+                            @Override
+                            public Void visit(SqlIdentifier identifier) {
+                                if (identifier.names.size() == 3) {
+                                    names.add(String.join(".", identifier.names));
+                                }
+                                return null;
+                            }
+                        });
+        if (names.contains(self)) {
+            throw StatementException.invalid(
+                    "SelfReference",
+                    "Materialized table " + self + " cannot read itself.",
+                    "a query over other tables");
+        }
+        List<SourceTable> sources = new ArrayList<>();
+        for (String name : names) {
+            catalog.find(name)
+                    .ifPresent(
+                            t ->
+                                    sources.add(
+                                            new SourceTable(
+                                                    t.table(),
+                                                    t.kind(),
+                                                    t.version(),
+                                                    t.statement(),
+                                                    t.columns(),
+                                                    t.partitionKeys())));
+        }
+        return sources;
+    }
+
+    private static String emptyToNull(String text) {
+        return text == null || text.isEmpty() ? null : text;
+    }
 }

@@ -10,21 +10,28 @@ import io.mtables.schemas.plan.RefreshPlan;
  */
 public interface PlanPreview {
 
-  Preview preview(TableDefinition definition);
+    Preview preview(TableDefinition definition);
 
-  /** Whether the state of {@code running}'s streaming job fits {@code changed}'s query (Flink's compiled plans compared). */
-  StateCompatibility.Result stateVerdict(TableDefinition running, TableDefinition changed);
+    /**
+     * Whether the state of {@code running}'s streaming job fits {@code changed}'s query (Flink's
+     * compiled plans compared).
+     */
+    StateCompatibility.Result stateVerdict(TableDefinition running, TableDefinition changed);
 
-  /**
-   * @param plan the plan planner-service would make now
-   * @param waitsForUpstream whether a refusal is only for now: ddl-service has not seen a runnable plan
-   *     of an upstream materialized table yet (planner-service, which plans the upstream first, decides)
-   */
-  record Preview(RefreshPlan plan, boolean waitsForUpstream) {
+    /**
+     * @param plan the plan planner-service would make now
+     * @param waitsForUpstream whether a refusal is only for now: ddl-service has not seen a
+     *     runnable plan of an upstream materialized table yet (planner-service, which plans the
+     *     upstream first, decides)
+     */
+    record Preview(RefreshPlan plan, boolean waitsForUpstream) {
 
-    /** Whether planner-service would refuse the definition for what it says, not for a plan ddl-service has not seen yet. */
-    public boolean refusedForGood() {
-      return plan.status() == RefreshPlan.Status.REFUSED && !waitsForUpstream;
+        /**
+         * Whether planner-service would refuse the definition for what it says, not for a plan
+         * ddl-service has not seen yet.
+         */
+        public boolean refusedForGood() {
+            return plan.status() == RefreshPlan.Status.REFUSED && !waitsForUpstream;
+        }
     }
-  }
 }

@@ -20,90 +20,102 @@ import org.apache.flink.table.operations.ddl.CreateTableOperation;
 /** CREATE TABLE and DROP TABLE: the source tables that materialized tables read. */
 final class SourceTableStatements {
 
-  private final FlinkSql flink;
-  private final Catalog catalog;
+    private final FlinkSql flink;
+    private final Catalog catalog;
 
-  SourceTableStatements(FlinkSql flink, Catalog catalog) {
-    this.flink = flink;
-    this.catalog = catalog;
-  }
+    SourceTableStatements(FlinkSql flink, Catalog catalog) {
+        this.flink = flink;
+        this.catalog = catalog;
+    }
 
-  Outcome create(ParsedStatement parsed, SqlCreateTable create, String requestId, Instant now) {
-    if (create instanceof SqlCreateTableAs) {
-      throw StatementException.invalidAt(
-          "UnsupportedStatement",
-          "CREATE TABLE ... AS SELECT is not supported: a table defined by a query is a materialized table.",
-          FlinkSql.positionOf(create),
-          "CREATE MATERIALIZED TABLE ... AS SELECT");
+    Outcome create(ParsedStatement parsed, SqlCreateTable create, String requestId, Instant now) {
+        if (create instanceof SqlCreateTableAs) {
+            throw StatementException.invalidAt(
+                    "UnsupportedStatement",
+                    "CREATE TABLE ... AS SELECT is not supported: a table defined by a query is a"
+                            + " materialized table.",
+                    FlinkSql.positionOf(create),
+                    "CREATE MATERIALIZED TABLE ... AS SELECT");
+        }
+        if (create instanceof SqlCreateTableLike) {
+            throw StatementException.invalidAt(
+                    "UnsupportedStatement",
+                    "CREATE TABLE ... LIKE is not supported: declare the columns and options of the"
+                            + " source table.",
+                    FlinkSql.positionOf(create),
+                    "CREATE TABLE name (columns) WITH (options)");
+        }
+        Statements.refuseTemporary(create.isTemporary(), "table", create);
+        String table = Identifiers.qualify(create.fullTableName(), flink, create.getTableName());
+        var existing = catalog.find(table);
+        if (existing.isPresent()) {
+            if (create.isIfNotExists()) {
+                return new Outcome.Unchanged(
+                        table,
+                        "Table " + table + " already exists; nothing changed (IF NOT EXISTS).");
+            }
+            throw StatementException.conflict(
+                    "TableAlreadyExists",
+                    (existing.get().kind() == Kind.MATERIALIZED_TABLE
+                                    ? "Materialized table "
+                                    : "Table ")
+                            + table
+                            + " already exists.");
+        }
+        TableId id = TableId.of(table);
+        flink.ensureDatabase(id.catalog(), id.database());
+        CreateTableOperation operation = (CreateTableOperation) flink.convert(parsed.text());
+        ResolvedCatalogTable resolved = operation.getCatalogTable();
+        flink.checkReadable(table, resolved);
+        TableDefinition definition =
+                new TableDefinition(
+                        table,
+                        catalog.nextVersion(table),
+                        Kind.SOURCE_TABLE,
+                        parsed.text().strip(),
+                        TableSchemas.columns(resolved.getResolvedSchema()),
+                        TableSchemas.primaryKey(resolved.getResolvedSchema()),
+                        List.copyOf(resolved.getPartitionKeys()),
+                        TableSchemas.distribution(resolved.getDistribution()),
+                        TableSchemas.sorted(resolved.getOptions()),
+                        resolved.getComment() == null || resolved.getComment().isEmpty()
+                                ? null
+                                : resolved.getComment(),
+                        null,
+                        null,
+                        null,
+                        List.of(),
+                        TableDefinition.Status.ACTIVE,
+                        null,
+                        now,
+                        now,
+                        requestId);
+        return new Outcome.Defined(
+                definition, "Table " + table + " created.", () -> flink.register(definition));
     }
-    if (create instanceof SqlCreateTableLike) {
-      throw StatementException.invalidAt(
-          "UnsupportedStatement",
-          "CREATE TABLE ... LIKE is not supported: declare the columns and options of the source table.",
-          FlinkSql.positionOf(create),
-          "CREATE TABLE name (columns) WITH (options)");
-    }
-    Statements.refuseTemporary(create.isTemporary(), "table", create);
-    String table = Identifiers.qualify(create.fullTableName(), flink, create.getTableName());
-    var existing = catalog.find(table);
-    if (existing.isPresent()) {
-      if (create.isIfNotExists()) {
-        return new Outcome.Unchanged(table, "Table " + table + " already exists; nothing changed (IF NOT EXISTS).");
-      }
-      throw StatementException.conflict(
-          "TableAlreadyExists",
-          (existing.get().kind() == Kind.MATERIALIZED_TABLE ? "Materialized table " : "Table ")
-              + table + " already exists.");
-    }
-    TableId id = TableId.of(table);
-    flink.ensureDatabase(id.catalog(), id.database());
-    CreateTableOperation operation = (CreateTableOperation) flink.convert(parsed.text());
-    ResolvedCatalogTable resolved = operation.getCatalogTable();
-    flink.checkReadable(table, resolved);
-    TableDefinition definition =
-        new TableDefinition(
-            table,
-            catalog.nextVersion(table),
-            Kind.SOURCE_TABLE,
-            parsed.text().strip(),
-            TableSchemas.columns(resolved.getResolvedSchema()),
-            TableSchemas.primaryKey(resolved.getResolvedSchema()),
-            List.copyOf(resolved.getPartitionKeys()),
-            TableSchemas.distribution(resolved.getDistribution()),
-            TableSchemas.sorted(resolved.getOptions()),
-            resolved.getComment() == null || resolved.getComment().isEmpty() ? null : resolved.getComment(),
-            null,
-            null,
-            null,
-            List.of(),
-            TableDefinition.Status.ACTIVE,
-            null,
-            now,
-            now,
-            requestId);
-    return new Outcome.Defined(definition, "Table " + table + " created.", () -> flink.register(definition));
-  }
 
-  Outcome drop(SqlDropTable drop, String requestId, Instant now) {
-    Statements.refuseTemporary(drop.isTemporary(), "table", drop);
-    String table = Identifiers.qualify(drop.fullTableName(), flink, drop.getTableName());
-    var existing = catalog.find(table);
-    if (existing.isEmpty()) {
-      if (drop.getIfExists()) {
-        return new Outcome.Unchanged(table, "Table " + table + " does not exist; nothing changed (IF EXISTS).");
-      }
-      throw StatementException.notFound("Table " + table + " does not exist.");
+    Outcome drop(SqlDropTable drop, String requestId, Instant now) {
+        Statements.refuseTemporary(drop.isTemporary(), "table", drop);
+        String table = Identifiers.qualify(drop.fullTableName(), flink, drop.getTableName());
+        var existing = catalog.find(table);
+        if (existing.isEmpty()) {
+            if (drop.getIfExists()) {
+                return new Outcome.Unchanged(
+                        table, "Table " + table + " does not exist; nothing changed (IF EXISTS).");
+            }
+            throw StatementException.notFound("Table " + table + " does not exist.");
+        }
+        if (existing.get().kind() == Kind.MATERIALIZED_TABLE) {
+            throw StatementException.invalidAt(
+                    "WrongTableKind",
+                    table + " is a materialized table.",
+                    FlinkSql.positionOf(drop.getTableName()),
+                    "DROP MATERIALIZED TABLE " + table);
+        }
+        Statements.refuseWhenRead(catalog, table);
+        return new Outcome.Dropped(
+                new TableDropped(
+                        table, catalog.nextVersion(table), Kind.SOURCE_TABLE, now, requestId),
+                "Table " + table + " dropped.");
     }
-    if (existing.get().kind() == Kind.MATERIALIZED_TABLE) {
-      throw StatementException.invalidAt(
-          "WrongTableKind",
-          table + " is a materialized table.",
-          FlinkSql.positionOf(drop.getTableName()),
-          "DROP MATERIALIZED TABLE " + table);
-    }
-    Statements.refuseWhenRead(catalog, table);
-    return new Outcome.Dropped(
-        new TableDropped(table, catalog.nextVersion(table), Kind.SOURCE_TABLE, now, requestId),
-        "Table " + table + " dropped.");
-  }
 }

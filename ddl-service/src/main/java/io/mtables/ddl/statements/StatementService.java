@@ -2,10 +2,14 @@ package io.mtables.ddl.statements;
 
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.domain.Catalog;
+import io.mtables.ddl.domain.PlanProjection;
+import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
+import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.messaging.BrokerUnavailableException;
 import io.mtables.messaging.KafkaLog;
+import io.mtables.schemas.Contract;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
@@ -13,15 +17,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import org.jboss.logging.Logger;
-import io.mtables.ddl.domain.PlanProjection;
-import io.mtables.ddl.domain.RefreshStatusProjection;
-import io.mtables.ddl.infra.WarehouseReader;
-import io.mtables.schemas.Contract;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jboss.logging.Logger;
 
 /**
  * Executes statements one at a time, so that each is validated against the catalog as the previous
@@ -31,222 +31,266 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public class StatementService {
 
-  private static final Logger LOG = Logger.getLogger(StatementService.class);
+    private static final Logger LOG = Logger.getLogger(StatementService.class);
 
-  /** The reason of a failure that is the service's fault, not the statement's (HTTP 500). */
-  public static final String INTERNAL_ERROR = "InternalError";
+    /** The reason of a failure that is the service's fault, not the statement's (HTTP 500). */
+    public static final String INTERNAL_ERROR = "InternalError";
 
-  /** The reason of a change Kafka did not acknowledge (HTTP 503, retryable; nothing applied). */
-  public static final String BROKER_UNAVAILABLE = "BrokerUnavailable";
+    /** The reason of a change Kafka did not acknowledge (HTTP 503, retryable; nothing applied). */
+    public static final String BROKER_UNAVAILABLE = "BrokerUnavailable";
 
-  private final FlinkSql flink;
-  private final Catalog catalog;
-  private final StatementRouter router;
-  private final KafkaLog definitions;
-  private final KafkaLog results;
-  private final KafkaLog lifecycle;
-  private final DdlConfig config;
-  private final Clock clock;
-  private final Map<String, StatementResult> operations = new ConcurrentHashMap<>();
-  private final AtomicLong catalogChanges = new AtomicLong();
-  private final Queue<StatementResult> pendingResults = new ConcurrentLinkedQueue<>();
-  /** Told when a definition write failed in doubt: the catalog must be read back from its log. */
-  private Runnable onDefinitionInDoubt = () -> {};
-  private BrokerUnavailableException definitionWriteFailure;
+    private final FlinkSql flink;
+    private final Catalog catalog;
+    private final StatementRouter router;
+    private final KafkaLog definitions;
+    private final KafkaLog results;
+    private final KafkaLog lifecycle;
+    private final DdlConfig config;
+    private final Clock clock;
+    private final Map<String, StatementResult> operations = new ConcurrentHashMap<>();
+    private final AtomicLong catalogChanges = new AtomicLong();
+    private final Queue<StatementResult> pendingResults = new ConcurrentLinkedQueue<>();
 
-  public StatementService(
-      FlinkSql flink,
-      Catalog catalog,
-      PlanProjection plans,
-      RefreshStatusProjection statuses,
-      PlanPreview preview,
-      WarehouseReader warehouse,
-      KafkaLog definitions,
-      KafkaLog results,
-      KafkaLog lifecycle,
-      DdlConfig config,
-      Clock clock) {
-    this.flink = flink;
-    this.catalog = catalog;
-    this.router = new StatementRouter(flink, catalog, plans, statuses, preview, warehouse);
-    this.definitions = definitions;
-    this.results = results;
-    this.lifecycle = lifecycle;
-    this.config = config;
-    this.clock = clock;
-  }
+    /** Told when a definition write failed in doubt: the catalog must be read back from its log. */
+    private Runnable onDefinitionInDoubt = () -> {};
 
-  /** What to do when a definition write failed in doubt (the runtime reads the catalog back). */
-  public void onDefinitionInDoubt(Runnable action) {
-    this.onDefinitionInDoubt = action;
-  }
+    private BrokerUnavailableException definitionWriteFailure;
 
-  /** The catalog as the statements executed so far left it. */
-  public Catalog catalog() {
-    return catalog;
-  }
-
-  /** How many catalog changes this instance has written since it started. */
-  public long catalogChanges() {
-    return catalogChanges.get();
-  }
-
-  /** Remembers a result read back from the result log at start. */
-  public void remember(StatementResult result) {
-    operations.put(result.requestId(), result);
-  }
-
-  /** The result recorded under {@code requestId}, if any. */
-  public Optional<StatementResult> operation(String requestId) {
-    return Optional.ofNullable(operations.get(requestId));
-  }
-
-  /** The result of {@code statement}; a repeated request id returns the first result. */
-  public synchronized StatementResult execute(String requestId, String statement) {
-    StatementResult earlier = operations.get(requestId);
-    if (earlier != null) {
-      return earlier;
+    public StatementService(
+            FlinkSql flink,
+            Catalog catalog,
+            PlanProjection plans,
+            RefreshStatusProjection statuses,
+            PlanPreview preview,
+            WarehouseReader warehouse,
+            KafkaLog definitions,
+            KafkaLog results,
+            KafkaLog lifecycle,
+            DdlConfig config,
+            Clock clock) {
+        this.flink = flink;
+        this.catalog = catalog;
+        this.router = new StatementRouter(flink, catalog, plans, statuses, preview, warehouse);
+        this.definitions = definitions;
+        this.results = results;
+        this.lifecycle = lifecycle;
+        this.config = config;
+        this.clock = clock;
     }
-    Outcome outcome;
-    try {
-      checkSize(statement);
-      outcome = flink.onPlannerThread(() -> router.route(statement, requestId, clock.instant()));
-    } catch (StatementException e) {
-      return record(StatementResult.failed(requestId, e.toError(), clock.instant()));
-    } catch (BrokerUnavailableException e) {
-      return brokerUnavailable(requestId, e); // a source's broker asked while checking the statement
-    } catch (RuntimeException e) {
-      // Every fault of the statement is a StatementException: anything else is ours, not the user's.
-      LOG.errorf(e, "internal failure executing request %s", requestId);
-      StatementError error = StatementError.of(
-          INTERNAL_ERROR, "The service failed on this statement (" + e.getClass().getSimpleName() + "); nothing was changed."
-              + " The cause is in ddl-service's log under request " + requestId + ".", null);
-      return record(StatementResult.failed(requestId, error, clock.instant()));
-    }
-    try {
-      return apply(requestId, outcome);
-    } catch (BrokerUnavailableException e) {
-      return brokerUnavailable(requestId, e);
-    }
-  }
 
-  /**
-   * The change's record was not acknowledged by Kafka, so the catalog did not take it. Not
-   * recorded under the request id: the same request may be sent again. Whether the record landed
-   * is not known, so a definition write in doubt has the catalog read back from its log.
-   */
-  private StatementResult brokerUnavailable(String requestId, BrokerUnavailableException e) {
-    LOG.warnf("request %s: %s", requestId, e.getMessage());
-    if (e == definitionWriteFailure) {
-      definitionWriteFailure = null;
-      onDefinitionInDoubt.run();
+    /** What to do when a definition write failed in doubt (the runtime reads the catalog back). */
+    public void onDefinitionInDoubt(Runnable action) {
+        this.onDefinitionInDoubt = action;
     }
-    StatementError error = StatementError.of(
-        BROKER_UNAVAILABLE, "Kafka did not acknowledge the change, so it was not applied: " + e.getMessage() + ".",
-        "send the same request again (same requestId) once Kafka is back");
-    return StatementResult.failed(requestId, error, clock.instant());
-  }
 
-  /**
-   * Executes a command from the command topic: its result is always written to the result log,
-   * query rows included, and a repeated request id gets its first result written again (the
-   * sender is waiting for it) without anything being executed again.
-   */
-  public synchronized StatementResult executeCommand(String requestId, String statement) {
-    StatementResult earlier = operations.get(requestId);
-    if (earlier != null) {
-      pendingResults.add(earlier); // written again: its sender is waiting for it
-      writePendingResults();
-      return earlier;
+    /** The catalog as the statements executed so far left it. */
+    public Catalog catalog() {
+        return catalog;
     }
-    StatementResult result = execute(requestId, statement);
-    return result.columns() != null ? record(result) : result;
-  }
 
-  /** Records the failure of a command that could not even be read. */
-  public synchronized StatementResult recordFailure(String requestId, StatementError error) {
-    return record(StatementResult.failed(requestId, error, clock.instant()));
-  }
+    /** How many catalog changes this instance has written since it started. */
+    public long catalogChanges() {
+        return catalogChanges.get();
+    }
 
-  private StatementResult apply(String requestId, Outcome outcome) {
-    if (outcome instanceof Outcome.Rows rows) {
-      return StatementResult.rows(requestId, rows.columns(), rows.rows(), clock.instant());
+    /** Remembers a result read back from the result log at start. */
+    public void remember(StatementResult result) {
+        operations.put(result.requestId(), result);
     }
-    if (outcome instanceof Outcome.Unchanged unchanged) {
-      return record(StatementResult.succeeded(requestId, unchanged.message(), unchanged.table(), clock.instant()));
-    }
-    if (outcome instanceof Outcome.Defined defined) {
-      appendDefinition(Contracts.TABLE_DEFINED_V1, defined.definition().table(), defined.definition());
-      catalog.apply(defined.definition());
-      catalogChanges.incrementAndGet();
-      flink.onPlannerThread(() -> {
-        defined.onCommitted().run();
-        return null;
-      });
-      return record(StatementResult.succeeded(requestId, defined.message(), defined.definition().table(), clock.instant()));
-    }
-    if (outcome instanceof Outcome.RefreshRequest refresh) {
-      lifecycle.append(Contracts.REFRESH_REQUESTED_V1, refresh.request().table(), refresh.request());
-      return record(StatementResult.succeeded(requestId, refresh.message(), refresh.request().table(), clock.instant()));
-    }
-    Outcome.Dropped dropped = (Outcome.Dropped) outcome;
-    appendDefinition(Contracts.TABLE_DROPPED_V1, dropped.dropped().table(), dropped.dropped());
-    catalog.apply(dropped.dropped());
-    catalogChanges.incrementAndGet();
-    flink.onPlannerThread(() -> {
-      flink.forget(dropped.dropped().table());
-      return null;
-    });
-    return record(StatementResult.succeeded(requestId, dropped.message(), dropped.dropped().table(), clock.instant()));
-  }
 
-  private <T> void appendDefinition(Contract<T> contract, String table, T payload) {
-    try {
-      definitions.append(contract, table, payload);
-    } catch (BrokerUnavailableException e) {
-      definitionWriteFailure = e;
-      throw e;
+    /** The result recorded under {@code requestId}, if any. */
+    public Optional<StatementResult> operation(String requestId) {
+        return Optional.ofNullable(operations.get(requestId));
     }
-  }
 
-  /**
-   * Records a result under its request id and writes it to the result log. A result Kafka does not
-   * take now is written later ({@link #writePendingResults}): the change it reports is made, and a
-   * client of the command topic waits for it.
-   */
-  private StatementResult record(StatementResult result) {
-    operations.put(result.requestId(), result);
-    pendingResults.add(result);
-    writePendingResults();
-    return result;
-  }
-
-  /** Writes the results Kafka did not take yet, oldest first; stops at the first it still refuses. */
-  public synchronized void writePendingResults() {
-    while (!pendingResults.isEmpty()) {
-      StatementResult next = pendingResults.peek();
-      try {
-        results.append(Contracts.STATEMENT_RESULT_V1, next.requestId(), next);
-      } catch (BrokerUnavailableException e) {
-        LOG.warnf("%d statement result(s) not written yet, retried: %s", pendingResults.size(), e.getMessage());
-        return;
-      }
-      pendingResults.remove();
+    /** The result of {@code statement}; a repeated request id returns the first result. */
+    public synchronized StatementResult execute(String requestId, String statement) {
+        StatementResult earlier = operations.get(requestId);
+        if (earlier != null) {
+            return earlier;
+        }
+        Outcome outcome;
+        try {
+            checkSize(statement);
+            outcome =
+                    flink.onPlannerThread(
+                            () -> router.route(statement, requestId, clock.instant()));
+        } catch (StatementException e) {
+            return record(StatementResult.failed(requestId, e.toError(), clock.instant()));
+        } catch (BrokerUnavailableException e) {
+            return brokerUnavailable(
+                    requestId, e); // a source's broker asked while checking the statement
+        } catch (RuntimeException e) {
+            // Every fault of the statement is a StatementException: anything else is ours, not the
+            // user's.
+            LOG.errorf(e, "internal failure executing request %s", requestId);
+            StatementError error =
+                    StatementError.of(
+                            INTERNAL_ERROR,
+                            "The service failed on this statement ("
+                                    + e.getClass().getSimpleName()
+                                    + "); nothing was changed."
+                                    + " The cause is in ddl-service's log under request "
+                                    + requestId
+                                    + ".",
+                            null);
+            return record(StatementResult.failed(requestId, error, clock.instant()));
+        }
+        try {
+            return apply(requestId, outcome);
+        } catch (BrokerUnavailableException e) {
+            return brokerUnavailable(requestId, e);
+        }
     }
-  }
 
-  /** How many results wait to be written to the result log; while any do, the service is not ready. */
-  public int pendingResults() {
-    return pendingResults.size();
-  }
-
-  private void checkSize(String statement) {
-    int bytes = statement.getBytes(StandardCharsets.UTF_8).length;
-    if (bytes > config.maxStatementBytes()) {
-      throw StatementException.invalid(
-          "StatementTooLarge",
-          "The statement has " + bytes + " bytes.",
-          "at most " + config.maxStatementBytes() + " bytes (mt.ddl.max-statement-bytes)");
+    /**
+     * The change's record was not acknowledged by Kafka, so the catalog did not take it. Not
+     * recorded under the request id: the same request may be sent again. Whether the record landed
+     * is not known, so a definition write in doubt has the catalog read back from its log.
+     */
+    private StatementResult brokerUnavailable(String requestId, BrokerUnavailableException e) {
+        LOG.warnf("request %s: %s", requestId, e.getMessage());
+        if (e == definitionWriteFailure) {
+            definitionWriteFailure = null;
+            onDefinitionInDoubt.run();
+        }
+        StatementError error =
+                StatementError.of(
+                        BROKER_UNAVAILABLE,
+                        "Kafka did not acknowledge the change, so it was not applied: "
+                                + e.getMessage()
+                                + ".",
+                        "send the same request again (same requestId) once Kafka is back");
+        return StatementResult.failed(requestId, error, clock.instant());
     }
-  }
+
+    /**
+     * Executes a command from the command topic: its result is always written to the result log,
+     * query rows included, and a repeated request id gets its first result written again (the
+     * sender is waiting for it) without anything being executed again.
+     */
+    public synchronized StatementResult executeCommand(String requestId, String statement) {
+        StatementResult earlier = operations.get(requestId);
+        if (earlier != null) {
+            pendingResults.add(earlier); // written again: its sender is waiting for it
+            writePendingResults();
+            return earlier;
+        }
+        StatementResult result = execute(requestId, statement);
+        return result.columns() != null ? record(result) : result;
+    }
+
+    /** Records the failure of a command that could not even be read. */
+    public synchronized StatementResult recordFailure(String requestId, StatementError error) {
+        return record(StatementResult.failed(requestId, error, clock.instant()));
+    }
+
+    private StatementResult apply(String requestId, Outcome outcome) {
+        if (outcome instanceof Outcome.Rows rows) {
+            return StatementResult.rows(requestId, rows.columns(), rows.rows(), clock.instant());
+        }
+        if (outcome instanceof Outcome.Unchanged unchanged) {
+            return record(
+                    StatementResult.succeeded(
+                            requestId, unchanged.message(), unchanged.table(), clock.instant()));
+        }
+        if (outcome instanceof Outcome.Defined defined) {
+            appendDefinition(
+                    Contracts.TABLE_DEFINED_V1, defined.definition().table(), defined.definition());
+            catalog.apply(defined.definition());
+            catalogChanges.incrementAndGet();
+            flink.onPlannerThread(
+                    () -> {
+                        defined.onCommitted().run();
+                        return null;
+                    });
+            return record(
+                    StatementResult.succeeded(
+                            requestId,
+                            defined.message(),
+                            defined.definition().table(),
+                            clock.instant()));
+        }
+        if (outcome instanceof Outcome.RefreshRequest refresh) {
+            lifecycle.append(
+                    Contracts.REFRESH_REQUESTED_V1, refresh.request().table(), refresh.request());
+            return record(
+                    StatementResult.succeeded(
+                            requestId,
+                            refresh.message(),
+                            refresh.request().table(),
+                            clock.instant()));
+        }
+        Outcome.Dropped dropped = (Outcome.Dropped) outcome;
+        appendDefinition(Contracts.TABLE_DROPPED_V1, dropped.dropped().table(), dropped.dropped());
+        catalog.apply(dropped.dropped());
+        catalogChanges.incrementAndGet();
+        flink.onPlannerThread(
+                () -> {
+                    flink.forget(dropped.dropped().table());
+                    return null;
+                });
+        return record(
+                StatementResult.succeeded(
+                        requestId, dropped.message(), dropped.dropped().table(), clock.instant()));
+    }
+
+    private <T> void appendDefinition(Contract<T> contract, String table, T payload) {
+        try {
+            definitions.append(contract, table, payload);
+        } catch (BrokerUnavailableException e) {
+            definitionWriteFailure = e;
+            throw e;
+        }
+    }
+
+    /**
+     * Records a result under its request id and writes it to the result log. A result Kafka does
+     * not take now is written later ({@link #writePendingResults}): the change it reports is made,
+     * and a client of the command topic waits for it.
+     */
+    private StatementResult record(StatementResult result) {
+        operations.put(result.requestId(), result);
+        pendingResults.add(result);
+        writePendingResults();
+        return result;
+    }
+
+    /**
+     * Writes the results Kafka did not take yet, oldest first; stops at the first it still refuses.
+     */
+    public synchronized void writePendingResults() {
+        while (!pendingResults.isEmpty()) {
+            StatementResult next = pendingResults.peek();
+            try {
+                results.append(Contracts.STATEMENT_RESULT_V1, next.requestId(), next);
+            } catch (BrokerUnavailableException e) {
+                LOG.warnf(
+                        "%d statement result(s) not written yet, retried: %s",
+                        pendingResults.size(), e.getMessage());
+                return;
+            }
+            pendingResults.remove();
+        }
+    }
+
+    /**
+     * How many results wait to be written to the result log; while any do, the service is not
+     * ready.
+     */
+    public int pendingResults() {
+        return pendingResults.size();
+    }
+
+    private void checkSize(String statement) {
+        int bytes = statement.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > config.maxStatementBytes()) {
+            throw StatementException.invalid(
+                    "StatementTooLarge",
+                    "The statement has " + bytes + " bytes.",
+                    "at most "
+                            + config.maxStatementBytes()
+                            + " bytes (mt.ddl.max-statement-bytes)");
+        }
+    }
 }

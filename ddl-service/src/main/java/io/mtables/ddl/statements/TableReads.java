@@ -29,110 +29,149 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * SELECT over materialized tables: the rows of each table's latest Paimon snapshot, queried in
- * process (projection, WHERE, joins, aggregates, ORDER BY, LIMIT). Source tables are not read
- * here: they are streams, not tables at rest.
+ * process (projection, WHERE, joins, aggregates, ORDER BY, LIMIT). Source tables are not read here:
+ * they are streams, not tables at rest.
  */
 class TableReads {
 
-  private static final String ALLOWED = "SELECT ... FROM <materialized table> [WHERE ...] [ORDER BY ...] [LIMIT n]";
+    private static final String ALLOWED =
+            "SELECT ... FROM <materialized table> [WHERE ...] [ORDER BY ...] [LIMIT n]";
 
-  private final FlinkSql flink;
-  private final Catalog catalog;
-  private final WarehouseReader warehouse;
+    private final FlinkSql flink;
+    private final Catalog catalog;
+    private final WarehouseReader warehouse;
 
-  TableReads(FlinkSql flink, Catalog catalog, WarehouseReader warehouse) {
-    this.flink = flink;
-    this.catalog = catalog;
-    this.warehouse = warehouse;
-  }
+    TableReads(FlinkSql flink, Catalog catalog, WarehouseReader warehouse) {
+        this.flink = flink;
+        this.catalog = catalog;
+        this.warehouse = warehouse;
+    }
 
-  Outcome select(ParsedStatement parsed) {
-    Map<String, SqlIdentifier> read = new LinkedHashMap<>();
-    collect(parsed.node(), new HashSet<>(), read);
-    if (read.isEmpty()) {
-      throw StatementException.invalidAt("UnsupportedStatement", "A SELECT here reads materialized tables; this one reads none.", FlinkSql.positionOf(parsed.node()), ALLOWED);
+    Outcome select(ParsedStatement parsed) {
+        Map<String, SqlIdentifier> read = new LinkedHashMap<>();
+        collect(parsed.node(), new HashSet<>(), read);
+        if (read.isEmpty()) {
+            throw StatementException.invalidAt(
+                    "UnsupportedStatement",
+                    "A SELECT here reads materialized tables; this one reads none.",
+                    FlinkSql.positionOf(parsed.node()),
+                    ALLOWED);
+        }
+        String[] current = flink.currentCatalogAndDatabase();
+        List<InMemorySql.Table> tables = new ArrayList<>();
+        for (var entry : read.entrySet()) {
+            String table = entry.getKey();
+            TableDefinition definition =
+                    catalog.find(table)
+                            .orElseThrow(
+                                    () ->
+                                            StatementException.notFound(
+                                                    "Materialized table "
+                                                            + table
+                                                            + " does not exist."));
+            if (definition.kind() != TableDefinition.Kind.MATERIALIZED_TABLE) {
+                throw StatementException.invalidAt(
+                        "WrongTableKind",
+                        table
+                                + " is a source table, a stream; only materialized tables are read"
+                                + " here.",
+                        FlinkSql.positionOf(entry.getValue()),
+                        ALLOWED);
+            }
+            TableId id = TableId.of(table);
+            List<List<String>> paths =
+                    new ArrayList<>(
+                            List.of(
+                                    List.of(id.catalog(), id.database(), id.name()),
+                                    List.of(id.database(), id.name())));
+            if (id.database().equals(current[1])) {
+                paths.add(List.of(id.name()));
+            }
+            tables.addAll(
+                    warehouse
+                            .read(table, definition.version(), paths)
+                            .orElseGet(() -> emptyTable(definition, paths)));
+        }
+        var answer = InMemorySql.query(parsed.text(), tables, "SELECT", ALLOWED);
+        return new Outcome.Rows(answer.columns(), answer.rows());
     }
-    String[] current = flink.currentCatalogAndDatabase();
-    List<InMemorySql.Table> tables = new ArrayList<>();
-    for (var entry : read.entrySet()) {
-      String table = entry.getKey();
-      TableDefinition definition =
-          catalog.find(table).orElseThrow(() -> StatementException.notFound("Materialized table " + table + " does not exist."));
-      if (definition.kind() != TableDefinition.Kind.MATERIALIZED_TABLE) {
-        throw StatementException.invalidAt(
-            "WrongTableKind", table + " is a source table, a stream; only materialized tables are read here.", FlinkSql.positionOf(entry.getValue()), ALLOWED);
-      }
-      TableId id = TableId.of(table);
-      List<List<String>> paths = new ArrayList<>(List.of(List.of(id.catalog(), id.database(), id.name()), List.of(id.database(), id.name())));
-      if (id.database().equals(current[1])) {
-        paths.add(List.of(id.name()));
-      }
-      tables.addAll(warehouse.read(table, definition.version(), paths).orElseGet(() -> emptyTable(definition, paths)));
-    }
-    var answer = InMemorySql.query(parsed.text(), tables, "SELECT", ALLOWED);
-    return new Outcome.Rows(answer.columns(), answer.rows());
-  }
 
-  /** A table not refreshed yet has its columns and no rows. */
-  private static List<InMemorySql.Table> emptyTable(TableDefinition definition, List<List<String>> paths) {
-    List<InMemorySql.Column> columns = new ArrayList<>();
-    for (var column : definition.columns()) {
-      columns.add(new InMemorySql.Column(column.name(), SqlTypeName.VARCHAR, true));
+    /** A table not refreshed yet has its columns and no rows. */
+    private static List<InMemorySql.Table> emptyTable(
+            TableDefinition definition, List<List<String>> paths) {
+        List<InMemorySql.Column> columns = new ArrayList<>();
+        for (var column : definition.columns()) {
+            columns.add(new InMemorySql.Column(column.name(), SqlTypeName.VARCHAR, true));
+        }
+        return paths.stream()
+                .map(path -> new InMemorySql.Table(path, columns, List.<Object[]>of()))
+                .toList();
     }
-    return paths.stream().map(path -> new InMemorySql.Table(path, columns, List.<Object[]>of())).toList();
-  }
 
-  /** The tables a query reads, qualified, with where they are named; names of WITH items are not tables. */
-  private void collect(SqlNode node, Set<String> withNames, Map<String, SqlIdentifier> read) {
-    if (node == null) {
-      return;
+    /**
+     * The tables a query reads, qualified, with where they are named; names of WITH items are not
+     * tables.
+     */
+    private void collect(SqlNode node, Set<String> withNames, Map<String, SqlIdentifier> read) {
+        if (node == null) {
+            return;
+        }
+        if (node instanceof SqlOrderBy orderBy) {
+            collect(orderBy.query, withNames, read);
+        } else if (node instanceof SqlWith with) {
+            Set<String> names = new HashSet<>(withNames);
+            for (SqlNode item : with.withList) {
+                collect(((SqlWithItem) item).query, names, read);
+                names.add(((SqlWithItem) item).name.getSimple());
+            }
+            collect(with.body, names, read);
+        } else if (node instanceof SqlSelect select) {
+            from(select.getFrom(), withNames, read);
+            for (SqlNode clause :
+                    new SqlNode[] {select.getSelectList(), select.getWhere(), select.getHaving()}) {
+                subqueries(clause, withNames, read);
+            }
+        } else if (node instanceof SqlBasicCall call && call.getKind() == SqlKind.EXPLICIT_TABLE) {
+            from(call, withNames, read);
+        } else if (node instanceof SqlCall call
+                && (call.getKind() == SqlKind.UNION
+                        || call.getKind() == SqlKind.INTERSECT
+                        || call.getKind() == SqlKind.EXCEPT)) {
+            call.getOperandList().forEach(operand -> collect(operand, withNames, read));
+        }
     }
-    if (node instanceof SqlOrderBy orderBy) {
-      collect(orderBy.query, withNames, read);
-    } else if (node instanceof SqlWith with) {
-      Set<String> names = new HashSet<>(withNames);
-      for (SqlNode item : with.withList) {
-        collect(((SqlWithItem) item).query, names, read);
-        names.add(((SqlWithItem) item).name.getSimple());
-      }
-      collect(with.body, names, read);
-    } else if (node instanceof SqlSelect select) {
-      from(select.getFrom(), withNames, read);
-      for (SqlNode clause : new SqlNode[] {select.getSelectList(), select.getWhere(), select.getHaving()}) {
-        subqueries(clause, withNames, read);
-      }
-    } else if (node instanceof SqlBasicCall call && call.getKind() == SqlKind.EXPLICIT_TABLE) {
-      from(call, withNames, read);
-    } else if (node instanceof SqlCall call && (call.getKind() == SqlKind.UNION || call.getKind() == SqlKind.INTERSECT || call.getKind() == SqlKind.EXCEPT)) {
-      call.getOperandList().forEach(operand -> collect(operand, withNames, read));
-    }
-  }
 
-  private void from(SqlNode from, Set<String> withNames, Map<String, SqlIdentifier> read) {
-    if (from == null) {
-      return;
+    private void from(SqlNode from, Set<String> withNames, Map<String, SqlIdentifier> read) {
+        if (from == null) {
+            return;
+        }
+        if (from instanceof SqlIdentifier identifier) {
+            if (!(identifier.isSimple() && withNames.contains(identifier.getSimple()))) {
+                read.putIfAbsent(
+                        Identifiers.qualify(
+                                identifier.names.toArray(String[]::new), flink, identifier),
+                        identifier);
+            }
+        } else if (from instanceof SqlJoin join) {
+            from(join.getLeft(), withNames, read);
+            from(join.getRight(), withNames, read);
+        } else if (from instanceof SqlBasicCall call
+                && (call.getKind() == SqlKind.AS || call.getKind() == SqlKind.EXPLICIT_TABLE)) {
+            from(call.operand(0), withNames, read);
+        } else {
+            collect(from, withNames, read);
+        }
     }
-    if (from instanceof SqlIdentifier identifier) {
-      if (!(identifier.isSimple() && withNames.contains(identifier.getSimple()))) {
-        read.putIfAbsent(Identifiers.qualify(identifier.names.toArray(String[]::new), flink, identifier), identifier);
-      }
-    } else if (from instanceof SqlJoin join) {
-      from(join.getLeft(), withNames, read);
-      from(join.getRight(), withNames, read);
-    } else if (from instanceof SqlBasicCall call && (call.getKind() == SqlKind.AS || call.getKind() == SqlKind.EXPLICIT_TABLE)) {
-      from(call.operand(0), withNames, read);
-    } else {
-      collect(from, withNames, read);
-    }
-  }
 
-  private void subqueries(SqlNode node, Set<String> withNames, Map<String, SqlIdentifier> read) {
-    if (node instanceof SqlNodeList list) {
-      list.forEach(item -> subqueries(item, withNames, read));
-    } else if (node instanceof SqlSelect || node instanceof SqlOrderBy || node instanceof SqlWith) {
-      collect(node, withNames, read);
-    } else if (node instanceof SqlCall call) {
-      call.getOperandList().forEach(operand -> subqueries(operand, withNames, read));
+    private void subqueries(SqlNode node, Set<String> withNames, Map<String, SqlIdentifier> read) {
+        if (node instanceof SqlNodeList list) {
+            list.forEach(item -> subqueries(item, withNames, read));
+        } else if (node instanceof SqlSelect
+                || node instanceof SqlOrderBy
+                || node instanceof SqlWith) {
+            collect(node, withNames, read);
+        } else if (node instanceof SqlCall call) {
+            call.getOperandList().forEach(operand -> subqueries(operand, withNames, read));
+        }
     }
-  }
 }

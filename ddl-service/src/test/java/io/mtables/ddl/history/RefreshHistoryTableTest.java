@@ -20,56 +20,75 @@ import org.junit.jupiter.api.io.TempDir;
 
 class RefreshHistoryTableTest {
 
-  @TempDir Path dir;
+    @TempDir Path dir;
 
-  @Test
-  void oneTablesReadHoldsExactlyItsNewestRowsAcrossOverlappingRuns() throws Exception {
-    Warehouse warehouse = Warehouse.at(dir.toUri().toString());
-    try (Catalog catalog = RefreshHistoryTable.catalog(warehouse)) {
-      RefreshHistoryTable.create(catalog);
-      Table table = catalog.getTable(RefreshHistoryTable.IDENTIFIER);
-      StreamWriteBuilder builder = table.newStreamWriteBuilder();
-      try (StreamTableWrite write = builder.newWrite(); StreamTableCommit commit = builder.newCommit()) {
-        // Three commits, so the bucket holds overlapping sorted runs that the read merges.
-        for (int commitId = 0; commitId < 3; commitId++) {
-          for (int table1 = 0; table1 < 50; table1++) {
-            write.write(RefreshHistoryTable.row(entry("default_catalog.s.t" + table1, "e" + commitId, "SUCCEEDED")));
-          }
-          if (commitId == 2) {
-            write.write(RefreshHistoryTable.row(entry("default_catalog.s.t7", "e0", "FAILED")));
-            write.write(RefreshHistoryTable.deletion("default_catalog.s.t7", "e1"));
-          }
-          commit.commit(commitId, write.prepareCommit(false, commitId));
+    @Test
+    void oneTablesReadHoldsExactlyItsNewestRowsAcrossOverlappingRuns() throws Exception {
+        Warehouse warehouse = Warehouse.at(dir.toUri().toString());
+        try (Catalog catalog = RefreshHistoryTable.catalog(warehouse)) {
+            RefreshHistoryTable.create(catalog);
+            Table table = catalog.getTable(RefreshHistoryTable.IDENTIFIER);
+            StreamWriteBuilder builder = table.newStreamWriteBuilder();
+            try (StreamTableWrite write = builder.newWrite();
+                    StreamTableCommit commit = builder.newCommit()) {
+                // Three commits, so the bucket holds overlapping sorted runs that the read merges.
+                for (int commitId = 0; commitId < 3; commitId++) {
+                    for (int table1 = 0; table1 < 50; table1++) {
+                        write.write(
+                                RefreshHistoryTable.row(
+                                        entry(
+                                                "default_catalog.s.t" + table1,
+                                                "e" + commitId,
+                                                "SUCCEEDED")));
+                    }
+                    if (commitId == 2) {
+                        write.write(
+                                RefreshHistoryTable.row(
+                                        entry("default_catalog.s.t7", "e0", "FAILED")));
+                        write.write(RefreshHistoryTable.deletion("default_catalog.s.t7", "e1"));
+                    }
+                    commit.commit(commitId, write.prepareCommit(false, commitId));
+                }
+            }
         }
-      }
+
+        List<Object[]> rows =
+                RefreshHistoryTable.read(warehouse, Optional.of("default_catalog.s.t7"));
+
+        List<String> seen = new ArrayList<>();
+        rows.forEach(row -> seen.add(row[0] + " " + row[3]));
+        assertThat(seen)
+                .containsExactlyInAnyOrder(
+                        "default_catalog.s.t7 FAILED", "default_catalog.s.t7 SUCCEEDED");
+        assertThat(RefreshHistoryTable.read(warehouse, Optional.empty())).hasSize(149);
     }
 
-    List<Object[]> rows = RefreshHistoryTable.read(warehouse, Optional.of("default_catalog.s.t7"));
+    @Test
+    void aTableCreatedWithoutTheReadAndWriteOptionsGetsThem() throws Exception {
+        try (Catalog catalog = RefreshHistoryTable.catalog(Warehouse.at(dir.toUri().toString()))) {
+            catalog.createDatabase(RefreshHistoryTable.IDENTIFIER.getDatabaseName(), true);
+            catalog.createTable(
+                    RefreshHistoryTable.IDENTIFIER,
+                    Schema.newBuilder()
+                            .column("table_name", DataTypes.STRING().notNull())
+                            .column("event_id", DataTypes.STRING().notNull())
+                            .primaryKey("table_name", "event_id")
+                            .option("bucket", "4")
+                            .option("bucket-key", "table_name")
+                            .build(),
+                    false);
 
-    List<String> seen = new ArrayList<>();
-    rows.forEach(row -> seen.add(row[0] + " " + row[3]));
-    assertThat(seen).containsExactlyInAnyOrder("default_catalog.s.t7 FAILED", "default_catalog.s.t7 SUCCEEDED");
-    assertThat(RefreshHistoryTable.read(warehouse, Optional.empty())).hasSize(149);
-  }
+            RefreshHistoryTable.create(catalog);
 
-  @Test
-  void aTableCreatedWithoutTheReadAndWriteOptionsGetsThem() throws Exception {
-    try (Catalog catalog = RefreshHistoryTable.catalog(Warehouse.at(dir.toUri().toString()))) {
-      catalog.createDatabase(RefreshHistoryTable.IDENTIFIER.getDatabaseName(), true);
-      catalog.createTable(RefreshHistoryTable.IDENTIFIER,
-          Schema.newBuilder().column("table_name", DataTypes.STRING().notNull()).column("event_id", DataTypes.STRING().notNull())
-              .primaryKey("table_name", "event_id").option("bucket", "4").option("bucket-key", "table_name").build(), false);
-
-      RefreshHistoryTable.create(catalog);
-
-      assertThat(catalog.getTable(RefreshHistoryTable.IDENTIFIER).options())
-          .containsAllEntriesOf(RefreshHistoryTable.READ_OPTIONS)
-          .containsAllEntriesOf(RefreshHistoryTable.WRITE_OPTIONS);
+            assertThat(catalog.getTable(RefreshHistoryTable.IDENTIFIER).options())
+                    .containsAllEntriesOf(RefreshHistoryTable.READ_OPTIONS)
+                    .containsAllEntriesOf(RefreshHistoryTable.WRITE_OPTIONS);
+        }
     }
-  }
 
-  private static HistoryEntry entry(String table, String eventId, String state) {
-    Instant at = Instant.parse("2026-12-01T00:00:00Z");
-    return new HistoryEntry(table, eventId, 1, "SCHEDULED", state, null, at, at, at, at, 10L, 1L, null, null);
-  }
+    private static HistoryEntry entry(String table, String eventId, String state) {
+        Instant at = Instant.parse("2026-12-01T00:00:00Z");
+        return new HistoryEntry(
+                table, eventId, 1, "SCHEDULED", state, null, at, at, at, at, 10L, 1L, null, null);
+    }
 }

@@ -14,45 +14,47 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 /**
  * What the job manager acts on: definitions (what a table reads and writes), plans (start, change,
  * suspend or drop its pipeline) and ticks (one FULL refresh; the scheduler turns a manual refresh
- * into a MANUAL tick). Each record is acted on before its offset is committed; a record it cannot read goes
- * to {@code mt.dead-letters} with the reason.
+ * into a MANUAL tick). Each record is acted on before its offset is committed; a record it cannot
+ * read goes to {@code mt.dead-letters} with the reason.
  */
 @ApplicationScoped
 public class JobManagerInputsConsumer {
 
-  static final List<Contract<?>> DEFINITIONS = List.of(Contracts.TABLE_DEFINED_V1, Contracts.TABLE_DROPPED_V1);
-  static final List<Contract<?>> PLANS = List.of(Contracts.REFRESH_PLANNED_V1);
-  static final List<Contract<?>> TICKS = List.of(Contracts.REFRESH_TICK_V1);
+    static final List<Contract<?>> DEFINITIONS =
+            List.of(Contracts.TABLE_DEFINED_V1, Contracts.TABLE_DROPPED_V1);
+    static final List<Contract<?>> PLANS = List.of(Contracts.REFRESH_PLANNED_V1);
+    static final List<Contract<?>> TICKS = List.of(Contracts.REFRESH_TICK_V1);
 
-  private final EventReader reader;
-  private final JobManagerRuntime runtime;
+    private final EventReader reader;
+    private final JobManagerRuntime runtime;
 
-  public JobManagerInputsConsumer(EventReader reader, JobManagerRuntime runtime) {
-    this.reader = reader;
-    this.runtime = runtime;
-  }
-
-  @Incoming("table-definitions")
-  @Blocking(ordered = true)
-  public void onDefinition(ConsumerRecord<String, String> record) {
-    IncomingEvent event = reader.read(record, DEFINITIONS);
-    if (event.contract().equals(Contracts.TABLE_DEFINED_V1)) {
-      runtime.act(manager -> manager.onDefinition(event.payloadAs(Contracts.TABLE_DEFINED_V1)));
+    public JobManagerInputsConsumer(EventReader reader, JobManagerRuntime runtime) {
+        this.reader = reader;
+        this.runtime = runtime;
     }
-    // a drop acts through its DROPPED plan, which comes after it
-  }
 
-  @Incoming("refresh-plans")
-  @Blocking(ordered = true)
-  public void onPlan(ConsumerRecord<String, String> record) {
-    IncomingEvent event = reader.read(record, PLANS);
-    runtime.act(manager -> manager.onPlan(event.payloadAs(Contracts.REFRESH_PLANNED_V1)));
-  }
+    @Incoming("table-definitions")
+    @Blocking(ordered = true)
+    public void onDefinition(ConsumerRecord<String, String> record) {
+        IncomingEvent event = reader.read(record, DEFINITIONS);
+        if (event.contract().equals(Contracts.TABLE_DEFINED_V1)) {
+            runtime.act(
+                    manager -> manager.onDefinition(event.payloadAs(Contracts.TABLE_DEFINED_V1)));
+        }
+        // a drop acts through its DROPPED plan, which comes after it
+    }
 
-  @Incoming("refresh-ticks")
-  @Blocking(ordered = true)
-  public void onTick(ConsumerRecord<String, String> record) {
-    IncomingEvent event = reader.read(record, TICKS);
-    runtime.actOnTick(event.payloadAs(Contracts.REFRESH_TICK_V1));
-  }
+    @Incoming("refresh-plans")
+    @Blocking(ordered = true)
+    public void onPlan(ConsumerRecord<String, String> record) {
+        IncomingEvent event = reader.read(record, PLANS);
+        runtime.act(manager -> manager.onPlan(event.payloadAs(Contracts.REFRESH_PLANNED_V1)));
+    }
+
+    @Incoming("refresh-ticks")
+    @Blocking(ordered = true)
+    public void onTick(ConsumerRecord<String, String> record) {
+        IncomingEvent event = reader.read(record, TICKS);
+        runtime.actOnTick(event.payloadAs(Contracts.REFRESH_TICK_V1));
+    }
 }

@@ -10,8 +10,8 @@ package io.mtables.jobmanager.flink;
  */
 public record FlinkJob(String id, String name, String state) {
 
-  /** Whether the job will not run again. */
-  public boolean ended() {
-    return state.equals("FAILED") || state.equals("CANCELED") || state.equals("FINISHED");
-  }
+    /** Whether the job will not run again. */
+    public boolean ended() {
+        return state.equals("FAILED") || state.equals("CANCELED") || state.equals("FINISHED");
+    }
 }

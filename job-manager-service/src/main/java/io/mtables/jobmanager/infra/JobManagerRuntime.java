@@ -1,5 +1,7 @@
 package io.mtables.jobmanager.infra;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.jobmanager.flink.EmbeddedFlinkTarget;
 import io.mtables.jobmanager.flink.EmbeddedSizing;
@@ -22,6 +24,7 @@ import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -32,220 +35,306 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
 
 /**
- * Starts the job manager: reaches the Flink target (starting the embedded cluster if needed),
- * reads back what the previous run left (its events, the definitions, the plans), takes over the
- * jobs still running on the cluster, then acts on the plans. Every action runs on one control
- * thread, in arrival order; the consumers wait for it, so an offset is committed once its record
- * was acted on.
+ * Starts the job manager: reaches the Flink target (starting the embedded cluster if needed), reads
+ * back what the previous run left (its events, the definitions, the plans), takes over the jobs
+ * still running on the cluster, then acts on the plans. Every action runs on one control thread, in
+ * arrival order; the consumers wait for it, so an offset is committed once its record was acted on.
  */
 @ApplicationScoped
 public class JobManagerRuntime {
 
-  private static final Logger LOG = Logger.getLogger(JobManagerRuntime.class);
+    private static final Logger LOG = Logger.getLogger(JobManagerRuntime.class);
 
-  private final ReadyGate gate = new ReadyGate();
-  private final PollHealth pollHealth = new PollHealth();
-  private ScheduledExecutorService control;
-  private volatile PipelineManager manager;
-  private FlinkTarget flink;
-  private PaimonSnapshots snapshots;
-  private PaimonPartitions partitions;
-  private KafkaLog eventsLog;
-  @jakarta.inject.Inject MeterRegistry registry;
+    private final ReadyGate gate = new ReadyGate();
+    private final PollHealth pollHealth = new PollHealth();
+    private ScheduledExecutorService control;
+    private volatile PipelineManager manager;
+    private FlinkTarget flink;
+    private PaimonSnapshots snapshots;
+    private PaimonPartitions partitions;
+    private KafkaLog eventsLog;
+    @jakarta.inject.Inject MeterRegistry registry;
 
-  void onStart(
-      @Observes StartupEvent start,
-      @Identifier("default-kafka-broker") Map<String, Object> kafka,
-      @ConfigProperty(name = "quarkus.application.name") String serviceName,
-      JobManagerConfig config,
-      Locations locations) {
-    ClassLoader quarkus = Thread.currentThread().getContextClassLoader();
-    control =
-        Executors.newSingleThreadScheduledExecutor(
-            task -> {
-              Thread thread = new Thread(task, "job-manager-control");
-              thread.setDaemon(true);
-              thread.setContextClassLoader(quarkus); // Flink finds its connectors through it
-              return thread;
-            });
-    Gauge.builder("mt.tables.queued", this, runtime -> runtime.manager == null ? 0 : runtime.manager.queuedTables())
-        .description("Tables whose streaming job waits for free task slots (QUEUED)")
-        .register(registry);
-    // A failed start (Flink or the broker not there yet, say) shows in readiness and is tried again.
-    control.execute(() -> gate.runUntilDone("starting", Duration.ofSeconds(5), () -> load(KafkaLog.clientConfig(kafka), serviceName, config, locations)));
-  }
+    void onStart(
+            @Observes StartupEvent start,
+            @Identifier("default-kafka-broker") Map<String, Object> kafka,
+            @ConfigProperty(name = "quarkus.application.name") String serviceName,
+            JobManagerConfig config,
+            Locations locations) {
+        ClassLoader quarkus = Thread.currentThread().getContextClassLoader();
+        control =
+                Executors.newSingleThreadScheduledExecutor(
+                        task -> {
+                            Thread thread = new Thread(task, "job-manager-control");
+                            thread.setDaemon(true);
+                            thread.setContextClassLoader(
+                                    quarkus); // Flink finds its connectors through it
+                            return thread;
+                        });
+        Gauge.builder(
+                        "mt.tables.queued",
+                        this,
+                        runtime -> runtime.manager == null ? 0 : runtime.manager.queuedTables())
+                .description("Tables whose streaming job waits for free task slots (QUEUED)")
+                .register(registry);
+        // A failed start (Flink or the broker not there yet, say) shows in readiness and is tried
+        // again.
+        control.execute(
+                () ->
+                        gate.runUntilDone(
+                                "starting",
+                                Duration.ofSeconds(5),
+                                () ->
+                                        load(
+                                                KafkaLog.clientConfig(kafka),
+                                                serviceName,
+                                                config,
+                                                locations)));
+    }
 
-  void onStop(@Observes ShutdownEvent stop) {
-    if (control != null) {
-      control.shutdownNow();
-      try {
-        // No poll may run after this: one would start the embedded cluster again once it is stopped.
-        control.awaitTermination(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    if (flink != null) {
-      flink.close(); // the embedded cluster keeps running: jobs survive a restart of this service
-    }
-    if (partitions != null) {
-      partitions.close();
-    }
-    if (snapshots != null) {
-      snapshots.close();
-    }
-    if (eventsLog != null) {
-      eventsLog.close();
-    }
-  }
-
-  /** Started, and its polls of the jobs work. */
-  public boolean ready() {
-    return gate.isOpen() && pollHealth.problem() == null;
-  }
-
-  public String state() {
-    String problem = pollHealth.problem();
-    return problem != null && gate.isOpen() ? problem : gate.state();
-  }
-
-  /**
-   * Runs {@code action} on the control thread once started, and waits for it. An error is logged,
-   * not thrown: the record was understood, and the poll tries an unfinished plan again.
-   */
-  public void act(Consumer<PipelineManager> action) {
-    gate.await();
-    try {
-      call(() -> {
-        action.accept(manager);
-        return null;
-      });
-    } catch (RuntimeException e) {
-      LOG.errorf("acting on an event failed (tried again at the next poll): %s", e.getMessage());
-    }
-  }
-
-  /** Acts on a tick, or reports its refresh failed, or sends it to the dead letters: {@link TickActions}. */
-  public void actOnTick(RefreshTick tick) {
-    gate.await();
-    ticks.handle(tick);
-  }
-
-  private final TickActions ticks = new TickActions(
-      tick -> call(() -> {
-        manager.onTick(tick);
-        return null;
-      }),
-      (tick, reason) -> call(() -> {
-        manager.tickFailed(tick, reason);
-        return null;
-      }),
-      1000);
-
-  private <T> T call(Callable<T> work) {
-    try {
-      return control.submit(work).get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the control thread", e);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
-    }
-  }
-
-  /** Reads the state back and takes over the cluster's jobs; what it made before a failure is reused by the next try. */
-  private void load(Map<String, Object> clientConfig, String serviceName, JobManagerConfig config, Locations locations) {
-    gate.progress("reaching Flink (" + config.flink().target() + ")");
-    if (flink == null) {
-      flink = target(config, locations);
-    }
-    if (snapshots == null) {
-      snapshots = new PaimonSnapshots(locations.warehouse());
-      partitions = new PaimonPartitions(locations.warehouse());
-    }
-    if (eventsLog == null) {
-      eventsLog = new KafkaLog(Topics.REFRESH_EVENTS, serviceName, clientConfig);
-    }
-    PipelineManager loading =
-        new PipelineManager(flink, new JobSubmitter(flink, locations.warehouse()), snapshots, partitions, locations, config, new RefreshEvents(eventsLog, new RefreshMetrics(registry)),
-            Clock.systemUTC());
-    gate.progress("reading " + Topics.REFRESH_EVENTS);
-    for (var record : eventsLog.readAllWhenAvailable()) {
-      String type = KafkaLog.header(record, EventHeaders.TYPE);
-      if (Contracts.SUSPENDED_V1.type().equals(type)) {
-        eventsLog.decodeOrDeadLetter(record, Contracts.SUSPENDED_V1).ifPresent(loading::recall);
-      } else if (Contracts.RESUMED_V1.type().equals(type)) {
-        eventsLog.decodeOrDeadLetter(record, Contracts.RESUMED_V1).ifPresent(loading::recall);
-      } else if (Contracts.SWITCHED_OVER_V1.type().equals(type)) {
-        eventsLog.decodeOrDeadLetter(record, Contracts.SWITCHED_OVER_V1).ifPresent(loading::recall);
-      } else if (Contracts.REFRESH_SUCCEEDED_V1.type().equals(type)) {
-        eventsLog.decodeOrDeadLetter(record, Contracts.REFRESH_SUCCEEDED_V1).ifPresent(loading::recall);
-      }
-    }
-    gate.progress("reading " + Topics.TABLE_DEFINITIONS);
-    try (KafkaLog definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig)) {
-      for (var record : definitions.readAllWhenAvailable()) {
-        if (record.value() != null && Contracts.TABLE_DEFINED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
-          definitions.decodeOrDeadLetter(record, Contracts.TABLE_DEFINED_V1).ifPresent(loading::onDefinition);
+    void onStop(@Observes ShutdownEvent stop) {
+        if (control != null) {
+            control.shutdownNow();
+            try {
+                // No poll may run after this: one would start the embedded cluster again once it is
+                // stopped.
+                control.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
-      }
-    }
-    gate.progress("reading " + Topics.REFRESH_PLANS);
-    try (KafkaLog plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, clientConfig)) {
-      for (var record : plans.readAllWhenAvailable()) {
-        if (record.value() != null && Contracts.REFRESH_PLANNED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
-          plans.decodeOrDeadLetter(record, Contracts.REFRESH_PLANNED_V1).ifPresent(loading::onPlan);
+        if (flink != null) {
+            flink.close(); // the embedded cluster keeps running: jobs survive a restart of this
+            // service
         }
-      }
+        if (partitions != null) {
+            partitions.close();
+        }
+        if (snapshots != null) {
+            snapshots.close();
+        }
+        if (eventsLog != null) {
+            eventsLog.close();
+        }
     }
-    gate.progress("taking over the jobs on " + flink.describe());
-    loading.start(flink.jobs());
-    manager = loading;
-    long every = config.flink().pollInterval().toMillis();
-    control.scheduleWithFixedDelay(this::poll, every, every, TimeUnit.MILLISECONDS);
-    long watch = config.flink().refreshWatchInterval().toMillis();
-    control.scheduleWithFixedDelay(this::watchRefreshes, watch, watch, TimeUnit.MILLISECONDS);
-    gate.open();
-    LOG.infof("job manager ready; Flink %s, warehouse %s", flink.describe(), locations.warehouse());
-  }
 
-  private void poll() {
-    try {
-      manager.poll();
-      pollHealth.succeeded();
-    } catch (RuntimeException e) {
-      LOG.warnf("looking at the jobs failed (readiness goes down after %d in a row): %s", PollHealth.FAILURES_TO_REPORT, e.getMessage());
-      pollHealth.failed(String.valueOf(e.getMessage()));
+    /** Started, and its polls of the jobs work. */
+    public boolean ready() {
+        return gate.isOpen() && pollHealth.problem() == null;
     }
-  }
 
-  private void watchRefreshes() {
-    try {
-      manager.watchRefreshes();
-    } catch (RuntimeException e) {
-      LOG.warnf("looking at the refresh jobs failed (looked at again in a moment): %s", e.getMessage());
+    public String state() {
+        String problem = pollHealth.problem();
+        return problem != null && gate.isOpen() ? problem : gate.state();
     }
-  }
 
-  private static FlinkTarget target(JobManagerConfig config, Locations locations) {
-    return switch (config.flink().target()) {
-      case "embedded" -> {
-        var embedded = config.flink().embedded();
-        var size = EmbeddedSizing.of(embedded.taskSlots(), embedded.heap(), EmbeddedSizing.physicalMemory());
-        LOG.infof("embedded Flink cluster: %d task slots, %s heap", size.taskSlots(), size.heap());
-        // The object store's endpoint and keys are the same keys for Flink's S3 file system as for Paimon's.
-        yield new EmbeddedFlinkTarget(embedded.port(), locations.dataDir(), size.taskSlots(), size.heap(), locations.warehouse().fileSystemOptions());
-      }
-      case "remote" ->
-          RemoteFlinkTarget.at(
-              config.flink().restAddress().orElseThrow(() -> new IllegalArgumentException("mt.flink.target=remote needs mt.flink.rest-address (host:port)")),
-              config.flink().pipelineJars().orElse(List.of()));
-      default -> throw new IllegalArgumentException("mt.flink.target must be embedded or remote; was '" + config.flink().target() + "'");
-    };
-  }
+    /**
+     * Runs {@code action} on the control thread once started, and waits for it. An error is logged,
+     * not thrown: the record was understood, and the poll tries an unfinished plan again.
+     */
+    public void act(Consumer<PipelineManager> action) {
+        gate.await();
+        try {
+            call(
+                    () -> {
+                        action.accept(manager);
+                        return null;
+                    });
+        } catch (RuntimeException e) {
+            LOG.errorf(
+                    "acting on an event failed (tried again at the next poll): %s", e.getMessage());
+        }
+    }
+
+    /**
+     * Acts on a tick, or reports its refresh failed, or sends it to the dead letters: {@link
+     * TickActions}.
+     */
+    public void actOnTick(RefreshTick tick) {
+        gate.await();
+        ticks.handle(tick);
+    }
+
+    private final TickActions ticks =
+            new TickActions(
+                    tick ->
+                            call(
+                                    () -> {
+                                        manager.onTick(tick);
+                                        return null;
+                                    }),
+                    (tick, reason) ->
+                            call(
+                                    () -> {
+                                        manager.tickFailed(tick, reason);
+                                        return null;
+                                    }),
+                    1000);
+
+    private <T> T call(Callable<T> work) {
+        try {
+            return control.submit(work).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the control thread", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime
+                    ? runtime
+                    : new IllegalStateException(e.getCause());
+        }
+    }
+
+    /**
+     * Reads the state back and takes over the cluster's jobs; what it made before a failure is
+     * reused by the next try.
+     */
+    private void load(
+            Map<String, Object> clientConfig,
+            String serviceName,
+            JobManagerConfig config,
+            Locations locations) {
+        gate.progress("reaching Flink (" + config.flink().target() + ")");
+        if (flink == null) {
+            flink = target(config, locations);
+        }
+        if (snapshots == null) {
+            snapshots = new PaimonSnapshots(locations.warehouse());
+            partitions = new PaimonPartitions(locations.warehouse());
+        }
+        if (eventsLog == null) {
+            eventsLog = new KafkaLog(Topics.REFRESH_EVENTS, serviceName, clientConfig);
+        }
+        PipelineManager loading =
+                new PipelineManager(
+                        flink,
+                        new JobSubmitter(flink, locations.warehouse()),
+                        snapshots,
+                        partitions,
+                        locations,
+                        config,
+                        new RefreshEvents(eventsLog, new RefreshMetrics(registry)),
+                        Clock.systemUTC());
+        gate.progress("reading " + Topics.REFRESH_EVENTS);
+        for (var record : eventsLog.readAllWhenAvailable()) {
+            String type = KafkaLog.header(record, EventHeaders.TYPE);
+            if (Contracts.SUSPENDED_V1.type().equals(type)) {
+                eventsLog
+                        .decodeOrDeadLetter(record, Contracts.SUSPENDED_V1)
+                        .ifPresent(loading::recall);
+            } else if (Contracts.RESUMED_V1.type().equals(type)) {
+                eventsLog
+                        .decodeOrDeadLetter(record, Contracts.RESUMED_V1)
+                        .ifPresent(loading::recall);
+            } else if (Contracts.SWITCHED_OVER_V1.type().equals(type)) {
+                eventsLog
+                        .decodeOrDeadLetter(record, Contracts.SWITCHED_OVER_V1)
+                        .ifPresent(loading::recall);
+            } else if (Contracts.REFRESH_SUCCEEDED_V1.type().equals(type)) {
+                eventsLog
+                        .decodeOrDeadLetter(record, Contracts.REFRESH_SUCCEEDED_V1)
+                        .ifPresent(loading::recall);
+            }
+        }
+        gate.progress("reading " + Topics.TABLE_DEFINITIONS);
+        try (KafkaLog definitions =
+                new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig)) {
+            for (var record : definitions.readAllWhenAvailable()) {
+                if (record.value() != null
+                        && Contracts.TABLE_DEFINED_V1
+                                .type()
+                                .equals(KafkaLog.header(record, EventHeaders.TYPE))) {
+                    definitions
+                            .decodeOrDeadLetter(record, Contracts.TABLE_DEFINED_V1)
+                            .ifPresent(loading::onDefinition);
+                }
+            }
+        }
+        gate.progress("reading " + Topics.REFRESH_PLANS);
+        try (KafkaLog plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, clientConfig)) {
+            for (var record : plans.readAllWhenAvailable()) {
+                if (record.value() != null
+                        && Contracts.REFRESH_PLANNED_V1
+                                .type()
+                                .equals(KafkaLog.header(record, EventHeaders.TYPE))) {
+                    plans.decodeOrDeadLetter(record, Contracts.REFRESH_PLANNED_V1)
+                            .ifPresent(loading::onPlan);
+                }
+            }
+        }
+        gate.progress("taking over the jobs on " + flink.describe());
+        loading.start(flink.jobs());
+        manager = loading;
+        long every = config.flink().pollInterval().toMillis();
+        control.scheduleWithFixedDelay(this::poll, every, every, TimeUnit.MILLISECONDS);
+        long watch = config.flink().refreshWatchInterval().toMillis();
+        control.scheduleWithFixedDelay(this::watchRefreshes, watch, watch, TimeUnit.MILLISECONDS);
+        gate.open();
+        LOG.infof(
+                "job manager ready; Flink %s, warehouse %s",
+                flink.describe(), locations.warehouse());
+    }
+
+    private void poll() {
+        try {
+            manager.poll();
+            pollHealth.succeeded();
+        } catch (RuntimeException e) {
+            LOG.warnf(
+                    "looking at the jobs failed (readiness goes down after %d in a row): %s",
+                    PollHealth.FAILURES_TO_REPORT, e.getMessage());
+            pollHealth.failed(String.valueOf(e.getMessage()));
+        }
+    }
+
+    private void watchRefreshes() {
+        try {
+            manager.watchRefreshes();
+        } catch (RuntimeException e) {
+            LOG.warnf(
+                    "looking at the refresh jobs failed (looked at again in a moment): %s",
+                    e.getMessage());
+        }
+    }
+
+    private static FlinkTarget target(JobManagerConfig config, Locations locations) {
+        return switch (config.flink().target()) {
+            case "embedded" -> {
+                var embedded = config.flink().embedded();
+                var size =
+                        EmbeddedSizing.of(
+                                embedded.taskSlots(),
+                                embedded.heap(),
+                                EmbeddedSizing.physicalMemory());
+                LOG.infof(
+                        "embedded Flink cluster: %d task slots, %s heap",
+                        size.taskSlots(), size.heap());
+                // The object store's endpoint and keys are the same keys for Flink's S3 file system
+                // as for Paimon's.
+                yield new EmbeddedFlinkTarget(
+                        embedded.port(),
+                        locations.dataDir(),
+                        size.taskSlots(),
+                        size.heap(),
+                        locations.warehouse().fileSystemOptions());
+            }
+            case "remote" ->
+                    RemoteFlinkTarget.at(
+                            config.flink()
+                                    .restAddress()
+                                    .orElseThrow(
+                                            () ->
+                                                    new IllegalArgumentException(
+                                                            "mt.flink.target=remote needs"
+                                                                    + " mt.flink.rest-address"
+                                                                    + " (host:port)")),
+                            config.flink().pipelineJars().orElse(List.of()));
+            default ->
+                    throw new IllegalArgumentException(
+                            "mt.flink.target must be embedded or remote; was '"
+                                    + config.flink().target()
+                                    + "'");
+        };
+    }
 }

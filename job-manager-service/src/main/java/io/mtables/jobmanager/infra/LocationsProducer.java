@@ -9,9 +9,9 @@ import jakarta.enterprise.inject.Produces;
 @ApplicationScoped
 public class LocationsProducer {
 
-  @Produces
-  @ApplicationScoped
-  Locations locations(JobManagerConfig config) {
-    return new Locations(config);
-  }
+    @Produces
+    @ApplicationScoped
+    Locations locations(JobManagerConfig config) {
+        return new Locations(config);
+    }
 }

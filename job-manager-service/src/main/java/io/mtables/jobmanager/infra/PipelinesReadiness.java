@@ -10,14 +10,17 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 public class PipelinesReadiness implements HealthCheck {
 
-  private final JobManagerRuntime runtime;
+    private final JobManagerRuntime runtime;
 
-  public PipelinesReadiness(JobManagerRuntime runtime) {
-    this.runtime = runtime;
-  }
+    public PipelinesReadiness(JobManagerRuntime runtime) {
+        this.runtime = runtime;
+    }
 
-  @Override
-  public HealthCheckResponse call() {
-    return HealthCheckResponse.named("mt-pipelines").status(runtime.ready()).withData("state", runtime.state()).build();
-  }
+    @Override
+    public HealthCheckResponse call() {
+        return HealthCheckResponse.named("mt-pipelines")
+                .status(runtime.ready())
+                .withData("state", runtime.state())
+                .build();
+    }
 }

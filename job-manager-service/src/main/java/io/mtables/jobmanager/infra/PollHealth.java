@@ -8,25 +8,29 @@ package io.mtables.jobmanager.infra;
  */
 final class PollHealth {
 
-  static final int FAILURES_TO_REPORT = 3;
+    static final int FAILURES_TO_REPORT = 3;
 
-  private int failuresInARow;
-  private volatile String problem;
+    private int failuresInARow;
+    private volatile String problem;
 
-  void succeeded() {
-    failuresInARow = 0;
-    problem = null;
-  }
-
-  void failed(String error) {
-    failuresInARow++;
-    if (failuresInARow >= FAILURES_TO_REPORT) {
-      problem = "looking at the jobs failed " + failuresInARow + " times in a row; the last: " + error;
+    void succeeded() {
+        failuresInARow = 0;
+        problem = null;
     }
-  }
 
-  /** Why the job manager is not ready, or null when its polls work. */
-  String problem() {
-    return problem;
-  }
+    void failed(String error) {
+        failuresInARow++;
+        if (failuresInARow >= FAILURES_TO_REPORT) {
+            problem =
+                    "looking at the jobs failed "
+                            + failuresInARow
+                            + " times in a row; the last: "
+                            + error;
+        }
+    }
+
+    /** Why the job manager is not ready, or null when its polls work. */
+    String problem() {
+        return problem;
+    }
 }

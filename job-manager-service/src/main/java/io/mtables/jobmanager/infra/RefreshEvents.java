@@ -19,60 +19,63 @@ import io.mtables.schemas.refresh.SwitchedOver;
  */
 public class RefreshEvents {
 
-  private final KafkaLog log;
-  private final RefreshMetrics metrics;
+    private final KafkaLog log;
+    private final RefreshMetrics metrics;
 
-  public RefreshEvents(KafkaLog log, RefreshMetrics metrics) {
-    this.log = log;
-    this.metrics = metrics;
-  }
+    public RefreshEvents(KafkaLog log, RefreshMetrics metrics) {
+        this.log = log;
+        this.metrics = metrics;
+    }
 
-  public void jobQueued(JobQueued event) {
-    log.append(Contracts.JOB_QUEUED_V1, event.table(), event);
-  }
+    public void jobQueued(JobQueued event) {
+        log.append(Contracts.JOB_QUEUED_V1, event.table(), event);
+    }
 
-  public void jobStarted(JobStarted event) {
-    log.append(Contracts.JOB_STARTED_V1, event.table(), event);
-  }
+    public void jobStarted(JobStarted event) {
+        log.append(Contracts.JOB_STARTED_V1, event.table(), event);
+    }
 
-  public void loadProgress(LoadProgress event) {
-    log.append(Contracts.LOAD_PROGRESS_V1, event.table(), event);
-  }
+    public void loadProgress(LoadProgress event) {
+        log.append(Contracts.LOAD_PROGRESS_V1, event.table(), event);
+    }
 
-  public void succeeded(RefreshSucceeded event) {
-    log.append(Contracts.REFRESH_SUCCEEDED_V1, event.table(), event);
-    metrics.succeeded(event);
-  }
+    public void succeeded(RefreshSucceeded event) {
+        log.append(Contracts.REFRESH_SUCCEEDED_V1, event.table(), event);
+        metrics.succeeded(event);
+    }
 
-  public void failed(RefreshFailed event) {
-    log.append(Contracts.REFRESH_FAILED_V1, event.table(), event);
-    metrics.failed(event);
-  }
+    public void failed(RefreshFailed event) {
+        log.append(Contracts.REFRESH_FAILED_V1, event.table(), event);
+        metrics.failed(event);
+    }
 
-  /** A streaming job that Flink restarted {@code restarts} more times: reported as a failure, and counted. */
-  public void jobRestarted(RefreshFailed event, long restarts) {
-    failed(event);
-    metrics.restarted(event.table(), restarts);
-  }
+    /**
+     * A streaming job that Flink restarted {@code restarts} more times: reported as a failure, and
+     * counted.
+     */
+    public void jobRestarted(RefreshFailed event, long restarts) {
+        failed(event);
+        metrics.restarted(event.table(), restarts);
+    }
 
-  public void suspended(Suspended event) {
-    log.append(Contracts.SUSPENDED_V1, event.table(), event);
-    metrics.suspended(event);
-  }
+    public void suspended(Suspended event) {
+        log.append(Contracts.SUSPENDED_V1, event.table(), event);
+        metrics.suspended(event);
+    }
 
-  public void resumed(Resumed event) {
-    log.append(Contracts.RESUMED_V1, event.table(), event);
-  }
+    public void resumed(Resumed event) {
+        log.append(Contracts.RESUMED_V1, event.table(), event);
+    }
 
-  public void switchStarted(SwitchStarted event) {
-    log.append(Contracts.SWITCH_STARTED_V1, event.table(), event);
-  }
+    public void switchStarted(SwitchStarted event) {
+        log.append(Contracts.SWITCH_STARTED_V1, event.table(), event);
+    }
 
-  public void switchedOver(SwitchedOver event) {
-    log.append(Contracts.SWITCHED_OVER_V1, event.table(), event);
-  }
+    public void switchedOver(SwitchedOver event) {
+        log.append(Contracts.SWITCHED_OVER_V1, event.table(), event);
+    }
 
-  public void dropped(Dropped event) {
-    log.append(Contracts.DROPPED_V1, event.table(), event);
-  }
+    public void dropped(Dropped event) {
+        log.append(Contracts.DROPPED_V1, event.table(), event);
+    }
 }

@@ -1,7 +1,7 @@
 package io.mtables.jobmanager.jobs;
 
-import io.mtables.planning.PlanShapingOptions;
 import io.mtables.jobmanager.JobManagerConfig;
+import io.mtables.planning.PlanShapingOptions;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.util.LinkedHashMap;
@@ -10,65 +10,83 @@ import java.util.Map;
 /** The Flink settings of a table's jobs, by Flink's own option names. */
 public final class JobOptions {
 
-  /** Checkpoints in a row that may fail before the job itself fails and restarts. */
-  static final int TOLERABLE_FAILED_CHECKPOINTS = 3;
+    /** Checkpoints in a row that may fail before the job itself fails and restarts. */
+    static final int TOLERABLE_FAILED_CHECKPOINTS = 3;
 
-  private JobOptions() {}
+    private JobOptions() {}
 
-  /**
-   * The streaming job: a checkpoint (= a Paimon commit) every freshness period, exactly once,
-   * checkpoints retained so a lost cluster loses nothing, and Flink's restart strategy with
-   * backoff that gives up after the configured failures in a row.
-   *
-   * @param restoreFrom a savepoint or checkpoint to restore, or null
-   */
-  public static Map<String, String> streaming(
-      TableDefinition definition, RefreshPlan plan, JobManagerConfig config, Locations locations, String restoreFrom) {
-    Map<String, String> options = common(config);
-    options.put("pipeline.name", JobSql.streamingJobName(definition));
-    options.put("execution.checkpointing.interval", plan.checkpointInterval().toMillis() + " ms");
-    options.put("execution.checkpointing.mode", "EXACTLY_ONCE");
-    options.put("execution.checkpointing.dir", locations.checkpointDir(definition));
-    options.put("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
-    options.put("execution.checkpointing.num-retained", "2");
-    // A checkpoint that fails to upload (an object store's timeout) delays the next commit; it must
-    // not fail the job, whose restart would throw away the work since the last one (bin/bench
-    // throughput-session: one S3 read timeout restarted the job). Consecutive failures still do.
-    options.put("execution.checkpointing.tolerable-failed-checkpoints", String.valueOf(TOLERABLE_FAILED_CHECKPOINTS));
-    options.put("restart-strategy.type", "exponential-delay");
-    options.put("restart-strategy.exponential-delay.initial-backoff", "1 s");
-    options.put("restart-strategy.exponential-delay.max-backoff", "1 min");
-    options.put("restart-strategy.exponential-delay.attempts-before-reset-backoff", String.valueOf(config.jobs().maxConsecutiveFailures()));
-    // Paimon merges by key itself; Flink's upsert materializer in front of it is refused by Paimon.
-    options.put("table.exec.sink.upsert-materialize", "NONE");
-    options.putAll(PlanShapingOptions.streaming());
-    if (plan.miniBatch() != null) {
-      options.putAll(PlanShapingOptions.miniBatch(plan.miniBatch()));
+    /**
+     * The streaming job: a checkpoint (= a Paimon commit) every freshness period, exactly once,
+     * checkpoints retained so a lost cluster loses nothing, and Flink's restart strategy with
+     * backoff that gives up after the configured failures in a row.
+     *
+     * @param restoreFrom a savepoint or checkpoint to restore, or null
+     */
+    public static Map<String, String> streaming(
+            TableDefinition definition,
+            RefreshPlan plan,
+            JobManagerConfig config,
+            Locations locations,
+            String restoreFrom) {
+        Map<String, String> options = common(config);
+        options.put("pipeline.name", JobSql.streamingJobName(definition));
+        options.put(
+                "execution.checkpointing.interval", plan.checkpointInterval().toMillis() + " ms");
+        options.put("execution.checkpointing.mode", "EXACTLY_ONCE");
+        options.put("execution.checkpointing.dir", locations.checkpointDir(definition));
+        options.put(
+                "execution.checkpointing.externalized-checkpoint-retention",
+                "RETAIN_ON_CANCELLATION");
+        options.put("execution.checkpointing.num-retained", "2");
+        // A checkpoint that fails to upload (an object store's timeout) delays the next commit; it
+        // must
+        // not fail the job, whose restart would throw away the work since the last one (bin/bench
+        // throughput-session: one S3 read timeout restarted the job). Consecutive failures still
+        // do.
+        options.put(
+                "execution.checkpointing.tolerable-failed-checkpoints",
+                String.valueOf(TOLERABLE_FAILED_CHECKPOINTS));
+        options.put("restart-strategy.type", "exponential-delay");
+        options.put("restart-strategy.exponential-delay.initial-backoff", "1 s");
+        options.put("restart-strategy.exponential-delay.max-backoff", "1 min");
+        options.put(
+                "restart-strategy.exponential-delay.attempts-before-reset-backoff",
+                String.valueOf(config.jobs().maxConsecutiveFailures()));
+        // Paimon merges by key itself; Flink's upsert materializer in front of it is refused by
+        // Paimon.
+        options.put("table.exec.sink.upsert-materialize", "NONE");
+        options.putAll(PlanShapingOptions.streaming());
+        if (plan.miniBatch() != null) {
+            options.putAll(PlanShapingOptions.miniBatch(plan.miniBatch()));
+        }
+        if (restoreFrom != null) {
+            options.put("execution.state-recovery.path", restoreFrom);
+        }
+        options.putAll(definition.resumeOptions() == null ? Map.of() : definition.resumeOptions());
+        return options;
     }
-    if (restoreFrom != null) {
-      options.put("execution.state-recovery.path", restoreFrom);
-    }
-    options.putAll(definition.resumeOptions() == null ? Map.of() : definition.resumeOptions());
-    return options;
-  }
 
-  /** One FULL refresh, as a batch job. */
-  public static Map<String, String> refresh(TableDefinition definition, String refreshId, JobManagerConfig config) {
-    Map<String, String> options = common(config);
-    options.put("pipeline.name", JobSql.refreshJobName(definition, refreshId));
-    options.put("restart-strategy.type", "none"); // a failed refresh is counted and retried by the next tick
-    options.putAll(definition.resumeOptions() == null ? Map.of() : definition.resumeOptions());
-    return options;
-  }
-
-  private static Map<String, String> common(JobManagerConfig config) {
-    Map<String, String> options = new LinkedHashMap<>();
-    options.put("parallelism.default", String.valueOf(config.flink().parallelism()));
-    options.put("state.backend.type", config.flink().stateBackend());
-    if (config.flink().stateBackend().equals("rocksdb")) {
-      // Each checkpoint uploads only the files new since the last: its cost follows the changes, not the state's size.
-      options.put("execution.checkpointing.incremental", "true");
+    /** One FULL refresh, as a batch job. */
+    public static Map<String, String> refresh(
+            TableDefinition definition, String refreshId, JobManagerConfig config) {
+        Map<String, String> options = common(config);
+        options.put("pipeline.name", JobSql.refreshJobName(definition, refreshId));
+        options.put(
+                "restart-strategy.type",
+                "none"); // a failed refresh is counted and retried by the next tick
+        options.putAll(definition.resumeOptions() == null ? Map.of() : definition.resumeOptions());
+        return options;
     }
-    return options;
-  }
+
+    private static Map<String, String> common(JobManagerConfig config) {
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("parallelism.default", String.valueOf(config.flink().parallelism()));
+        options.put("state.backend.type", config.flink().stateBackend());
+        if (config.flink().stateBackend().equals("rocksdb")) {
+            // Each checkpoint uploads only the files new since the last: its cost follows the
+            // changes, not the state's size.
+            options.put("execution.checkpointing.incremental", "true");
+        }
+        return options;
+    }
 }

@@ -2,25 +2,25 @@ package io.mtables.jobmanager.jobs;
 
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.planning.BoundedReads;
+import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.SyntheticKey;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.jboss.logging.Logger;
-import io.mtables.planning.Warehouse;
-import io.mtables.schemas.plan.SyntheticKey;
-import java.util.HashSet;
-import java.util.Optional;
-import org.apache.flink.table.api.Schema;
-import org.apache.flink.table.catalog.Catalog;
 
 /**
  * Compiles a table's SQL in this JVM and submits the job to the target cluster. A streaming job or
@@ -30,247 +30,328 @@ import org.apache.flink.table.catalog.Catalog;
  */
 public class JobSubmitter {
 
-  private static final Logger LOG = Logger.getLogger(JobSubmitter.class);
+    private static final Logger LOG = Logger.getLogger(JobSubmitter.class);
 
-  private final FlinkTarget target;
-  private final Warehouse warehouse;
-  private final ReadyBatchEnvironments batch;
+    private final FlinkTarget target;
+    private final Warehouse warehouse;
+    private final ReadyBatchEnvironments batch;
 
-  public JobSubmitter(FlinkTarget target, Warehouse warehouse) {
-    this.target = target;
-    this.warehouse = warehouse;
-    this.batch = new ReadyBatchEnvironments(target.clientConfiguration(), warehouse);
-  }
+    public JobSubmitter(FlinkTarget target, Warehouse warehouse) {
+        this.target = target;
+        this.warehouse = warehouse;
+        this.batch = new ReadyBatchEnvironments(target.clientConfiguration(), warehouse);
+    }
 
-  /**
-   * Creates the table's Paimon table if it does not exist, or creates it anew (empty) when another
-   * query wrote it: its rows and columns belong to that query. A catalog operation, no job.
-   *
-   * @return whether the table was created, empty
-   */
-  public boolean ensureTable(TableDefinition definition, RefreshPlan plan) {
-    TableEnvironment env = environment(new Configuration(), false);
-    env.executeSql(JobSql.createCatalog(warehouse));
-    env.executeSql(JobSql.createDatabase(definition.table()));
-    TableId id = TableId.of(definition.table());
-    var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
-    ObjectPath path = new ObjectPath(id.database(), id.name());
-    if (catalog.tableExists(path)) {
-      String writtenBy;
-      try {
-        writtenBy = catalog.getTable(path).getOptions().get(QueryState.TABLE_OPTION);
-      } catch (Exception e) {
-        throw new IllegalStateException("cannot read the Paimon table of " + definition.table(), e);
-      }
-      if (QueryState.fingerprint(definition).equals(writtenBy)) {
-        return false;
-      }
-      if (plan.mode() == RefreshPlan.Mode.FULL && evolveInPlace(env, catalog, path, definition, plan)) {
-        return false;
-      }
-      env.executeSql("DROP TABLE " + JobSql.paimonName(definition.table()));
-    }
-    env.executeSql(JobSql.createTable(definition, plan));
-    return true;
-  }
-
-  /**
-   * A FULL table's new query keeps the table readers read: its rows stay until the next refresh
-   * overwrites them with the new query's, the columns it adds appended (NULL until then) and the
-   * fingerprint set. Only when the table's key and columns so far are the new ones too (the
-   * schema rules let a query only append nullable columns); false when they are not.
-   */
-  private boolean evolveInPlace(TableEnvironment env, Catalog catalog, ObjectPath path, TableDefinition definition, RefreshPlan plan) {
-    Schema existing;
-    try {
-      existing = catalog.getTable(path).getUnresolvedSchema();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot read the Paimon table of " + definition.table(), e);
-    }
-    List<String> key = JobSql.primaryKey(definition, plan);
-    List<String> keyNow = existing.getPrimaryKey().map(Schema.UnresolvedPrimaryKey::getColumnNames).orElse(List.of());
-    List<String> columnsNow = existing.getColumns().stream().map(Schema.UnresolvedColumn::getName)
-        .filter(name -> !name.equals(SyntheticKey.COLUMN)).toList();
-    List<String> columns = definition.columns().stream().map(TableDefinition.Column::name).toList();
-    boolean syntheticNow = columnsNow.size() < existing.getColumns().size();
-    if (!new HashSet<>(key).equals(new HashSet<>(keyNow)) || syntheticNow != key.contains(SyntheticKey.COLUMN)
-        || columns.size() < columnsNow.size() || !columns.subList(0, columnsNow.size()).equals(columnsNow)) {
-      return false;
-    }
-    String table = JobSql.paimonName(definition.table());
-    List<String> added = new ArrayList<>();
-    String after = columnsNow.isEmpty() ? null : columnsNow.get(columnsNow.size() - 1);
-    for (TableDefinition.Column column : definition.columns().subList(columnsNow.size(), columns.size())) {
-      added.add(TableId.quote(column.name()) + " " + column.type() + (after == null ? " FIRST" : " AFTER " + TableId.quote(after)));
-      after = column.name();
-    }
-    if (!added.isEmpty()) {
-      env.executeSql("ALTER TABLE " + table + " ADD (" + String.join(", ", added) + ")");
-    }
-    env.executeSql("ALTER TABLE " + table + " SET (" + JobSql.literal(QueryState.TABLE_OPTION) + " = " + JobSql.literal(QueryState.fingerprint(definition)) + ")");
-    LOG.infof("%s keeps its rows for its new query until the next refresh%s", definition.table(), added.isEmpty() ? "" : "; columns added: " + added);
-    return true;
-  }
-
-  /** The fingerprint of the query that wrote the table's Paimon table ({@link QueryState}); empty when there is no such table. */
-  public Optional<String> writtenBy(String table) {
-    TableEnvironment env = environment(new Configuration(), false);
-    env.executeSql(JobSql.createCatalog(warehouse));
-    TableId id = TableId.of(table);
-    var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
-    ObjectPath path = new ObjectPath(id.database(), id.name());
-    if (!catalog.tableExists(path)) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.ofNullable(catalog.getTable(path).getOptions().get(QueryState.TABLE_OPTION));
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot read the Paimon table of " + table, e);
-    }
-  }
-
-  /**
-   * Creates the staged table a new query fills beside the table's own ({@link
-   * JobSql#stagedTable}), empty: one left by an earlier try is dropped first.
-   */
-  public void createStaged(TableDefinition definition, RefreshPlan plan) {
-    TableEnvironment env = environment(new Configuration(), false);
-    env.executeSql(JobSql.createCatalog(warehouse));
-    env.executeSql(JobSql.createDatabase(definition.table()));
-    String staged = JobSql.stagedTable(definition.table(), definition.version());
-    env.executeSql("DROP TABLE IF EXISTS " + JobSql.paimonName(staged));
-    env.executeSql(JobSql.createTable(definition, plan, staged));
-  }
-
-  /**
-   * The switch-over's renames: the table's Paimon table out of the way, then the staged table of
-   * {@code version} under the table's name, then the replaced one dropped. Each step looks first,
-   * so a switch cut short (a crash, a failed rename) is finished by calling it again.
-   *
-   * @return how long the table's name named no table, in nanoseconds (0 when a previous call renamed it)
-   */
-  public long swapInStaged(String table, long version) {
-    TableEnvironment env = environment(new Configuration(), false);
-    env.executeSql(JobSql.createCatalog(warehouse));
-    var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
-    TableId id = TableId.of(table);
-    ObjectPath main = new ObjectPath(id.database(), id.name());
-    ObjectPath staged = new ObjectPath(id.database(), TableId.of(JobSql.stagedTable(table, version)).name());
-    ObjectPath retired = new ObjectPath(id.database(), TableId.of(JobSql.retiredTable(table)).name());
-    long gap = 0;
-    try {
-      if (catalog.tableExists(staged)) {
-        if (catalog.tableExists(retired)) {
-          catalog.dropTable(retired, true);
+    /**
+     * Creates the table's Paimon table if it does not exist, or creates it anew (empty) when
+     * another query wrote it: its rows and columns belong to that query. A catalog operation, no
+     * job.
+     *
+     * @return whether the table was created, empty
+     */
+    public boolean ensureTable(TableDefinition definition, RefreshPlan plan) {
+        TableEnvironment env = environment(new Configuration(), false);
+        env.executeSql(JobSql.createCatalog(warehouse));
+        env.executeSql(JobSql.createDatabase(definition.table()));
+        TableId id = TableId.of(definition.table());
+        var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
+        ObjectPath path = new ObjectPath(id.database(), id.name());
+        if (catalog.tableExists(path)) {
+            String writtenBy;
+            try {
+                writtenBy = catalog.getTable(path).getOptions().get(QueryState.TABLE_OPTION);
+            } catch (Exception e) {
+                throw new IllegalStateException(
+                        "cannot read the Paimon table of " + definition.table(), e);
+            }
+            if (QueryState.fingerprint(definition).equals(writtenBy)) {
+                return false;
+            }
+            if (plan.mode() == RefreshPlan.Mode.FULL
+                    && evolveInPlace(env, catalog, path, definition, plan)) {
+                return false;
+            }
+            env.executeSql("DROP TABLE " + JobSql.paimonName(definition.table()));
         }
-        long from = System.nanoTime();
-        if (catalog.tableExists(main)) {
-          catalog.renameTable(main, retired.getObjectName(), false);
+        env.executeSql(JobSql.createTable(definition, plan));
+        return true;
+    }
+
+    /**
+     * A FULL table's new query keeps the table readers read: its rows stay until the next refresh
+     * overwrites them with the new query's, the columns it adds appended (NULL until then) and the
+     * fingerprint set. Only when the table's key and columns so far are the new ones too (the
+     * schema rules let a query only append nullable columns); false when they are not.
+     */
+    private boolean evolveInPlace(
+            TableEnvironment env,
+            Catalog catalog,
+            ObjectPath path,
+            TableDefinition definition,
+            RefreshPlan plan) {
+        Schema existing;
+        try {
+            existing = catalog.getTable(path).getUnresolvedSchema();
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "cannot read the Paimon table of " + definition.table(), e);
         }
-        catalog.renameTable(staged, id.name(), false);
-        gap = System.nanoTime() - from;
-      }
-      catalog.dropTable(retired, true);
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot put the new query's table in place of " + table + ": " + e.getMessage(), e);
+        List<String> key = JobSql.primaryKey(definition, plan);
+        List<String> keyNow =
+                existing.getPrimaryKey()
+                        .map(Schema.UnresolvedPrimaryKey::getColumnNames)
+                        .orElse(List.of());
+        List<String> columnsNow =
+                existing.getColumns().stream()
+                        .map(Schema.UnresolvedColumn::getName)
+                        .filter(name -> !name.equals(SyntheticKey.COLUMN))
+                        .toList();
+        List<String> columns =
+                definition.columns().stream().map(TableDefinition.Column::name).toList();
+        boolean syntheticNow = columnsNow.size() < existing.getColumns().size();
+        if (!new HashSet<>(key).equals(new HashSet<>(keyNow))
+                || syntheticNow != key.contains(SyntheticKey.COLUMN)
+                || columns.size() < columnsNow.size()
+                || !columns.subList(0, columnsNow.size()).equals(columnsNow)) {
+            return false;
+        }
+        String table = JobSql.paimonName(definition.table());
+        List<String> added = new ArrayList<>();
+        String after = columnsNow.isEmpty() ? null : columnsNow.get(columnsNow.size() - 1);
+        for (TableDefinition.Column column :
+                definition.columns().subList(columnsNow.size(), columns.size())) {
+            added.add(
+                    TableId.quote(column.name())
+                            + " "
+                            + column.type()
+                            + (after == null ? " FIRST" : " AFTER " + TableId.quote(after)));
+            after = column.name();
+        }
+        if (!added.isEmpty()) {
+            env.executeSql("ALTER TABLE " + table + " ADD (" + String.join(", ", added) + ")");
+        }
+        env.executeSql(
+                "ALTER TABLE "
+                        + table
+                        + " SET ("
+                        + JobSql.literal(QueryState.TABLE_OPTION)
+                        + " = "
+                        + JobSql.literal(QueryState.fingerprint(definition))
+                        + ")");
+        LOG.infof(
+                "%s keeps its rows for its new query until the next refresh%s",
+                definition.table(), added.isEmpty() ? "" : "; columns added: " + added);
+        return true;
     }
-    return gap;
-  }
 
-  /** Drops the staged table of {@code version}, if there is one (a switch-over given up or replaced). */
-  public void dropStaged(String table, long version) {
-    TableEnvironment env = environment(new Configuration(), false);
-    env.executeSql(JobSql.createCatalog(warehouse));
-    env.executeSql("DROP TABLE IF EXISTS " + JobSql.paimonName(JobSql.stagedTable(table, version)));
-  }
-
-  /** Drops the table's Paimon table and its files, if it exists. */
-  public void dropTable(String table) {
-    TableEnvironment env = environment(new Configuration(), false);
-    env.executeSql(JobSql.createCatalog(warehouse));
-    env.executeSql("DROP TABLE IF EXISTS " + JobSql.paimonName(table));
-  }
-
-  /** Submits the CONTINUOUS job: an INSERT INTO that runs until stopped. */
-  public JobClient submitStreaming(TableDefinition definition, RefreshPlan plan, Map<String, String> jobOptions) {
-    return submitStreaming(definition, plan, jobOptions, definition.table());
-  }
-
-  /** Submits the CONTINUOUS job writing the Paimon table named {@code target} (the table's own, or its staged table). */
-  public JobClient submitStreaming(TableDefinition definition, RefreshPlan plan, Map<String, String> jobOptions, String target) {
-    TableEnvironment env = environment(configuration(jobOptions), true);
-    env.executeSql(JobSql.createCatalog(warehouse));
-    JobSql.declareSources(definition, plan).forEach(env::executeSql);
-    return jobOf(env.executeSql(JobSql.insert(definition, plan, target)));
-  }
-
-  /**
-   * Submits one FULL refresh, read as a batch: {@code overwrite} is its INSERT OVERWRITE (of the
-   * table, a partition or some partitions: JobSql), and the materialized tables in
-   * {@code pinnedInputs} are read at those snapshots. Compiled in an environment kept ready
-   * between refreshes, on the caller's thread (always the same one).
-   */
-  public JobClient submitRefresh(TableDefinition definition, String overwrite, Map<String, Long> pinnedInputs, Map<String, String> jobOptions) {
-    TableEnvironment env = batch.take(jobOptions);
-    // Given back only once clean: one that failed half-way may hold part of this refresh's sources.
-    JobSql.declareSources(definition, pinnedInputs).forEach(env::executeSql);
-    for (var source : definition.sources()) {
-      if (source.kind() == TableDefinition.Kind.SOURCE_TABLE) {
-        bound(env, source.table()); // a materialized table is read at its pinned or latest snapshot anyway
-      }
+    /**
+     * The fingerprint of the query that wrote the table's Paimon table ({@link QueryState}); empty
+     * when there is no such table.
+     */
+    public Optional<String> writtenBy(String table) {
+        TableEnvironment env = environment(new Configuration(), false);
+        env.executeSql(JobSql.createCatalog(warehouse));
+        TableId id = TableId.of(table);
+        var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
+        ObjectPath path = new ObjectPath(id.database(), id.name());
+        if (!catalog.tableExists(path)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.ofNullable(
+                    catalog.getTable(path).getOptions().get(QueryState.TABLE_OPTION));
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the Paimon table of " + table, e);
+        }
     }
-    JobClient job = jobOf(env.executeSql(overwrite));
-    if (undeclareSources(env, definition)) {
-      batch.release(jobOptions, env);
+
+    /**
+     * Creates the staged table a new query fills beside the table's own ({@link
+     * JobSql#stagedTable}), empty: one left by an earlier try is dropped first.
+     */
+    public void createStaged(TableDefinition definition, RefreshPlan plan) {
+        TableEnvironment env = environment(new Configuration(), false);
+        env.executeSql(JobSql.createCatalog(warehouse));
+        env.executeSql(JobSql.createDatabase(definition.table()));
+        String staged = JobSql.stagedTable(definition.table(), definition.version());
+        env.executeSql("DROP TABLE IF EXISTS " + JobSql.paimonName(staged));
+        env.executeSql(JobSql.createTable(definition, plan, staged));
     }
-    return job;
-  }
 
-  /**
-   * The sources leave the environment's default catalog, so the next refresh declares its own.
-   * The job is submitted by then: a failure here only means the environment is not reused.
-   */
-  private static boolean undeclareSources(TableEnvironment env, TableDefinition definition) {
-    try {
-      for (var source : definition.sources()) {
-        TableId id = TableId.of(source.table());
-        env.getCatalog(id.catalog()).orElseThrow().dropTable(new ObjectPath(id.database(), id.name()), true);
-      }
-      return true;
-    } catch (Exception e) {
-      LOG.warnf("a FULL refresh's environment is not reused: removing the sources of %s failed (%s)", definition.table(), e.getMessage());
-      return false;
+    /**
+     * The switch-over's renames: the table's Paimon table out of the way, then the staged table of
+     * {@code version} under the table's name, then the replaced one dropped. Each step looks first,
+     * so a switch cut short (a crash, a failed rename) is finished by calling it again.
+     *
+     * @return how long the table's name named no table, in nanoseconds (0 when a previous call
+     *     renamed it)
+     */
+    public long swapInStaged(String table, long version) {
+        TableEnvironment env = environment(new Configuration(), false);
+        env.executeSql(JobSql.createCatalog(warehouse));
+        var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
+        TableId id = TableId.of(table);
+        ObjectPath main = new ObjectPath(id.database(), id.name());
+        ObjectPath staged =
+                new ObjectPath(
+                        id.database(), TableId.of(JobSql.stagedTable(table, version)).name());
+        ObjectPath retired =
+                new ObjectPath(id.database(), TableId.of(JobSql.retiredTable(table)).name());
+        long gap = 0;
+        try {
+            if (catalog.tableExists(staged)) {
+                if (catalog.tableExists(retired)) {
+                    catalog.dropTable(retired, true);
+                }
+                long from = System.nanoTime();
+                if (catalog.tableExists(main)) {
+                    catalog.renameTable(main, retired.getObjectName(), false);
+                }
+                catalog.renameTable(staged, id.name(), false);
+                gap = System.nanoTime() - from;
+            }
+            catalog.dropTable(retired, true);
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "cannot put the new query's table in place of " + table + ": " + e.getMessage(),
+                    e);
+        }
+        return gap;
     }
-  }
 
-  /** A batch refresh reads each source up to where it stands now. */
-  private static void bound(TableEnvironment env, String table) {
-    TableId id = TableId.of(table);
-    Map<String, String> options;
-    try {
-      options = env.getCatalog(id.catalog()).orElseThrow().getTable(new ObjectPath(id.database(), id.name())).getOptions();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot read the options of " + table, e);
+    /**
+     * Drops the staged table of {@code version}, if there is one (a switch-over given up or
+     * replaced).
+     */
+    public void dropStaged(String table, long version) {
+        TableEnvironment env = environment(new Configuration(), false);
+        env.executeSql(JobSql.createCatalog(warehouse));
+        env.executeSql(
+                "DROP TABLE IF EXISTS " + JobSql.paimonName(JobSql.stagedTable(table, version)));
     }
-    Map<String, String> extra = BoundedReads.extraOptions(options);
-    if (!extra.isEmpty()) {
-      List<String> pairs = extra.entrySet().stream().map(e -> JobSql.literal(e.getKey()) + " = " + JobSql.literal(e.getValue())).toList();
-      env.executeSql("ALTER TABLE " + id.quoted() + " SET (" + String.join(", ", pairs) + ")");
+
+    /** Drops the table's Paimon table and its files, if it exists. */
+    public void dropTable(String table) {
+        TableEnvironment env = environment(new Configuration(), false);
+        env.executeSql(JobSql.createCatalog(warehouse));
+        env.executeSql("DROP TABLE IF EXISTS " + JobSql.paimonName(table));
     }
-  }
 
-  private Configuration configuration(Map<String, String> jobOptions) {
-    Configuration configuration = target.clientConfiguration();
-    jobOptions.forEach(configuration::setString);
-    return configuration;
-  }
+    /** Submits the CONTINUOUS job: an INSERT INTO that runs until stopped. */
+    public JobClient submitStreaming(
+            TableDefinition definition, RefreshPlan plan, Map<String, String> jobOptions) {
+        return submitStreaming(definition, plan, jobOptions, definition.table());
+    }
 
-  private static TableEnvironment environment(Configuration configuration, boolean streaming) {
-    EnvironmentSettings.Builder settings = EnvironmentSettings.newInstance().withConfiguration(configuration);
-    return TableEnvironment.create((streaming ? settings.inStreamingMode() : settings.inBatchMode()).build());
-  }
+    /**
+     * Submits the CONTINUOUS job writing the Paimon table named {@code target} (the table's own, or
+     * its staged table).
+     */
+    public JobClient submitStreaming(
+            TableDefinition definition,
+            RefreshPlan plan,
+            Map<String, String> jobOptions,
+            String target) {
+        TableEnvironment env = environment(configuration(jobOptions), true);
+        env.executeSql(JobSql.createCatalog(warehouse));
+        JobSql.declareSources(definition, plan).forEach(env::executeSql);
+        return jobOf(env.executeSql(JobSql.insert(definition, plan, target)));
+    }
 
-  private static JobClient jobOf(TableResult result) {
-    return result.getJobClient().orElseThrow(() -> new IllegalStateException("Flink returned no job for the INSERT"));
-  }
+    /**
+     * Submits one FULL refresh, read as a batch: {@code overwrite} is its INSERT OVERWRITE (of the
+     * table, a partition or some partitions: JobSql), and the materialized tables in {@code
+     * pinnedInputs} are read at those snapshots. Compiled in an environment kept ready between
+     * refreshes, on the caller's thread (always the same one).
+     */
+    public JobClient submitRefresh(
+            TableDefinition definition,
+            String overwrite,
+            Map<String, Long> pinnedInputs,
+            Map<String, String> jobOptions) {
+        TableEnvironment env = batch.take(jobOptions);
+        // Given back only once clean: one that failed half-way may hold part of this refresh's
+        // sources.
+        JobSql.declareSources(definition, pinnedInputs).forEach(env::executeSql);
+        for (var source : definition.sources()) {
+            if (source.kind() == TableDefinition.Kind.SOURCE_TABLE) {
+                bound(env, source.table()); // a materialized table is read at its pinned or latest
+                // snapshot anyway
+            }
+        }
+        JobClient job = jobOf(env.executeSql(overwrite));
+        if (undeclareSources(env, definition)) {
+            batch.release(jobOptions, env);
+        }
+        return job;
+    }
+
+    /**
+     * The sources leave the environment's default catalog, so the next refresh declares its own.
+     * The job is submitted by then: a failure here only means the environment is not reused.
+     */
+    private static boolean undeclareSources(TableEnvironment env, TableDefinition definition) {
+        try {
+            for (var source : definition.sources()) {
+                TableId id = TableId.of(source.table());
+                env.getCatalog(id.catalog())
+                        .orElseThrow()
+                        .dropTable(new ObjectPath(id.database(), id.name()), true);
+            }
+            return true;
+        } catch (Exception e) {
+            LOG.warnf(
+                    "a FULL refresh's environment is not reused: removing the sources of %s failed"
+                            + " (%s)",
+                    definition.table(), e.getMessage());
+            return false;
+        }
+    }
+
+    /** A batch refresh reads each source up to where it stands now. */
+    private static void bound(TableEnvironment env, String table) {
+        TableId id = TableId.of(table);
+        Map<String, String> options;
+        try {
+            options =
+                    env.getCatalog(id.catalog())
+                            .orElseThrow()
+                            .getTable(new ObjectPath(id.database(), id.name()))
+                            .getOptions();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the options of " + table, e);
+        }
+        Map<String, String> extra = BoundedReads.extraOptions(options);
+        if (!extra.isEmpty()) {
+            List<String> pairs =
+                    extra.entrySet().stream()
+                            .map(
+                                    e ->
+                                            JobSql.literal(e.getKey())
+                                                    + " = "
+                                                    + JobSql.literal(e.getValue()))
+                            .toList();
+            env.executeSql(
+                    "ALTER TABLE " + id.quoted() + " SET (" + String.join(", ", pairs) + ")");
+        }
+    }
+
+    private Configuration configuration(Map<String, String> jobOptions) {
+        Configuration configuration = target.clientConfiguration();
+        jobOptions.forEach(configuration::setString);
+        return configuration;
+    }
+
+    private static TableEnvironment environment(Configuration configuration, boolean streaming) {
+        EnvironmentSettings.Builder settings =
+                EnvironmentSettings.newInstance().withConfiguration(configuration);
+        return TableEnvironment.create(
+                (streaming ? settings.inStreamingMode() : settings.inBatchMode()).build());
+    }
+
+    private static JobClient jobOf(TableResult result) {
+        return result.getJobClient()
+                .orElseThrow(
+                        () -> new IllegalStateException("Flink returned no job for the INSERT"));
+    }
 }

@@ -1,14 +1,14 @@
 package io.mtables.jobmanager.jobs;
 
+import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableId;
 import java.time.Instant;
 import java.util.Optional;
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.CachingCatalog;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.table.FileStoreTable;
-import io.mtables.planning.Warehouse;
-import org.apache.paimon.catalog.CachingCatalog;
 
 /**
  * Reads the latest snapshot of a table straight from the warehouse with Paimon's own API: what was
@@ -16,102 +16,120 @@ import org.apache.paimon.catalog.CachingCatalog;
  */
 public class PaimonSnapshots implements AutoCloseable {
 
-  private final Catalog catalog;
+    private final Catalog catalog;
 
-  public PaimonSnapshots(Warehouse warehouse) {
-    this.catalog = WarehouseCatalog.open(warehouse);
-  }
-
-  /**
-   * A committed snapshot.
-   *
-   * @param id Paimon's snapshot id
-   * @param committedAt the commit time
-   * @param rowsAdded the rows this snapshot wrote (delta record count)
-   * @param totalRows the rows the table holds after it
-   * @param kind APPEND, COMPACT, OVERWRITE or ANALYZE
-   * @param commitIdentifier what the writer committed it as: a streaming job's checkpoint id
-   */
-  public record CommittedSnapshot(long id, Instant committedAt, long rowsAdded, long totalRows, String kind, long commitIdentifier) {}
-
-  /** The table's latest snapshot; empty when the table has none or does not exist. */
-  public Optional<CommittedSnapshot> latest(String table) {
-    TableId id = TableId.of(table);
-    try {
-      FileStoreTable paimon = (FileStoreTable) catalog.getTable(Identifier.create(id.database(), id.name()));
-      Snapshot snapshot = paimon.snapshotManager().latestSnapshot();
-      if (snapshot == null) {
-        return Optional.empty();
-      }
-      return Optional.of(
-          new CommittedSnapshot(
-              snapshot.id(),
-              Instant.ofEpochMilli(snapshot.timeMillis()),
-              snapshot.deltaRecordCount() == null ? 0 : snapshot.deltaRecordCount(),
-              snapshot.totalRecordCount() == null ? 0 : snapshot.totalRecordCount(),
-              snapshot.commitKind().name(),
-              snapshot.commitIdentifier()));
-    } catch (Catalog.TableNotExistException e) {
-      return Optional.empty();
+    public PaimonSnapshots(Warehouse warehouse) {
+        this.catalog = WarehouseCatalog.open(warehouse);
     }
-  }
 
-  /**
-   * Where an input of a refresh stands.
-   *
-   * @param latest the latest snapshot, which the refresh reads
-   * @param dataId the newest snapshot that changed the table's rows: a compaction rewrites files,
-   *     not rows, so a table compacted since a refresh has not changed for it
-   */
-  public record InputSnapshot(long latest, long dataId) {}
+    /**
+     * A committed snapshot.
+     *
+     * @param id Paimon's snapshot id
+     * @param committedAt the commit time
+     * @param rowsAdded the rows this snapshot wrote (delta record count)
+     * @param totalRows the rows the table holds after it
+     * @param kind APPEND, COMPACT, OVERWRITE or ANALYZE
+     * @param commitIdentifier what the writer committed it as: a streaming job's checkpoint id
+     */
+    public record CommittedSnapshot(
+            long id,
+            Instant committedAt,
+            long rowsAdded,
+            long totalRows,
+            String kind,
+            long commitIdentifier) {}
 
-  /** Where {@code table} stands as an input; empty when it has no snapshot yet or does not exist. */
-  public Optional<InputSnapshot> input(String table) {
-    TableId id = TableId.of(table);
-    try {
-      FileStoreTable paimon = (FileStoreTable) catalog.getTable(Identifier.create(id.database(), id.name()));
-      var manager = paimon.snapshotManager();
-      Snapshot latest = manager.latestSnapshot();
-      if (latest == null) {
-        return Optional.empty();
-      }
-      long earliest = manager.earliestSnapshotId() == null ? latest.id() : manager.earliestSnapshotId();
-      Snapshot data = latest;
-      // Back over compactions only; an expired snapshot ends the walk at the oldest one kept.
-      while (data.commitKind() == Snapshot.CommitKind.COMPACT && data.id() > earliest && manager.snapshotExists(data.id() - 1)) {
-        data = manager.snapshot(data.id() - 1);
-      }
-      return Optional.of(new InputSnapshot(latest.id(), data.id()));
-    } catch (Catalog.TableNotExistException e) {
-      return Optional.empty();
+    /** The table's latest snapshot; empty when the table has none or does not exist. */
+    public Optional<CommittedSnapshot> latest(String table) {
+        TableId id = TableId.of(table);
+        try {
+            FileStoreTable paimon =
+                    (FileStoreTable) catalog.getTable(Identifier.create(id.database(), id.name()));
+            Snapshot snapshot = paimon.snapshotManager().latestSnapshot();
+            if (snapshot == null) {
+                return Optional.empty();
+            }
+            return Optional.of(
+                    new CommittedSnapshot(
+                            snapshot.id(),
+                            Instant.ofEpochMilli(snapshot.timeMillis()),
+                            snapshot.deltaRecordCount() == null ? 0 : snapshot.deltaRecordCount(),
+                            snapshot.totalRecordCount() == null ? 0 : snapshot.totalRecordCount(),
+                            snapshot.commitKind().name(),
+                            snapshot.commitIdentifier()));
+        } catch (Catalog.TableNotExistException e) {
+            return Optional.empty();
+        }
     }
-  }
 
-  /** Forgets what Paimon's catalog cached about the table: another catalog replaced it (a switch-over's renames). */
-  public void forget(String table) {
-    if (catalog instanceof CachingCatalog caching) {
-      TableId id = TableId.of(table);
-      caching.invalidateTable(Identifier.create(id.database(), id.name()));
-    }
-  }
+    /**
+     * Where an input of a refresh stands.
+     *
+     * @param latest the latest snapshot, which the refresh reads
+     * @param dataId the newest snapshot that changed the table's rows: a compaction rewrites files,
+     *     not rows, so a table compacted since a refresh has not changed for it
+     */
+    public record InputSnapshot(long latest, long dataId) {}
 
-  /** Whether the warehouse holds the table. */
-  public boolean exists(String table) {
-    TableId id = TableId.of(table);
-    try {
-      catalog.getTable(Identifier.create(id.database(), id.name()));
-      return true;
-    } catch (Catalog.TableNotExistException e) {
-      return false;
+    /**
+     * Where {@code table} stands as an input; empty when it has no snapshot yet or does not exist.
+     */
+    public Optional<InputSnapshot> input(String table) {
+        TableId id = TableId.of(table);
+        try {
+            FileStoreTable paimon =
+                    (FileStoreTable) catalog.getTable(Identifier.create(id.database(), id.name()));
+            var manager = paimon.snapshotManager();
+            Snapshot latest = manager.latestSnapshot();
+            if (latest == null) {
+                return Optional.empty();
+            }
+            long earliest =
+                    manager.earliestSnapshotId() == null
+                            ? latest.id()
+                            : manager.earliestSnapshotId();
+            Snapshot data = latest;
+            // Back over compactions only; an expired snapshot ends the walk at the oldest one kept.
+            while (data.commitKind() == Snapshot.CommitKind.COMPACT
+                    && data.id() > earliest
+                    && manager.snapshotExists(data.id() - 1)) {
+                data = manager.snapshot(data.id() - 1);
+            }
+            return Optional.of(new InputSnapshot(latest.id(), data.id()));
+        } catch (Catalog.TableNotExistException e) {
+            return Optional.empty();
+        }
     }
-  }
 
-  @Override
-  public void close() {
-    try {
-      catalog.close();
-    } catch (Exception e) {
-      // closing a file-system catalog releases nothing that matters
+    /**
+     * Forgets what Paimon's catalog cached about the table: another catalog replaced it (a
+     * switch-over's renames).
+     */
+    public void forget(String table) {
+        if (catalog instanceof CachingCatalog caching) {
+            TableId id = TableId.of(table);
+            caching.invalidateTable(Identifier.create(id.database(), id.name()));
+        }
     }
-  }
+
+    /** Whether the warehouse holds the table. */
+    public boolean exists(String table) {
+        TableId id = TableId.of(table);
+        try {
+            catalog.getTable(Identifier.create(id.database(), id.name()));
+            return true;
+        } catch (Catalog.TableNotExistException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            catalog.close();
+        } catch (Exception e) {
+            // closing a file-system catalog releases nothing that matters
+        }
+    }
 }

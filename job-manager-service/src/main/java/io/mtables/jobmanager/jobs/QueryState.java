@@ -7,29 +7,31 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Streaming state belongs to a query: a savepoint or checkpoint taken by one query restores into
- * a job of the same query only. The fingerprint of the expanded query and the columns names that
+ * Streaming state belongs to a query: a savepoint or checkpoint taken by one query restores into a
+ * job of the same query only. The fingerprint of the expanded query and the columns names that
  * state (in checkpoint and savepoint paths, in job names, and as an option of the Paimon table), so
  * a change of freshness keeps the state and a change of query rebuilds the table from its sources.
  */
 public final class QueryState {
 
-  /** The Paimon table option that records which query wrote the table. */
-  public static final String TABLE_OPTION = "mt.query-fingerprint";
+    /** The Paimon table option that records which query wrote the table. */
+    public static final String TABLE_OPTION = "mt.query-fingerprint";
 
-  private QueryState() {}
+    private QueryState() {}
 
-  /** 12 hex digits of SHA-256 over the expanded query and the columns. */
-  public static String fingerprint(TableDefinition definition) {
-    try {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      digest.update(definition.query().expanded().getBytes(StandardCharsets.UTF_8));
-      for (var column : definition.columns()) {
-        digest.update(("\n" + column.name() + " " + column.type() + " " + column.nullable()).getBytes(StandardCharsets.UTF_8));
-      }
-      return HexFormat.of().formatHex(digest.digest()).substring(0, 12);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JVM", e);
+    /** 12 hex digits of SHA-256 over the expanded query and the columns. */
+    public static String fingerprint(TableDefinition definition) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update(definition.query().expanded().getBytes(StandardCharsets.UTF_8));
+            for (var column : definition.columns()) {
+                digest.update(
+                        ("\n" + column.name() + " " + column.type() + " " + column.nullable())
+                                .getBytes(StandardCharsets.UTF_8));
+            }
+            return HexFormat.of().formatHex(digest.digest()).substring(0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JVM", e);
+        }
     }
-  }
 }

@@ -9,9 +9,10 @@ import org.apache.paimon.options.Options;
 /** Paimon's own catalog over the warehouse, for reading its metadata without a Flink job. */
 final class WarehouseCatalog {
 
-  private WarehouseCatalog() {}
+    private WarehouseCatalog() {}
 
-  static Catalog open(Warehouse warehouse) {
-    return CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions())));
-  }
+    static Catalog open(Warehouse warehouse) {
+        return CatalogFactory.createCatalog(
+                CatalogContext.create(Options.fromMap(warehouse.catalogOptions())));
+    }
 }

@@ -18,7 +18,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.TreeMap;
 import org.jboss.logging.Logger;
 
 /**
@@ -29,203 +28,319 @@ import org.jboss.logging.Logger;
  */
 final class FullRefreshes {
 
-  private static final Logger LOG = Logger.getLogger(FullRefreshes.class);
+    private static final Logger LOG = Logger.getLogger(FullRefreshes.class);
 
-  /** How many looks at an ended refresh job may fail to report it before it counts as failed. */
-  static final int END_REPORT_ATTEMPTS = 5;
+    /** How many looks at an ended refresh job may fail to report it before it counts as failed. */
+    static final int END_REPORT_ATTEMPTS = 5;
 
-  private final FlinkTarget flink;
-  private final JobSubmitter submitter;
-  private final JobManagerConfig config;
-  private final PipelineReports reports;
-  private final PaimonSnapshots snapshots;
-  private final PaimonPartitions partitions;
-  private final RefreshScopes scopes;
-  private final Clock clock;
-  /** Until the previous run's state is read back, refreshes wait. */
-  private boolean started;
+    private final FlinkTarget flink;
+    private final JobSubmitter submitter;
+    private final JobManagerConfig config;
+    private final PipelineReports reports;
+    private final PaimonSnapshots snapshots;
+    private final PaimonPartitions partitions;
+    private final RefreshScopes scopes;
+    private final Clock clock;
 
-  FullRefreshes(
-      FlinkTarget flink, JobSubmitter submitter, JobManagerConfig config, PipelineReports reports, PaimonSnapshots snapshots,
-      PaimonPartitions partitions, Clock clock) {
-    this.flink = flink;
-    this.submitter = submitter;
-    this.config = config;
-    this.reports = reports;
-    this.snapshots = snapshots;
-    this.partitions = partitions;
-    this.scopes = new RefreshScopes(snapshots, partitions);
-    this.clock = clock;
-  }
+    /** Until the previous run's state is read back, refreshes wait. */
+    private boolean started;
 
-  void start() {
-    started = true;
-  }
+    FullRefreshes(
+            FlinkTarget flink,
+            JobSubmitter submitter,
+            JobManagerConfig config,
+            PipelineReports reports,
+            PaimonSnapshots snapshots,
+            PaimonPartitions partitions,
+            Clock clock) {
+        this.flink = flink;
+        this.submitter = submitter;
+        this.config = config;
+        this.reports = reports;
+        this.snapshots = snapshots;
+        this.partitions = partitions;
+        this.scopes = new RefreshScopes(snapshots, partitions);
+        this.clock = clock;
+    }
 
-  /** A refresh job found on the cluster at start is the table's running refresh. */
-  void attach(Pipeline pipeline, FlinkJob job, String refreshId) {
-    pipeline.refreshJobId = job.id();
-    pipeline.refreshRunning = new Pipeline.Refresh(refreshId, Map.of(), scheduledTimeOf(refreshId), RefreshTick.Reason.CATCH_UP);
-    pipeline.refreshStartedAt = clock.instant();
-    LOG.infof("re-attached to refresh job %s of %s", job.id(), pipeline.table);
-  }
+    void start() {
+        started = true;
+    }
 
-  /** Runs the refresh now, or makes it the one waiting. */
-  void request(Pipeline pipeline, Pipeline.Refresh refresh) {
-    if (!started || !pipeline.planReady() || pipeline.refreshRunning != null) {
-      // The plan is not known yet (its topic is read by another consumer), or a refresh runs: this
-      // one waits, the newest only; the others are coalesced into it.
-      if (pipeline.refreshWaiting != null) {
-        pipeline.coalescedRefreshes++;
-      }
-      pipeline.refreshWaiting = refresh;
-      return;
+    /** A refresh job found on the cluster at start is the table's running refresh. */
+    void attach(Pipeline pipeline, FlinkJob job, String refreshId) {
+        pipeline.refreshJobId = job.id();
+        pipeline.refreshRunning =
+                new Pipeline.Refresh(
+                        refreshId,
+                        Map.of(),
+                        scheduledTimeOf(refreshId),
+                        RefreshTick.Reason.CATCH_UP);
+        pipeline.refreshStartedAt = clock.instant();
+        LOG.infof("re-attached to refresh job %s of %s", job.id(), pipeline.table);
     }
-    if (pipeline.plan.status() != RefreshPlan.Status.ACTIVE || pipeline.status == Pipeline.Status.SUSPENDED) {
-      LOG.infof("not refreshing %s: it is %s", pipeline.table, pipeline.status);
-      return;
-    }
-    if (pipeline.plan.mode() == Mode.CONTINUOUS) {
-      // Its streaming job writes it; a batch overwrite beside it would be a second writer.
-      LOG.infof("not refreshing %s: it is CONTINUOUS, kept fresh by its streaming job", pipeline.table);
-      return;
-    }
-    TableDefinition definition = pipeline.definition;
-    Instant requestedAt = clock.instant();
-    RefreshScopes.Decision scope;
-    try {
-      scope = scopes.of(pipeline, refresh);
-    } catch (RuntimeException e) {
-      reports.failed(pipeline, null, "cannot read the snapshots of the refresh's inputs: " + PipelineReports.rootMessage(e), refresh);
-      return;
-    }
-    if (scope instanceof RefreshScopes.NoData noData) {
-      reports.noData(pipeline, refresh, noData.tableSnapshotId(), noData.inputSnapshots(), requestedAt);
-      return;
-    }
-    RefreshScopes.Run run = (RefreshScopes.Run) scope;
-    try {
-      Instant scoped = clock.instant();
-      var job = submitter.submitRefresh(definition, run.overwrite(), run.pinned(), JobOptions.refresh(definition, refresh.id(), config));
-      LOG.infof("refresh %s of %s: scope decided in %d ms, job compiled and submitted in %d ms", refresh.id(), pipeline.table,
-          Duration.between(requestedAt, scoped).toMillis(), Duration.between(scoped, clock.instant()).toMillis());
-      pipeline.refreshJobId = job.getJobID().toHexString();
-      pipeline.refreshRunning = refresh;
-      pipeline.refreshScope = run.scope();
-      // The refresh's time counts from here: compiling and submitting its job are part of its cost.
-      pipeline.refreshStartedAt = requestedAt;
-      reports.events().jobStarted(new JobStarted(pipeline.table, definition.version(), Mode.FULL, pipeline.refreshJobId,
-          JobSql.refreshJobName(definition, refresh.id()), null, clock.instant()));
-    } catch (RuntimeException e) {
-      reports.failed(pipeline, null, "cannot start the refresh: " + PipelineReports.rootMessage(e), refresh);
-    }
-  }
 
-  /** A refresh that arrived before its plan, or while another ran, runs now. */
-  void startWaiting(Pipeline pipeline) {
-    Pipeline.Refresh next = pipeline.refreshWaiting;
-    if (next != null && pipeline.refreshRunning == null) {
-      pipeline.refreshWaiting = null;
-      request(pipeline, next);
+    /** Runs the refresh now, or makes it the one waiting. */
+    void request(Pipeline pipeline, Pipeline.Refresh refresh) {
+        if (!started || !pipeline.planReady() || pipeline.refreshRunning != null) {
+            // The plan is not known yet (its topic is read by another consumer), or a refresh runs:
+            // this
+            // one waits, the newest only; the others are coalesced into it.
+            if (pipeline.refreshWaiting != null) {
+                pipeline.coalescedRefreshes++;
+            }
+            pipeline.refreshWaiting = refresh;
+            return;
+        }
+        if (pipeline.plan.status() != RefreshPlan.Status.ACTIVE
+                || pipeline.status == Pipeline.Status.SUSPENDED) {
+            LOG.infof("not refreshing %s: it is %s", pipeline.table, pipeline.status);
+            return;
+        }
+        if (pipeline.plan.mode() == Mode.CONTINUOUS) {
+            // Its streaming job writes it; a batch overwrite beside it would be a second writer.
+            LOG.infof(
+                    "not refreshing %s: it is CONTINUOUS, kept fresh by its streaming job",
+                    pipeline.table);
+            return;
+        }
+        TableDefinition definition = pipeline.definition;
+        Instant requestedAt = clock.instant();
+        RefreshScopes.Decision scope;
+        try {
+            scope = scopes.of(pipeline, refresh);
+        } catch (RuntimeException e) {
+            reports.failed(
+                    pipeline,
+                    null,
+                    "cannot read the snapshots of the refresh's inputs: "
+                            + PipelineReports.rootMessage(e),
+                    refresh);
+            return;
+        }
+        if (scope instanceof RefreshScopes.NoData noData) {
+            reports.noData(
+                    pipeline,
+                    refresh,
+                    noData.tableSnapshotId(),
+                    noData.inputSnapshots(),
+                    requestedAt);
+            return;
+        }
+        RefreshScopes.Run run = (RefreshScopes.Run) scope;
+        try {
+            Instant scoped = clock.instant();
+            var job =
+                    submitter.submitRefresh(
+                            definition,
+                            run.overwrite(),
+                            run.pinned(),
+                            JobOptions.refresh(definition, refresh.id(), config));
+            LOG.infof(
+                    "refresh %s of %s: scope decided in %d ms, job compiled and submitted in %d ms",
+                    refresh.id(),
+                    pipeline.table,
+                    Duration.between(requestedAt, scoped).toMillis(),
+                    Duration.between(scoped, clock.instant()).toMillis());
+            pipeline.refreshJobId = job.getJobID().toHexString();
+            pipeline.refreshRunning = refresh;
+            pipeline.refreshScope = run.scope();
+            // The refresh's time counts from here: compiling and submitting its job are part of its
+            // cost.
+            pipeline.refreshStartedAt = requestedAt;
+            reports.events()
+                    .jobStarted(
+                            new JobStarted(
+                                    pipeline.table,
+                                    definition.version(),
+                                    Mode.FULL,
+                                    pipeline.refreshJobId,
+                                    JobSql.refreshJobName(definition, refresh.id()),
+                                    null,
+                                    clock.instant()));
+        } catch (RuntimeException e) {
+            reports.failed(
+                    pipeline,
+                    null,
+                    "cannot start the refresh: " + PipelineReports.rootMessage(e),
+                    refresh);
+        }
     }
-  }
 
-  /** Looks at the running refresh job: reports its end and starts the one waiting. */
-  void watch(Pipeline pipeline, FlinkJob job) {
-    if (pipeline.refreshJobId == null) {
-      return;
+    /** A refresh that arrived before its plan, or while another ran, runs now. */
+    void startWaiting(Pipeline pipeline) {
+        Pipeline.Refresh next = pipeline.refreshWaiting;
+        if (next != null && pipeline.refreshRunning == null) {
+            pipeline.refreshWaiting = null;
+            request(pipeline, next);
+        }
     }
-    if (job == null) {
-      LOG.warnf("refresh job %s of %s is gone from the cluster; counted as failed", pipeline.refreshJobId, pipeline.table);
-      Pipeline.Refresh lost = pipeline.refreshRunning;
-      pipeline.refreshJobId = null;
-      pipeline.refreshRunning = null;
-      reports.failed(pipeline, null, "the refresh " + (lost == null ? "" : lost.id() + " ") + "was lost with the Flink cluster", lost);
-      if (lost != null && pipeline.refreshWaiting == null) {
-        pipeline.refreshWaiting = lost; // run it again
-      }
-      startWaiting(pipeline);
-      return;
-    }
-    if (!job.ended()) {
-      return;
-    }
-    String jobId = pipeline.refreshJobId;
-    Pipeline.Refresh refresh = pipeline.refreshRunning;
-    try {
-      reportEnd(pipeline, job, refresh);
-    } catch (RuntimeException e) {
-      // Reading the outcome (Paimon) or reporting it (Kafka) failed: the refresh stays the running
-      // one and the next look reports it, so its end is never lost; after a few tries it counts as failed.
-      pipeline.endReportAttempts++;
-      if (pipeline.endReportAttempts < END_REPORT_ATTEMPTS) {
-        LOG.warnf("refresh job %s of %s ended %s; reporting it failed (try %d of %d, tried again at the next look): %s", jobId, pipeline.table,
-            job.state(), pipeline.endReportAttempts, END_REPORT_ATTEMPTS, PipelineReports.rootMessage(e));
-        return;
-      }
-      clearRunning(pipeline);
-      reports.failed(pipeline, jobId, "the refresh " + refresh.id() + " ended " + job.state() + " but its outcome could not be reported: "
-          + PipelineReports.rootMessage(e), refresh);
-      startWaiting(pipeline);
-      return;
-    }
-    clearRunning(pipeline);
-    startWaiting(pipeline);
-  }
 
-  private static void clearRunning(Pipeline pipeline) {
-    pipeline.refreshJobId = null;
-    pipeline.refreshRunning = null;
-    pipeline.refreshScope = null;
-    pipeline.endReportAttempts = 0;
-  }
+    /** Looks at the running refresh job: reports its end and starts the one waiting. */
+    void watch(Pipeline pipeline, FlinkJob job) {
+        if (pipeline.refreshJobId == null) {
+            return;
+        }
+        if (job == null) {
+            LOG.warnf(
+                    "refresh job %s of %s is gone from the cluster; counted as failed",
+                    pipeline.refreshJobId, pipeline.table);
+            Pipeline.Refresh lost = pipeline.refreshRunning;
+            pipeline.refreshJobId = null;
+            pipeline.refreshRunning = null;
+            reports.failed(
+                    pipeline,
+                    null,
+                    "the refresh "
+                            + (lost == null ? "" : lost.id() + " ")
+                            + "was lost with the Flink cluster",
+                    lost);
+            if (lost != null && pipeline.refreshWaiting == null) {
+                pipeline.refreshWaiting = lost; // run it again
+            }
+            startWaiting(pipeline);
+            return;
+        }
+        if (!job.ended()) {
+            return;
+        }
+        String jobId = pipeline.refreshJobId;
+        Pipeline.Refresh refresh = pipeline.refreshRunning;
+        try {
+            reportEnd(pipeline, job, refresh);
+        } catch (RuntimeException e) {
+            // Reading the outcome (Paimon) or reporting it (Kafka) failed: the refresh stays the
+            // running
+            // one and the next look reports it, so its end is never lost; after a few tries it
+            // counts as failed.
+            pipeline.endReportAttempts++;
+            if (pipeline.endReportAttempts < END_REPORT_ATTEMPTS) {
+                LOG.warnf(
+                        "refresh job %s of %s ended %s; reporting it failed (try %d of %d, tried"
+                                + " again at the next look): %s",
+                        jobId,
+                        pipeline.table,
+                        job.state(),
+                        pipeline.endReportAttempts,
+                        END_REPORT_ATTEMPTS,
+                        PipelineReports.rootMessage(e));
+                return;
+            }
+            clearRunning(pipeline);
+            reports.failed(
+                    pipeline,
+                    jobId,
+                    "the refresh "
+                            + refresh.id()
+                            + " ended "
+                            + job.state()
+                            + " but its outcome could not be reported: "
+                            + PipelineReports.rootMessage(e),
+                    refresh);
+            startWaiting(pipeline);
+            return;
+        }
+        clearRunning(pipeline);
+        startWaiting(pipeline);
+    }
 
-  /** Reports how a refresh job ended; changes the pipeline only once its event is sent. */
-  private void reportEnd(Pipeline pipeline, FlinkJob job, Pipeline.Refresh refresh) {
-    String jobId = job.id();
-    Pipeline.RefreshScope scope = pipeline.refreshScope;
-    if (!job.state().equals("FINISHED")) {
-      reports.failed(pipeline, jobId, "the refresh " + refresh.id() + " failed: " + flink.failureCause(jobId).orElse(job.state()), refresh);
-      return;
+    private static void clearRunning(Pipeline pipeline) {
+        pipeline.refreshJobId = null;
+        pipeline.refreshRunning = null;
+        pipeline.refreshScope = null;
+        pipeline.endReportAttempts = 0;
     }
-    try {
-      emptyWhatTheQueryNoLongerProduces(pipeline, scope);
-    } catch (RuntimeException e) {
-      reports.failed(pipeline, jobId, "the refresh " + refresh.id() + " wrote its partitions but could not empty those the query no longer"
-          + " produces: " + PipelineReports.rootMessage(e), refresh);
-      return;
-    }
-    Map<String, String> reported = scope != null && scope.changedPartitions() != null ? Map.of() : refresh.partition();
-    long before = scope == null ? pipeline.lastSnapshotId : scope.tableSnapshotBefore();
-    long latest = snapshots.latest(pipeline.table).map(PaimonSnapshots.CommittedSnapshot::id).orElse(before);
-    long rows = partitions.rowsWritten(pipeline.table, before, latest);
-    if (!reports.newSnapshot(pipeline, Mode.FULL, reported, pipeline.refreshStartedAt, refresh.dataTimestamp(), jobId, scope, rows, refresh.reason().name())) {
-      reports.unchanged(pipeline, refresh, jobId, scope);
-    }
-    pipeline.consecutiveFailures = 0;
-    pipeline.status = Pipeline.Status.ACTIVATED;
-    if (scope != null && scope.inputSnapshots() != null) {
-      pipeline.lastInputs.put(scope.baseline(), new Pipeline.InputsRead(pipeline.definition.version(), scope.inputSnapshots()));
-    }
-  }
 
-  /**
-   * A refresh of changed partitions replaced those the query produced rows for (dynamic overwrite);
-   * one it produced none for still holds its old rows, which are emptied now.
-   */
-  private void emptyWhatTheQueryNoLongerProduces(Pipeline pipeline, Pipeline.RefreshScope scope) {
-    if (scope == null || scope.changedPartitions() == null) {
-      return;
+    /** Reports how a refresh job ended; changes the pipeline only once its event is sent. */
+    private void reportEnd(Pipeline pipeline, FlinkJob job, Pipeline.Refresh refresh) {
+        String jobId = job.id();
+        Pipeline.RefreshScope scope = pipeline.refreshScope;
+        if (!job.state().equals("FINISHED")) {
+            reports.failed(
+                    pipeline,
+                    jobId,
+                    "the refresh "
+                            + refresh.id()
+                            + " failed: "
+                            + flink.failureCause(jobId).orElse(job.state()),
+                    refresh);
+            return;
+        }
+        try {
+            emptyWhatTheQueryNoLongerProduces(pipeline, scope);
+        } catch (RuntimeException e) {
+            reports.failed(
+                    pipeline,
+                    jobId,
+                    "the refresh "
+                            + refresh.id()
+                            + " wrote its partitions but could not empty those the query no longer"
+                            + " produces: "
+                            + PipelineReports.rootMessage(e),
+                    refresh);
+            return;
+        }
+        Map<String, String> reported =
+                scope != null && scope.changedPartitions() != null ? Map.of() : refresh.partition();
+        long before = scope == null ? pipeline.lastSnapshotId : scope.tableSnapshotBefore();
+        long latest =
+                snapshots
+                        .latest(pipeline.table)
+                        .map(PaimonSnapshots.CommittedSnapshot::id)
+                        .orElse(before);
+        long rows = partitions.rowsWritten(pipeline.table, before, latest);
+        if (!reports.newSnapshot(
+                pipeline,
+                Mode.FULL,
+                reported,
+                pipeline.refreshStartedAt,
+                refresh.dataTimestamp(),
+                jobId,
+                scope,
+                rows,
+                refresh.reason().name())) {
+            reports.unchanged(pipeline, refresh, jobId, scope);
+        }
+        pipeline.consecutiveFailures = 0;
+        pipeline.status = Pipeline.Status.ACTIVATED;
+        if (scope != null && scope.inputSnapshots() != null) {
+            pipeline.lastInputs.put(
+                    scope.baseline(),
+                    new Pipeline.InputsRead(pipeline.definition.version(), scope.inputSnapshots()));
+        }
     }
-    long latest = snapshots.latest(pipeline.table).map(PaimonSnapshots.CommittedSnapshot::id).orElse(scope.tableSnapshotBefore());
-    var written = partitions.written(pipeline.table, scope.tableSnapshotBefore(), latest)
-        .orElseThrow(() -> new IllegalStateException("the refresh's own snapshot is no longer kept"));
-    var present = partitions.present(pipeline.table);
-    partitions.empty(pipeline.table, scope.changedPartitions().stream().filter(present::contains).filter(p -> !written.contains(p)).toList());
-  }
 
-  /** The scheduled time a scheduled tick's id names ({@link TickIds}); else now. */
-  private Instant scheduledTimeOf(String tickId) {
-    return TickIds.scheduledTime(tickId).orElseGet(clock::instant);
-  }
+    /**
+     * A refresh of changed partitions replaced those the query produced rows for (dynamic
+     * overwrite); one it produced none for still holds its old rows, which are emptied now.
+     */
+    private void emptyWhatTheQueryNoLongerProduces(Pipeline pipeline, Pipeline.RefreshScope scope) {
+        if (scope == null || scope.changedPartitions() == null) {
+            return;
+        }
+        long latest =
+                snapshots
+                        .latest(pipeline.table)
+                        .map(PaimonSnapshots.CommittedSnapshot::id)
+                        .orElse(scope.tableSnapshotBefore());
+        var written =
+                partitions
+                        .written(pipeline.table, scope.tableSnapshotBefore(), latest)
+                        .orElseThrow(
+                                () ->
+                                        new IllegalStateException(
+                                                "the refresh's own snapshot is no longer kept"));
+        var present = partitions.present(pipeline.table);
+        partitions.empty(
+                pipeline.table,
+                scope.changedPartitions().stream()
+                        .filter(present::contains)
+                        .filter(p -> !written.contains(p))
+                        .toList());
+    }
+
+    /** The scheduled time a scheduled tick's id names ({@link TickIds}); else now. */
+    private Instant scheduledTimeOf(String tickId) {
+        return TickIds.scheduledTime(tickId).orElseGet(clock::instant);
+    }
 }

@@ -35,327 +35,407 @@ import org.jboss.logging.Logger;
  */
 public class PipelineManager {
 
-  private static final Logger LOG = Logger.getLogger(PipelineManager.class);
-  private static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(1);
+    private static final Logger LOG = Logger.getLogger(PipelineManager.class);
+    private static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(1);
 
-  private final Map<String, Pipeline> pipelines = new HashMap<>();
-  private final FlinkTarget flink;
-  private final PipelineReports reports;
-  private final StreamingJobs streaming;
-  private final FullRefreshes refreshes;
-  private final SwitchOvers switchOvers;
-  private final PlanSteps steps;
-  private final PaimonSnapshots snapshots;
-  private final Clock clock;
-  private final Pattern included;
-  private volatile int queuedTables;
-  /** While the previous run's state is read back, plans are collected, not acted on. */
-  private boolean loading = true;
+    private final Map<String, Pipeline> pipelines = new HashMap<>();
+    private final FlinkTarget flink;
+    private final PipelineReports reports;
+    private final StreamingJobs streaming;
+    private final FullRefreshes refreshes;
+    private final SwitchOvers switchOvers;
+    private final PlanSteps steps;
+    private final PaimonSnapshots snapshots;
+    private final Clock clock;
+    private final Pattern included;
+    private volatile int queuedTables;
 
-  public PipelineManager(
-      FlinkTarget flink, JobSubmitter submitter, PaimonSnapshots snapshots, PaimonPartitions partitions, Locations locations, JobManagerConfig config,
-      RefreshEvents events, Clock clock) {
-    this.flink = flink;
-    this.clock = clock;
-    this.reports = new PipelineReports(events, snapshots, config, clock);
-    this.streaming = new StreamingJobs(flink, submitter, locations, config, reports, clock);
-    this.refreshes = new FullRefreshes(flink, submitter, config, reports, snapshots, partitions, clock);
-    this.switchOvers = new SwitchOvers(flink, submitter, snapshots, locations, config, reports, streaming, clock);
-    this.steps = new PlanSteps(flink, submitter, locations, events, reports, streaming, switchOvers, clock);
-    this.snapshots = snapshots;
-    this.included = Pattern.compile(config.jobs().include());
-  }
+    /** While the previous run's state is read back, plans are collected, not acted on. */
+    private boolean loading = true;
 
-  private boolean mine(String table) {
-    return included.matcher(table).matches();
-  }
-
-  // ---- what is known --------------------------------------------------------------------------
-
-  /** A table's definition; a newer plan waiting for it is applied. */
-  public void onDefinition(TableDefinition definition) {
-    if (definition.kind() != TableDefinition.Kind.MATERIALIZED_TABLE || !mine(definition.table())) {
-      return;
+    public PipelineManager(
+            FlinkTarget flink,
+            JobSubmitter submitter,
+            PaimonSnapshots snapshots,
+            PaimonPartitions partitions,
+            Locations locations,
+            JobManagerConfig config,
+            RefreshEvents events,
+            Clock clock) {
+        this.flink = flink;
+        this.clock = clock;
+        this.reports = new PipelineReports(events, snapshots, config, clock);
+        this.streaming = new StreamingJobs(flink, submitter, locations, config, reports, clock);
+        this.refreshes =
+                new FullRefreshes(flink, submitter, config, reports, snapshots, partitions, clock);
+        this.switchOvers =
+                new SwitchOvers(
+                        flink, submitter, snapshots, locations, config, reports, streaming, clock);
+        this.steps =
+                new PlanSteps(
+                        flink,
+                        submitter,
+                        locations,
+                        events,
+                        reports,
+                        streaming,
+                        switchOvers,
+                        clock);
+        this.snapshots = snapshots;
+        this.included = Pattern.compile(config.jobs().include());
     }
-    Pipeline pipeline = pipelines.computeIfAbsent(definition.table(), Pipeline::new);
-    if (pipeline.definition == null || definition.version() > pipeline.definition.version()) {
-      pipeline.definition = definition;
-    }
-    apply(pipeline);
-  }
 
-  /** A table's plan: start, change, suspend or drop its pipeline once its definition is known. */
-  public void onPlan(RefreshPlan plan) {
-    if (!mine(plan.table())) {
-      return;
+    private boolean mine(String table) {
+        return included.matcher(table).matches();
     }
-    Pipeline pipeline = pipelines.computeIfAbsent(plan.table(), Pipeline::new);
-    if (pipeline.plan == null || plan.definitionVersion() > pipeline.plan.definitionVersion()) {
-      pipeline.plan = plan;
-      pipeline.failedApplies = 0; // a new plan is acted on at once, and its own failures back off from 1 s
-      pipeline.retryApplyAt = null;
-    }
-    apply(pipeline);
-  }
 
-  /**
-   * What the previous run of the service left: a suspended table stays suspended (its savepoint is
-   * found in its savepoint directory at RESUME).
-   */
-  public void recall(Suspended suspended) {
-    if (!mine(suspended.table())) {
-      return;
-    }
-    Pipeline pipeline = pipelines.computeIfAbsent(suspended.table(), Pipeline::new);
-    pipeline.status = Pipeline.Status.SUSPENDED;
-    pipeline.appliedPlanVersion = suspended.definitionVersion();
-  }
+    // ---- what is known --------------------------------------------------------------------------
 
-  /** A switch-over seen in the previous run: the table's snapshots are numbered anew from it on. */
-  public void recall(SwitchedOver switched) {
-    if (mine(switched.table())) {
-      pipelines.computeIfAbsent(switched.table(), Pipeline::new).lastSnapshotId = 0;
-    }
-  }
-
-  /** A resume seen in the previous run: the table runs. */
-  public void recall(Resumed resumed) {
-    if (!mine(resumed.table())) {
-      return;
-    }
-    Pipeline pipeline = pipelines.computeIfAbsent(resumed.table(), Pipeline::new);
-    pipeline.status = Pipeline.Status.INITIALIZING;
-  }
-
-  /**
-   * The last snapshot reported in the previous run, so it is not reported again, and the inputs
-   * each partition's last refresh read, so an unchanged one is not refreshed again.
-   */
-  public void recall(RefreshSucceeded succeeded) {
-    if (!mine(succeeded.table())) {
-      return;
-    }
-    Pipeline pipeline = pipelines.computeIfAbsent(succeeded.table(), Pipeline::new);
-    pipeline.lastSnapshotId = Math.max(pipeline.lastSnapshotId, succeeded.snapshotId());
-    if (succeeded.inputSnapshots() != null) {
-      pipeline.lastInputs.put(succeeded.partition(), new Pipeline.InputsRead(succeeded.definitionVersion(), succeeded.inputSnapshots()));
-    }
-  }
-
-  /**
-   * Takes over the jobs a previous run left on the cluster: a running streaming job of a table is
-   * that table's job again (not a second one); a job of no known table is cancelled.
-   */
-  private void attach(List<FlinkJob> jobs) {
-    for (FlinkJob job : jobs) {
-      if (job.ended() || !JobNames.isOurs(job.name())) {
-        continue;
-      }
-      var name = JobNames.parse(job.name());
-      if (name.isEmpty()) {
-        LOG.warnf("leaving job %s alone: %s is not a job name this version writes", job.id(), job.name());
-        continue;
-      }
-      if (!mine(name.get().table())) {
-        continue; // another job manager's
-      }
-      Pipeline pipeline = pipelines.get(name.get().table());
-      if (pipeline == null) {
-        LOG.warnf("cancelling job %s (%s): its table is unknown or dropped", job.id(), job.name());
-        flink.cancel(job.id());
-        continue;
-      }
-      if (name.get() instanceof JobNames.Streaming streamingJob) {
-        if (snapshots.exists(JobSql.stagedTable(pipeline.table, streamingJob.version()))) {
-          switchOvers.attach(pipeline, job, streamingJob.version()); // it writes the staged table of a switch-over
-          continue;
+    /** A table's definition; a newer plan waiting for it is applied. */
+    public void onDefinition(TableDefinition definition) {
+        if (definition.kind() != TableDefinition.Kind.MATERIALIZED_TABLE
+                || !mine(definition.table())) {
+            return;
         }
-        streaming.attach(pipeline, job, streamingJob.version(), streamingJob.queryFingerprint());
-      } else if (name.get() instanceof JobNames.Refresh refresh) {
-        refreshes.attach(pipeline, job, refresh.refreshId());
-      }
-    }
-  }
-
-  /** Ends loading: acts on every plan known, with the jobs found on the cluster attached. */
-  public void start(List<FlinkJob> jobsOnCluster) {
-    attach(jobsOnCluster);
-    loading = false;
-    refreshes.start();
-    List.copyOf(pipelines.values()).forEach(this::apply);
-  }
-
-  // ---- plans ----------------------------------------------------------------------------------
-
-  /**
-   * Acts on the table's plan. A step that could not be done (a savepoint refused, the Paimon table
-   * or the job not created, the drop not done) leaves the plan unapplied: the poll tries it again
-   * after {@link #retryDelay}, and every failed try is reported.
-   */
-  private void apply(Pipeline pipeline) {
-    if (loading || !pipeline.planReady() || pipeline.plan.definitionVersion() < pipeline.appliedPlanVersion) {
-      return;
-    }
-    RefreshPlan plan = pipeline.plan;
-    boolean repeat = plan.definitionVersion() == pipeline.appliedPlanVersion;
-    boolean done = switch (plan.status()) {
-      case DROPPED -> {
-        boolean dropped = steps.drop(pipeline);
-        if (dropped) {
-          pipelines.remove(pipeline.table);
+        Pipeline pipeline = pipelines.computeIfAbsent(definition.table(), Pipeline::new);
+        if (pipeline.definition == null || definition.version() > pipeline.definition.version()) {
+            pipeline.definition = definition;
         }
-        yield dropped;
-      }
-      case REFUSED -> {
-        if (!repeat) {
-          steps.refuse(pipeline);
+        apply(pipeline);
+    }
+
+    /** A table's plan: start, change, suspend or drop its pipeline once its definition is known. */
+    public void onPlan(RefreshPlan plan) {
+        if (!mine(plan.table())) {
+            return;
         }
-        yield true;
-      }
-      case SUSPENDED -> repeat && pipeline.status == Pipeline.Status.SUSPENDED || steps.suspend(pipeline, "ALTER MATERIALIZED TABLE ... SUSPEND");
-      case ACTIVE -> {
-        if (pipeline.status == Pipeline.Status.SUSPENDED && repeat) {
-          yield true; // suspended by the job manager after failures: waits for a RESUME (a new version)
+        Pipeline pipeline = pipelines.computeIfAbsent(plan.table(), Pipeline::new);
+        if (pipeline.plan == null || plan.definitionVersion() > pipeline.plan.definitionVersion()) {
+            pipeline.plan = plan;
+            pipeline.failedApplies =
+                    0; // a new plan is acted on at once, and its own failures back off from 1 s
+            pipeline.retryApplyAt = null;
         }
-        // Failures counted up to the limit suspend the table: then it waits for a RESUME too.
-        yield steps.activate(pipeline) || pipeline.status == Pipeline.Status.SUSPENDED;
-      }
-    };
-    if (!done) {
-      tryAgainLater(pipeline);
-      return;
+        apply(pipeline);
     }
-    pipeline.failedApplies = 0;
-    pipeline.retryApplyAt = null;
-    pipeline.appliedPlanVersion = plan.definitionVersion();
-    if (pipelines.containsKey(pipeline.table)) {
-      refreshes.startWaiting(pipeline); // a refresh that arrived before its plan runs now
+
+    /**
+     * What the previous run of the service left: a suspended table stays suspended (its savepoint
+     * is found in its savepoint directory at RESUME).
+     */
+    public void recall(Suspended suspended) {
+        if (!mine(suspended.table())) {
+            return;
+        }
+        Pipeline pipeline = pipelines.computeIfAbsent(suspended.table(), Pipeline::new);
+        pipeline.status = Pipeline.Status.SUSPENDED;
+        pipeline.appliedPlanVersion = suspended.definitionVersion();
     }
-  }
 
-  private void tryAgainLater(Pipeline pipeline) {
-    pipeline.failedApplies++;
-    pipeline.retryApplyAt = clock.instant().plus(retryDelay(pipeline.failedApplies));
-  }
-
-  /** 1 s after the first failed try, doubling up to a minute: a refused savepoint is not retried in a storm. */
-  static Duration retryDelay(int failedTries) {
-    long seconds = 1L << Math.min(failedTries - 1, 6);
-    return Duration.ofSeconds(Math.min(seconds, MAX_RETRY_DELAY.toSeconds()));
-  }
-
-  // ---- refreshes ------------------------------------------------------------------------------
-
-  /** A tick: one FULL refresh, coalesced with one already running. Ticks of older plans are ignored. */
-  public void onTick(RefreshTick tick) {
-    if (!mine(tick.table())) {
-      return;
+    /**
+     * A switch-over seen in the previous run: the table's snapshots are numbered anew from it on.
+     */
+    public void recall(SwitchedOver switched) {
+        if (mine(switched.table())) {
+            pipelines.computeIfAbsent(switched.table(), Pipeline::new).lastSnapshotId = 0;
+        }
     }
-    Pipeline pipeline = pipelines.computeIfAbsent(tick.table(), Pipeline::new);
-    if (pipeline.plan != null && tick.planVersion() < pipeline.plan.definitionVersion()) {
-      LOG.debugf("ignoring tick %s of plan version %d: the plan is at %d", tick.tickId(), tick.planVersion(), pipeline.plan.definitionVersion());
-      return;
-    }
-    refreshes.request(pipeline, new Pipeline.Refresh(tick.tickId(), tick.partition(), tick.scheduledTime(), tick.reason()));
-  }
 
-  /** A tick the job manager could not act on: its refresh is reported failed, and counted. */
-  public void tickFailed(RefreshTick tick, String reason) {
-    if (!mine(tick.table())) {
-      return;
+    /** A resume seen in the previous run: the table runs. */
+    public void recall(Resumed resumed) {
+        if (!mine(resumed.table())) {
+            return;
+        }
+        Pipeline pipeline = pipelines.computeIfAbsent(resumed.table(), Pipeline::new);
+        pipeline.status = Pipeline.Status.INITIALIZING;
     }
-    Pipeline pipeline = pipelines.computeIfAbsent(tick.table(), Pipeline::new);
-    reports.failed(pipeline, null, reason, new Pipeline.Refresh(tick.tickId(), tick.partition(), tick.scheduledTime(), tick.reason()));
-  }
 
-  // ---- watching -------------------------------------------------------------------------------
-
-  /**
-   * Looks at every job and at new snapshots; called every poll interval. A cluster that does not
-   * answer fails the poll; one table's error is logged and the other tables are still looked at
-   * (that table is looked at again next time, and its lag shows in its freshness).
-   */
-  public void poll() {
-    flink.ensureAvailable();
-    Map<String, FlinkJob> jobs = new HashMap<>();
-    for (FlinkJob job : flink.jobs()) {
-      jobs.put(job.id(), job);
+    /**
+     * The last snapshot reported in the previous run, so it is not reported again, and the inputs
+     * each partition's last refresh read, so an unchanged one is not refreshed again.
+     */
+    public void recall(RefreshSucceeded succeeded) {
+        if (!mine(succeeded.table())) {
+            return;
+        }
+        Pipeline pipeline = pipelines.computeIfAbsent(succeeded.table(), Pipeline::new);
+        pipeline.lastSnapshotId = Math.max(pipeline.lastSnapshotId, succeeded.snapshotId());
+        if (succeeded.inputSnapshots() != null) {
+            pipeline.lastInputs.put(
+                    succeeded.partition(),
+                    new Pipeline.InputsRead(
+                            succeeded.definitionVersion(), succeeded.inputSnapshots()));
+        }
     }
-    for (Pipeline pipeline : List.copyOf(pipelines.values())) {
-      try {
-        look(pipeline, jobs);
-      } catch (RuntimeException e) {
-        LOG.warnf("looking at %s failed (looked at again at the next poll): %s", pipeline.table, PipelineReports.rootMessage(e));
-      }
-    }
-    startQueued();
-    queuedTables = (int) pipelines.values().stream().filter(p -> p.status == Pipeline.Status.QUEUED).count();
-  }
 
-  /** Tables whose streaming job waits for task slots, as of the last poll (read by the metrics from any thread). */
-  public int queuedTables() {
-    return queuedTables;
-  }
-
-  /**
-   * Starts the tables waiting for slots, first come first served, while the cluster has slots for
-   * them; the first that still does not fit ends the round, so the ones behind it wait their turn.
-   * A start that fails is tried again with its plan's back-off.
-   */
-  private void startQueued() {
-    for (Pipeline pipeline : streaming.queued(pipelines.values())) {
-      if (pipeline.retryApplyAt != null) {
-        continue;
-      }
-      if (!streaming.start(pipeline, pipeline.queuedRestore)) {
-        tryAgainLater(pipeline);
-        return;
-      }
-      if (pipeline.status == Pipeline.Status.QUEUED) {
-        return;
-      }
+    /**
+     * Takes over the jobs a previous run left on the cluster: a running streaming job of a table is
+     * that table's job again (not a second one); a job of no known table is cancelled.
+     */
+    private void attach(List<FlinkJob> jobs) {
+        for (FlinkJob job : jobs) {
+            if (job.ended() || !JobNames.isOurs(job.name())) {
+                continue;
+            }
+            var name = JobNames.parse(job.name());
+            if (name.isEmpty()) {
+                LOG.warnf(
+                        "leaving job %s alone: %s is not a job name this version writes",
+                        job.id(), job.name());
+                continue;
+            }
+            if (!mine(name.get().table())) {
+                continue; // another job manager's
+            }
+            Pipeline pipeline = pipelines.get(name.get().table());
+            if (pipeline == null) {
+                LOG.warnf(
+                        "cancelling job %s (%s): its table is unknown or dropped",
+                        job.id(), job.name());
+                flink.cancel(job.id());
+                continue;
+            }
+            if (name.get() instanceof JobNames.Streaming streamingJob) {
+                if (snapshots.exists(JobSql.stagedTable(pipeline.table, streamingJob.version()))) {
+                    switchOvers.attach(
+                            pipeline,
+                            job,
+                            streamingJob.version()); // it writes the staged table of a switch-over
+                    continue;
+                }
+                streaming.attach(
+                        pipeline, job, streamingJob.version(), streamingJob.queryFingerprint());
+            } else if (name.get() instanceof JobNames.Refresh refresh) {
+                refreshes.attach(pipeline, job, refresh.refreshId());
+            }
+        }
     }
-  }
 
-  private void look(Pipeline pipeline, Map<String, FlinkJob> jobs) {
-    boolean unapplied = pipeline.plan != null && (pipeline.plan.definitionVersion() > pipeline.appliedPlanVersion || pipeline.retryApplyAt != null);
-    if (pipeline.planReady() && unapplied && (pipeline.retryApplyAt == null || !clock.instant().isBefore(pipeline.retryApplyAt))) {
-      apply(pipeline); // a plan whose application failed or was cut short by an error is tried again
+    /** Ends loading: acts on every plan known, with the jobs found on the cluster attached. */
+    public void start(List<FlinkJob> jobsOnCluster) {
+        attach(jobsOnCluster);
+        loading = false;
+        refreshes.start();
+        List.copyOf(pipelines.values()).forEach(this::apply);
     }
-    if (pipeline.staging != null) {
-      if (!switchOvers.watch(pipeline, jobs.get(pipeline.staging.jobId))) {
-        tryAgainLater(pipeline); // the switch-over starts again after the back-off
-      }
-      if (pipeline.staging == null) {
-        return; // switched over or given up: the jobs it started are not in this poll's list; the next poll looks at them
-      }
-    }
-    streaming.watch(pipeline, jobs.get(pipeline.streamingJobId), () -> restartLost(pipeline));
-    refreshes.watch(pipeline, jobs.get(pipeline.refreshJobId));
-  }
 
-  /**
-   * Looks at the running refresh jobs only, one REST call each: cheap enough to run often, so a
-   * refresh's end is reported within moments. A job the cluster does not know is left to the poll.
-   */
-  public void watchRefreshes() {
-    for (Pipeline pipeline : List.copyOf(pipelines.values())) {
-      if (pipeline.refreshJobId != null) {
-        flink.job(pipeline.refreshJobId).ifPresent(job -> refreshes.watch(pipeline, job));
-      }
-    }
-  }
+    // ---- plans ----------------------------------------------------------------------------------
 
-  /** A streaming job the cluster lost runs again, from its query's latest saved state. */
-  private void restartLost(Pipeline pipeline) {
-    if (pipeline.planReady() && pipeline.plan.status() == RefreshPlan.Status.ACTIVE && pipeline.plan.mode() == Mode.CONTINUOUS
-        && !steps.activate(pipeline) && pipeline.status != Pipeline.Status.SUSPENDED) {
-      tryAgainLater(pipeline);
+    /**
+     * Acts on the table's plan. A step that could not be done (a savepoint refused, the Paimon
+     * table or the job not created, the drop not done) leaves the plan unapplied: the poll tries it
+     * again after {@link #retryDelay}, and every failed try is reported.
+     */
+    private void apply(Pipeline pipeline) {
+        if (loading
+                || !pipeline.planReady()
+                || pipeline.plan.definitionVersion() < pipeline.appliedPlanVersion) {
+            return;
+        }
+        RefreshPlan plan = pipeline.plan;
+        boolean repeat = plan.definitionVersion() == pipeline.appliedPlanVersion;
+        boolean done =
+                switch (plan.status()) {
+                    case DROPPED -> {
+                        boolean dropped = steps.drop(pipeline);
+                        if (dropped) {
+                            pipelines.remove(pipeline.table);
+                        }
+                        yield dropped;
+                    }
+                    case REFUSED -> {
+                        if (!repeat) {
+                            steps.refuse(pipeline);
+                        }
+                        yield true;
+                    }
+                    case SUSPENDED ->
+                            repeat && pipeline.status == Pipeline.Status.SUSPENDED
+                                    || steps.suspend(
+                                            pipeline, "ALTER MATERIALIZED TABLE ... SUSPEND");
+                    case ACTIVE -> {
+                        if (pipeline.status == Pipeline.Status.SUSPENDED && repeat) {
+                            yield true; // suspended by the job manager after failures: waits for a
+                            // RESUME (a new version)
+                        }
+                        // Failures counted up to the limit suspend the table: then it waits for a
+                        // RESUME too.
+                        yield steps.activate(pipeline)
+                                || pipeline.status == Pipeline.Status.SUSPENDED;
+                    }
+                };
+        if (!done) {
+            tryAgainLater(pipeline);
+            return;
+        }
+        pipeline.failedApplies = 0;
+        pipeline.retryApplyAt = null;
+        pipeline.appliedPlanVersion = plan.definitionVersion();
+        if (pipelines.containsKey(pipeline.table)) {
+            refreshes.startWaiting(pipeline); // a refresh that arrived before its plan runs now
+        }
     }
-  }
 
-  /** The state of a table, for tests and status views. */
-  public Optional<String> status(String table) {
-    return Optional.ofNullable(pipelines.get(table)).map(p -> p.status.name());
-  }
+    private void tryAgainLater(Pipeline pipeline) {
+        pipeline.failedApplies++;
+        pipeline.retryApplyAt = clock.instant().plus(retryDelay(pipeline.failedApplies));
+    }
+
+    /**
+     * 1 s after the first failed try, doubling up to a minute: a refused savepoint is not retried
+     * in a storm.
+     */
+    static Duration retryDelay(int failedTries) {
+        long seconds = 1L << Math.min(failedTries - 1, 6);
+        return Duration.ofSeconds(Math.min(seconds, MAX_RETRY_DELAY.toSeconds()));
+    }
+
+    // ---- refreshes ------------------------------------------------------------------------------
+
+    /**
+     * A tick: one FULL refresh, coalesced with one already running. Ticks of older plans are
+     * ignored.
+     */
+    public void onTick(RefreshTick tick) {
+        if (!mine(tick.table())) {
+            return;
+        }
+        Pipeline pipeline = pipelines.computeIfAbsent(tick.table(), Pipeline::new);
+        if (pipeline.plan != null && tick.planVersion() < pipeline.plan.definitionVersion()) {
+            LOG.debugf(
+                    "ignoring tick %s of plan version %d: the plan is at %d",
+                    tick.tickId(), tick.planVersion(), pipeline.plan.definitionVersion());
+            return;
+        }
+        refreshes.request(
+                pipeline,
+                new Pipeline.Refresh(
+                        tick.tickId(), tick.partition(), tick.scheduledTime(), tick.reason()));
+    }
+
+    /** A tick the job manager could not act on: its refresh is reported failed, and counted. */
+    public void tickFailed(RefreshTick tick, String reason) {
+        if (!mine(tick.table())) {
+            return;
+        }
+        Pipeline pipeline = pipelines.computeIfAbsent(tick.table(), Pipeline::new);
+        reports.failed(
+                pipeline,
+                null,
+                reason,
+                new Pipeline.Refresh(
+                        tick.tickId(), tick.partition(), tick.scheduledTime(), tick.reason()));
+    }
+
+    // ---- watching -------------------------------------------------------------------------------
+
+    /**
+     * Looks at every job and at new snapshots; called every poll interval. A cluster that does not
+     * answer fails the poll; one table's error is logged and the other tables are still looked at
+     * (that table is looked at again next time, and its lag shows in its freshness).
+     */
+    public void poll() {
+        flink.ensureAvailable();
+        Map<String, FlinkJob> jobs = new HashMap<>();
+        for (FlinkJob job : flink.jobs()) {
+            jobs.put(job.id(), job);
+        }
+        for (Pipeline pipeline : List.copyOf(pipelines.values())) {
+            try {
+                look(pipeline, jobs);
+            } catch (RuntimeException e) {
+                LOG.warnf(
+                        "looking at %s failed (looked at again at the next poll): %s",
+                        pipeline.table, PipelineReports.rootMessage(e));
+            }
+        }
+        startQueued();
+        queuedTables =
+                (int)
+                        pipelines.values().stream()
+                                .filter(p -> p.status == Pipeline.Status.QUEUED)
+                                .count();
+    }
+
+    /**
+     * Tables whose streaming job waits for task slots, as of the last poll (read by the metrics
+     * from any thread).
+     */
+    public int queuedTables() {
+        return queuedTables;
+    }
+
+    /**
+     * Starts the tables waiting for slots, first come first served, while the cluster has slots for
+     * them; the first that still does not fit ends the round, so the ones behind it wait their
+     * turn. A start that fails is tried again with its plan's back-off.
+     */
+    private void startQueued() {
+        for (Pipeline pipeline : streaming.queued(pipelines.values())) {
+            if (pipeline.retryApplyAt != null) {
+                continue;
+            }
+            if (!streaming.start(pipeline, pipeline.queuedRestore)) {
+                tryAgainLater(pipeline);
+                return;
+            }
+            if (pipeline.status == Pipeline.Status.QUEUED) {
+                return;
+            }
+        }
+    }
+
+    private void look(Pipeline pipeline, Map<String, FlinkJob> jobs) {
+        boolean unapplied =
+                pipeline.plan != null
+                        && (pipeline.plan.definitionVersion() > pipeline.appliedPlanVersion
+                                || pipeline.retryApplyAt != null);
+        if (pipeline.planReady()
+                && unapplied
+                && (pipeline.retryApplyAt == null
+                        || !clock.instant().isBefore(pipeline.retryApplyAt))) {
+            apply(pipeline); // a plan whose application failed or was cut short by an error is
+            // tried again
+        }
+        if (pipeline.staging != null) {
+            if (!switchOvers.watch(pipeline, jobs.get(pipeline.staging.jobId))) {
+                tryAgainLater(pipeline); // the switch-over starts again after the back-off
+            }
+            if (pipeline.staging == null) {
+                return; // switched over or given up: the jobs it started are not in this poll's
+                // list; the next poll looks at them
+            }
+        }
+        streaming.watch(pipeline, jobs.get(pipeline.streamingJobId), () -> restartLost(pipeline));
+        refreshes.watch(pipeline, jobs.get(pipeline.refreshJobId));
+    }
+
+    /**
+     * Looks at the running refresh jobs only, one REST call each: cheap enough to run often, so a
+     * refresh's end is reported within moments. A job the cluster does not know is left to the
+     * poll.
+     */
+    public void watchRefreshes() {
+        for (Pipeline pipeline : List.copyOf(pipelines.values())) {
+            if (pipeline.refreshJobId != null) {
+                flink.job(pipeline.refreshJobId).ifPresent(job -> refreshes.watch(pipeline, job));
+            }
+        }
+    }
+
+    /** A streaming job the cluster lost runs again, from its query's latest saved state. */
+    private void restartLost(Pipeline pipeline) {
+        if (pipeline.planReady()
+                && pipeline.plan.status() == RefreshPlan.Status.ACTIVE
+                && pipeline.plan.mode() == Mode.CONTINUOUS
+                && !steps.activate(pipeline)
+                && pipeline.status != Pipeline.Status.SUSPENDED) {
+            tryAgainLater(pipeline);
+        }
+    }
+
+    /** The state of a table, for tests and status views. */
+    public Optional<String> status(String table) {
+        return Optional.ofNullable(pipelines.get(table)).map(p -> p.status.name());
+    }
 }

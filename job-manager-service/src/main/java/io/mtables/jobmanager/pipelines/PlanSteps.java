@@ -24,165 +24,240 @@ import org.jboss.logging.Logger;
  */
 final class PlanSteps {
 
-  private static final Logger LOG = Logger.getLogger(PlanSteps.class);
+    private static final Logger LOG = Logger.getLogger(PlanSteps.class);
 
-  private final FlinkTarget flink;
-  private final JobSubmitter submitter;
-  private final Locations locations;
-  private final RefreshEvents events;
-  private final PipelineReports reports;
-  private final StreamingJobs streaming;
-  private final SwitchOvers switchOvers;
-  private final Clock clock;
+    private final FlinkTarget flink;
+    private final JobSubmitter submitter;
+    private final Locations locations;
+    private final RefreshEvents events;
+    private final PipelineReports reports;
+    private final StreamingJobs streaming;
+    private final SwitchOvers switchOvers;
+    private final Clock clock;
 
-  PlanSteps(
-      FlinkTarget flink, JobSubmitter submitter, Locations locations, RefreshEvents events, PipelineReports reports, StreamingJobs streaming,
-      SwitchOvers switchOvers, Clock clock) {
-    this.flink = flink;
-    this.submitter = submitter;
-    this.locations = locations;
-    this.events = events;
-    this.reports = reports;
-    this.streaming = streaming;
-    this.switchOvers = switchOvers;
-    this.clock = clock;
-  }
+    PlanSteps(
+            FlinkTarget flink,
+            JobSubmitter submitter,
+            Locations locations,
+            RefreshEvents events,
+            PipelineReports reports,
+            StreamingJobs streaming,
+            SwitchOvers switchOvers,
+            Clock clock) {
+        this.flink = flink;
+        this.submitter = submitter;
+        this.locations = locations;
+        this.events = events;
+        this.reports = reports;
+        this.streaming = streaming;
+        this.switchOvers = switchOvers;
+        this.clock = clock;
+    }
 
-  /** Starts or changes the table's pipeline; false when a step failed (reported, tried again). */
-  boolean activate(Pipeline pipeline) {
-    TableDefinition definition = pipeline.definition;
-    RefreshPlan plan = pipeline.plan;
-    boolean resuming = pipeline.status == Pipeline.Status.SUSPENDED;
-    String query = QueryState.fingerprint(definition);
-    if (plan.mode() == Mode.CONTINUOUS && streaming.runs(pipeline, definition)) {
-      return true;
+    /** Starts or changes the table's pipeline; false when a step failed (reported, tried again). */
+    boolean activate(Pipeline pipeline) {
+        TableDefinition definition = pipeline.definition;
+        RefreshPlan plan = pipeline.plan;
+        boolean resuming = pipeline.status == Pipeline.Status.SUSPENDED;
+        String query = QueryState.fingerprint(definition);
+        if (plan.mode() == Mode.CONTINUOUS && streaming.runs(pipeline, definition)) {
+            return true;
+        }
+        if (pipeline.staging != null) {
+            if (pipeline.staging.version == definition.version()) {
+                return true; // the switch-over to this version is under way
+            }
+            switchOvers.abandon(pipeline);
+        }
+        if (plan.mode() == Mode.CONTINUOUS) {
+            try {
+                switchOvers.finishRenames(pipeline);
+            } catch (RuntimeException e) {
+                reports.notice(
+                        pipeline,
+                        null,
+                        "cannot finish the switch-over's renames: "
+                                + PipelineReports.rootMessage(e));
+                return false;
+            }
+        }
+        if (plan.mode() == Mode.CONTINUOUS && switchOvers.wanted(pipeline)) {
+            // The table keeps its rows (and the old job, if one runs, serves it) until the new
+            // query has caught up.
+            if (!switchOvers.begin(pipeline)) {
+                return false;
+            }
+            if (resuming) {
+                pipeline.status = Pipeline.Status.INITIALIZING;
+                events.resumed(
+                        new Resumed(
+                                pipeline.table,
+                                definition.version(),
+                                null,
+                                definition.resumeOptions() == null
+                                        ? Map.of()
+                                        : definition.resumeOptions(),
+                                clock.instant()));
+            }
+            return true;
+        }
+        // The job of an older version goes first: its state is saved when the query is the same.
+        streaming.stop(pipeline, query.equals(pipeline.streamingJobQuery) ? definition : null);
+        boolean rebuilt;
+        try {
+            rebuilt = submitter.ensureTable(definition, plan);
+        } catch (RuntimeException e) {
+            reports.failed(
+                    pipeline,
+                    null,
+                    "cannot create the Paimon table: " + PipelineReports.rootMessage(e),
+                    null);
+            return false;
+        }
+        if (plan.mode() == Mode.CONTINUOUS) {
+            String restore;
+            try {
+                restore = rebuilt ? null : locations.latestState(definition).orElse(null);
+            } catch (RuntimeException e) {
+                reports.failed(
+                        pipeline,
+                        null,
+                        "cannot read the table's saved state: " + PipelineReports.rootMessage(e),
+                        null);
+                return false;
+            }
+            if (!streaming.start(pipeline, restore)) {
+                return false;
+            }
+        } else {
+            pipeline.status = Pipeline.Status.ACTIVATED;
+        }
+        if (resuming) {
+            events.resumed(
+                    new Resumed(
+                            pipeline.table,
+                            definition.version(),
+                            null,
+                            definition.resumeOptions() == null
+                                    ? Map.of()
+                                    : definition.resumeOptions(),
+                            clock.instant()));
+        }
+        return true;
     }
-    if (pipeline.staging != null) {
-      if (pipeline.staging.version == definition.version()) {
-        return true; // the switch-over to this version is under way
-      }
-      switchOvers.abandon(pipeline);
-    }
-    if (plan.mode() == Mode.CONTINUOUS) {
-      try {
-        switchOvers.finishRenames(pipeline);
-      } catch (RuntimeException e) {
-        reports.notice(pipeline, null, "cannot finish the switch-over's renames: " + PipelineReports.rootMessage(e));
-        return false;
-      }
-    }
-    if (plan.mode() == Mode.CONTINUOUS && switchOvers.wanted(pipeline)) {
-      // The table keeps its rows (and the old job, if one runs, serves it) until the new query has caught up.
-      if (!switchOvers.begin(pipeline)) {
-        return false;
-      }
-      if (resuming) {
-        pipeline.status = Pipeline.Status.INITIALIZING;
-        events.resumed(new Resumed(pipeline.table, definition.version(), null, definition.resumeOptions() == null ? Map.of() : definition.resumeOptions(), clock.instant()));
-      }
-      return true;
-    }
-    // The job of an older version goes first: its state is saved when the query is the same.
-    streaming.stop(pipeline, query.equals(pipeline.streamingJobQuery) ? definition : null);
-    boolean rebuilt;
-    try {
-      rebuilt = submitter.ensureTable(definition, plan);
-    } catch (RuntimeException e) {
-      reports.failed(pipeline, null, "cannot create the Paimon table: " + PipelineReports.rootMessage(e), null);
-      return false;
-    }
-    if (plan.mode() == Mode.CONTINUOUS) {
-      String restore;
-      try {
-        restore = rebuilt ? null : locations.latestState(definition).orElse(null);
-      } catch (RuntimeException e) {
-        reports.failed(pipeline, null, "cannot read the table's saved state: " + PipelineReports.rootMessage(e), null);
-        return false;
-      }
-      if (!streaming.start(pipeline, restore)) {
-        return false;
-      }
-    } else {
-      pipeline.status = Pipeline.Status.ACTIVATED;
-    }
-    if (resuming) {
-      events.resumed(new Resumed(pipeline.table, definition.version(), null, definition.resumeOptions() == null ? Map.of() : definition.resumeOptions(), clock.instant()));
-    }
-    return true;
-  }
 
-  /** Stops the table's job with a savepoint; false when the state could not be saved (the job keeps running). */
-  boolean suspend(Pipeline pipeline, String reason) {
-    if (pipeline.staging != null) {
-      switchOvers.abandon(pipeline); // RESUME starts the switch-over again
+    /**
+     * Stops the table's job with a savepoint; false when the state could not be saved (the job
+     * keeps running).
+     */
+    boolean suspend(Pipeline pipeline, String reason) {
+        if (pipeline.staging != null) {
+            switchOvers.abandon(pipeline); // RESUME starts the switch-over again
+        }
+        String savepoint = null;
+        if (pipeline.streamingJobId != null
+                && !QueryState.fingerprint(pipeline.definition)
+                        .equals(pipeline.streamingJobQuery)) {
+            // It runs an older query (the newer one was staging): its state belongs to no query
+            // that will run again.
+            streaming.stop(pipeline, null);
+        }
+        if (pipeline.streamingJobId != null && streaming.running(pipeline.streamingJobId)) {
+            Optional<String> directory = locations.savepointDir(pipeline.definition);
+            if (directory.isEmpty()) {
+                reports.notice(
+                        pipeline,
+                        pipeline.streamingJobId,
+                        "SUSPEND needs a savepoint directory (mt.flink.savepoint-dir); the job"
+                                + " keeps running"
+                                + retryText(pipeline));
+                return false;
+            }
+            try {
+                savepoint = flink.stopWithSavepoint(pipeline.streamingJobId, directory.get());
+            } catch (RuntimeException e) {
+                reports.notice(
+                        pipeline,
+                        pipeline.streamingJobId,
+                        "SUSPEND could not save the job's state: "
+                                + PipelineReports.rootMessage(e)
+                                + "; the job keeps running"
+                                + retryText(pipeline));
+                return false;
+            }
+        }
+        pipeline.streamingJobId = null;
+        pipeline.refreshWaiting = null;
+        pipeline.status = Pipeline.Status.SUSPENDED;
+        events.suspended(
+                new Suspended(
+                        pipeline.table,
+                        pipeline.plan.definitionVersion(),
+                        reason,
+                        savepoint,
+                        clock.instant(),
+                        Suspended.Cause.STATEMENT));
+        LOG.infof(
+                "suspended %s (%s)%s",
+                pipeline.table, reason, savepoint == null ? "" : ", state in " + savepoint);
+        return true;
     }
-    String savepoint = null;
-    if (pipeline.streamingJobId != null && !QueryState.fingerprint(pipeline.definition).equals(pipeline.streamingJobQuery)) {
-      // It runs an older query (the newer one was staging): its state belongs to no query that will run again.
-      streaming.stop(pipeline, null);
-    }
-    if (pipeline.streamingJobId != null && streaming.running(pipeline.streamingJobId)) {
-      Optional<String> directory = locations.savepointDir(pipeline.definition);
-      if (directory.isEmpty()) {
-        reports.notice(pipeline, pipeline.streamingJobId, "SUSPEND needs a savepoint directory (mt.flink.savepoint-dir); the job keeps running"
-            + retryText(pipeline));
-        return false;
-      }
-      try {
-        savepoint = flink.stopWithSavepoint(pipeline.streamingJobId, directory.get());
-      } catch (RuntimeException e) {
-        reports.notice(pipeline, pipeline.streamingJobId, "SUSPEND could not save the job's state: " + PipelineReports.rootMessage(e) + "; the job keeps running"
-            + retryText(pipeline));
-        return false;
-      }
-    }
-    pipeline.streamingJobId = null;
-    pipeline.refreshWaiting = null;
-    pipeline.status = Pipeline.Status.SUSPENDED;
-    events.suspended(new Suspended(pipeline.table, pipeline.plan.definitionVersion(), reason, savepoint, clock.instant(), Suspended.Cause.STATEMENT));
-    LOG.infof("suspended %s (%s)%s", pipeline.table, reason, savepoint == null ? "" : ", state in " + savepoint);
-    return true;
-  }
 
-  /** When the step that just failed is tried again. */
-  private static String retryText(Pipeline pipeline) {
-    return " and SUSPEND is tried again in " + PipelineManager.retryDelay(pipeline.failedApplies + 1).toSeconds() + " s";
-  }
+    /** When the step that just failed is tried again. */
+    private static String retryText(Pipeline pipeline) {
+        return " and SUSPEND is tried again in "
+                + PipelineManager.retryDelay(pipeline.failedApplies + 1).toSeconds()
+                + " s";
+    }
 
-  void refuse(Pipeline pipeline) {
-    if (pipeline.staging != null) {
-      switchOvers.abandon(pipeline);
+    void refuse(Pipeline pipeline) {
+        if (pipeline.staging != null) {
+            switchOvers.abandon(pipeline);
+        }
+        streaming.stop(
+                pipeline,
+                QueryState.fingerprint(pipeline.definition).equals(pipeline.streamingJobQuery)
+                        ? pipeline.definition
+                        : null);
+        pipeline.status = Pipeline.Status.FAILED;
+        List<String> reasons = pipeline.plan.reasons();
+        reports.notice(
+                pipeline,
+                null,
+                "the plan of version "
+                        + pipeline.plan.definitionVersion()
+                        + " was refused: "
+                        + reasons.get(reasons.size() - 1));
     }
-    streaming.stop(pipeline, QueryState.fingerprint(pipeline.definition).equals(pipeline.streamingJobQuery) ? pipeline.definition : null);
-    pipeline.status = Pipeline.Status.FAILED;
-    List<String> reasons = pipeline.plan.reasons();
-    reports.notice(pipeline, null, "the plan of version " + pipeline.plan.definitionVersion() + " was refused: " + reasons.get(reasons.size() - 1));
-  }
 
-  /**
-   * Cancels the table's jobs and drops its Paimon table; false when the drop failed (tried again).
-   * The manager then forgets the table.
-   */
-  boolean drop(Pipeline pipeline) {
-    if (pipeline.staging != null) {
-      switchOvers.abandon(pipeline);
+    /**
+     * Cancels the table's jobs and drops its Paimon table; false when the drop failed (tried
+     * again). The manager then forgets the table.
+     */
+    boolean drop(Pipeline pipeline) {
+        if (pipeline.staging != null) {
+            switchOvers.abandon(pipeline);
+        }
+        if (pipeline.streamingJobId != null && streaming.running(pipeline.streamingJobId)) {
+            flink.cancel(pipeline.streamingJobId);
+        }
+        if (pipeline.refreshJobId != null && streaming.running(pipeline.refreshJobId)) {
+            flink.cancel(pipeline.refreshJobId);
+        }
+        pipeline.refreshWaiting = null;
+        try {
+            submitter.dropTable(pipeline.table);
+        } catch (RuntimeException e) {
+            LOG.warnf(
+                    "cannot drop the Paimon table of %s (tried again in %d s): %s",
+                    pipeline.table,
+                    PipelineManager.retryDelay(pipeline.failedApplies + 1).toSeconds(),
+                    PipelineReports.rootMessage(e));
+            return false;
+        }
+        events.dropped(
+                new Dropped(pipeline.table, pipeline.plan.definitionVersion(), clock.instant()));
+        LOG.infof("dropped %s", pipeline.table);
+        return true;
     }
-    if (pipeline.streamingJobId != null && streaming.running(pipeline.streamingJobId)) {
-      flink.cancel(pipeline.streamingJobId);
-    }
-    if (pipeline.refreshJobId != null && streaming.running(pipeline.refreshJobId)) {
-      flink.cancel(pipeline.refreshJobId);
-    }
-    pipeline.refreshWaiting = null;
-    try {
-      submitter.dropTable(pipeline.table);
-    } catch (RuntimeException e) {
-      LOG.warnf("cannot drop the Paimon table of %s (tried again in %d s): %s", pipeline.table, PipelineManager.retryDelay(pipeline.failedApplies + 1).toSeconds(),
-          PipelineReports.rootMessage(e));
-      return false;
-    }
-    events.dropped(new Dropped(pipeline.table, pipeline.plan.definitionVersion(), clock.instant()));
-    LOG.infof("dropped %s", pipeline.table);
-    return true;
-  }
 }

@@ -13,47 +13,49 @@ import java.util.Deque;
  */
 final class SourceLag {
 
-  /** Samples older than this are of no checkpoint still to be reported. */
-  static final Duration KEPT = Duration.ofMinutes(5);
+    /** Samples older than this are of no checkpoint still to be reported. */
+    static final Duration KEPT = Duration.ofMinutes(5);
 
-  private record Sample(Instant at, long behindMillis) {}
+    private record Sample(Instant at, long behindMillis) {}
 
-  private final Deque<Sample> samples = new ArrayDeque<>();
+    private final Deque<Sample> samples = new ArrayDeque<>();
 
-  /**
-   * Records a look at the sources.
-   *
-   * @param behindMillis how far behind in time the sources with records left were (0: none had any;
-   *     negative: they could not say)
-   */
-  void sampled(Instant at, long behindMillis) {
-    samples.addLast(new Sample(at, behindMillis));
-    while (samples.size() > 1 && samples.peekFirst().at().isBefore(at.minus(KEPT))) {
-      samples.removeFirst();
-    }
-  }
-
-  /**
-   * The time up to which a checkpoint triggered at {@code triggered} holds every change: the trigger
-   * time, less how far behind the sources were at the last look before it (else the first after:
-   * while a job catches up it only gets closer, so an earlier look is the safer one). The trigger
-   * time itself when no look said the sources were behind.
-   */
-  Instant dataTimestamp(Instant triggered) {
-    Sample chosen = null;
-    for (Sample sample : samples) {
-      if (sample.at().isAfter(triggered)) {
-        if (chosen == null) {
-          chosen = sample;
+    /**
+     * Records a look at the sources.
+     *
+     * @param behindMillis how far behind in time the sources with records left were (0: none had
+     *     any; negative: they could not say)
+     */
+    void sampled(Instant at, long behindMillis) {
+        samples.addLast(new Sample(at, behindMillis));
+        while (samples.size() > 1 && samples.peekFirst().at().isBefore(at.minus(KEPT))) {
+            samples.removeFirst();
         }
-        break;
-      }
-      chosen = sample;
     }
-    return chosen == null || chosen.behindMillis() <= 0 ? triggered : triggered.minusMillis(chosen.behindMillis());
-  }
 
-  void clear() {
-    samples.clear();
-  }
+    /**
+     * The time up to which a checkpoint triggered at {@code triggered} holds every change: the
+     * trigger time, less how far behind the sources were at the last look before it (else the first
+     * after: while a job catches up it only gets closer, so an earlier look is the safer one). The
+     * trigger time itself when no look said the sources were behind.
+     */
+    Instant dataTimestamp(Instant triggered) {
+        Sample chosen = null;
+        for (Sample sample : samples) {
+            if (sample.at().isAfter(triggered)) {
+                if (chosen == null) {
+                    chosen = sample;
+                }
+                break;
+            }
+            chosen = sample;
+        }
+        return chosen == null || chosen.behindMillis() <= 0
+                ? triggered
+                : triggered.minusMillis(chosen.behindMillis());
+    }
+
+    void clear() {
+        samples.clear();
+    }
 }

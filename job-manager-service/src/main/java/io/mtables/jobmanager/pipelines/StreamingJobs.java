@@ -24,341 +24,465 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.jboss.logging.Logger;
 import java.util.SortedMap;
+import org.jboss.logging.Logger;
 
 /** The streaming job of a CONTINUOUS table: started (new or from saved state), stopped, watched. */
 final class StreamingJobs {
 
-  private static final Logger LOG = Logger.getLogger(StreamingJobs.class);
-  /** How often a job catching up through its sources reports how far it is. */
-  static final Duration LOAD_REPORT_EVERY = Duration.ofSeconds(5);
-  /** How long a job's sources may take to report how much they have yet to read before the job is not asked again. */
-  static final Duration LOAD_METRICS_PATIENCE = Duration.ofMinutes(1);
+    private static final Logger LOG = Logger.getLogger(StreamingJobs.class);
 
-  private final FlinkTarget flink;
-  private final JobSubmitter submitter;
-  private final Locations locations;
-  private final JobManagerConfig config;
-  private final PipelineReports reports;
-  private final Clock clock;
-  private final SlotBudget slots;
+    /** How often a job catching up through its sources reports how far it is. */
+    static final Duration LOAD_REPORT_EVERY = Duration.ofSeconds(5);
 
-  StreamingJobs(FlinkTarget flink, JobSubmitter submitter, Locations locations, JobManagerConfig config, PipelineReports reports, Clock clock) {
-    this.flink = flink;
-    this.submitter = submitter;
-    this.locations = locations;
-    this.config = config;
-    this.reports = reports;
-    this.clock = clock;
-    this.slots = new SlotBudget(config.jobs().refreshSlots(), config.flink().parallelism());
-  }
+    /**
+     * How long a job's sources may take to report how much they have yet to read before the job is
+     * not asked again.
+     */
+    static final Duration LOAD_METRICS_PATIENCE = Duration.ofMinutes(1);
 
-  /** A streaming job found on the cluster at start is the table's job again (not a second one). */
-  void attach(Pipeline pipeline, FlinkJob job, long version, String queryFingerprint) {
-    pipeline.streamingJobId = job.id();
-    pipeline.streamingJobVersion = version;
-    pipeline.streamingJobQuery = queryFingerprint;
-    pipeline.streamingJobRestarts = -1;
-    pipeline.status = Pipeline.Status.ACTIVATED;
-    LOG.infof("re-attached to streaming job %s of %s v%d", job.id(), pipeline.table, version);
-  }
+    private final FlinkTarget flink;
+    private final JobSubmitter submitter;
+    private final Locations locations;
+    private final JobManagerConfig config;
+    private final PipelineReports reports;
+    private final Clock clock;
+    private final SlotBudget slots;
 
-  /** Whether the table's job runs this definition version already. */
-  boolean runs(Pipeline pipeline, TableDefinition definition) {
-    return pipeline.streamingJobId != null && pipeline.streamingJobVersion == definition.version() && running(pipeline.streamingJobId);
-  }
-
-  /**
-   * Submits the table's streaming job, or queues it while the cluster has no free slot for it (see
-   * {@link SlotBudget}; the poll starts it when they free up). False when it could not be started
-   * (reported as a failure).
-   */
-  boolean start(Pipeline pipeline, String restoreFrom) {
-    TableDefinition definition = pipeline.definition;
-    try {
-      Map<String, String> options = JobOptions.streaming(definition, pipeline.plan, config, locations, restoreFrom);
-      SlotBudget.Admission admission = slots.admit(flink.capacity(), slotsNeeded(options));
-      if (!admission.admitted()) {
-        queue(pipeline, restoreFrom, slotsNeeded(options), admission);
-        return true;
-      }
-      var job = submitter.submitStreaming(definition, pipeline.plan, options);
-      pipeline.streamingJobId = job.getJobID().toHexString();
-      pipeline.streamingJobVersion = definition.version();
-      pipeline.streamingJobQuery = QueryState.fingerprint(definition);
-      pipeline.streamingJobRestarts = 0;
-      pipeline.status = Pipeline.Status.INITIALIZING;
-      pipeline.queuedSince = null;
-      pipeline.queuedRestore = null;
-      reports.events().jobStarted(
-          new JobStarted(pipeline.table, definition.version(), Mode.CONTINUOUS, pipeline.streamingJobId, JobSql.streamingJobName(definition), restoreFrom, clock.instant()));
-      LOG.infof("started streaming job %s for %s v%d%s", pipeline.streamingJobId, pipeline.table, definition.version(), restoreFrom == null ? "" : " from " + restoreFrom);
-      return true;
-    } catch (RuntimeException e) {
-      reports.failed(pipeline, null, "cannot start the streaming job: " + PipelineReports.rootMessage(e), null);
-      return false;
+    StreamingJobs(
+            FlinkTarget flink,
+            JobSubmitter submitter,
+            Locations locations,
+            JobManagerConfig config,
+            PipelineReports reports,
+            Clock clock) {
+        this.flink = flink;
+        this.submitter = submitter;
+        this.locations = locations;
+        this.config = config;
+        this.reports = reports;
+        this.clock = clock;
+        this.slots = new SlotBudget(config.jobs().refreshSlots(), config.flink().parallelism());
     }
-  }
 
-  /** Whether a job with these options finds free slots now (beside the jobs running: a switch-over runs two). */
-  boolean fits(Map<String, String> options) {
-    return slots.admit(flink.capacity(), slotsNeeded(options)).admitted();
-  }
+    /**
+     * A streaming job found on the cluster at start is the table's job again (not a second one).
+     */
+    void attach(Pipeline pipeline, FlinkJob job, long version, String queryFingerprint) {
+        pipeline.streamingJobId = job.id();
+        pipeline.streamingJobVersion = version;
+        pipeline.streamingJobQuery = queryFingerprint;
+        pipeline.streamingJobRestarts = -1;
+        pipeline.status = Pipeline.Status.ACTIVATED;
+        LOG.infof("re-attached to streaming job %s of %s v%d", job.id(), pipeline.table, version);
+    }
 
-  /** A job's slots: its parallelism (its operators share them), as its own options set it. */
-  private static int slotsNeeded(Map<String, String> options) {
-    try {
-      return Math.max(1, Integer.parseInt(options.getOrDefault("parallelism.default", "1").strip()));
-    } catch (NumberFormatException e) {
-      return 1; // Flink refuses the option itself, and says so when the job is submitted
+    /** Whether the table's job runs this definition version already. */
+    boolean runs(Pipeline pipeline, TableDefinition definition) {
+        return pipeline.streamingJobId != null
+                && pipeline.streamingJobVersion == definition.version()
+                && running(pipeline.streamingJobId);
     }
-  }
 
-  /** Waits for slots: reported once per definition version, with what it waits for. */
-  private void queue(Pipeline pipeline, String restoreFrom, int needed, SlotBudget.Admission admission) {
-    boolean reported = pipeline.status == Pipeline.Status.QUEUED && pipeline.queuedVersion == pipeline.definition.version();
-    pipeline.status = Pipeline.Status.QUEUED;
-    pipeline.queuedRestore = restoreFrom;
-    if (pipeline.queuedSince == null) {
-      pipeline.queuedSince = clock.instant();
-    }
-    if (reported) {
-      return;
-    }
-    pipeline.queuedVersion = pipeline.definition.version();
-    reports.events().jobQueued(new JobQueued(pipeline.table, pipeline.definition.version(), admission.reason(), needed, admission.freeForStreaming(),
-        admission.capacity().totalSlots(), slots.reservedForRefreshes(), clock.instant()));
-    LOG.infof("queued the streaming job of %s v%d: %s", pipeline.table, pipeline.definition.version(), admission.reason());
-  }
-
-  /** The tables waiting for slots whose plan still wants a streaming job, first come first. */
-  List<Pipeline> queued(Collection<Pipeline> pipelines) {
-    return pipelines.stream()
-        .filter(p -> p.status == Pipeline.Status.QUEUED && p.planReady() && p.plan.mode() == Mode.CONTINUOUS && p.plan.status() == RefreshPlan.Status.ACTIVE)
-        .sorted(Comparator.comparing((Pipeline p) -> p.queuedSince))
-        .toList();
-  }
-
-  /**
-   * Stops the table's streaming job: with a savepoint into the state directory of {@code
-   * keepStateOf} (whose query the job runs), else cancelled. The savepoint's path, or null.
-   */
-  String stop(Pipeline pipeline, TableDefinition keepStateOf) {
-    String jobId = pipeline.streamingJobId;
-    pipeline.streamingJobId = null;
-    if (jobId == null || !running(jobId)) {
-      return null;
-    }
-    Optional<String> directory = keepStateOf == null ? Optional.empty() : locations.savepointDir(keepStateOf);
-    if (directory.isPresent()) {
-      try {
-        return flink.stopWithSavepoint(jobId, directory.get());
-      } catch (RuntimeException e) {
-        LOG.warnf("stop with savepoint of %s failed (%s); cancelling it", jobId, PipelineReports.rootMessage(e));
-      }
-    }
-    flink.cancel(jobId);
-    return null;
-  }
-
-  /**
-   * Looks at the table's streaming job: reports new snapshots; a job Flink gave up on counts as
-   * failed; a job the cluster lost is started again by {@code restart}.
-   */
-  void watch(Pipeline pipeline, FlinkJob job, Runnable restart) {
-    if (pipeline.streamingJobId == null) {
-      return;
-    }
-    if (job == null) {
-      // The cluster does not know the job: it was lost with the cluster. Start it again from the
-      // query's latest checkpoint.
-      LOG.warnf("job %s of %s is gone from the cluster; starting it again from its latest checkpoint", pipeline.streamingJobId, pipeline.table);
-      pipeline.streamingJobId = null;
-      restart.run();
-      return;
-    }
-    switch (job.state()) {
-      case "RUNNING" -> {
-        if (pipeline.status == Pipeline.Status.INITIALIZING) {
-          pipeline.status = Pipeline.Status.ACTIVATED;
+    /**
+     * Submits the table's streaming job, or queues it while the cluster has no free slot for it
+     * (see {@link SlotBudget}; the poll starts it when they free up). False when it could not be
+     * started (reported as a failure).
+     */
+    boolean start(Pipeline pipeline, String restoreFrom) {
+        TableDefinition definition = pipeline.definition;
+        try {
+            Map<String, String> options =
+                    JobOptions.streaming(definition, pipeline.plan, config, locations, restoreFrom);
+            SlotBudget.Admission admission = slots.admit(flink.capacity(), slotsNeeded(options));
+            if (!admission.admitted()) {
+                queue(pipeline, restoreFrom, slotsNeeded(options), admission);
+                return true;
+            }
+            var job = submitter.submitStreaming(definition, pipeline.plan, options);
+            pipeline.streamingJobId = job.getJobID().toHexString();
+            pipeline.streamingJobVersion = definition.version();
+            pipeline.streamingJobQuery = QueryState.fingerprint(definition);
+            pipeline.streamingJobRestarts = 0;
+            pipeline.status = Pipeline.Status.INITIALIZING;
+            pipeline.queuedSince = null;
+            pipeline.queuedRestore = null;
+            reports.events()
+                    .jobStarted(
+                            new JobStarted(
+                                    pipeline.table,
+                                    definition.version(),
+                                    Mode.CONTINUOUS,
+                                    pipeline.streamingJobId,
+                                    JobSql.streamingJobName(definition),
+                                    restoreFrom,
+                                    clock.instant()));
+            LOG.infof(
+                    "started streaming job %s for %s v%d%s",
+                    pipeline.streamingJobId,
+                    pipeline.table,
+                    definition.version(),
+                    restoreFrom == null ? "" : " from " + restoreFrom);
+            return true;
+        } catch (RuntimeException e) {
+            reports.failed(
+                    pipeline,
+                    null,
+                    "cannot start the streaming job: " + PipelineReports.rootMessage(e),
+                    null);
+            return false;
         }
-        var checkpoints = flink.completedCheckpoints(pipeline.streamingJobId);
-        checkpointAsap(pipeline, checkpoints);
-        var sources = lookAtSources(pipeline, pipeline.streamingJobId);
-        reports.streamingProgress(pipeline, pipeline.streamingJobId, checkpoints);
-        sources.ifPresent(progress -> reportLoad(pipeline, pipeline.streamingJobId, progress));
-        reportRestarts(pipeline, pipeline.streamingJobId); // after the progress: its lag is measured by when snapshots are reported
-      }
-      case "FAILED" -> {
+    }
+
+    /**
+     * Whether a job with these options finds free slots now (beside the jobs running: a switch-over
+     * runs two).
+     */
+    boolean fits(Map<String, String> options) {
+        return slots.admit(flink.capacity(), slotsNeeded(options)).admitted();
+    }
+
+    /** A job's slots: its parallelism (its operators share them), as its own options set it. */
+    private static int slotsNeeded(Map<String, String> options) {
+        try {
+            return Math.max(
+                    1, Integer.parseInt(options.getOrDefault("parallelism.default", "1").strip()));
+        } catch (NumberFormatException e) {
+            return 1; // Flink refuses the option itself, and says so when the job is submitted
+        }
+    }
+
+    /** Waits for slots: reported once per definition version, with what it waits for. */
+    private void queue(
+            Pipeline pipeline, String restoreFrom, int needed, SlotBudget.Admission admission) {
+        boolean reported =
+                pipeline.status == Pipeline.Status.QUEUED
+                        && pipeline.queuedVersion == pipeline.definition.version();
+        pipeline.status = Pipeline.Status.QUEUED;
+        pipeline.queuedRestore = restoreFrom;
+        if (pipeline.queuedSince == null) {
+            pipeline.queuedSince = clock.instant();
+        }
+        if (reported) {
+            return;
+        }
+        pipeline.queuedVersion = pipeline.definition.version();
+        reports.events()
+                .jobQueued(
+                        new JobQueued(
+                                pipeline.table,
+                                pipeline.definition.version(),
+                                admission.reason(),
+                                needed,
+                                admission.freeForStreaming(),
+                                admission.capacity().totalSlots(),
+                                slots.reservedForRefreshes(),
+                                clock.instant()));
+        LOG.infof(
+                "queued the streaming job of %s v%d: %s",
+                pipeline.table, pipeline.definition.version(), admission.reason());
+    }
+
+    /** The tables waiting for slots whose plan still wants a streaming job, first come first. */
+    List<Pipeline> queued(Collection<Pipeline> pipelines) {
+        return pipelines.stream()
+                .filter(
+                        p ->
+                                p.status == Pipeline.Status.QUEUED
+                                        && p.planReady()
+                                        && p.plan.mode() == Mode.CONTINUOUS
+                                        && p.plan.status() == RefreshPlan.Status.ACTIVE)
+                .sorted(Comparator.comparing((Pipeline p) -> p.queuedSince))
+                .toList();
+    }
+
+    /**
+     * Stops the table's streaming job: with a savepoint into the state directory of {@code
+     * keepStateOf} (whose query the job runs), else cancelled. The savepoint's path, or null.
+     */
+    String stop(Pipeline pipeline, TableDefinition keepStateOf) {
         String jobId = pipeline.streamingJobId;
         pipeline.streamingJobId = null;
-        String cause = flink.failureCause(jobId).orElse("the job failed");
-        if (lackedSlots(cause)) {
-          requeue(pipeline, jobId, cause);
-          return;
+        if (jobId == null || !running(jobId)) {
+            return null;
         }
-        pipeline.consecutiveFailures = config.jobs().maxConsecutiveFailures() - 1; // Flink's restarts are used up
-        reports.failed(pipeline, jobId, "the streaming job failed after " + config.jobs().maxConsecutiveFailures() + " restarts: " + cause, null);
-      }
-      case "CANCELED", "FINISHED" -> pipeline.streamingJobId = null;
-      default -> {
-        // starting, restarting: Flink's restart strategy is at work
-      }
+        Optional<String> directory =
+                keepStateOf == null ? Optional.empty() : locations.savepointDir(keepStateOf);
+        if (directory.isPresent()) {
+            try {
+                return flink.stopWithSavepoint(jobId, directory.get());
+            } catch (RuntimeException e) {
+                LOG.warnf(
+                        "stop with savepoint of %s failed (%s); cancelling it",
+                        jobId, PipelineReports.rootMessage(e));
+            }
+        }
+        flink.cancel(jobId);
+        return null;
     }
-  }
 
-  /**
-   * Asks the running job for a checkpoint at once, again at each look while Flink cannot take one
-   * yet (its tasks still deploying), until the job has a completed checkpoint. Not a failure of
-   * the table when Flink cannot: its periodic checkpoints commit all the same.
-   */
-  private void checkpointAsap(Pipeline pipeline, SortedMap<Long, Instant> checkpoints) {
-    if (!pipeline.checkpointAsap) {
-      return;
+    /**
+     * Looks at the table's streaming job: reports new snapshots; a job Flink gave up on counts as
+     * failed; a job the cluster lost is started again by {@code restart}.
+     */
+    void watch(Pipeline pipeline, FlinkJob job, Runnable restart) {
+        if (pipeline.streamingJobId == null) {
+            return;
+        }
+        if (job == null) {
+            // The cluster does not know the job: it was lost with the cluster. Start it again from
+            // the
+            // query's latest checkpoint.
+            LOG.warnf(
+                    "job %s of %s is gone from the cluster; starting it again from its latest"
+                            + " checkpoint",
+                    pipeline.streamingJobId, pipeline.table);
+            pipeline.streamingJobId = null;
+            restart.run();
+            return;
+        }
+        switch (job.state()) {
+            case "RUNNING" -> {
+                if (pipeline.status == Pipeline.Status.INITIALIZING) {
+                    pipeline.status = Pipeline.Status.ACTIVATED;
+                }
+                var checkpoints = flink.completedCheckpoints(pipeline.streamingJobId);
+                checkpointAsap(pipeline, checkpoints);
+                var sources = lookAtSources(pipeline, pipeline.streamingJobId);
+                reports.streamingProgress(pipeline, pipeline.streamingJobId, checkpoints);
+                sources.ifPresent(
+                        progress -> reportLoad(pipeline, pipeline.streamingJobId, progress));
+                reportRestarts(
+                        pipeline,
+                        pipeline.streamingJobId); // after the progress: its lag is measured by when
+                // snapshots are reported
+            }
+            case "FAILED" -> {
+                String jobId = pipeline.streamingJobId;
+                pipeline.streamingJobId = null;
+                String cause = flink.failureCause(jobId).orElse("the job failed");
+                if (lackedSlots(cause)) {
+                    requeue(pipeline, jobId, cause);
+                    return;
+                }
+                pipeline.consecutiveFailures =
+                        config.jobs().maxConsecutiveFailures() - 1; // Flink's restarts are used up
+                reports.failed(
+                        pipeline,
+                        jobId,
+                        "the streaming job failed after "
+                                + config.jobs().maxConsecutiveFailures()
+                                + " restarts: "
+                                + cause,
+                        null);
+            }
+            case "CANCELED", "FINISHED" -> pipeline.streamingJobId = null;
+            default -> {
+                // starting, restarting: Flink's restart strategy is at work
+            }
+        }
     }
-    if (!checkpoints.isEmpty()) {
-      pipeline.checkpointAsap = false;
-      pipeline.asapCheckpoint = null;
-    } else if (pipeline.asapCheckpoint == null || pipeline.asapCheckpoint.isCompletedExceptionally()) {
-      try {
-        pipeline.asapCheckpoint = flink.triggerCheckpoint(pipeline.streamingJobId);
-      } catch (RuntimeException e) {
-        pipeline.asapCheckpoint = null; // asked again at the next look
-      }
-    }
-  }
 
-  /**
-   * How far the job's sources are, asked at every look (how far behind they were before a
-   * checkpoint is its snapshot's data timestamp, see {@link SourceLag}). A job whose sources have
-   * not said within {@link #LOAD_METRICS_PATIENCE} (a Paimon source of a chain never does) is not
-   * asked again.
-   */
-  private Optional<SourceProgress> lookAtSources(Pipeline pipeline, String jobId) {
-    Instant now = clock.instant();
-    if (!jobId.equals(pipeline.sourcesJobId)) {
-      pipeline.sourcesJobId = jobId;
-      pipeline.sourcesSince = now;
-      pipeline.sourcesSilent = false;
-      pipeline.sourceLag.clear();
-      pipeline.loadOver = false;
-      pipeline.loadReportedAt = null;
-      pipeline.loadDrainedSince = null;
+    /**
+     * Asks the running job for a checkpoint at once, again at each look while Flink cannot take one
+     * yet (its tasks still deploying), until the job has a completed checkpoint. Not a failure of
+     * the table when Flink cannot: its periodic checkpoints commit all the same.
+     */
+    private void checkpointAsap(Pipeline pipeline, SortedMap<Long, Instant> checkpoints) {
+        if (!pipeline.checkpointAsap) {
+            return;
+        }
+        if (!checkpoints.isEmpty()) {
+            pipeline.checkpointAsap = false;
+            pipeline.asapCheckpoint = null;
+        } else if (pipeline.asapCheckpoint == null
+                || pipeline.asapCheckpoint.isCompletedExceptionally()) {
+            try {
+                pipeline.asapCheckpoint = flink.triggerCheckpoint(pipeline.streamingJobId);
+            } catch (RuntimeException e) {
+                pipeline.asapCheckpoint = null; // asked again at the next look
+            }
+        }
     }
-    if (pipeline.sourcesSilent) {
-      return Optional.empty();
-    }
-    var progress = flink.sourceProgress(jobId);
-    if (progress.isEmpty()) {
-      pipeline.sourcesSilent = !now.isBefore(pipeline.sourcesSince.plus(LOAD_METRICS_PATIENCE));
-      return progress;
-    }
-    pipeline.sourceLag.sampled(now, progress.get().behindMillis());
-    return progress;
-  }
 
-  /**
-   * While a job catches up through its sources (its first run, a rebuild, a restore that is far
-   * behind), how far it is, every {@link #LOAD_REPORT_EVERY}, and a last time once its sources have
-   * nothing left to read.
-   */
-  private void reportLoad(Pipeline pipeline, String jobId, SourceProgress progress) {
-    if (pipeline.loadOver) {
-      return;
+    /**
+     * How far the job's sources are, asked at every look (how far behind they were before a
+     * checkpoint is its snapshot's data timestamp, see {@link SourceLag}). A job whose sources have
+     * not said within {@link #LOAD_METRICS_PATIENCE} (a Paimon source of a chain never does) is not
+     * asked again.
+     */
+    private Optional<SourceProgress> lookAtSources(Pipeline pipeline, String jobId) {
+        Instant now = clock.instant();
+        if (!jobId.equals(pipeline.sourcesJobId)) {
+            pipeline.sourcesJobId = jobId;
+            pipeline.sourcesSince = now;
+            pipeline.sourcesSilent = false;
+            pipeline.sourceLag.clear();
+            pipeline.loadOver = false;
+            pipeline.loadReportedAt = null;
+            pipeline.loadDrainedSince = null;
+        }
+        if (pipeline.sourcesSilent) {
+            return Optional.empty();
+        }
+        var progress = flink.sourceProgress(jobId);
+        if (progress.isEmpty()) {
+            pipeline.sourcesSilent =
+                    !now.isBefore(pipeline.sourcesSince.plus(LOAD_METRICS_PATIENCE));
+            return progress;
+        }
+        pipeline.sourceLag.sampled(now, progress.get().behindMillis());
+        return progress;
     }
-    Instant now = clock.instant();
-    boolean caughtUp = drained(pipeline, progress, now);
-    if (!caughtUp && pipeline.loadReportedAt != null && now.isBefore(pipeline.loadReportedAt.plus(LOAD_REPORT_EVERY))) {
-      return;
-    }
-    pipeline.loadReportedAt = now;
-    reports.events().loadProgress(new LoadProgress(pipeline.table, pipeline.definition.version(), jobId, progress.pendingRecords(),
-        progress.recordsRead(), caughtUp, now));
-    pipeline.loadOver = caughtUp;
-  }
 
-  /**
-   * Whether the sources have read everything: nothing pending, and the count of records read the
-   * same a metrics interval later. A Kafka source's pendingRecords falls to 0 when its last
-   * records are fetched, before they are emitted and counted, and Flink's REST metrics may be as
-   * old as {@link FlinkTarget#metricsInterval()}: one look can see nothing pending and nothing read.
-   */
-  private boolean drained(Pipeline pipeline, SourceProgress progress, Instant now) {
-    if (progress.pendingRecords() > 0) {
-      pipeline.loadDrainedSince = null;
-      return false;
+    /**
+     * While a job catches up through its sources (its first run, a rebuild, a restore that is far
+     * behind), how far it is, every {@link #LOAD_REPORT_EVERY}, and a last time once its sources
+     * have nothing left to read.
+     */
+    private void reportLoad(Pipeline pipeline, String jobId, SourceProgress progress) {
+        if (pipeline.loadOver) {
+            return;
+        }
+        Instant now = clock.instant();
+        boolean caughtUp = drained(pipeline, progress, now);
+        if (!caughtUp
+                && pipeline.loadReportedAt != null
+                && now.isBefore(pipeline.loadReportedAt.plus(LOAD_REPORT_EVERY))) {
+            return;
+        }
+        pipeline.loadReportedAt = now;
+        reports.events()
+                .loadProgress(
+                        new LoadProgress(
+                                pipeline.table,
+                                pipeline.definition.version(),
+                                jobId,
+                                progress.pendingRecords(),
+                                progress.recordsRead(),
+                                caughtUp,
+                                now));
+        pipeline.loadOver = caughtUp;
     }
-    if (pipeline.loadDrainedSince == null || pipeline.loadDrainedRead != progress.recordsRead()) {
-      pipeline.loadDrainedSince = now;
-      pipeline.loadDrainedRead = progress.recordsRead();
-      return false;
-    }
-    return !now.isBefore(pipeline.loadDrainedSince.plus(flink.metricsInterval()));
-  }
 
-  /**
-   * Restarts by Flink's restart strategy are failures too, though the job recovered: each new one
-   * is reported (with Flink's cause) and counted, not counted towards suspension (Flink's strategy
-   * gives up by itself, and then the job FAILED above).
-   */
-  private void reportRestarts(Pipeline pipeline, String jobId) {
-    var restarts = flink.restarts(jobId);
-    if (restarts.isEmpty()) {
-      return;
+    /**
+     * Whether the sources have read everything: nothing pending, and the count of records read the
+     * same a metrics interval later. A Kafka source's pendingRecords falls to 0 when its last
+     * records are fetched, before they are emitted and counted, and Flink's REST metrics may be as
+     * old as {@link FlinkTarget#metricsInterval()}: one look can see nothing pending and nothing
+     * read.
+     */
+    private boolean drained(Pipeline pipeline, SourceProgress progress, Instant now) {
+        if (progress.pendingRecords() > 0) {
+            pipeline.loadDrainedSince = null;
+            return false;
+        }
+        if (pipeline.loadDrainedSince == null
+                || pipeline.loadDrainedRead != progress.recordsRead()) {
+            pipeline.loadDrainedSince = now;
+            pipeline.loadDrainedRead = progress.recordsRead();
+            return false;
+        }
+        return !now.isBefore(pipeline.loadDrainedSince.plus(flink.metricsInterval()));
     }
-    long now = restarts.getAsLong();
-    long known = pipeline.streamingJobRestarts;
-    pipeline.streamingJobRestarts = Math.max(known, now);
-    if (known < 0 || now <= known) {
-      return; // the first look at a job taken over: its earlier restarts were this job's before
-    }
-    String cause = flink.failureCause(jobId).orElse("no cause recorded");
-    if (lackedSlots(cause)) {
-      requeue(pipeline, jobId, cause);
-      return;
-    }
-    reports.events().jobRestarted(new RefreshFailed(pipeline.table, pipeline.plan.definitionVersion(), Mode.CONTINUOUS, jobId,
-        "Flink restarted the streaming job (" + now + " restart(s) so far; it gives up after " + config.jobs().maxConsecutiveFailures()
-            + " in a row): " + cause, 1, clock.instant(), null, PipelineReports.CONTINUOUS), now - known);
-  }
 
-  /** Flink's words for a job it could not place on a slot. */
-  private static boolean lackedSlots(String cause) {
-    return cause.contains("NoResourceAvailableException");
-  }
-
-  /**
-   * A job Flink could not place (the slots were taken between the look at the capacity and the
-   * job's placement, by a refresh or by jobs that are not ours) is not a failure of the table:
-   * it is cancelled and queued again, to start from its latest checkpoint when slots free up.
-   */
-  private void requeue(Pipeline pipeline, String jobId, String cause) {
-    String restore;
-    try {
-      // Read before the cancel (which adds no checkpoint): a store that cannot be read leaves the job as it is, seen again next poll.
-      restore = locations.latestState(pipeline.definition).orElse(null);
-    } catch (RuntimeException e) {
-      reports.failed(pipeline, jobId, "cannot read the saved state to queue the job again: " + PipelineReports.rootMessage(e), null);
-      return;
+    /**
+     * Restarts by Flink's restart strategy are failures too, though the job recovered: each new one
+     * is reported (with Flink's cause) and counted, not counted towards suspension (Flink's
+     * strategy gives up by itself, and then the job FAILED above).
+     */
+    private void reportRestarts(Pipeline pipeline, String jobId) {
+        var restarts = flink.restarts(jobId);
+        if (restarts.isEmpty()) {
+            return;
+        }
+        long now = restarts.getAsLong();
+        long known = pipeline.streamingJobRestarts;
+        pipeline.streamingJobRestarts = Math.max(known, now);
+        if (known < 0 || now <= known) {
+            return; // the first look at a job taken over: its earlier restarts were this job's
+            // before
+        }
+        String cause = flink.failureCause(jobId).orElse("no cause recorded");
+        if (lackedSlots(cause)) {
+            requeue(pipeline, jobId, cause);
+            return;
+        }
+        reports.events()
+                .jobRestarted(
+                        new RefreshFailed(
+                                pipeline.table,
+                                pipeline.plan.definitionVersion(),
+                                Mode.CONTINUOUS,
+                                jobId,
+                                "Flink restarted the streaming job ("
+                                        + now
+                                        + " restart(s) so far; it gives up after "
+                                        + config.jobs().maxConsecutiveFailures()
+                                        + " in a row): "
+                                        + cause,
+                                1,
+                                clock.instant(),
+                                null,
+                                PipelineReports.CONTINUOUS),
+                        now - known);
     }
-    if (running(jobId)) {
-      flink.cancel(jobId);
-    }
-    pipeline.streamingJobId = null;
-    pipeline.status = Pipeline.Status.QUEUED;
-    pipeline.queuedSince = clock.instant();
-    pipeline.queuedRestore = restore;
-    pipeline.queuedVersion = pipeline.definition.version();
-    int needed = config.flink().parallelism();
-    SlotBudget.Admission now = slots.admit(flink.capacity(), needed);
-    String reason = "Flink could not place the job on a task slot (" + cause + "); it was cancelled and starts again from its latest checkpoint when slots free up: suspend or drop another table, or add a TaskManager";
-    reports.events().jobQueued(new JobQueued(pipeline.table, pipeline.definition.version(), reason, needed, now.freeForStreaming(), now.capacity().totalSlots(),
-        slots.reservedForRefreshes(), clock.instant()));
-    LOG.warnf("queued the streaming job of %s again: %s", pipeline.table, reason);
-  }
 
-  boolean running(String jobId) {
-    return flink.job(jobId).map(job -> !job.ended()).orElse(false);
-  }
+    /** Flink's words for a job it could not place on a slot. */
+    private static boolean lackedSlots(String cause) {
+        return cause.contains("NoResourceAvailableException");
+    }
+
+    /**
+     * A job Flink could not place (the slots were taken between the look at the capacity and the
+     * job's placement, by a refresh or by jobs that are not ours) is not a failure of the table: it
+     * is cancelled and queued again, to start from its latest checkpoint when slots free up.
+     */
+    private void requeue(Pipeline pipeline, String jobId, String cause) {
+        String restore;
+        try {
+            // Read before the cancel (which adds no checkpoint): a store that cannot be read leaves
+            // the job as it is, seen again next poll.
+            restore = locations.latestState(pipeline.definition).orElse(null);
+        } catch (RuntimeException e) {
+            reports.failed(
+                    pipeline,
+                    jobId,
+                    "cannot read the saved state to queue the job again: "
+                            + PipelineReports.rootMessage(e),
+                    null);
+            return;
+        }
+        if (running(jobId)) {
+            flink.cancel(jobId);
+        }
+        pipeline.streamingJobId = null;
+        pipeline.status = Pipeline.Status.QUEUED;
+        pipeline.queuedSince = clock.instant();
+        pipeline.queuedRestore = restore;
+        pipeline.queuedVersion = pipeline.definition.version();
+        int needed = config.flink().parallelism();
+        SlotBudget.Admission now = slots.admit(flink.capacity(), needed);
+        String reason =
+                "Flink could not place the job on a task slot ("
+                        + cause
+                        + "); it was cancelled and starts again from its latest checkpoint when"
+                        + " slots free up: suspend or drop another table, or add a TaskManager";
+        reports.events()
+                .jobQueued(
+                        new JobQueued(
+                                pipeline.table,
+                                pipeline.definition.version(),
+                                reason,
+                                needed,
+                                now.freeForStreaming(),
+                                now.capacity().totalSlots(),
+                                slots.reservedForRefreshes(),
+                                clock.instant()));
+        LOG.warnf("queued the streaming job of %s again: %s", pipeline.table, reason);
+    }
+
+    boolean running(String jobId) {
+        return flink.job(jobId).map(job -> !job.ended()).orElse(false);
+    }
 }

@@ -20,50 +20,73 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class TickActionsTest {
 
-  private static final RefreshTick TICK =
-      new RefreshTick("default_catalog.db.t", 3, Instant.parse("2026-12-01T00:00:00Z"), Map.of(), RefreshTick.Reason.SCHEDULED,
-          "default_catalog.db.t@2026-12-01T00:00:00Z");
+    private static final RefreshTick TICK =
+            new RefreshTick(
+                    "default_catalog.db.t",
+                    3,
+                    Instant.parse("2026-12-01T00:00:00Z"),
+                    Map.of(),
+                    RefreshTick.Reason.SCHEDULED,
+                    "default_catalog.db.t@2026-12-01T00:00:00Z");
 
-  private final AtomicInteger attempts = new AtomicInteger();
-  private final List<String> reported = new ArrayList<>();
+    private final AtomicInteger attempts = new AtomicInteger();
+    private final List<String> reported = new ArrayList<>();
 
-  @Test
-  void aTickThatFailsOnceIsActedOnAtTheNextAttemptAndNotReported() {
-    TickActions actions = new TickActions(tick -> {
-      if (attempts.incrementAndGet() == 1) {
-        throw new IllegalStateException("Kafka did not acknowledge JobStarted");
-      }
-    }, (tick, reason) -> reported.add(reason), 10);
+    @Test
+    void aTickThatFailsOnceIsActedOnAtTheNextAttemptAndNotReported() {
+        TickActions actions =
+                new TickActions(
+                        tick -> {
+                            if (attempts.incrementAndGet() == 1) {
+                                throw new IllegalStateException(
+                                        "Kafka did not acknowledge JobStarted");
+                            }
+                        },
+                        (tick, reason) -> reported.add(reason),
+                        10);
 
-    actions.handle(TICK);
+        actions.handle(TICK);
 
-    assertThat(attempts).hasValue(2);
-    assertThat(reported).isEmpty();
-  }
+        assertThat(attempts).hasValue(2);
+        assertThat(reported).isEmpty();
+    }
 
-  @Test
-  void aTickThatKeepsFailingIsTriedThreeTimesThenReportedFailedWithTheCause() {
-    TickActions actions = new TickActions(tick -> {
-      attempts.incrementAndGet();
-      throw new IllegalStateException("the warehouse is not readable");
-    }, (tick, reason) -> reported.add(reason), 10);
+    @Test
+    void aTickThatKeepsFailingIsTriedThreeTimesThenReportedFailedWithTheCause() {
+        TickActions actions =
+                new TickActions(
+                        tick -> {
+                            attempts.incrementAndGet();
+                            throw new IllegalStateException("the warehouse is not readable");
+                        },
+                        (tick, reason) -> reported.add(reason),
+                        10);
 
-    actions.handle(TICK);
+        actions.handle(TICK);
 
-    assertThat(attempts).hasValue(3);
-    assertThat(reported).singleElement().asString()
-        .contains("could not act on tick default_catalog.db.t@2026-12-01T00:00:00Z").contains("the warehouse is not readable");
-  }
+        assertThat(attempts).hasValue(3);
+        assertThat(reported)
+                .singleElement()
+                .asString()
+                .contains("could not act on tick default_catalog.db.t@2026-12-01T00:00:00Z")
+                .contains("the warehouse is not readable");
+    }
 
-  @Test
-  void aTickWhoseFailureCannotBeReportedGoesToTheDeadLettersWithBothReasons() {
-    TickActions actions = new TickActions(tick -> {
-      throw new IllegalStateException("the warehouse is not readable");
-    }, (tick, reason) -> {
-      throw new IllegalStateException("Kafka is down");
-    }, 10);
+    @Test
+    void aTickWhoseFailureCannotBeReportedGoesToTheDeadLettersWithBothReasons() {
+        TickActions actions =
+                new TickActions(
+                        tick -> {
+                            throw new IllegalStateException("the warehouse is not readable");
+                        },
+                        (tick, reason) -> {
+                            throw new IllegalStateException("Kafka is down");
+                        },
+                        10);
 
-    assertThatThrownBy(() -> actions.handle(TICK))
-        .isInstanceOf(UnreadableRecordException.class).hasMessageContaining("the warehouse is not readable").hasMessageContaining("Kafka is down");
-  }
+        assertThatThrownBy(() -> actions.handle(TICK))
+                .isInstanceOf(UnreadableRecordException.class)
+                .hasMessageContaining("the warehouse is not readable")
+                .hasMessageContaining("Kafka is down");
+    }
 }

@@ -10,11 +10,13 @@ import io.mtables.jobmanager.infra.RefreshEvents;
 import io.mtables.jobmanager.infra.RefreshMetrics;
 import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
+import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.tick.RefreshTick;
+import java.io.FileNotFoundException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -25,139 +27,212 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import io.mtables.planning.Warehouse;
-import java.io.FileNotFoundException;
 
 /**
  * A refresh job's end is never lost: when reading its outcome or sending its event fails, the
- * refresh stays the running one and the next look reports it; after a few failed looks it counts
- * as a failed refresh, with the reason.
+ * refresh stays the running one and the next look reports it; after a few failed looks it counts as
+ * a failed refresh, with the reason.
  */
 class FullRefreshesTest {
 
-  private static final String TABLE = "default_catalog.shop.daily";
-  private static final String JOB = "0123456789abcdef0123456789abcdef";
+    private static final String TABLE = "default_catalog.shop.daily";
+    private static final String JOB = "0123456789abcdef0123456789abcdef";
 
-  @TempDir Path warehouse;
+    @TempDir Path warehouse;
 
-  private final List<Object> sent = new ArrayList<>();
-  private int sendFailuresLeft;
-  private int readFailuresLeft;
+    private final List<Object> sent = new ArrayList<>();
+    private int sendFailuresLeft;
+    private int readFailuresLeft;
 
-  @Test
-  void aFinishedRefreshWhoseReportFailedIsReportedAtTheNextLook() {
-    FullRefreshes refreshes = refreshes();
-    Pipeline pipeline = running();
-    readFailuresLeft = 1;
-    sendFailuresLeft = 1;
+    @Test
+    void aFinishedRefreshWhoseReportFailedIsReportedAtTheNextLook() {
+        FullRefreshes refreshes = refreshes();
+        Pipeline pipeline = running();
+        readFailuresLeft = 1;
+        sendFailuresLeft = 1;
 
-    refreshes.watch(pipeline, new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "FINISHED"));
-    refreshes.watch(pipeline, new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "FINISHED"));
-    assertThat(sent).as("neither reading nor sending worked yet").isEmpty();
-    assertThat(pipeline.refreshJobId).as("still the running refresh").isEqualTo(JOB);
+        refreshes.watch(pipeline, new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "FINISHED"));
+        refreshes.watch(pipeline, new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "FINISHED"));
+        assertThat(sent).as("neither reading nor sending worked yet").isEmpty();
+        assertThat(pipeline.refreshJobId).as("still the running refresh").isEqualTo(JOB);
 
-    refreshes.watch(pipeline, new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "FINISHED"));
-    assertThat(sent).singleElement().isInstanceOfSatisfying(RefreshSucceeded.class, succeeded -> {
-      assertThat(succeeded.snapshotId()).isEqualTo(7);
-      assertThat(succeeded.rowsWritten()).isEqualTo(3);
-      assertThat(succeeded.jobId()).isEqualTo(JOB);
-    });
-    assertThat(pipeline.refreshJobId).isNull();
-    assertThat(pipeline.lastSnapshotId).isEqualTo(7);
-    assertThat(pipeline.status).isEqualTo(Pipeline.Status.ACTIVATED);
+        refreshes.watch(pipeline, new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "FINISHED"));
+        assertThat(sent)
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        RefreshSucceeded.class,
+                        succeeded -> {
+                            assertThat(succeeded.snapshotId()).isEqualTo(7);
+                            assertThat(succeeded.rowsWritten()).isEqualTo(3);
+                            assertThat(succeeded.jobId()).isEqualTo(JOB);
+                        });
+        assertThat(pipeline.refreshJobId).isNull();
+        assertThat(pipeline.lastSnapshotId).isEqualTo(7);
+        assertThat(pipeline.status).isEqualTo(Pipeline.Status.ACTIVATED);
 
-    refreshes.watch(pipeline, new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "FINISHED"));
-    assertThat(sent).as("reported once").hasSize(1);
-  }
-
-  @Test
-  void aRefreshWhoseEndCannotBeReportedCountsAsFailedWithTheReason() {
-    FullRefreshes refreshes = refreshes();
-    Pipeline pipeline = running();
-    readFailuresLeft = Integer.MAX_VALUE;
-
-    for (int look = 1; look <= FullRefreshes.END_REPORT_ATTEMPTS; look++) {
-      refreshes.watch(pipeline, new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "FINISHED"));
+        refreshes.watch(pipeline, new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "FINISHED"));
+        assertThat(sent).as("reported once").hasSize(1);
     }
 
-    assertThat(sent).singleElement().isInstanceOfSatisfying(RefreshFailed.class, failed -> {
-      assertThat(failed.reason()).contains("the refresh r1 ended FINISHED but its outcome could not be reported", "manifest is gone");
-      assertThat(failed.consecutiveFailures()).isEqualTo(1);
-      assertThat(failed.trigger()).isEqualTo("MANUAL");
-    });
-    assertThat(pipeline.refreshJobId).isNull();
-    assertThat(pipeline.consecutiveFailures).isEqualTo(1);
-  }
+    @Test
+    void aRefreshWhoseEndCannotBeReportedCountsAsFailedWithTheReason() {
+        FullRefreshes refreshes = refreshes();
+        Pipeline pipeline = running();
+        readFailuresLeft = Integer.MAX_VALUE;
 
-  private Pipeline running() {
-    Pipeline pipeline = new Pipeline(TABLE);
-    pipeline.definition = new TableDefinition(
-        TABLE, 1, TableDefinition.Kind.MATERIALIZED_TABLE, "CREATE MATERIALIZED TABLE ...", List.of(), List.of(), List.of(), null, Map.of(), null, null,
-        TableDefinition.RefreshMode.FULL, new TableDefinition.Query("SELECT 1", "SELECT 1"), List.of(), TableDefinition.Status.ACTIVE, Map.of(),
-        Instant.now(), Instant.now(), null);
-    pipeline.plan = new RefreshPlan(
-        TABLE, 1, RefreshPlan.Status.ACTIVE, RefreshPlan.Mode.FULL, new RefreshPlan.Freshness(1, "HOUR"), true, null, "0 0 0/1 * * ? *", Map.of(), "[I,UA]",
-        null, List.of(), List.of("hand-made"), List.of(), Instant.now());
-    pipeline.refreshJobId = JOB;
-    pipeline.refreshRunning = new Pipeline.Refresh("r1", Map.of(), Instant.parse("2026-12-01T00:00:00Z"), RefreshTick.Reason.MANUAL);
-    pipeline.refreshStartedAt = Instant.parse("2026-12-01T00:00:01Z");
-    return pipeline;
-  }
-
-  private FullRefreshes refreshes() {
-    var location = Warehouse.at(warehouse.toUri().toString());
-    PaimonSnapshots snapshots = new PaimonSnapshots(location) {
-      @Override
-      public Optional<CommittedSnapshot> latest(String table) {
-        return Optional.of(new CommittedSnapshot(7, Instant.parse("2026-12-01T00:00:05Z"), 3, 3, "OVERWRITE", Long.MAX_VALUE));
-      }
-    };
-    PaimonPartitions partitions = new PaimonPartitions(location) {
-      @Override
-      public long rowsWritten(String table, long afterId, long upToId) {
-        if (readFailuresLeft > 0) {
-          readFailuresLeft--;
-          throw new IllegalStateException("cannot read snapshot 7", new FileNotFoundException("manifest is gone"));
+        for (int look = 1; look <= FullRefreshes.END_REPORT_ATTEMPTS; look++) {
+            refreshes.watch(
+                    pipeline, new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "FINISHED"));
         }
-        return 3;
-      }
-    };
-    RefreshEvents events = new RefreshEvents(null, new RefreshMetrics(new SimpleMeterRegistry())) {
-      @Override
-      public void succeeded(RefreshSucceeded event) {
-        send(event);
-      }
 
-      @Override
-      public void failed(RefreshFailed event) {
-        send(event);
-      }
-    };
-    JobManagerConfig config = config();
-    PipelineReports reports = new PipelineReports(events, snapshots, config, Clock.systemUTC());
-    return new FullRefreshes(noFlink(), null, config, reports, snapshots, partitions, Clock.systemUTC());
-  }
-
-  private void send(Object event) {
-    if (sendFailuresLeft > 0) {
-      sendFailuresLeft--;
-      throw new IllegalStateException("mt.refresh.events did not acknowledge within 30 s");
+        assertThat(sent)
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        RefreshFailed.class,
+                        failed -> {
+                            assertThat(failed.reason())
+                                    .contains(
+                                            "the refresh r1 ended FINISHED but its outcome could"
+                                                    + " not be reported",
+                                            "manifest is gone");
+                            assertThat(failed.consecutiveFailures()).isEqualTo(1);
+                            assertThat(failed.trigger()).isEqualTo("MANUAL");
+                        });
+        assertThat(pipeline.refreshJobId).isNull();
+        assertThat(pipeline.consecutiveFailures).isEqualTo(1);
     }
-    sent.add(event);
-  }
 
-  /** Only {@code jobs.max-consecutive-failures} is read here. */
-  private static JobManagerConfig config() {
-    JobManagerConfig.Jobs jobs = (JobManagerConfig.Jobs) Proxy.newProxyInstance(
-        JobManagerConfig.class.getClassLoader(), new Class<?>[] {JobManagerConfig.Jobs.class},
-        (proxy, method, args) -> method.getName().equals("maxConsecutiveFailures") ? 5 : null);
-    return (JobManagerConfig) Proxy.newProxyInstance(
-        JobManagerConfig.class.getClassLoader(), new Class<?>[] {JobManagerConfig.class}, (proxy, method, args) -> method.getName().equals("jobs") ? jobs : null);
-  }
+    private Pipeline running() {
+        Pipeline pipeline = new Pipeline(TABLE);
+        pipeline.definition =
+                new TableDefinition(
+                        TABLE,
+                        1,
+                        TableDefinition.Kind.MATERIALIZED_TABLE,
+                        "CREATE MATERIALIZED TABLE ...",
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        null,
+                        Map.of(),
+                        null,
+                        null,
+                        TableDefinition.RefreshMode.FULL,
+                        new TableDefinition.Query("SELECT 1", "SELECT 1"),
+                        List.of(),
+                        TableDefinition.Status.ACTIVE,
+                        Map.of(),
+                        Instant.now(),
+                        Instant.now(),
+                        null);
+        pipeline.plan =
+                new RefreshPlan(
+                        TABLE,
+                        1,
+                        RefreshPlan.Status.ACTIVE,
+                        RefreshPlan.Mode.FULL,
+                        new RefreshPlan.Freshness(1, "HOUR"),
+                        true,
+                        null,
+                        "0 0 0/1 * * ? *",
+                        Map.of(),
+                        "[I,UA]",
+                        null,
+                        List.of(),
+                        List.of("hand-made"),
+                        List.of(),
+                        Instant.now());
+        pipeline.refreshJobId = JOB;
+        pipeline.refreshRunning =
+                new Pipeline.Refresh(
+                        "r1",
+                        Map.of(),
+                        Instant.parse("2026-12-01T00:00:00Z"),
+                        RefreshTick.Reason.MANUAL);
+        pipeline.refreshStartedAt = Instant.parse("2026-12-01T00:00:01Z");
+        return pipeline;
+    }
 
-  private static FlinkTarget noFlink() {
-    return (FlinkTarget) Proxy.newProxyInstance(FlinkTarget.class.getClassLoader(), new Class<?>[] {FlinkTarget.class}, (proxy, method, args) -> {
-      throw new UnsupportedOperationException(method.getName());
-    });
-  }
+    private FullRefreshes refreshes() {
+        var location = Warehouse.at(warehouse.toUri().toString());
+        PaimonSnapshots snapshots =
+                new PaimonSnapshots(location) {
+                    @Override
+                    public Optional<CommittedSnapshot> latest(String table) {
+                        return Optional.of(
+                                new CommittedSnapshot(
+                                        7,
+                                        Instant.parse("2026-12-01T00:00:05Z"),
+                                        3,
+                                        3,
+                                        "OVERWRITE",
+                                        Long.MAX_VALUE));
+                    }
+                };
+        PaimonPartitions partitions =
+                new PaimonPartitions(location) {
+                    @Override
+                    public long rowsWritten(String table, long afterId, long upToId) {
+                        if (readFailuresLeft > 0) {
+                            readFailuresLeft--;
+                            throw new IllegalStateException(
+                                    "cannot read snapshot 7",
+                                    new FileNotFoundException("manifest is gone"));
+                        }
+                        return 3;
+                    }
+                };
+        RefreshEvents events =
+                new RefreshEvents(null, new RefreshMetrics(new SimpleMeterRegistry())) {
+                    @Override
+                    public void succeeded(RefreshSucceeded event) {
+                        send(event);
+                    }
+
+                    @Override
+                    public void failed(RefreshFailed event) {
+                        send(event);
+                    }
+                };
+        JobManagerConfig config = config();
+        PipelineReports reports = new PipelineReports(events, snapshots, config, Clock.systemUTC());
+        return new FullRefreshes(
+                noFlink(), null, config, reports, snapshots, partitions, Clock.systemUTC());
+    }
+
+    private void send(Object event) {
+        if (sendFailuresLeft > 0) {
+            sendFailuresLeft--;
+            throw new IllegalStateException("mt.refresh.events did not acknowledge within 30 s");
+        }
+        sent.add(event);
+    }
+
+    /** Only {@code jobs.max-consecutive-failures} is read here. */
+    private static JobManagerConfig config() {
+        JobManagerConfig.Jobs jobs =
+                (JobManagerConfig.Jobs)
+                        Proxy.newProxyInstance(
+                                JobManagerConfig.class.getClassLoader(),
+                                new Class<?>[] {JobManagerConfig.Jobs.class},
+                                (proxy, method, args) ->
+                                        method.getName().equals("maxConsecutiveFailures")
+                                                ? 5
+                                                : null);
+        return (JobManagerConfig)
+                Proxy.newProxyInstance(
+                        JobManagerConfig.class.getClassLoader(),
+                        new Class<?>[] {JobManagerConfig.class},
+                        (proxy, method, args) -> method.getName().equals("jobs") ? jobs : null);
+    }
+
+    private static FlinkTarget noFlink() {
+        return (FlinkTarget)
+                Proxy.newProxyInstance(
+                        FlinkTarget.class.getClassLoader(),
+                        new Class<?>[] {FlinkTarget.class},
+                        (proxy, method, args) -> {
+                            throw new UnsupportedOperationException(method.getName());
+                        });
+    }
 }

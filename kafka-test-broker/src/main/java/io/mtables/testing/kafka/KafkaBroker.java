@@ -10,40 +10,42 @@ import org.testcontainers.kafka.KafkaContainer;
  */
 public final class KafkaBroker {
 
-  /** The variable that names a running broker. */
-  public static final String BOOTSTRAP_SERVERS_ENV = "KAFKA_BOOTSTRAP_SERVERS";
+    /** The variable that names a running broker. */
+    public static final String BOOTSTRAP_SERVERS_ENV = "KAFKA_BOOTSTRAP_SERVERS";
 
-  private static final String CONTAINER_IMAGE = "apache/kafka:4.1.1";
+    private static final String CONTAINER_IMAGE = "apache/kafka:4.1.1";
 
-  private static String bootstrapServers;
-  private static KafkaContainer container;
+    private static String bootstrapServers;
+    private static KafkaContainer container;
 
-  private KafkaBroker() {}
+    private KafkaBroker() {}
 
-  /** The bootstrap servers of the broker, starting a container on first use if needed. */
-  public static synchronized String bootstrapServers() {
-    if (bootstrapServers == null) {
-      bootstrapServers = locate();
+    /** The bootstrap servers of the broker, starting a container on first use if needed. */
+    public static synchronized String bootstrapServers() {
+        if (bootstrapServers == null) {
+            bootstrapServers = locate();
+        }
+        return bootstrapServers;
     }
-    return bootstrapServers;
-  }
 
-  private static String locate() {
-    String fromEnvironment = System.getenv(BOOTSTRAP_SERVERS_ENV);
-    if (fromEnvironment != null && !fromEnvironment.isBlank()) {
-      return fromEnvironment;
+    private static String locate() {
+        String fromEnvironment = System.getenv(BOOTSTRAP_SERVERS_ENV);
+        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+            return fromEnvironment;
+        }
+        if (!DockerClientFactory.instance().isDockerAvailable()) {
+            throw new IllegalStateException(
+                    "No Kafka broker for the tests: "
+                            + BOOTSTRAP_SERVERS_ENV
+                            + " is not set and no Docker engine answers. Run `bin/kafka start` and"
+                            + " set "
+                            + BOOTSTRAP_SERVERS_ENV
+                            + "=127.0.0.1:9092, or use `bin/test`, which does both.");
+        }
+        container = new KafkaContainer(CONTAINER_IMAGE);
+        container.start();
+        // The container lives as long as the test JVM; Testcontainers' reaper removes it
+        // afterwards.
+        return container.getBootstrapServers();
     }
-    if (!DockerClientFactory.instance().isDockerAvailable()) {
-      throw new IllegalStateException(
-          "No Kafka broker for the tests: "
-              + BOOTSTRAP_SERVERS_ENV
-              + " is not set and no Docker engine answers. Run `bin/kafka start` and set "
-              + BOOTSTRAP_SERVERS_ENV
-              + "=127.0.0.1:9092, or use `bin/test`, which does both.");
-    }
-    container = new KafkaContainer(CONTAINER_IMAGE);
-    container.start();
-    // The container lives as long as the test JVM; Testcontainers' reaper removes it afterwards.
-    return container.getBootstrapServers();
-  }
 }

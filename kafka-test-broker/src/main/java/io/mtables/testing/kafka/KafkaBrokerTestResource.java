@@ -9,15 +9,17 @@ import java.util.Map;
  */
 public class KafkaBrokerTestResource implements QuarkusTestResourceLifecycleManager {
 
-  @Override
-  public Map<String, String> start() {
-    return Map.of(
-        "kafka.bootstrap.servers", KafkaBroker.bootstrapServers(),
-        "quarkus.kafka.devservices.enabled", "false");
-  }
+    @Override
+    public Map<String, String> start() {
+        return Map.of(
+                "kafka.bootstrap.servers",
+                KafkaBroker.bootstrapServers(),
+                "quarkus.kafka.devservices.enabled",
+                "false");
+    }
 
-  @Override
-  public void stop() {
-    // The broker outlives the application: other test classes in this JVM reuse it.
-  }
+    @Override
+    public void stop() {
+        // The broker outlives the application: other test classes in this JVM reuse it.
+    }
 }

@@ -14,34 +14,36 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Plans every new definition version read from {@code mt.table.definitions}, in order. The offset
- * is committed after the plan is written; a redelivered definition finds its version planned and
- * is not planned again. A record it cannot read goes to {@code mt.dead-letters} with the reason.
+ * is committed after the plan is written; a redelivered definition finds its version planned and is
+ * not planned again. A record it cannot read goes to {@code mt.dead-letters} with the reason.
  */
 @ApplicationScoped
 public class TableDefinitionsConsumer {
 
-  /** The definition contracts this service reads. */
-  static final List<Contract<?>> DEFINITIONS =
-      List.of(Contracts.TABLE_DEFINED_V1, Contracts.TABLE_DROPPED_V1);
+    /** The definition contracts this service reads. */
+    static final List<Contract<?>> DEFINITIONS =
+            List.of(Contracts.TABLE_DEFINED_V1, Contracts.TABLE_DROPPED_V1);
 
-  private final EventReader reader;
-  private final PlannerRuntime runtime;
-  private final Clock clock = Clock.systemUTC();
+    private final EventReader reader;
+    private final PlannerRuntime runtime;
+    private final Clock clock = Clock.systemUTC();
 
-  public TableDefinitionsConsumer(EventReader reader, PlannerRuntime runtime) {
-    this.reader = reader;
-    this.runtime = runtime;
-  }
+    public TableDefinitionsConsumer(EventReader reader, PlannerRuntime runtime) {
+        this.reader = reader;
+        this.runtime = runtime;
+    }
 
-  @Incoming("table-definitions")
-  @Blocking(ordered = true)
-  public void onDefinition(ConsumerRecord<String, String> record) {
-    IncomingEvent event = reader.read(record, DEFINITIONS);
-    var planner = runtime.planner();
-    var plan =
-        event.contract().equals(Contracts.TABLE_DEFINED_V1)
-            ? planner.onDefined(event.payloadAs(Contracts.TABLE_DEFINED_V1), clock.instant())
-            : planner.onDropped(event.payloadAs(Contracts.TABLE_DROPPED_V1), clock.instant());
-    plan.ifPresent(runtime::publish);
-  }
+    @Incoming("table-definitions")
+    @Blocking(ordered = true)
+    public void onDefinition(ConsumerRecord<String, String> record) {
+        IncomingEvent event = reader.read(record, DEFINITIONS);
+        var planner = runtime.planner();
+        var plan =
+                event.contract().equals(Contracts.TABLE_DEFINED_V1)
+                        ? planner.onDefined(
+                                event.payloadAs(Contracts.TABLE_DEFINED_V1), clock.instant())
+                        : planner.onDropped(
+                                event.payloadAs(Contracts.TABLE_DROPPED_V1), clock.instant());
+        plan.ifPresent(runtime::publish);
+    }
 }

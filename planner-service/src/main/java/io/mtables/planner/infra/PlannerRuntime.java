@@ -1,11 +1,13 @@
 package io.mtables.planner.infra;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
 import io.mtables.planner.PlannerConfig;
 import io.mtables.planner.domain.PlanBook;
 import io.mtables.planner.domain.Planner;
 import io.mtables.planning.FlinkQueryAnalyzer;
+import io.mtables.planning.PlannerSettings;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
@@ -15,13 +17,11 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.mtables.planning.PlannerSettings;
-import java.time.Duration;
-import java.time.ZoneId;
 
 /**
  * Reads the plans made before (compacted {@code mt.refresh.plans}) back at start, so that no
@@ -30,68 +30,90 @@ import java.time.ZoneId;
 @ApplicationScoped
 public class PlannerRuntime {
 
-  private static final Logger LOG = Logger.getLogger(PlannerRuntime.class);
+    private static final Logger LOG = Logger.getLogger(PlannerRuntime.class);
 
-  private final PlanBook book = new PlanBook();
-  private final ReadyGate gate = new ReadyGate();
-  private volatile Planner planner;
-  private KafkaLog plans;
-  @jakarta.inject.Inject MeterRegistry registry;
+    private final PlanBook book = new PlanBook();
+    private final ReadyGate gate = new ReadyGate();
+    private volatile Planner planner;
+    private KafkaLog plans;
+    @jakarta.inject.Inject MeterRegistry registry;
 
-  void onStart(
-      @Observes StartupEvent start,
-      @Identifier("default-kafka-broker") Map<String, Object> kafka,
-      @ConfigProperty(name = "quarkus.application.name") String serviceName,
-      PlannerConfig config,
-      @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") ZoneId timeZone) {
-    plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, KafkaLog.clientConfig(kafka));
-    // A failure (the broker gone while a dead letter is written, say) shows in readiness; tried again.
-    Thread loader = new Thread(() -> gate.runUntilDone("loading the plans", Duration.ofSeconds(5), () -> load(config.settings(timeZone))), "plan-loader");
-    loader.setContextClassLoader(Thread.currentThread().getContextClassLoader()); // Flink finds its factories through it
-    loader.setDaemon(true);
-    loader.start();
-  }
-
-  void onStop(@Observes ShutdownEvent stop) {
-    if (plans != null) {
-      plans.close();
+    void onStart(
+            @Observes StartupEvent start,
+            @Identifier("default-kafka-broker") Map<String, Object> kafka,
+            @ConfigProperty(name = "quarkus.application.name") String serviceName,
+            PlannerConfig config,
+            @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") ZoneId timeZone) {
+        plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, KafkaLog.clientConfig(kafka));
+        // A failure (the broker gone while a dead letter is written, say) shows in readiness; tried
+        // again.
+        Thread loader =
+                new Thread(
+                        () ->
+                                gate.runUntilDone(
+                                        "loading the plans",
+                                        Duration.ofSeconds(5),
+                                        () -> load(config.settings(timeZone))),
+                        "plan-loader");
+        loader.setContextClassLoader(
+                Thread.currentThread()
+                        .getContextClassLoader()); // Flink finds its factories through it
+        loader.setDaemon(true);
+        loader.start();
     }
-  }
 
-  /** Writes a plan, then remembers it. */
-  public void publish(RefreshPlan plan) {
-    plans.append(Contracts.REFRESH_PLANNED_V1, plan.table(), plan);
-    book.record(plan);
-    // mt_plans_total{status, mode}: how many plans were published, refused ones included.
-    registry.counter("mt.plans", "status", plan.status().name(), "mode", plan.mode() == null ? "none" : plan.mode().name()).increment();
-    LOG.infof("planned %s v%d: %s %s", plan.table(), plan.definitionVersion(), plan.status(), plan.mode());
-  }
-
-  /** The planner, once the plans made before have been read back; waits until then. */
-  public Planner planner() {
-    gate.await();
-    return planner;
-  }
-
-  public boolean ready() {
-    return gate.isOpen();
-  }
-
-  public String state() {
-    return gate.state();
-  }
-
-  private void load(PlannerSettings settings) {
-    gate.progress("reading " + Topics.REFRESH_PLANS);
-    for (var record : plans.readAllWhenAvailable()) {
-      if (record.value() != null && Contracts.REFRESH_PLANNED_V1.type().equals(KafkaLog.header(record, EventHeaders.TYPE))) {
-        plans.decodeOrDeadLetter(record, Contracts.REFRESH_PLANNED_V1).ifPresent(book::record);
-      }
+    void onStop(@Observes ShutdownEvent stop) {
+        if (plans != null) {
+            plans.close();
+        }
     }
-    gate.progress("starting Flink's planner");
-    FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
-    // A query over other materialized tables is planned with their current plans.
-    planner = new Planner(book, settings, table -> analyzer.analyze(table, book::last));
-    gate.open();
-  }
+
+    /** Writes a plan, then remembers it. */
+    public void publish(RefreshPlan plan) {
+        plans.append(Contracts.REFRESH_PLANNED_V1, plan.table(), plan);
+        book.record(plan);
+        // mt_plans_total{status, mode}: how many plans were published, refused ones included.
+        registry.counter(
+                        "mt.plans",
+                        "status",
+                        plan.status().name(),
+                        "mode",
+                        plan.mode() == null ? "none" : plan.mode().name())
+                .increment();
+        LOG.infof(
+                "planned %s v%d: %s %s",
+                plan.table(), plan.definitionVersion(), plan.status(), plan.mode());
+    }
+
+    /** The planner, once the plans made before have been read back; waits until then. */
+    public Planner planner() {
+        gate.await();
+        return planner;
+    }
+
+    public boolean ready() {
+        return gate.isOpen();
+    }
+
+    public String state() {
+        return gate.state();
+    }
+
+    private void load(PlannerSettings settings) {
+        gate.progress("reading " + Topics.REFRESH_PLANS);
+        for (var record : plans.readAllWhenAvailable()) {
+            if (record.value() != null
+                    && Contracts.REFRESH_PLANNED_V1
+                            .type()
+                            .equals(KafkaLog.header(record, EventHeaders.TYPE))) {
+                plans.decodeOrDeadLetter(record, Contracts.REFRESH_PLANNED_V1)
+                        .ifPresent(book::record);
+            }
+        }
+        gate.progress("starting Flink's planner");
+        FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
+        // A query over other materialized tables is planned with their current plans.
+        planner = new Planner(book, settings, table -> analyzer.analyze(table, book::last));
+        gate.open();
+    }
 }

@@ -10,14 +10,17 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 public class PlansReadiness implements HealthCheck {
 
-  private final PlannerRuntime runtime;
+    private final PlannerRuntime runtime;
 
-  public PlansReadiness(PlannerRuntime runtime) {
-    this.runtime = runtime;
-  }
+    public PlansReadiness(PlannerRuntime runtime) {
+        this.runtime = runtime;
+    }
 
-  @Override
-  public HealthCheckResponse call() {
-    return HealthCheckResponse.named("mt-plans").status(runtime.ready()).withData("state", runtime.state()).build();
-  }
+    @Override
+    public HealthCheckResponse call() {
+        return HealthCheckResponse.named("mt-plans")
+                .status(runtime.ready())
+                .withData("state", runtime.state())
+                .build();
+    }
 }

@@ -16,21 +16,31 @@ import java.util.TreeMap;
  */
 public final class PeriodPartition {
 
-  private PeriodPartition() {}
+    private PeriodPartition() {}
 
-  /** Column to value for the tick at {@code scheduledTime}; empty when the table has no date-formatter. */
-  public static Map<String, String> of(RefreshPlan plan, Instant scheduledTime, ZoneId zone) {
-    Map<String, String> partition = new TreeMap<>();
-    if (plan.partitionFormatters().isEmpty()) {
-      return partition;
+    /**
+     * Column to value for the tick at {@code scheduledTime}; empty when the table has no
+     * date-formatter.
+     */
+    public static Map<String, String> of(RefreshPlan plan, Instant scheduledTime, ZoneId zone) {
+        Map<String, String> partition = new TreeMap<>();
+        if (plan.partitionFormatters().isEmpty()) {
+            return partition;
+        }
+        Instant periodStart = scheduledTime.minus(length(plan.freshness()));
+        plan.partitionFormatters()
+                .forEach(
+                        (column, pattern) ->
+                                partition.put(
+                                        column,
+                                        DateTimeFormatter.ofPattern(pattern)
+                                                .withZone(zone)
+                                                .format(periodStart)));
+        return partition;
     }
-    Instant periodStart = scheduledTime.minus(length(plan.freshness()));
-    plan.partitionFormatters().forEach((column, pattern) -> partition.put(column, DateTimeFormatter.ofPattern(pattern).withZone(zone).format(periodStart)));
-    return partition;
-  }
 
-  /** The length of one period. */
-  public static Duration length(RefreshPlan.Freshness freshness) {
-    return Duration.of(freshness.interval(), ChronoUnit.valueOf(freshness.unit() + "S"));
-  }
+    /** The length of one period. */
+    public static Duration length(RefreshPlan.Freshness freshness) {
+        return Duration.of(freshness.interval(), ChronoUnit.valueOf(freshness.unit() + "S"));
+    }
 }

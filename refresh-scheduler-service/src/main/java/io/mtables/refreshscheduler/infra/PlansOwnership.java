@@ -16,25 +16,27 @@ import org.apache.kafka.common.TopicPartition;
 @Identifier("plans-ownership")
 public class PlansOwnership implements KafkaConsumerRebalanceListener {
 
-  private final SchedulerRuntime runtime;
+    private final SchedulerRuntime runtime;
 
-  public PlansOwnership(SchedulerRuntime runtime) {
-    this.runtime = runtime;
-  }
+    public PlansOwnership(SchedulerRuntime runtime) {
+        this.runtime = runtime;
+    }
 
-  @Override
-  public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
-    runtime.assigned(partitions);
-    consumer.seekToBeginning(partitions);
-  }
+    @Override
+    public void onPartitionsAssigned(
+            Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        runtime.assigned(partitions);
+        consumer.seekToBeginning(partitions);
+    }
 
-  @Override
-  public void onPartitionsRevoked(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
-    runtime.revoked(partitions);
-  }
+    @Override
+    public void onPartitionsRevoked(
+            Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        runtime.revoked(partitions);
+    }
 
-  @Override
-  public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
-    runtime.revoked(partitions);
-  }
+    @Override
+    public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        runtime.revoked(partitions);
+    }
 }

@@ -11,8 +11,8 @@ import java.util.Map;
  * @param table the fully qualified identifier, {@code catalog.database.name}
  * @param version 1 for a new table, +1 for every accepted change; consumers ignore older versions
  * @param kind a source table (declared with CREATE TABLE) or a materialized table
- * @param statement the table's DDL as one statement; for a materialized table, the canonical
- *     CREATE statement of this version (clauses in Flink's order)
+ * @param statement the table's DDL as one statement; for a materialized table, the canonical CREATE
+ *     statement of this version (clauses in Flink's order)
  * @param columns the columns; for a materialized table, derived from the query
  * @param primaryKey the declared primary key columns, empty when none
  * @param partitionKeys the PARTITIONED BY columns, empty when none
@@ -22,8 +22,8 @@ import java.util.Map;
  * @param freshness the declared FRESHNESS, or null when none was given (the planner applies the
  *     default of the chosen mode)
  * @param refreshMode the declared REFRESH_MODE: AUTO when none was given; null for source tables
- * @param query the AS query, as written and as expanded by Flink (fully qualified); null for
- *     source tables
+ * @param query the AS query, as written and as expanded by Flink (fully qualified); null for source
+ *     tables
  * @param sources the tables the query reads, with their definitions; empty for source tables
  * @param status ACTIVE or SUSPENDED (materialized tables)
  * @param resumeOptions the options of the latest RESUME WITH (...), for that run only
@@ -34,123 +34,186 @@ import java.util.Map;
  *     versions that keep the query; null while the query is the one of version 1
  */
 public record TableDefinition(
-    String table,
-    long version,
-    Kind kind,
-    String statement,
-    List<Column> columns,
-    List<String> primaryKey,
-    List<String> partitionKeys,
-    Distribution distribution,
-    Map<String, String> options,
-    String comment,
-    Freshness freshness,
-    RefreshMode refreshMode,
-    Query query,
-    List<SourceTable> sources,
-    Status status,
-    Map<String, String> resumeOptions,
-    Instant createdAt,
-    Instant updatedAt,
-    String requestId,
-    QueryChange queryChange) {
+        String table,
+        long version,
+        Kind kind,
+        String statement,
+        List<Column> columns,
+        List<String> primaryKey,
+        List<String> partitionKeys,
+        Distribution distribution,
+        Map<String, String> options,
+        String comment,
+        Freshness freshness,
+        RefreshMode refreshMode,
+        Query query,
+        List<SourceTable> sources,
+        Status status,
+        Map<String, String> resumeOptions,
+        Instant createdAt,
+        Instant updatedAt,
+        String requestId,
+        QueryChange queryChange) {
 
-  /** A version without a change of its query on record (version 1, source tables, older writers). */
-  public TableDefinition(
-      String table, long version, Kind kind, String statement, List<Column> columns, List<String> primaryKey, List<String> partitionKeys,
-      Distribution distribution, Map<String, String> options, String comment, Freshness freshness, RefreshMode refreshMode, Query query,
-      List<SourceTable> sources, Status status, Map<String, String> resumeOptions, Instant createdAt, Instant updatedAt, String requestId) {
-    this(table, version, kind, statement, columns, primaryKey, partitionKeys, distribution, options, comment, freshness, refreshMode, query,
-        sources, status, resumeOptions, createdAt, updatedAt, requestId, null);
-  }
+    /**
+     * A version without a change of its query on record (version 1, source tables, older writers).
+     */
+    public TableDefinition(
+            String table,
+            long version,
+            Kind kind,
+            String statement,
+            List<Column> columns,
+            List<String> primaryKey,
+            List<String> partitionKeys,
+            Distribution distribution,
+            Map<String, String> options,
+            String comment,
+            Freshness freshness,
+            RefreshMode refreshMode,
+            Query query,
+            List<SourceTable> sources,
+            Status status,
+            Map<String, String> resumeOptions,
+            Instant createdAt,
+            Instant updatedAt,
+            String requestId) {
+        this(
+                table,
+                version,
+                kind,
+                statement,
+                columns,
+                primaryKey,
+                partitionKeys,
+                distribution,
+                options,
+                comment,
+                freshness,
+                refreshMode,
+                query,
+                sources,
+                status,
+                resumeOptions,
+                createdAt,
+                updatedAt,
+                requestId,
+                null);
+    }
 
-  /** The same version with {@code change} on record as its latest change of the query. */
-  public TableDefinition withQueryChange(QueryChange change) {
-    return new TableDefinition(table, version, kind, statement, columns, primaryKey, partitionKeys, distribution, options, comment, freshness,
-        refreshMode, query, sources, status, resumeOptions, createdAt, updatedAt, requestId, change);
-  }
+    /** The same version with {@code change} on record as its latest change of the query. */
+    public TableDefinition withQueryChange(QueryChange change) {
+        return new TableDefinition(
+                table,
+                version,
+                kind,
+                statement,
+                columns,
+                primaryKey,
+                partitionKeys,
+                distribution,
+                options,
+                comment,
+                freshness,
+                refreshMode,
+                query,
+                sources,
+                status,
+                resumeOptions,
+                createdAt,
+                updatedAt,
+                requestId,
+                change);
+    }
 
-  /**
-   * What a change of the query did to the table's running streaming job, as ddl-service judged it
-   * when it accepted the change (seed 004's verdict, from Flink's compiled plans; docs/evolution.md).
-   *
-   * @param fromVersion the version whose query was replaced
-   * @param verdict whether the running job's state fits the new query
-   * @param reason why, naming Flink's operators
-   * @param action what the job manager does with the table
-   */
-  public record QueryChange(long fromVersion, Verdict verdict, String reason, String action) {}
+    /**
+     * What a change of the query did to the table's running streaming job, as ddl-service judged it
+     * when it accepted the change (seed 004's verdict, from Flink's compiled plans;
+     * docs/evolution.md).
+     *
+     * @param fromVersion the version whose query was replaced
+     * @param verdict whether the running job's state fits the new query
+     * @param reason why, naming Flink's operators
+     * @param action what the job manager does with the table
+     */
+    public record QueryChange(long fromVersion, Verdict verdict, String reason, String action) {}
 
-  /** COMPATIBLE, INCOMPATIBLE, UNKNOWN (seed 004), or NONE: no streaming state to keep. */
-  public enum Verdict {
-    COMPATIBLE,
-    INCOMPATIBLE,
-    UNKNOWN,
-    NONE
-  }
+    /** COMPATIBLE, INCOMPATIBLE, UNKNOWN (seed 004), or NONE: no streaming state to keep. */
+    public enum Verdict {
+        COMPATIBLE,
+        INCOMPATIBLE,
+        UNKNOWN,
+        NONE
+    }
 
-  /** What kind of table. */
-  public enum Kind {
-    SOURCE_TABLE,
-    MATERIALIZED_TABLE
-  }
+    /** What kind of table. */
+    public enum Kind {
+        SOURCE_TABLE,
+        MATERIALIZED_TABLE
+    }
 
-  /** The declared refresh mode; AUTO lets the planner choose. */
-  public enum RefreshMode {
-    AUTO,
-    CONTINUOUS,
-    FULL
-  }
+    /** The declared refresh mode; AUTO lets the planner choose. */
+    public enum RefreshMode {
+        AUTO,
+        CONTINUOUS,
+        FULL
+    }
 
-  /** Whether the table's refresh pipeline should run. */
-  public enum Status {
-    ACTIVE,
-    SUSPENDED
-  }
+    /** Whether the table's refresh pipeline should run. */
+    public enum Status {
+        ACTIVE,
+        SUSPENDED
+    }
 
-  /**
-   * A column.
-   *
-   * @param name the column name
-   * @param type Flink's SQL type, such as {@code DECIMAL(10, 2)}, without nullability
-   * @param nullable whether the column may hold NULL
-   */
-  public record Column(String name, String type, boolean nullable) {}
+    /**
+     * A column.
+     *
+     * @param name the column name
+     * @param type Flink's SQL type, such as {@code DECIMAL(10, 2)}, without nullability
+     * @param nullable whether the column may hold NULL
+     */
+    public record Column(String name, String type, boolean nullable) {}
 
-  /**
-   * DISTRIBUTED BY.
-   *
-   * @param kind HASH or RANGE; null for {@code DISTRIBUTED INTO n BUCKETS}
-   * @param keys the bucket key columns
-   * @param buckets the bucket count, or null
-   */
-  public record Distribution(String kind, List<String> keys, Integer buckets) {}
+    /**
+     * DISTRIBUTED BY.
+     *
+     * @param kind HASH or RANGE; null for {@code DISTRIBUTED INTO n BUCKETS}
+     * @param keys the bucket key columns
+     * @param buckets the bucket count, or null
+     */
+    public record Distribution(String kind, List<String> keys, Integer buckets) {}
 
-  /**
-   * FRESHNESS = INTERVAL 'interval' unit.
-   *
-   * @param interval a positive integer
-   * @param unit SECOND, MINUTE, HOUR or DAY
-   */
-  public record Freshness(int interval, String unit) {}
+    /**
+     * FRESHNESS = INTERVAL 'interval' unit.
+     *
+     * @param interval a positive integer
+     * @param unit SECOND, MINUTE, HOUR or DAY
+     */
+    public record Freshness(int interval, String unit) {}
 
-  /**
-   * The AS query.
-   *
-   * @param original as the user wrote it
-   * @param expanded as Flink expanded it: identifiers fully qualified, stars expanded
-   */
-  public record Query(String original, String expanded) {}
+    /**
+     * The AS query.
+     *
+     * @param original as the user wrote it
+     * @param expanded as Flink expanded it: identifiers fully qualified, stars expanded
+     */
+    public record Query(String original, String expanded) {}
 
-  /**
-   * A table the query reads, with what is needed to read it.
-   *
-   * @param table the fully qualified identifier
-   * @param kind source or materialized table
-   * @param version the definition version the query was validated against
-   * @param statement that table's DDL
-   * @param columns that table's columns at that version (null in events written before chains)
-   * @param partitionKeys that table's partition columns (null in events written before chains)
-   */
-  public record SourceTable(String table, Kind kind, long version, String statement, List<Column> columns, List<String> partitionKeys) {}
+    /**
+     * A table the query reads, with what is needed to read it.
+     *
+     * @param table the fully qualified identifier
+     * @param kind source or materialized table
+     * @param version the definition version the query was validated against
+     * @param statement that table's DDL
+     * @param columns that table's columns at that version (null in events written before chains)
+     * @param partitionKeys that table's partition columns (null in events written before chains)
+     */
+    public record SourceTable(
+            String table,
+            Kind kind,
+            long version,
+            String statement,
+            List<Column> columns,
+            List<String> partitionKeys) {}
 }

@@ -7,11 +7,15 @@ import java.time.Instant;
  * #table}). Consumers stop the table's pipeline first, then forget it.
  *
  * @param table the fully qualified identifier
- * @param version the version after the last definition; a table created again later continues
- *     from here
+ * @param version the version after the last definition; a table created again later continues from
+ *     here
  * @param kind what kind of table it was
  * @param droppedAt when the drop was accepted
  * @param requestId the request that dropped it
  */
 public record TableDropped(
-    String table, long version, TableDefinition.Kind kind, Instant droppedAt, String requestId) {}
+        String table,
+        long version,
+        TableDefinition.Kind kind,
+        Instant droppedAt,
+        String requestId) {}

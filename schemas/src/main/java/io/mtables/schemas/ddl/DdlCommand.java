@@ -1,8 +1,7 @@
 package io.mtables.schemas.ddl;
 
 /**
- * A statement submitted on the DDL command topic: the same body as {@code POST
- * /api/v1/statements}.
+ * A statement submitted on the DDL command topic: the same body as {@code POST /api/v1/statements}.
  *
  * @param statement one SQL statement of the dialect
  * @param requestId an idempotency key chosen by the sender; the result carries it back, and a

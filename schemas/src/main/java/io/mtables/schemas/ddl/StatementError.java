@@ -13,10 +13,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StatementError(
-    String reason, String message, Integer line, Integer column, String allowed) {
+        String reason, String message, Integer line, Integer column, String allowed) {
 
-  /** An error without a place in the statement. */
-  public static StatementError of(String reason, String message, String allowed) {
-    return new StatementError(reason, message, null, null, allowed);
-  }
+    /** An error without a place in the statement. */
+    public static StatementError of(String reason, String message, String allowed) {
+        return new StatementError(reason, message, null, null, allowed);
+    }
 }

@@ -19,44 +19,54 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StatementResult(
-    String requestId,
-    Status status,
-    String message,
-    String table,
-    List<ResultColumn> columns,
-    List<List<Object>> rows,
-    StatementError error,
-    Instant processedAt) {
+        String requestId,
+        Status status,
+        String message,
+        String table,
+        List<ResultColumn> columns,
+        List<List<Object>> rows,
+        StatementError error,
+        Instant processedAt) {
 
-  /** Where the statement is. */
-  public enum Status {
-    PENDING,
-    SUCCEEDED,
-    FAILED
-  }
+    /** Where the statement is. */
+    public enum Status {
+        PENDING,
+        SUCCEEDED,
+        FAILED
+    }
 
-  /**
-   * A column of a query result.
-   *
-   * @param name the column name
-   * @param type its SQL type
-   */
-  public record ResultColumn(String name, String type) {}
+    /**
+     * A column of a query result.
+     *
+     * @param name the column name
+     * @param type its SQL type
+     */
+    public record ResultColumn(String name, String type) {}
 
-  /** A failed result. */
-  public static StatementResult failed(String requestId, StatementError error, Instant at) {
-    return new StatementResult(requestId, Status.FAILED, error.message(), null, null, null, error, at);
-  }
+    /** A failed result. */
+    public static StatementResult failed(String requestId, StatementError error, Instant at) {
+        return new StatementResult(
+                requestId, Status.FAILED, error.message(), null, null, null, error, at);
+    }
 
-  /** A change that was applied to {@code table}. */
-  public static StatementResult succeeded(String requestId, String message, String table, Instant at) {
-    return new StatementResult(requestId, Status.SUCCEEDED, message, table, null, null, null, at);
-  }
+    /** A change that was applied to {@code table}. */
+    public static StatementResult succeeded(
+            String requestId, String message, String table, Instant at) {
+        return new StatementResult(
+                requestId, Status.SUCCEEDED, message, table, null, null, null, at);
+    }
 
-  /** The rows of a query. */
-  public static StatementResult rows(
-      String requestId, List<ResultColumn> columns, List<List<Object>> rows, Instant at) {
-    return new StatementResult(
-        requestId, Status.SUCCEEDED, rows.size() + " row(s)", null, columns, rows, null, at);
-  }
+    /** The rows of a query. */
+    public static StatementResult rows(
+            String requestId, List<ResultColumn> columns, List<List<Object>> rows, Instant at) {
+        return new StatementResult(
+                requestId,
+                Status.SUCCEEDED,
+                rows.size() + " row(s)",
+                null,
+                columns,
+                rows,
+                null,
+                at);
+    }
 }

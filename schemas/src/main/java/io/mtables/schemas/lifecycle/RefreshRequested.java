@@ -15,4 +15,8 @@ import java.util.Map;
  * @param requestId the request that asked for it
  */
 public record RefreshRequested(
-    String table, long definitionVersion, Map<String, String> partition, Instant requestedAt, String requestId) {}
+        String table,
+        long definitionVersion,
+        Map<String, String> partition,
+        Instant requestedAt,
+        String requestId) {}

@@ -17,4 +17,10 @@ import java.time.Instant;
  * @param detectedAt when the alert was raised
  */
 public record FreshnessMissed(
-    String table, long definitionVersion, Duration freshness, Duration lag, Instant dataTimestamp, Instant behindSince, Instant detectedAt) {}
+        String table,
+        long definitionVersion,
+        Duration freshness,
+        Duration lag,
+        Instant dataTimestamp,
+        Instant behindSince,
+        Instant detectedAt) {}

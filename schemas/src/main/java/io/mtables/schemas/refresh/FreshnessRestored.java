@@ -17,4 +17,10 @@ import java.time.Instant;
  * @param restoredAt when the table was seen within its freshness again
  */
 public record FreshnessRestored(
-    String table, long definitionVersion, Duration freshness, Duration lag, Instant dataTimestamp, Instant behindSince, Instant restoredAt) {}
+        String table,
+        long definitionVersion,
+        Duration freshness,
+        Duration lag,
+        Instant dataTimestamp,
+        Instant behindSince,
+        Instant restoredAt) {}

@@ -20,4 +20,11 @@ import java.time.Instant;
  * @param queuedAt when it was queued
  */
 public record JobQueued(
-    String table, long definitionVersion, String reason, int slotsNeeded, int slotsFree, int slotsTotal, int slotsReserved, Instant queuedAt) {}
+        String table,
+        long definitionVersion,
+        String reason,
+        int slotsNeeded,
+        int slotsFree,
+        int slotsTotal,
+        int slotsReserved,
+        Instant queuedAt) {}

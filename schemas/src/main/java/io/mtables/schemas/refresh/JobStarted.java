@@ -4,8 +4,8 @@ import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Instant;
 
 /**
- * A table's Flink job started ({@code JobStarted.v1} on {@code mt.refresh.events}, keyed by
- * {@link #table}): the streaming job of a CONTINUOUS table, or the batch job of one FULL refresh.
+ * A table's Flink job started ({@code JobStarted.v1} on {@code mt.refresh.events}, keyed by {@link
+ * #table}): the streaming job of a CONTINUOUS table, or the batch job of one FULL refresh.
  *
  * @param table the fully qualified identifier
  * @param definitionVersion the definition version the job runs
@@ -16,4 +16,10 @@ import java.time.Instant;
  * @param startedAt when the job was submitted
  */
 public record JobStarted(
-    String table, long definitionVersion, RefreshPlan.Mode mode, String jobId, String jobName, String restoredFrom, Instant startedAt) {}
+        String table,
+        long definitionVersion,
+        RefreshPlan.Mode mode,
+        String jobId,
+        String jobName,
+        String restoredFrom,
+        Instant startedAt) {}

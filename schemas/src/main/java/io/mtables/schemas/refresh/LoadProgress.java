@@ -19,4 +19,10 @@ import java.time.Instant;
  * @param reportedAt when the metrics were read
  */
 public record LoadProgress(
-    String table, long definitionVersion, String jobId, long sourceRecordsBehind, long sourceRecordsRead, boolean caughtUp, Instant reportedAt) {}
+        String table,
+        long definitionVersion,
+        String jobId,
+        long sourceRecordsBehind,
+        long sourceRecordsRead,
+        boolean caughtUp,
+        Instant reportedAt) {}

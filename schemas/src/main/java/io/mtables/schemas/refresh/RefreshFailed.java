@@ -22,12 +22,35 @@ import java.time.Instant;
  *     outside any refresh)
  */
 public record RefreshFailed(
-    String table, long definitionVersion, RefreshPlan.Mode mode, String jobId, String reason, int consecutiveFailures, Instant failedAt, Instant scheduledTime,
-    String trigger) {
+        String table,
+        long definitionVersion,
+        RefreshPlan.Mode mode,
+        String jobId,
+        String reason,
+        int consecutiveFailures,
+        Instant failedAt,
+        Instant scheduledTime,
+        String trigger) {
 
-  /** A failure whose trigger is not told. */
-  public RefreshFailed(
-      String table, long definitionVersion, RefreshPlan.Mode mode, String jobId, String reason, int consecutiveFailures, Instant failedAt, Instant scheduledTime) {
-    this(table, definitionVersion, mode, jobId, reason, consecutiveFailures, failedAt, scheduledTime, null);
-  }
+    /** A failure whose trigger is not told. */
+    public RefreshFailed(
+            String table,
+            long definitionVersion,
+            RefreshPlan.Mode mode,
+            String jobId,
+            String reason,
+            int consecutiveFailures,
+            Instant failedAt,
+            Instant scheduledTime) {
+        this(
+                table,
+                definitionVersion,
+                mode,
+                jobId,
+                reason,
+                consecutiveFailures,
+                failedAt,
+                scheduledTime,
+                null);
+    }
 }

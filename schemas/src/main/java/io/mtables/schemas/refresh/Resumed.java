@@ -13,4 +13,9 @@ import java.util.Map;
  * @param options the RESUME WITH (...) options, for this run only
  * @param resumedAt when it resumed
  */
-public record Resumed(String table, long definitionVersion, String savepoint, Map<String, String> options, Instant resumedAt) {}
+public record Resumed(
+        String table,
+        long definitionVersion,
+        String savepoint,
+        Map<String, String> options,
+        Instant resumedAt) {}

@@ -15,13 +15,19 @@ import java.time.Instant;
  * @param cause STATEMENT (ALTER ... SUSPEND) or FAILURES (the job manager, after too many in a
  *     row); null in events written before it was added
  */
-public record Suspended(String table, long definitionVersion, String reason, String savepoint, Instant suspendedAt, Cause cause) {
+public record Suspended(
+        String table,
+        long definitionVersion,
+        String reason,
+        String savepoint,
+        Instant suspendedAt,
+        Cause cause) {
 
-  /** Who suspended the table. */
-  public enum Cause {
-    /** ALTER MATERIALIZED TABLE ... SUSPEND. */
-    STATEMENT,
-    /** The job manager, after {@code mt.jobs.max-consecutive-failures} failures in a row. */
-    FAILURES
-  }
+    /** Who suspended the table. */
+    public enum Cause {
+        /** ALTER MATERIALIZED TABLE ... SUSPEND. */
+        STATEMENT,
+        /** The job manager, after {@code mt.jobs.max-consecutive-failures} failures in a row. */
+        FAILURES
+    }
 }

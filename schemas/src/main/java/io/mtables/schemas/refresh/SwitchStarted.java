@@ -4,12 +4,13 @@ import java.time.Instant;
 
 /**
  * A new query of a CONTINUOUS table started filling a staged table beside the table's own, while
- * the old query keeps serving readers ({@code SwitchStarted.v1} on {@code mt.refresh.events},
- * keyed by {@link #table}); {@link SwitchedOver} follows once it has caught up.
+ * the old query keeps serving readers ({@code SwitchStarted.v1} on {@code mt.refresh.events}, keyed
+ * by {@link #table}); {@link SwitchedOver} follows once it has caught up.
  *
  * @param table the fully qualified identifier
  * @param definitionVersion the definition version of the new query
- * @param fromVersion the definition version whose query serves readers until the switch; 0 when unknown
+ * @param fromVersion the definition version whose query serves readers until the switch; 0 when
+ *     unknown
  * @param verdict the verdict on the old query's state (COMPATIBLE, INCOMPATIBLE, UNKNOWN, NONE; see
  *     {@code TableDefined.v1}'s queryChange); null when the definition carries none
  * @param jobId Flink's job id of the job filling the staged table
@@ -18,4 +19,11 @@ import java.time.Instant;
  * @param startedAt when the job was submitted
  */
 public record SwitchStarted(
-    String table, long definitionVersion, long fromVersion, String verdict, String jobId, String jobName, String stagedTable, Instant startedAt) {}
+        String table,
+        long definitionVersion,
+        long fromVersion,
+        String verdict,
+        String jobId,
+        String jobName,
+        String stagedTable,
+        Instant startedAt) {}

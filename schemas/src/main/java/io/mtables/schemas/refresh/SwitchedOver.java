@@ -11,10 +11,17 @@ import java.time.Instant;
  * @param table the fully qualified identifier
  * @param definitionVersion the definition version of the query readers now read
  * @param fromVersion the definition version whose rows were replaced; 0 when unknown
- * @param savepoint the savepoint the new query's job stopped with before the renames, and goes on from
+ * @param savepoint the savepoint the new query's job stopped with before the renames, and goes on
+ *     from
  * @param stagedAt when the new query started filling its staged table
  * @param switchedAt when the table's name named the new query's table
  * @param nameGapMillis how long the table's name named no Paimon table, between the two renames
  */
 public record SwitchedOver(
-    String table, long definitionVersion, long fromVersion, String savepoint, Instant stagedAt, Instant switchedAt, double nameGapMillis) {}
+        String table,
+        long definitionVersion,
+        long fromVersion,
+        String savepoint,
+        Instant stagedAt,
+        Instant switchedAt,
+        double nameGapMillis) {}

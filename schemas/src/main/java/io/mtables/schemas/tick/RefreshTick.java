@@ -17,13 +17,19 @@ import java.util.Map;
  *     after downtime) or UPSTREAM (an upstream table refreshed)
  * @param tickId unique per tick, so a redelivered tick is recognised
  */
-public record RefreshTick(String table, long planVersion, Instant scheduledTime, Map<String, String> partition, Reason reason, String tickId) {
+public record RefreshTick(
+        String table,
+        long planVersion,
+        Instant scheduledTime,
+        Map<String, String> partition,
+        Reason reason,
+        String tickId) {
 
-  /** Why the tick fired. */
-  public enum Reason {
-    SCHEDULED,
-    MANUAL,
-    CATCH_UP,
-    UPSTREAM
-  }
+    /** Why the tick fired. */
+    public enum Reason {
+        SCHEDULED,
+        MANUAL,
+        CATCH_UP,
+        UPSTREAM
+    }
 }
