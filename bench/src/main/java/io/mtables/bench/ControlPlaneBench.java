@@ -23,11 +23,13 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * The control plane: how long a statement takes to be acknowledged by ddl-service, and how long
  * from {@code CREATE MATERIALIZED TABLE} over REST to its streaming job RUNNING on Flink, through
  * ddl-service, the definitions topic, planner-service, the plans topic and job-manager-service.
- * Baseline, in the same run: the same INSERT job submitted straight to the same cluster by Flink's
- * own client from a warm JVM (what Flink's SQL gateway does), to RUNNING.
+ * Baselines, in the same run: the same INSERT job submitted straight to the same cluster by Flink's
+ * own client from a warm JVM, to RUNNING; and, when its URL is given, the same {@code CREATE
+ * MATERIALIZED TABLE} through Flink's SQL gateway (Flink's own materialized tables) to its job
+ * RUNNING, the gateway's first table shown apart (its JVM cold, as ours after start).
  *
  * <p>Arguments: ddl-service URL, Flink REST port, warehouse path, statements to time, tables to
- * create.
+ * create, bootstrap servers, and optionally Flink's SQL gateway URL.
  */
 public final class ControlPlaneBench {
 
@@ -91,6 +93,53 @@ public final class ControlPlaneBench {
             }
         }
 
+        // Flink's own materialized tables: the same statement through Flink's SQL gateway.
+        List<Long> flinkOwn = new ArrayList<>();
+        long flinkOwnFirst = -1;
+        if (args.length > 6) {
+            FlinkSqlGateway gateway =
+                    FlinkSqlGateway.open(
+                            args[6],
+                            Map.of(
+                                    "parallelism.default",
+                                    "1",
+                                    "table.exec.sink.upsert-materialize",
+                                    "NONE"));
+            gateway.execute(
+                    "CREATE CATALOG bench_paimon WITH ('type' = 'paimon', 'warehouse' = '"
+                            + warehouse
+                            + "')");
+            gateway.execute("USE CATALOG bench_paimon");
+            gateway.execute("CREATE DATABASE IF NOT EXISTS bench_flink");
+            for (int i = 0; i <= tables; i++) {
+                String name = "mt_" + i;
+                gateway.execute(
+                        "CREATE TEMPORARY TABLE source_"
+                                + i
+                                + " (id BIGINT, category STRING) WITH ('connector' = 'datagen',"
+                                + " 'rows-per-second' = '10', 'fields.category.length' = '1')");
+                long start = System.nanoTime();
+                gateway.execute(
+                        "CREATE MATERIALIZED TABLE bench_flink."
+                                + name
+                                + " (PRIMARY KEY (category) NOT ENFORCED) FRESHNESS = INTERVAL '1'"
+                                + " SECOND AS SELECT category, COUNT(*) AS n FROM source_"
+                                + i
+                                + " GROUP BY category");
+                var job =
+                        FlinkJobs.awaitRunning(
+                                flinkPort,
+                                "Materialized_table_`bench_paimon`.`bench_flink`.`" + name + "`");
+                long took = (System.nanoTime() - start) / 1_000_000;
+                FlinkJobs.cancel(flinkPort, job.path("jid").asText()); // its slot for the next
+                if (i == 0) {
+                    flinkOwnFirst = took;
+                } else {
+                    flinkOwn.add(took);
+                }
+            }
+        }
+
         System.out.println();
         System.out.println(
                 "DDL acknowledgement ("
@@ -114,6 +163,27 @@ public final class ControlPlaneBench {
         System.out.printf(
                 "ratio of p50 (services / baseline): %.2f%n",
                 (double) percentile(ours, 50) / percentile(direct, 50));
+        if (!flinkOwn.isEmpty()) {
+            System.out.println(
+                    "Flink's own materialized tables, CREATE through its SQL gateway to job"
+                            + " RUNNING ("
+                            + flinkOwn.size()
+                            + " tables after a first of "
+                            + flinkOwnFirst
+                            + " ms): "
+                            + summary(flinkOwn)
+                            + "  each: "
+                            + flinkOwn);
+            System.out.printf(
+                    "ratio of p50 (services / Flink's own): %.2f (goal <= 1.0); our first table"
+                            + " %d ms against Flink's own first %d ms%n",
+                    (double) percentile(ours, 50) / percentile(flinkOwn, 50),
+                    ours.get(0),
+                    flinkOwnFirst);
+        } else {
+            System.out.println(
+                    "Flink's own materialized tables: not run here (no SQL gateway given)");
+        }
         stages(args.length > 5 ? args[5] : "127.0.0.1:29092", wallClock);
     }
 

@@ -73,4 +73,25 @@ final class FlinkJobs {
         }
         return JSON.readTree(response.body());
     }
+
+    /** Cancels a job (Flink's PATCH /jobs/:jobid) and waits until none runs. */
+    static void cancel(int flinkPort, String jobId) throws Exception {
+        HttpResponse<String> response =
+                HTTP.send(
+                        HttpRequest.newBuilder(
+                                        URI.create(
+                                                "http://127.0.0.1:"
+                                                        + flinkPort
+                                                        + "/jobs/"
+                                                        + jobId
+                                                        + "?mode=cancel"))
+                                .method("PATCH", HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 202) {
+            throw new IllegalStateException(
+                    "Flink REST cancel of " + jobId + ": HTTP " + response.statusCode());
+        }
+        awaitNoneRunning(flinkPort);
+    }
 }

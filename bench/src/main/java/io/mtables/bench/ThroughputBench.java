@@ -3,7 +3,10 @@ package io.mtables.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,14 +25,21 @@ import org.apache.paimon.table.FileStoreTable;
  *   <li>ours: {@code CREATE MATERIALIZED TABLE} over REST, run by the services as a CONTINUOUS job;
  *   <li>the baseline: the same join written by hand as a DataStream job ({@link HandWrittenJoin}),
  *       with our job's checkpoint interval, parallelism and state backend, into a Paimon table of
- *       the same schema and options.
+ *       the same schema and options;
+ *   <li>the rival: Flink's own materialized table, the same {@code CREATE MATERIALIZED TABLE}
+ *       through Flink's SQL gateway (the sources temporary tables of its session, as Flink asks),
+ *       with our job's parallelism and state backend and our table's Paimon options (and what
+ *       Paimon requires of a Flink session: no upsert materializer), when the gateway's URL is
+ *       given. Ours drops replayed CDC events (at-least-once capture); Flink's own is left as a
+ *       user would declare it, without.
  * </ol>
  *
  * A job's time runs from its start on Flink to the commit of the first Paimon snapshot holding the
  * marker row (the last event of both topics); its table is then compared with the expected join.
  *
  * <p>Arguments: ddl-service URL, bootstrap servers, Flink REST port, warehouse, events, freshness
- * seconds, the bench jar (shipped with the hand-written job).
+ * seconds, the bench jar (shipped with the hand-written job), and optionally Flink's SQL gateway
+ * URL.
  */
 public final class ThroughputBench {
 
@@ -44,6 +54,7 @@ public final class ThroughputBench {
         long events = Long.parseLong(args[4]);
         int freshnessSeconds = Integer.parseInt(args[5]);
         String benchJar = args[6];
+        String gatewayUrl = args.length > 7 ? args[7] : null;
         MachineFacts.print(
                 "throughput: users x domains join caught up on "
                         + String.format("%,d", events)
@@ -85,12 +96,8 @@ public final class ThroughputBench {
                         + SCHEMA
                         + ".user_domains FRESHNESS = INTERVAL '"
                         + freshnessSeconds
-                        + "' SECOND AS SELECT d.id AS domain_id, u.id AS user_id, u.firstname,"
-                        + " u.lastname, d.domain_name FROM "
-                        + SCHEMA
-                        + ".users AS u JOIN "
-                        + SCHEMA
-                        + ".domains AS d ON d.user_id = u.id");
+                        + "' SECOND AS "
+                        + QUERY);
         JsonNode ourJob =
                 FlinkJobs.awaitRunning(
                         flinkPort, "mt:default_catalog." + SCHEMA + ".user_domains:");
@@ -140,6 +147,23 @@ public final class ThroughputBench {
         JsonNode handJob = FlinkJobs.get(flinkPort, "/jobs/" + client.getJobID());
         Result handResult = caughtUp("hand-written DataStream job", byHand, handJob, written);
         client.cancel().get();
+        FlinkJobs.awaitNoneRunning(flinkPort);
+
+        Result flinkResult = null;
+        if (gatewayUrl != null) {
+            flinkResult =
+                    flinkOwn(
+                            gatewayUrl,
+                            flinkPort,
+                            warehousePath,
+                            bootstrap,
+                            freshnessSeconds,
+                            parallelism,
+                            stateBackend,
+                            ours,
+                            warehouse,
+                            written);
+        }
 
         System.out.println();
         System.out.printf("raw single-thread consume:    %,10.0f events/s%n", rawRate);
@@ -155,7 +179,19 @@ public final class ThroughputBench {
                 oursResult.rate / handResult.rate,
                 oursResult.rate / rawRate,
                 handResult.rate / rawRate);
-        if (!oursResult.same || !handResult.same) {
+        if (flinkResult != null) {
+            System.out.printf(
+                    "Flink's own materialized table: %,10.0f events/s  (table %s)%n",
+                    flinkResult.rate, flinkResult.verdict);
+            System.out.printf(
+                    "ratio ours / Flink's own: %.2f (goal >= 1.0); Flink's own / hand-written:"
+                            + " %.2f%n",
+                    oursResult.rate / flinkResult.rate, flinkResult.rate / handResult.rate);
+        } else {
+            System.out.println(
+                    "Flink's own materialized table: not run here (no SQL gateway given)");
+        }
+        if (!oursResult.same || !handResult.same || (flinkResult != null && !flinkResult.same)) {
             System.out.println(
                     "A TABLE DIFFERS FROM THE EXPECTED JOIN: the figures above do not count.");
             System.exit(1);
@@ -163,6 +199,95 @@ public final class ThroughputBench {
     }
 
     private record Result(double rate, long caughtUpAt, boolean same, String verdict) {}
+
+    private static final String QUERY =
+            "SELECT d.id AS domain_id, u.id AS user_id, u.firstname, u.lastname, d.domain_name"
+                    + " FROM "
+                    + SCHEMA
+                    + ".users AS u JOIN "
+                    + SCHEMA
+                    + ".domains AS d ON d.user_id = u.id";
+
+    /**
+     * Flink's own materialized table of the same query over the same topics, its Paimon table in
+     * the same warehouse with our table's options and key, caught up and compared like ours.
+     */
+    private static Result flinkOwn(
+            String gatewayUrl,
+            int flinkPort,
+            String warehousePath,
+            String bootstrap,
+            int freshnessSeconds,
+            int parallelism,
+            String stateBackend,
+            FileStoreTable ours,
+            Warehouse warehouse,
+            JoinChanges.Written written)
+            throws Exception {
+        FlinkSqlGateway gateway =
+                FlinkSqlGateway.open(
+                        gatewayUrl,
+                        Map.of(
+                                "parallelism.default",
+                                String.valueOf(parallelism),
+                                "state.backend.type",
+                                stateBackend,
+                                // Paimon refuses Flink's upsert materializer, and says so.
+                                "table.exec.sink.upsert-materialize",
+                                "NONE"));
+        gateway.execute(
+                "CREATE CATALOG bench_paimon WITH ('type' = 'paimon', 'warehouse' = '"
+                        + warehousePath
+                        + "')");
+        gateway.execute("USE CATALOG bench_paimon");
+        gateway.execute(
+                "CREATE TEMPORARY "
+                        + source(
+                                        "users",
+                                        "id BIGINT NOT NULL, firstname STRING, lastname STRING",
+                                        JoinChanges.usersTopic(SCHEMA),
+                                        bootstrap)
+                                .substring("CREATE ".length()));
+        gateway.execute(
+                "CREATE TEMPORARY "
+                        + source(
+                                        "domains",
+                                        "id BIGINT NOT NULL, user_id BIGINT, domain_name STRING",
+                                        JoinChanges.domainsTopic(SCHEMA),
+                                        bootstrap)
+                                .substring("CREATE ".length()));
+        Map<String, String> options = new TreeMap<>(ours.options());
+        options.remove("path");
+        options.keySet().removeIf(key -> key.startsWith("mt.")); // our own marks, not Paimon's
+        String with =
+                options.entrySet().stream()
+                        .map(e -> "'" + e.getKey() + "' = '" + e.getValue() + "'")
+                        .collect(Collectors.joining(", "));
+        System.out.printf(
+                "Flink's own materialized table: parallelism %d, state backend %s, Paimon options"
+                        + " %s (as ours)%n",
+                parallelism, stateBackend, options);
+        long createdAt = System.currentTimeMillis();
+        gateway.execute(
+                "CREATE MATERIALIZED TABLE "
+                        + SCHEMA
+                        + ".user_domains_flink (PRIMARY KEY ("
+                        + String.join(", ", ours.primaryKeys())
+                        + ") NOT ENFORCED) WITH ("
+                        + with
+                        + ") FRESHNESS = INTERVAL '"
+                        + freshnessSeconds
+                        + "' SECOND AS "
+                        + QUERY);
+        JsonNode job = FlinkJobs.awaitRunning(flinkPort, "Materialized_table_");
+        FileStoreTable table =
+                warehouse.awaitTable(SCHEMA, "user_domains_flink", Duration.ofMinutes(2));
+        Result result = caughtUp("Flink's own materialized table", table, job, written);
+        System.out.printf(
+                "  from the CREATE statement: %.1f s%n", (result.caughtUpAt - createdAt) / 1000.0);
+        FlinkJobs.cancel(flinkPort, job.path("jid").asText());
+        return result;
+    }
 
     /**
      * Waits until the job's table holds the marker row, then compares the table with the expected
