@@ -74,7 +74,7 @@ final class FlinkJobs {
         return JSON.readTree(response.body());
     }
 
-    /** Cancels a job (Flink's PATCH /jobs/:jobid) and waits until none runs. */
+    /** Cancels a job (Flink's PATCH /jobs/:jobid) and waits until it is cancelled. */
     static void cancel(int flinkPort, String jobId) throws Exception {
         HttpResponse<String> response =
                 HTTP.send(
@@ -92,6 +92,12 @@ final class FlinkJobs {
             throw new IllegalStateException(
                     "Flink REST cancel of " + jobId + ": HTTP " + response.statusCode());
         }
-        awaitNoneRunning(flinkPort);
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!get(flinkPort, "/jobs/" + jobId).path("state").asText().equals("CANCELED")) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(jobId + " not cancelled after " + PATIENCE);
+            }
+            Thread.sleep(100);
+        }
     }
 }

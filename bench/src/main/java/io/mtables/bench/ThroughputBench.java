@@ -262,6 +262,12 @@ public final class ThroughputBench {
         String extra = System.getenv().getOrDefault("MT_BENCH_FLINK_OWN_SETTINGS", "");
         for (String setting : extra.split(",")) {
             if (!setting.isBlank()) {
+                if (setting.indexOf('=') < 1) {
+                    throw new IllegalArgumentException(
+                            "MT_BENCH_FLINK_OWN_SETTINGS: '"
+                                    + setting
+                                    + "' is not key=value (settings are separated by commas)");
+                }
                 settings.put(
                         setting.substring(0, setting.indexOf('=')).trim(),
                         setting.substring(setting.indexOf('=') + 1).trim());
