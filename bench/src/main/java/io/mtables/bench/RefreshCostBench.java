@@ -104,8 +104,7 @@ public final class RefreshCostBench {
             String table = "default_catalog.bench.sales_daily";
             for (int round = 0; round < rounds; round++) {
                 // One day changes; the table without partitions recomputes all 90, the partitioned
-                // one
-                // overwrites the changed day only (its plan: CHANGED_PARTITIONS).
+                // one overwrites the changed day only (its plan: CHANGED_PARTITIONS).
                 String changedDay = FIRST_DAY.plusDays(round * 7L).toString();
                 id = change(producer, topic, changedDay, id, warehouse);
                 Statements.post(ddl, "ALTER MATERIALIZED TABLE bench.sales_daily_whole REFRESH");

@@ -172,8 +172,8 @@ class FreshnessIT {
                             });
 
             // up is 40 s behind a 5 s freshness: once the grace (5 s in tests) has passed since
-            // this
-            // service started watching, one FreshnessMissed; a fresh commit closes the episode.
+            // this service started watching, one FreshnessMissed; a fresh commit closes the
+            // episode.
             var missed =
                     alerts.await(
                             r ->

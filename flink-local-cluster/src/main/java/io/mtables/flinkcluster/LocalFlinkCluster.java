@@ -147,8 +147,7 @@ public final class LocalFlinkCluster {
         // Flink caches these statistics for 3 s by default, which would add up to 3 s to the lag.
         conf.set(RestOptions.CACHE_CHECKPOINT_STATISTICS_TIMEOUT, Duration.ofMillis(500));
         // Job metrics over REST at most a second old (Flink's default: 10 s): a switch-over waits
-        // that
-        // long after stopping the old job before it trusts the new one's sources to have read
+        // that long after stopping the old job before it trusts the new one's sources to have read
         // everything.
         conf.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofSeconds(1));
         // Jobs arrive as job graphs with no jars of their own: their classes are all here.

@@ -327,8 +327,7 @@ class PipelinesIT {
                 .startsWith(stateLocation())
                 .contains("savepoint-");
         // How long the renames take is measured by `bin/bench evolution`, not bounded here: on an
-        // object
-        // store a rename is a copy, and its time is the machine's, not a property of the
+        // object store a rename is a copy, and its time is the machine's, not a property of the
         // switch-over.
         assertThat(switched.path("nameGapMillis").asDouble())
                 .as("the renames' time is reported")
@@ -343,11 +342,9 @@ class PipelinesIT {
         awaitRows(table, List.of("a|21|60", "b|21|61", "c|21|62"));
         List<List<String>> seen = reader.stop();
         // A raw reader of the name may find nothing (no table, or its path moved away between
-        // finding
-        // it and reading it) only while the renames run: on local files a moment, on an object
-        // store (a
-        // rename is a copy there) as long as the copies take. ddl-service's SELECT looks again
-        // instead.
+        // finding it and reading it) only while the renames run: on local files a moment, on an
+        // object store (a rename is a copy there) as long as the copies take. ddl-service's SELECT
+        // looks again instead.
         int readsInTheGap = 1 + (int) Math.ceil(switched.path("nameGapMillis").asDouble() / 100);
         assertThat(seen)
                 .as("every read during the switch-over")
@@ -488,8 +485,7 @@ class PipelinesIT {
         visits(topic, "2026-11-29", 3);
         publish(definition, Tables.full(table, 1));
         // The plan applied (its Paimon table made) first: ticks that come before it all wait, and
-        // become
-        // one refresh, not the running one and one waiting one this test is about.
+        // become one refresh, not the running one and one waiting one this test is about.
         await().atMost(PATIENCE)
                 .pollInterval(Duration.ofMillis(200))
                 .until(

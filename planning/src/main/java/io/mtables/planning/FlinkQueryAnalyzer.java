@@ -227,8 +227,7 @@ public class FlinkQueryAnalyzer {
                     .withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
         }
         // The time functions are read from a plan already made (its syntax tree comes first):
-        // planning
-        // the query once more only to print it cost a third of the analysis (bin/bench
+        // planning the query once more only to print it cost a third of the analysis (bin/bench
         // control-plane).
         List<List<String>> keys = FlinkUniqueKeys.of(validated);
         return QueryAnalysis.streamable(rootChangelog(plan))
@@ -490,8 +489,7 @@ public class FlinkQueryAnalyzer {
         String message = deepest.getMessage() == null ? error.getMessage() : deepest.getMessage();
         message = message == null ? "" : message.lines().findFirst().orElse(message).strip();
         // Flink's own refusals say what is wrong; anything else is a failure inside its planner,
-        // whose
-        // bare message ("4") means nothing without its kind.
+        // whose bare message ("4") means nothing without its kind.
         boolean flinksWords =
                 deepest instanceof TableException
                         || deepest instanceof ValidationException

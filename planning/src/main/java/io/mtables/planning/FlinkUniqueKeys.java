@@ -44,8 +44,7 @@ final class FlinkUniqueKeys {
                                     .getMethod("getUniqueKeys", relNode)
                                     .invoke(metadata, rel);
             // A result of at most one row (a global aggregate, also behind a projection such as
-            // SUM(a) / SUM(b),
-            // where Flink's key handlers lose its empty key) is keyed by nothing.
+            // SUM(a) / SUM(b), where Flink's key handlers lose its empty key) is keyed by nothing.
             Double maxRows =
                     (Double)
                             relMetadataQuery

@@ -32,8 +32,8 @@ class RefreshModeRulesTest {
         "AUTO, 29, MINUTE, CONTINUOUS, ACTIVE, the freshness 29 min is below the threshold 30 min",
         "AUTO, 30, MINUTE, FULL, ACTIVE, the freshness 30 min is not below the threshold 30 min",
         // 31 minutes is FULL by the threshold, and no cron period: ddl-service refuses it at
-        // CREATE,
-        // the planner refuses it too should it ever arrive (a threshold configured differently).
+        // CREATE, the planner refuses it too should it ever arrive (a threshold configured
+        // differently).
         "AUTO, 31, MINUTE, FULL, REFUSED, the freshness 31 min is not below the threshold 30 min",
         "AUTO, 5, SECOND, CONTINUOUS, ACTIVE, the freshness 5 s is below",
         "AUTO, 1, DAY, FULL, ACTIVE, the freshness 1 day is not below",

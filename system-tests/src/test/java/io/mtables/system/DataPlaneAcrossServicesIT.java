@@ -304,9 +304,8 @@ class DataPlaneAcrossServicesIT {
                                             .isNotEqualTo("null"));
 
             // 30 samples about a second apart (changes for the first 15, then quiet), each checked
-            // after:
-            // the bound is generous, as how long a sample takes on a busy machine is not what is
-            // tested.
+            // after: the bound is generous, as how long a sample takes on a busy machine is not
+            // what is tested.
             Duration bound = checkpointInterval.plus(reportDelay);
             List<Duration> lags = new ArrayList<>();
             await().atMost(Duration.ofSeconds(90))

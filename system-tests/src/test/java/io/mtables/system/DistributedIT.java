@@ -231,9 +231,8 @@ class DistributedIT {
 
     private static void startFlink() throws Exception {
         // Flink's S3 file system: the store's endpoint in its settings, its keys where the AWS
-        // SDK's
-        // default chain finds them (as k8s/ gives them from a Secret); quick heartbeats so a lost
-        // TaskManager is noticed in seconds.
+        // SDK's default chain finds them (as k8s/ gives them from a Secret); quick heartbeats so a
+        // lost TaskManager is noticed in seconds.
         Map<String, String> settings =
                 Map.of(
                         "s3.endpoint",

@@ -161,9 +161,8 @@ class OracleAcrossServicesIT {
                 .isEqualTo(before);
 
         // A refresh of the whole table overwrites only the days whose orders changed since the last
-        // one
-        // (both days: the first was refreshed by name, which does not count), as Paimon's manifests
-        // show.
+        // one (both days: the first was refreshed by name, which does not count), as Paimon's
+        // manifests show.
         String table = "default_catalog." + SCHEMA + ".orders_daily";
         assertThat(describe("orders_daily", "refresh.incremental"))
                 .startsWith("CHANGED_PARTITIONS:");

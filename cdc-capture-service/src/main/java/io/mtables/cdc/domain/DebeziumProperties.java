@@ -81,8 +81,8 @@ public final class DebeziumProperties {
         p.setProperty("bootstrap.servers", bootstrapServers);
         p.setProperty("statistics.metrics.enabled", "false");
         // Debezium waits up to poll.interval.ms (500 ms by default) for a batch to fill: a wait
-        // every
-        // change pays before it reaches Kafka. 50 ms keeps batches under load and the latency low.
+        // every change pays before it reaches Kafka. 50 ms keeps batches under load and the latency
+        // low.
         p.setProperty("poll.interval.ms", "50");
         config.debezium().forEach(p::setProperty);
         return p;

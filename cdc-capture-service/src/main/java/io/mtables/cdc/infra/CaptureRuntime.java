@@ -59,8 +59,8 @@ public class CaptureRuntime {
                         List.of("__debezium-heartbeat"),
                         new ChangeMetrics(registry, Clock.systemUTC()));
         // Every captured table has its topic before its first change: a job over a table still
-        // empty
-        // would otherwise fail on a topic that does not exist (Flink's Kafka source does not wait).
+        // empty would otherwise fail on a topic that does not exist (Flink's Kafka source does not
+        // wait).
         tables.forEach(table -> publisher.ensureTopic(config.topicPrefix() + "." + table.name()));
         engine =
                 DebeziumEngine.create(Json.class)

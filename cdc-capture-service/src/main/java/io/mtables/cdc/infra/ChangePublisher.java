@@ -82,9 +82,8 @@ final class ChangePublisher
             }
             ensureTopic(record.destination());
             // The record's time is the change's commit time in PostgreSQL, so that a reader's event
-            // time
-            // (a Flink source's, and the lag it reports) is when the change happened, not when it
-            // was published.
+            // time (a Flink source's, and the lag it reports) is when the change happened, not when
+            // it was published.
             OptionalLong committed = CommitTime.of(record.value());
             Long timestamp = committed.isPresent() ? committed.getAsLong() : null;
             var published =

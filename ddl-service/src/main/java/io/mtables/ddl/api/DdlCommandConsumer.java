@@ -74,8 +74,7 @@ public class DdlCommandConsumer {
         }
         String requestId = parsed.requestId() != null ? parsed.requestId() : fallbackId;
         // A change Kafka did not take was not applied and has no result yet: the command is
-        // executed
-        // again until it has one, and its offset is committed only then.
+        // executed again until it has one, and its offset is committed only then.
         while (isBrokerUnavailable(
                 metrics.answered(
                         "kafka",

@@ -109,9 +109,8 @@ public final class RefreshHistoryTable {
                         .option("bucket", String.valueOf(BUCKETS))
                         .option("bucket-key", "table_name")
                         // As our tables (JobSql.FILE_FORMAT): Paimon 1.3's Parquet reader parses
-                        // Hadoop's
-                        // core-default.xml for every file it opens (apache/paimon#7080), seen in
-                        // bin/bench history.
+                        // Hadoop's core-default.xml for every file it opens (apache/paimon#7080),
+                        // seen in bin/bench history.
                         .option("file.format", "orc")
                         .options(READ_OPTIONS)
                         .options(WRITE_OPTIONS)

@@ -78,8 +78,7 @@ public class DdlRuntime {
             @Identifier("default-kafka-broker") Map<String, Object> kafka,
             @ConfigProperty(name = "quarkus.application.name") String serviceName,
             // Flink's options, the same keys as planner-service's, so one setting serves both
-            // services
-            // (ddl-service uses them for the threshold check and EXPLAIN).
+            // services (ddl-service uses them for the threshold check and EXPLAIN).
             @ConfigProperty(name = FlinkSql.FRESHNESS_THRESHOLD, defaultValue = "30m")
                     Duration freshnessThreshold,
             @ConfigProperty(

@@ -212,9 +212,8 @@ public final class InMemorySql {
         @Override
         public Enumerable<Object[]> scan(DataContext root, List<RexNode> filters) {
             // A filter may come as one AND of several conditions: the read is narrowed by the
-            // equality in
-            // it, and the whole AND stays for Calcite (it accepts back only filters it handed
-            // over).
+            // equality in it, and the whole AND stays for Calcite (it accepts back only filters it
+            // handed over).
             for (int i = 0; i < filters.size(); i++) {
                 for (var condition : RelOptUtil.conjunctions(filters.get(i))) {
                     Optional<String> first = firstColumnEquals(condition, root);

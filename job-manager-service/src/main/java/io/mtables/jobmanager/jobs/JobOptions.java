@@ -39,10 +39,9 @@ public final class JobOptions {
                 "RETAIN_ON_CANCELLATION");
         options.put("execution.checkpointing.num-retained", "2");
         // A checkpoint that fails to upload (an object store's timeout) delays the next commit; it
-        // must
-        // not fail the job, whose restart would throw away the work since the last one (bin/bench
-        // throughput-session: one S3 read timeout restarted the job). Consecutive failures still
-        // do.
+        // must not fail the job, whose restart would throw away the work since the last one
+        // (bin/bench throughput-session: one S3 read timeout restarted the job). Consecutive
+        // failures still do.
         options.put(
                 "execution.checkpointing.tolerable-failed-checkpoints",
                 String.valueOf(TOLERABLE_FAILED_CHECKPOINTS));

@@ -117,11 +117,9 @@ public final class JobSql {
         Map<String, String> options = new TreeMap<>(definition.options());
         options.put(QueryState.TABLE_OPTION, QueryState.fingerprint(definition));
         // ORC unless the table says otherwise: Paimon 1.3's Parquet reader builds a Hadoop
-        // configuration,
-        // parsing core-default.xml, for every file it opens (apache/paimon#7080), which was most of
-        // a
-        // 90-day FULL refresh's read in bin/bench refresh-cost; its ORC reader builds one per
-        // table.
+        // configuration, parsing core-default.xml, for every file it opens (apache/paimon#7080),
+        // which was most of a 90-day FULL refresh's read in bin/bench refresh-cost; its ORC reader
+        // builds one per table.
         options.putIfAbsent(FILE_FORMAT, DEFAULT_FILE_FORMAT);
         if (definition.distribution() != null) {
             if (definition.distribution().buckets() != null) {
@@ -180,9 +178,8 @@ public final class JobSql {
             statements.add("CREATE DATABASE IF NOT EXISTS " + id.quotedDatabase());
             if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
                 // Another materialized table is read from its Paimon table: in a stream, its
-                // changelog
-                // from the latest snapshot on; in a batch, its latest snapshot.
-                // Its own columns only: a synthetic key column is storage, not data.
+                // changelog from the latest snapshot on; in a batch, its latest snapshot. Its own
+                // columns only: a synthetic key column is storage, not data.
                 String columns =
                         source.columns() == null
                                 ? "*"

@@ -84,8 +84,7 @@ final class FullRefreshes {
     void request(Pipeline pipeline, Pipeline.Refresh refresh) {
         if (!started || !pipeline.planReady() || pipeline.refreshRunning != null) {
             // The plan is not known yet (its topic is read by another consumer), or a refresh runs:
-            // this
-            // one waits, the newest only; the others are coalesced into it.
+            // this one waits, the newest only; the others are coalesced into it.
             if (pipeline.refreshWaiting != null) {
                 pipeline.coalescedRefreshes++;
             }
@@ -210,9 +209,8 @@ final class FullRefreshes {
             reportEnd(pipeline, job, refresh);
         } catch (RuntimeException e) {
             // Reading the outcome (Paimon) or reporting it (Kafka) failed: the refresh stays the
-            // running
-            // one and the next look reports it, so its end is never lost; after a few tries it
-            // counts as failed.
+            // running one and the next look reports it, so its end is never lost; after a few tries
+            // it counts as failed.
             pipeline.endReportAttempts++;
             if (pipeline.endReportAttempts < END_REPORT_ATTEMPTS) {
                 LOG.warnf(

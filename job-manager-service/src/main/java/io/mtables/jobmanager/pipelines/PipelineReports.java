@@ -175,8 +175,7 @@ final class PipelineReports {
                 && snapshot.id() > pipeline.lastSnapshotId
                 && clock.instant().isBefore(snapshot.committedAt().plus(STATISTICS_PATIENCE))) {
             // Flink's REST API caches checkpoint statistics (web.refresh-interval, 3 s by default):
-            // the
-            // checkpoint of a fresh commit may not be listed yet. Asked again at the next look.
+            // the checkpoint of a fresh commit may not be listed yet. Asked again at the next look.
             return;
         }
         if (newSnapshot(

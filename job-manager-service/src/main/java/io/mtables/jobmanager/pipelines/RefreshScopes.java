@@ -54,8 +54,8 @@ final class RefreshScopes {
                         ? Incremental.Level.NONE
                         : incremental.level();
         // REFRESH PARTITION asks for that partition; every other refresh of a table whose
-        // partitions
-        // are traced brings all of them up to date, so its inputs are the whole table's baseline.
+        // partitions are traced brings all of them up to date, so its inputs are the whole table's
+        // baseline.
         boolean named =
                 refresh.reason() == RefreshTick.Reason.MANUAL && !refresh.partition().isEmpty();
         boolean byChanges = level == Incremental.Level.CHANGED_PARTITIONS && !named;

@@ -231,8 +231,7 @@ final class StreamingJobs {
         }
         if (job == null) {
             // The cluster does not know the job: it was lost with the cluster. Start it again from
-            // the
-            // query's latest checkpoint.
+            // the query's latest checkpoint.
             LOG.warnf(
                     "job %s of %s is gone from the cluster; starting it again from its latest"
                             + " checkpoint",
