@@ -178,8 +178,15 @@ class ExplainIT {
                         hasItem(
                                 hasItem(
                                         org.hamcrest.Matchers.startsWith(
-                                                "the new query fills a staged table from its"
-                                                        + " sources beside the running job"))));
+                                                "the running job stops with a savepoint; the rows"
+                                                        + " it wrote are rewritten"))))
+                .body(
+                        "rows",
+                        hasItem(
+                                List.of(
+                                        "evolution.written_rows",
+                                        "SELECT `category` AS `category`, `n` AS `n`\nFROM"
+                                                + " `__mt_written`\nWHERE `n` > 1")));
         post(
                         "EXPLAIN ALTER MATERIALIZED TABLE "
                                 + DB

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mtables.jobmanager.jobs.Locations;
 import io.mtables.jobmanager.jobs.PaimonPartitions;
+import io.mtables.planning.WrittenRows;
 import io.mtables.schemas.Contract;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
@@ -370,6 +371,131 @@ class PipelinesIT {
         assertThat(PaimonRows.exists(locations.warehouse(), table + "__mt_v3"))
                 .as("the staged name is gone")
                 .isFalse();
+    }
+
+    /**
+     * A COMPATIBLE change with its rewrite of the written rows (as ddl-service finds it): the old
+     * job stops with a savepoint, the rows it wrote become the new query's in one commit, and the
+     * new query's job goes on from the savepoint: its counts continue from the old state, and its
+     * source sends on only the records written after the change.
+     */
+    @Test
+    void aCompatibleChangeGoesOnFromTheOldStateWithTheWrittenRowsRewritten() throws Exception {
+        String topic = db + "_presses";
+        var presses =
+                Tables.kafkaSource(
+                        "default_catalog." + db + ".presses",
+                        "`id` BIGINT, `category` STRING",
+                        topic,
+                        "json",
+                        KafkaBroker.bootstrapServers());
+        String table = "default_catalog." + db + ".presses_by_category";
+        String from = " FROM `default_catalog`.`" + db + "`.`presses` AS `presses`";
+        String oldQuery =
+                "SELECT `presses`.`category`, COUNT(*) AS `n`"
+                        + from
+                        + " GROUP BY `presses`.`category`";
+        TableDefinition v1 =
+                Tables.materialized(
+                        table,
+                        1,
+                        List.of(
+                                new Column("category", "STRING", true),
+                                new Column("n", "BIGINT", false)),
+                        List.of(),
+                        oldQuery,
+                        List.of(presses),
+                        TableDefinition.Status.ACTIVE);
+        clicks(topic, 0, 31);
+        publish(v1, Tables.continuous(table, 1, List.of("category"), Duration.ofSeconds(1)));
+        assertThat(event(Contracts.JOB_STARTED_V1, table).path("definitionVersion").asLong())
+                .isEqualTo(1);
+        List<String> oldAnswer = List.of("a|11", "b|10", "c|10");
+        awaitRows(table, oldAnswer);
+
+        String newQuery =
+                "SELECT `presses`.`category`, COUNT(*) AS `n`, COUNT(*) * 10 AS `tens`"
+                        + from
+                        + " GROUP BY `presses`.`category` HAVING COUNT(*) > 10";
+        List<Column> newColumns =
+                List.of(
+                        new Column("category", "STRING", true),
+                        new Column("n", "BIGINT", false),
+                        new Column("tens", "BIGINT", false));
+        String writtenRows =
+                WrittenRows.of(
+                                oldQuery,
+                                List.of("category", "n"),
+                                newQuery,
+                                List.of("category", "n", "tens"),
+                                List.of("category"))
+                        .query()
+                        .orElseThrow();
+        TableDefinition v2 =
+                Tables.materialized(
+                                table,
+                                2,
+                                newColumns,
+                                List.of(),
+                                newQuery,
+                                List.of(presses),
+                                TableDefinition.Status.ACTIVE)
+                        .withQueryChange(
+                                new TableDefinition.QueryChange(
+                                        1,
+                                        TableDefinition.Verdict.COMPATIBLE,
+                                        "Flink's plans compute the same state in both queries",
+                                        "restored",
+                                        writtenRows));
+        var reader = new TableReader(locations, table, 100);
+        publish(v2, Tables.continuous(table, 2, List.of("category"), Duration.ofSeconds(1)));
+        JsonNode restored = event(Contracts.STATE_RESTORED_V1, table);
+        assertThat(restored.path("fromVersion").asLong()).isEqualTo(1);
+        String savepoint = restored.path("savepoint").asText();
+        assertThat(savepoint).startsWith(stateLocation()).contains("savepoint-");
+        JsonNode started = event(Contracts.JOB_STARTED_V1, table);
+        assertThat(started.path("definitionVersion").asLong()).isEqualTo(2);
+        assertThat(started.path("restoredFrom").asText()).isEqualTo(savepoint);
+        List<String> newAnswer = List.of("a|11|110");
+        awaitRows(table, newAnswer);
+
+        clicks(topic, 31, 33);
+        List<String> later = List.of("a|11|110", "b|11|110", "c|11|110");
+        awaitRows(table, later);
+        List<List<String>> seen = reader.stop();
+        assertThat(seen)
+                .as(
+                        "every read through the change: the old answer (its new column NULL for a"
+                                + " moment), then the new one")
+                .isNotEmpty()
+                .allSatisfy(
+                        rows ->
+                                assertThat(rows)
+                                        .isIn(
+                                                oldAnswer,
+                                                oldAnswer.stream().map(r -> r + "|null").toList(),
+                                                newAnswer,
+                                                later));
+        assertThat(seen).contains(oldAnswer, newAnswer, later);
+        assertThat(reader.failures()).isEmpty();
+
+        // Flink's own account of the new job: it started from the savepoint, and its source sent
+        // on the two records written after the change, not the topic's 33.
+        String jobId = started.path("jobId").asText();
+        JsonNode checkpoints = flinkGet("/jobs/" + jobId + "/checkpoints");
+        assertThat(checkpoints.path("latest").path("restored").path("external_path").asText())
+                .isEqualTo(savepoint);
+        assertThat(checkpoints.path("latest").path("restored").path("is_savepoint").asBoolean())
+                .isTrue();
+        await().atMost(PATIENCE)
+                .untilAsserted(
+                        () -> {
+                            JsonNode source = flinkGet("/jobs/" + jobId).path("vertices").get(0);
+                            assertThat(source.path("name").asText()).startsWith("Source");
+                            assertThat(source.path("metrics").path("write-records").asLong())
+                                    .isEqualTo(2);
+                        });
+        assertThat(runningJobsOf(table)).hasSize(1).allMatch(job -> job.contains(":v2:"));
     }
 
     @Test
@@ -862,6 +988,19 @@ class PipelinesIT {
     }
 
     /** The jobs of a table the cluster runs now, from Flink's REST API. */
+    private JsonNode flinkGet(String path) throws Exception {
+        HttpResponse<String> response =
+                HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(
+                                                URI.create(
+                                                        "http://127.0.0.1:" + flinkPort() + path))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        return JSON.readTree(response.body());
+    }
+
     private List<String> runningJobsOf(String table) throws Exception {
         HttpResponse<String> overview =
                 HttpClient.newHttpClient()

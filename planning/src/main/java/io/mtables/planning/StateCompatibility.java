@@ -165,9 +165,7 @@ public final class StateCompatibility {
                         + (changed.isEmpty()
                                 ? "; the queries differ only in how the result is written"
                                 : "; the new query changes only what follows it: "
-                                        + String.join("; ", changed)
-                                        + ". Rows written before the change keep the old query's"
-                                        + " values until their key changes again"));
+                                        + String.join("; ", changed)));
     }
 
     /** Why the first stateful node of the old plan without a match differs from the new plan's. */

@@ -15,6 +15,7 @@ import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
+import io.mtables.schemas.refresh.StateRestored;
 import io.mtables.schemas.refresh.Suspended;
 import io.mtables.schemas.refresh.SwitchStarted;
 import io.mtables.schemas.refresh.SwitchedOver;
@@ -106,6 +107,13 @@ public final class Contracts {
     public static final Contract<SwitchedOver> SWITCHED_OVER_V1 =
             new Contract<>("SwitchedOver", 1, SwitchedOver.class);
 
+    /**
+     * A CONTINUOUS table's new query goes on from the old query's state, on {@link
+     * Topics#REFRESH_EVENTS}.
+     */
+    public static final Contract<StateRestored> STATE_RESTORED_V1 =
+            new Contract<>("StateRestored", 1, StateRestored.class);
+
     /** Time for one FULL refresh, on {@link Topics#REFRESH_TICKS}. */
     public static final Contract<RefreshTick> REFRESH_TICK_V1 =
             new Contract<>("RefreshTick", 1, RefreshTick.class);
@@ -124,7 +132,8 @@ public final class Contracts {
                     FRESHNESS_MISSED_V1,
                     FRESHNESS_RESTORED_V1,
                     SWITCH_STARTED_V1,
-                    SWITCHED_OVER_V1);
+                    SWITCHED_OVER_V1,
+                    STATE_RESTORED_V1);
 
     public static final List<Contract<?>> ALL =
             List.of(
@@ -146,6 +155,7 @@ public final class Contracts {
                     FRESHNESS_RESTORED_V1,
                     SWITCH_STARTED_V1,
                     SWITCHED_OVER_V1,
+                    STATE_RESTORED_V1,
                     REFRESH_TICK_V1);
 
     private Contracts() {}

@@ -53,6 +53,8 @@ public class RefreshEventsConsumer {
             statuses.apply(event.payloadAs(Contracts.SWITCH_STARTED_V1));
         } else if (contract.equals(Contracts.SWITCHED_OVER_V1)) {
             statuses.apply(event.payloadAs(Contracts.SWITCHED_OVER_V1));
+        } else if (contract.equals(Contracts.STATE_RESTORED_V1)) {
+            statuses.apply(event.payloadAs(Contracts.STATE_RESTORED_V1));
         } else if (contract.equals(Contracts.FRESHNESS_MISSED_V1)) {
             episodes.apply(event.payloadAs(Contracts.FRESHNESS_MISSED_V1));
         } else if (contract.equals(Contracts.FRESHNESS_RESTORED_V1)) {

@@ -8,6 +8,7 @@ import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
+import io.mtables.schemas.refresh.StateRestored;
 import io.mtables.schemas.refresh.Suspended;
 import io.mtables.schemas.refresh.SwitchStarted;
 import io.mtables.schemas.refresh.SwitchedOver;
@@ -233,9 +234,13 @@ public class RefreshStatusProjection {
         switches.put(event.table(), event);
     }
 
+    public void apply(StateRestored event) {
+        switches.put(event.table(), event);
+    }
+
     /**
-     * The table's latest switch-over to a new query in words (under way, or done); empty when none
-     * was seen.
+     * The table's latest switch-over to a new query, or restore of its state into one, in words
+     * (under way, or done); empty when none was seen.
      */
     public Optional<String> switchOver(String table) {
         Object latest = switches.get(table);
@@ -268,6 +273,21 @@ public class RefreshStatusProjection {
                                     .toSeconds(),
                             switched.nameGapMillis(),
                             switched.savepoint()));
+        }
+        if (latest instanceof StateRestored restored) {
+            return Optional.of(
+                    String.format(
+                            Locale.ROOT,
+                            "state restored at %s: the query of v%d goes on from v%d's savepoint"
+                                    + " %s, its sources not read again; the rows written were"
+                                    + " rewritten into the new query's, the table taking no new"
+                                    + " data for %.1f s",
+                            restored.restoredAt(),
+                            restored.definitionVersion(),
+                            restored.fromVersion(),
+                            restored.savepoint(),
+                            Duration.between(restored.stoppedAt(), restored.restoredAt()).toMillis()
+                                    / 1000.0));
         }
         return Optional.empty();
     }

@@ -1,14 +1,17 @@
 package io.mtables.ddl.statements;
 
 import io.mtables.planning.StateCompatibility;
+import io.mtables.planning.WrittenRows;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.QueryChange;
 import io.mtables.schemas.catalog.TableDefinition.Verdict;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What a changed query does to a table's running streaming job: whether its state fits the new
@@ -27,6 +30,17 @@ final class QueryChanges {
                 + " keeps serving the table; once it has caught up, readers switch to it at once"
                 + " (it takes the table's name) and the old job stops: no empty or half-filled"
                 + " table is ever read";
+
+    /**
+     * What the job manager does on a COMPATIBLE change whose written rows can be rewritten: the
+     * state is restored, docs/evolution.md.
+     */
+    static final String RESTORE_IN_PLACE =
+            "the running job stops with a savepoint; the rows it wrote are rewritten into the new"
+                + " query's from their own columns (writtenRows), in one commit; the new query's"
+                + " job goes on from the savepoint, its sources not read again. Should Flink not"
+                + " map the state onto the new job, a switch-over follows, the table keeping the"
+                + " rewritten rows meanwhile";
 
     /** What the job manager does on a new query of a FULL table. */
     static final String FULL_IN_PLACE =
@@ -113,17 +127,59 @@ final class QueryChanges {
                                             : "")));
         }
         StateCompatibility.Result verdict = preview.stateVerdict(running, changed);
+        Verdict judged = Verdict.valueOf(verdict.verdict().name());
+        if (judged != Verdict.COMPATIBLE) {
+            return Optional.of(new QueryChange(from, judged, verdict.reason(), SWITCH_OVER));
+        }
+        WrittenRows.Rewrite rewrite = writtenRows(running, changed, changedPlan);
         return Optional.of(
-                new QueryChange(
-                        from,
-                        Verdict.valueOf(verdict.verdict().name()),
-                        verdict.reason(),
-                        verdict.verdict() == StateCompatibility.Verdict.COMPATIBLE
-                                ? SWITCH_OVER
-                                        + " (the state is not restored, though Flink could: a"
-                                        + " restored job would leave rows already written with the"
-                                        + " old query's values)"
-                                : SWITCH_OVER));
+                rewrite.query()
+                        .map(
+                                query ->
+                                        new QueryChange(
+                                                from,
+                                                judged,
+                                                verdict.reason(),
+                                                RESTORE_IN_PLACE,
+                                                query))
+                        .orElseGet(
+                                () ->
+                                        new QueryChange(
+                                                from,
+                                                judged,
+                                                verdict.reason(),
+                                                SWITCH_OVER
+                                                        + " (the state is not restored, though"
+                                                        + " Flink could: the rows already written"
+                                                        + " could not be brought to the new query"
+                                                        + " from their own columns, because "
+                                                        + rewrite.impossible().orElseThrow()
+                                                        + ")")));
+    }
+
+    /**
+     * The new query's rows for those the old one wrote, from their own columns: possible when every
+     * row keeps its key and partition, and the job writes the query's rows as they are or keyed on
+     * a NULL-safe encoding of its columns (not a UNION ALL's branches, not a held empty-input row).
+     */
+    private static WrittenRows.Rewrite writtenRows(
+            TableDefinition running, TableDefinition changed, RefreshPlan changedPlan) {
+        RefreshPlan.UpsertKey key = changedPlan.upsertKey();
+        if (key != null && (key.branches() != null || key.emptyInputRow() != null)) {
+            return WrittenRows.Rewrite.impossible(
+                    "the job computes the table's key around the query (UNION ALL branches, or a"
+                            + " row held while the input is empty)");
+        }
+        Set<String> carried = new LinkedHashSet<>(changed.partitionKeys());
+        if (key != null) {
+            carried.addAll(key.columns());
+        }
+        return WrittenRows.of(
+                running.query().expanded(),
+                running.columns().stream().map(TableDefinition.Column::name).toList(),
+                changed.query().expanded(),
+                changed.columns().stream().map(TableDefinition.Column::name).toList(),
+                carried);
     }
 
     /** EXPLAIN's rows for a change the statement would make. */
@@ -131,6 +187,9 @@ final class QueryChanges {
         rows.add(Arrays.asList("evolution.verdict", change.verdict().name()));
         rows.add(Arrays.asList("evolution.reason", change.reason()));
         rows.add(Arrays.asList("evolution.action", change.action()));
+        if (change.writtenRows() != null) {
+            rows.add(Arrays.asList("evolution.written_rows", change.writtenRows()));
+        }
     }
 
     /** One sentence for the ALTER's answer. */

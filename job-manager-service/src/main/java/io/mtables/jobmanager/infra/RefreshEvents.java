@@ -9,6 +9,7 @@ import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
+import io.mtables.schemas.refresh.StateRestored;
 import io.mtables.schemas.refresh.Suspended;
 import io.mtables.schemas.refresh.SwitchStarted;
 import io.mtables.schemas.refresh.SwitchedOver;
@@ -73,6 +74,10 @@ public class RefreshEvents {
 
     public void switchedOver(SwitchedOver event) {
         log.append(Contracts.SWITCHED_OVER_V1, event.table(), event);
+    }
+
+    public void stateRestored(StateRestored event) {
+        log.append(Contracts.STATE_RESTORED_V1, event.table(), event);
     }
 
     public void dropped(Dropped event) {

@@ -4,6 +4,7 @@ import io.mtables.planning.EmptyInputRow;
 import io.mtables.planning.PaimonTables;
 import io.mtables.planning.UnionBranches;
 import io.mtables.planning.Warehouse;
+import io.mtables.planning.WrittenRows;
 import io.mtables.schemas.catalog.SwitchOverNames;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
@@ -116,6 +117,7 @@ public final class JobSql {
     public static String createTable(TableDefinition definition, RefreshPlan plan, String target) {
         Map<String, String> options = new TreeMap<>(definition.options());
         options.put(QueryState.TABLE_OPTION, QueryState.fingerprint(definition));
+        options.put(OperatorUids.TABLE_OPTION, OperatorUids.BY_COMPUTATION);
         // ORC unless the table says otherwise: Paimon 1.3's Parquet reader builds a Hadoop
         // configuration, parsing core-default.xml, for every file it opens (apache/paimon#7080),
         // which was most of a 90-day FULL refresh's read in bin/bench refresh-cost; its ORC reader
@@ -282,6 +284,40 @@ public final class JobSql {
                 + "\n) AS `q` ("
                 + String.join(", ", names)
                 + ")";
+    }
+
+    /**
+     * The rows the old query wrote, with its columns, under the name a {@code writtenRows} rewrite
+     * reads ({@link WrittenRows#WRITTEN}): a temporary view of the session.
+     */
+    public static String writtenView(String table, List<String> oldColumns) {
+        return "CREATE TEMPORARY VIEW "
+                + quote(WrittenRows.WRITTEN)
+                + " AS SELECT "
+                + String.join(", ", oldColumns.stream().map(JobSql::quote).toList())
+                + " FROM "
+                + paimonName(table);
+    }
+
+    /**
+     * Replaces the whole table with the rewrite of its rows into the new query's ({@code
+     * writtenRows}), keyed as the streaming job keys its rows.
+     */
+    public static String rewriteWritten(
+            TableDefinition definition, RefreshPlan plan, String writtenRows) {
+        String rows =
+                plan.upsertKey() != null
+                                && plan.upsertKey().origin()
+                                        == RefreshPlan.UpsertKey.Origin.SYNTHETIC
+                        ? keyed(
+                                definition,
+                                writtenRows,
+                                SyntheticKey.expression(plan.upsertKey().columns(), "`q`"))
+                        : writtenRows;
+        return "INSERT OVERWRITE "
+                + paimonName(definition.table())
+                + " /*+ OPTIONS('dynamic-partition-overwrite' = 'false') */\n"
+                + rows;
     }
 
     /**

@@ -7,17 +7,25 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.SyntheticKey;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamStatementSet;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.jboss.logging.Logger;
@@ -89,6 +97,25 @@ public class JobSubmitter {
             ObjectPath path,
             TableDefinition definition,
             RefreshPlan plan) {
+        if (appendColumns(env, catalog, path, definition, plan).isEmpty()) {
+            return false;
+        }
+        markWrittenBy(env, definition.table(), QueryState.fingerprint(definition));
+        LOG.infof("%s keeps its rows for its new query until the next refresh", definition.table());
+        return true;
+    }
+
+    /**
+     * Appends the columns the new query adds to the table (NULL in the rows there), when the
+     * table's key and columns so far are the new ones too. The columns the table had before, or
+     * empty when it cannot be evolved so.
+     */
+    private Optional<List<String>> appendColumns(
+            TableEnvironment env,
+            Catalog catalog,
+            ObjectPath path,
+            TableDefinition definition,
+            RefreshPlan plan) {
         Schema existing;
         try {
             existing = catalog.getTable(path).getUnresolvedSchema();
@@ -113,9 +140,8 @@ public class JobSubmitter {
                 || syntheticNow != key.contains(SyntheticKey.COLUMN)
                 || columns.size() < columnsNow.size()
                 || !columns.subList(0, columnsNow.size()).equals(columnsNow)) {
-            return false;
+            return Optional.empty();
         }
-        String table = JobSql.paimonName(definition.table());
         List<String> added = new ArrayList<>();
         String after = columnsNow.isEmpty() ? null : columnsNow.get(columnsNow.size() - 1);
         for (TableDefinition.Column column :
@@ -128,20 +154,85 @@ public class JobSubmitter {
             after = column.name();
         }
         if (!added.isEmpty()) {
-            env.executeSql("ALTER TABLE " + table + " ADD (" + String.join(", ", added) + ")");
+            env.executeSql(
+                    "ALTER TABLE "
+                            + JobSql.paimonName(definition.table())
+                            + " ADD ("
+                            + String.join(", ", added)
+                            + ")");
+            LOG.infof("%s: columns added for its new query: %s", definition.table(), added);
         }
+        return Optional.of(columnsNow);
+    }
+
+    /** Records in the table's options which query its rows are ({@link QueryState}). */
+    private static void markWrittenBy(TableEnvironment env, String table, String fingerprint) {
         env.executeSql(
                 "ALTER TABLE "
-                        + table
+                        + JobSql.paimonName(table)
                         + " SET ("
                         + JobSql.literal(QueryState.TABLE_OPTION)
                         + " = "
-                        + JobSql.literal(QueryState.fingerprint(definition))
+                        + JobSql.literal(fingerprint)
                         + ")");
-        LOG.infof(
-                "%s keeps its rows for its new query until the next refresh%s",
-                definition.table(), added.isEmpty() ? "" : "; columns added: " + added);
-        return true;
+    }
+
+    /**
+     * Records that the table's rows are those of the query with this fingerprint: a table whose
+     * rewrite for a restored job was given up is marked its old query's again, so a switch-over
+     * replaces it.
+     */
+    public void markWrittenBy(String table, String fingerprint) {
+        TableEnvironment env = environment(new Configuration(), false);
+        env.executeSql(JobSql.createCatalog(warehouse));
+        markWrittenBy(env, table, fingerprint);
+    }
+
+    /**
+     * Brings the rows the old query wrote to the new query before a job restored from the old
+     * query's state goes on with it (a COMPATIBLE change, docs/evolution.md): the columns the new
+     * query adds are appended, one batch INSERT OVERWRITE replaces the rows with {@code
+     * writtenRows}'s answer over them (one commit: readers see the old rows, then the new), and
+     * only then is the table marked the new query's. A crash before that leaves it the old query's,
+     * which a switch-over then replaces. Waits for the batch job, at most {@code timeout}.
+     *
+     * @throws IllegalStateException when the table cannot be evolved in place or the job fails
+     */
+    public void rewriteWritten(
+            TableDefinition definition,
+            RefreshPlan plan,
+            String writtenRows,
+            Map<String, String> jobOptions,
+            Duration timeout) {
+        TableEnvironment env = environment(configuration(jobOptions), false);
+        env.executeSql(JobSql.createCatalog(warehouse));
+        TableId id = TableId.of(definition.table());
+        var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
+        List<String> columnsBefore =
+                appendColumns(
+                                env,
+                                catalog,
+                                new ObjectPath(id.database(), id.name()),
+                                definition,
+                                plan)
+                        .orElseThrow(
+                                () ->
+                                        new IllegalStateException(
+                                                "the table's key or columns are not the new"
+                                                        + " query's first ones"));
+        env.executeSql(JobSql.writtenView(definition.table(), columnsBefore));
+        JobClient job = jobOf(env.executeSql(JobSql.rewriteWritten(definition, plan, writtenRows)));
+        try {
+            job.getJobExecutionResult().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the written rows were rewritten", e);
+        } catch (ExecutionException | TimeoutException e) {
+            job.cancel();
+            throw new IllegalStateException(
+                    "the rewrite of the written rows (job " + job.getJobID() + ") failed", e);
+        }
+        markWrittenBy(env, definition.table(), QueryState.fingerprint(definition));
     }
 
     /**
@@ -252,10 +343,42 @@ public class JobSubmitter {
             RefreshPlan plan,
             Map<String, String> jobOptions,
             String target) {
-        TableEnvironment env = environment(configuration(jobOptions), true);
+        // Constructed, not got: getExecutionEnvironment would start a local cluster here instead
+        // of submitting to the configured one.
+        StreamExecutionEnvironment stream =
+                new StreamExecutionEnvironment(configuration(jobOptions));
+        StreamTableEnvironment env =
+                StreamTableEnvironment.create(
+                        stream, EnvironmentSettings.newInstance().inStreamingMode().build());
         env.executeSql(JobSql.createCatalog(warehouse));
         JobSql.declareSources(definition, plan).forEach(env::executeSql);
-        return jobOf(env.executeSql(JobSql.insert(definition, plan, target)));
+        StreamStatementSet insert = env.createStatementSet();
+        insert.addInsertSql(JobSql.insert(definition, plan, target));
+        insert.attachAsDataStream();
+        StreamGraph graph = stream.getStreamGraph();
+        if (OperatorUids.BY_COMPUTATION.equals(
+                tableOptions(env, target).get(OperatorUids.TABLE_OPTION))) {
+            OperatorUids.assign(graph);
+        }
+        try {
+            return stream.executeAsync(graph);
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "Flink did not take the streaming job of " + definition.table(), e);
+        }
+    }
+
+    /** The options of a Paimon table of the warehouse. */
+    private static Map<String, String> tableOptions(TableEnvironment env, String table) {
+        TableId id = TableId.of(table);
+        try {
+            return env.getCatalog(JobSql.WAREHOUSE_CATALOG)
+                    .orElseThrow()
+                    .getTable(new ObjectPath(id.database(), id.name()))
+                    .getOptions();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the Paimon table of " + table, e);
+        }
     }
 
     /**

@@ -95,6 +95,24 @@ final class Pipeline {
     }
 
     /**
+     * A new query's job started from the old query's savepoint (see {@link StateRestores}), until
+     * it has completed a checkpoint of its own; null when none.
+     */
+    Restore restore;
+
+    /**
+     * The definition version whose restore was given up: a switch-over carries its change out; 0
+     * when none.
+     */
+    long restoreGivenUp;
+
+    /**
+     * @param version the definition version the restored job runs
+     * @param oldQuery the fingerprint of the query whose state it restored
+     */
+    record Restore(long version, String oldQuery) {}
+
+    /**
      * While QUEUED: the saved state the job will start from (null: none), the definition version
      * whose JobQueued was reported, and since when it waits (the queue is first come, first
      * served).

@@ -44,6 +44,7 @@ public class PipelineManager {
     private final StreamingJobs streaming;
     private final FullRefreshes refreshes;
     private final SwitchOvers switchOvers;
+    private final StateRestores restores;
     private final PlanSteps steps;
     private final PaimonSnapshots snapshots;
     private final Clock clock;
@@ -71,6 +72,8 @@ public class PipelineManager {
         this.switchOvers =
                 new SwitchOvers(
                         flink, submitter, snapshots, locations, config, reports, streaming, clock);
+        this.restores =
+                new StateRestores(flink, submitter, locations, config, reports, streaming, clock);
         this.steps =
                 new PlanSteps(
                         flink,
@@ -80,6 +83,7 @@ public class PipelineManager {
                         reports,
                         streaming,
                         switchOvers,
+                        restores,
                         clock);
         this.snapshots = snapshots;
         this.included = Pattern.compile(config.jobs().include());
@@ -405,6 +409,10 @@ public class PipelineManager {
                 return; // switched over or given up: the jobs it started are not in this poll's
                 // list; the next poll looks at them
             }
+        }
+        if (restores.watch(pipeline, jobs.get(pipeline.streamingJobId))) {
+            tryAgainLater(pipeline); // a switch-over carries the change out after the back-off
+            return;
         }
         streaming.watch(pipeline, jobs.get(pipeline.streamingJobId), () -> restartLost(pipeline));
         refreshes.watch(pipeline, jobs.get(pipeline.refreshJobId));

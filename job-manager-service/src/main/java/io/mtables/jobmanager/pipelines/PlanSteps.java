@@ -18,9 +18,10 @@ import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
- * The steps a plan's status asks of a table's pipeline: activate (start, change, resume, or switch
- * over to a new query), suspend with a savepoint, refuse, drop. Each says whether it was done; one
- * that was not is reported here and tried again by {@link PipelineManager}.
+ * The steps a plan's status asks of a table's pipeline: activate (start, change, resume, restore
+ * the state into a new query, or switch over to one), suspend with a savepoint, refuse, drop. Each
+ * says whether it was done; one that was not is reported here and tried again by {@link
+ * PipelineManager}.
  */
 final class PlanSteps {
 
@@ -33,6 +34,7 @@ final class PlanSteps {
     private final PipelineReports reports;
     private final StreamingJobs streaming;
     private final SwitchOvers switchOvers;
+    private final StateRestores restores;
     private final Clock clock;
 
     PlanSteps(
@@ -43,6 +45,7 @@ final class PlanSteps {
             PipelineReports reports,
             StreamingJobs streaming,
             SwitchOvers switchOvers,
+            StateRestores restores,
             Clock clock) {
         this.flink = flink;
         this.submitter = submitter;
@@ -51,6 +54,7 @@ final class PlanSteps {
         this.reports = reports;
         this.streaming = streaming;
         this.switchOvers = switchOvers;
+        this.restores = restores;
         this.clock = clock;
     }
 
@@ -80,6 +84,9 @@ final class PlanSteps {
                                 + PipelineReports.rootMessage(e));
                 return false;
             }
+        }
+        if (plan.mode() == Mode.CONTINUOUS && restores.wanted(pipeline)) {
+            return restores.restore(pipeline); // the job goes on from its state, the rows rewritten
         }
         if (plan.mode() == Mode.CONTINUOUS && switchOvers.wanted(pipeline)) {
             // The table keeps its rows (and the old job, if one runs, serves it) until the new

@@ -1,5 +1,6 @@
 package io.mtables.schemas.catalog;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -135,8 +136,23 @@ public record TableDefinition(
      * @param verdict whether the running job's state fits the new query
      * @param reason why, naming Flink's operators
      * @param action what the job manager does with the table
+     * @param writtenRows for a COMPATIBLE change whose job is restored from the old query's state:
+     *     the Flink SQL query over {@code __mt_written} (the table's rows, with the old query's
+     *     columns) whose answer is the new query's rows for them, run once over the table before
+     *     the restored job goes on; null when the state is not restored (a switch-over)
      */
-    public record QueryChange(long fromVersion, Verdict verdict, String reason, String action) {}
+    public record QueryChange(
+            long fromVersion,
+            Verdict verdict,
+            String reason,
+            String action,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String writtenRows) {
+
+        /** A change carried out without restoring the state. */
+        public QueryChange(long fromVersion, Verdict verdict, String reason, String action) {
+            this(fromVersion, verdict, reason, action, null);
+        }
+    }
 
     /** COMPATIBLE, INCOMPATIBLE, UNKNOWN (seed 004), or NONE: no streaming state to keep. */
     public enum Verdict {
