@@ -10,6 +10,7 @@ import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataField;
@@ -31,6 +32,19 @@ final class PaimonRows {
             return catalog.listTables(parts[1]).contains(parts[2]);
         } catch (Catalog.DatabaseNotExistException e) {
             return false;
+        }
+    }
+
+    /** Removes an option of the table, as a table created before it was set lacks it. */
+    static void removeOption(Warehouse warehouse, String table, String option) throws Exception {
+        String[] parts = table.split("\\.", 3);
+        try (Catalog catalog =
+                CatalogFactory.createCatalog(
+                        CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
+            catalog.alterTable(
+                    Identifier.create(parts[1], parts[2]),
+                    SchemaChange.removeOption(option),
+                    false);
         }
     }
 

@@ -498,6 +498,89 @@ class PipelinesIT {
         assertThat(runningJobsOf(table)).hasSize(1).allMatch(job -> job.contains(":v2:"));
     }
 
+    /**
+     * A COMPATIBLE change of a table whose job runs with Flink's own operator uids (a table created
+     * before ours): the savepoint's state would find no operators in the new job, which Flink
+     * refuses; that is found before the job is submitted and reported, and a switch-over carries
+     * the change out, ending in the new query's answer.
+     */
+    @Test
+    void aRestoreFlinkRefusesFallsBackToASwitchOver() throws Exception {
+        String topic = db + "_pokes";
+        var pokes =
+                Tables.kafkaSource(
+                        "default_catalog." + db + ".pokes",
+                        "`id` BIGINT, `category` STRING",
+                        topic,
+                        "json",
+                        KafkaBroker.bootstrapServers());
+        String table = "default_catalog." + db + ".pokes_by_category";
+        String from = " FROM `default_catalog`.`" + db + "`.`pokes` AS `pokes`";
+        String oldQuery =
+                "SELECT `pokes`.`category`, COUNT(*) AS `n`"
+                        + from
+                        + " GROUP BY `pokes`.`category`";
+        TableDefinition v1 =
+                Tables.materialized(
+                        table,
+                        1,
+                        List.of(
+                                new Column("category", "STRING", true),
+                                new Column("n", "BIGINT", false)),
+                        List.of(),
+                        oldQuery,
+                        List.of(pokes),
+                        TableDefinition.Status.ACTIVE);
+        clicks(topic, 0, 30);
+        publish(v1, Tables.continuous(table, 1, List.of("category"), Duration.ofSeconds(1)));
+        awaitRows(table, List.of("a|10", "b|10", "c|10"));
+        // The job the next query's replaces will get Flink's own uids: its state is not found.
+        PaimonRows.removeOption(locations.warehouse(), table, "mt.operator-uids");
+
+        String newQuery =
+                "SELECT `pokes`.`category`, COUNT(*) AS `n`, COUNT(*) * 10 AS `tens`"
+                        + from
+                        + " GROUP BY `pokes`.`category`";
+        TableDefinition v2 =
+                Tables.materialized(
+                                table,
+                                2,
+                                List.of(
+                                        new Column("category", "STRING", true),
+                                        new Column("n", "BIGINT", false),
+                                        new Column("tens", "BIGINT", false)),
+                                List.of(),
+                                newQuery,
+                                List.of(pokes),
+                                TableDefinition.Status.ACTIVE)
+                        .withQueryChange(
+                                new TableDefinition.QueryChange(
+                                        1,
+                                        TableDefinition.Verdict.COMPATIBLE,
+                                        "Flink's plans compute the same state in both queries",
+                                        "restored",
+                                        WrittenRows.of(
+                                                        oldQuery,
+                                                        List.of("category", "n"),
+                                                        newQuery,
+                                                        List.of("category", "n", "tens"),
+                                                        List.of("category"))
+                                                .query()
+                                                .orElseThrow()));
+        publish(v2, Tables.continuous(table, 2, List.of("category"), Duration.ofSeconds(1)));
+        JsonNode refused = event(Contracts.REFRESH_FAILED_V1, table);
+        assertThat(refused.path("reason").asText())
+                .contains("Flink would not restore the old query's state into the new query's job")
+                .contains("has no operator there")
+                .contains("a switch-over from the sources carries the change out instead");
+        JsonNode switched = event(Contracts.SWITCHED_OVER_V1, table);
+        assertThat(switched.path("definitionVersion").asLong()).isEqualTo(2);
+        awaitRows(table, List.of("a|10|100", "b|10|100", "c|10|100"));
+        clicks(topic, 30, 31);
+        awaitRows(table, List.of("a|11|110", "b|10|100", "c|10|100"));
+        assertThat(runningJobsOf(table)).hasSize(1).allMatch(job -> job.contains(":v2:"));
+    }
+
     @Test
     void fullTableRefreshesWholeOnRequestThenOnlyThePartitionOfATick() throws Exception {
         String topic = db + "_visits";

@@ -13,11 +13,18 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.OperatorIDPair;
+import org.apache.flink.runtime.checkpoint.OperatorState;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
+import org.apache.flink.runtime.jobgraph.JobVertex;
+import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -189,38 +196,49 @@ public class JobSubmitter {
     }
 
     /**
-     * Brings the rows the old query wrote to the new query before a job restored from the old
-     * query's state goes on with it (a COMPATIBLE change, docs/evolution.md): the columns the new
-     * query adds are appended, one batch INSERT OVERWRITE replaces the rows with {@code
-     * writtenRows}'s answer over them (one commit: readers see the old rows, then the new), and
-     * only then is the table marked the new query's. A crash before that leaves it the old query's,
-     * which a switch-over then replaces. Waits for the batch job, at most {@code timeout}.
+     * Appends the columns the new query adds to the table (NULL in its rows) before a job restored
+     * from the old query's state writes it. The columns it had before.
      *
-     * @throws IllegalStateException when the table cannot be evolved in place or the job fails
+     * @throws IllegalStateException when the table's key or columns are not the new query's first
+     */
+    public List<String> appendColumns(TableDefinition definition, RefreshPlan plan) {
+        TableEnvironment env = environment(new Configuration(), false);
+        env.executeSql(JobSql.createCatalog(warehouse));
+        TableId id = TableId.of(definition.table());
+        return appendColumns(
+                        env,
+                        env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow(),
+                        new ObjectPath(id.database(), id.name()),
+                        definition,
+                        plan)
+                .orElseThrow(
+                        () ->
+                                new IllegalStateException(
+                                        "the table's key or columns are not the new query's"
+                                                + " first ones"));
+    }
+
+    /**
+     * Brings the rows the old query wrote to the new query before a job restored from the old
+     * query's state goes on with it (a COMPATIBLE change, docs/evolution.md): one batch INSERT
+     * OVERWRITE replaces them with {@code writtenRows}'s answer over them (one commit: readers see
+     * the old rows, then the new), and only then is the table marked the new query's. A crash
+     * before that leaves it the old query's, which a switch-over then replaces. Waits for the batch
+     * job, at most {@code timeout}.
+     *
+     * @param oldColumns the columns the old query wrote ({@link #appendColumns})
+     * @throws IllegalStateException when the job fails or takes longer
      */
     public void rewriteWritten(
             TableDefinition definition,
             RefreshPlan plan,
             String writtenRows,
+            List<String> oldColumns,
             Map<String, String> jobOptions,
             Duration timeout) {
         TableEnvironment env = environment(configuration(jobOptions), false);
         env.executeSql(JobSql.createCatalog(warehouse));
-        TableId id = TableId.of(definition.table());
-        var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
-        List<String> columnsBefore =
-                appendColumns(
-                                env,
-                                catalog,
-                                new ObjectPath(id.database(), id.name()),
-                                definition,
-                                plan)
-                        .orElseThrow(
-                                () ->
-                                        new IllegalStateException(
-                                                "the table's key or columns are not the new"
-                                                        + " query's first ones"));
-        env.executeSql(JobSql.writtenView(definition.table(), columnsBefore));
+        env.executeSql(JobSql.writtenView(definition.table(), oldColumns));
         JobClient job = jobOf(env.executeSql(JobSql.rewriteWritten(definition, plan, writtenRows)));
         try {
             job.getJobExecutionResult().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -343,6 +361,61 @@ public class JobSubmitter {
             RefreshPlan plan,
             Map<String, String> jobOptions,
             String target) {
+        PreparedJob job = streamingJob(definition, plan, jobOptions, target);
+        try {
+            return job.environment().executeAsync(job.graph());
+        } catch (Exception e) {
+            throw new IllegalStateException(
+                    "Flink did not take the streaming job of " + definition.table(), e);
+        }
+    }
+
+    /**
+     * The operators of the saved state {@code restoreFrom} that hold state and have no operator in
+     * the streaming job these arguments would submit: Flink refuses to start such a job ("Cannot
+     * map checkpoint/savepoint state"). Empty when every piece of state finds its operator.
+     */
+    public List<String> stateWithoutOperator(
+            TableDefinition definition,
+            RefreshPlan plan,
+            Map<String, String> jobOptions,
+            CheckpointMetadata restoreFrom) {
+        Set<OperatorID> operators = new HashSet<>();
+        for (JobVertex vertex :
+                streamingJob(definition, plan, jobOptions, definition.table())
+                        .graph()
+                        .getJobGraph()
+                        .getVertices()) {
+            for (OperatorIDPair pair : vertex.getOperatorIDs()) {
+                operators.add(pair.getGeneratedOperatorID());
+                pair.getUserDefinedOperatorID().ifPresent(operators::add);
+            }
+        }
+        List<String> orphans = new ArrayList<>();
+        for (OperatorState state : restoreFrom.getOperatorStates()) {
+            boolean holdsState =
+                    state.getCoordinatorState() != null
+                            || state.getStates().stream().anyMatch(OperatorSubtaskState::hasState);
+            if (holdsState && !operators.contains(state.getOperatorID())) {
+                orphans.add(
+                        state.getOperatorID()
+                                + (state.getOperatorName().isPresent()
+                                        ? " (" + state.getOperatorName().get() + ")"
+                                        : ""));
+            }
+        }
+        return orphans;
+    }
+
+    /**
+     * The streaming job's graph, ready to submit, its operators' uids named by what they compute
+     * when the table's jobs use such uids ({@link OperatorUids}).
+     */
+    private PreparedJob streamingJob(
+            TableDefinition definition,
+            RefreshPlan plan,
+            Map<String, String> jobOptions,
+            String target) {
         // Constructed, not got: getExecutionEnvironment would start a local cluster here instead
         // of submitting to the configured one.
         StreamExecutionEnvironment stream =
@@ -360,13 +433,11 @@ public class JobSubmitter {
                 tableOptions(env, target).get(OperatorUids.TABLE_OPTION))) {
             OperatorUids.assign(graph);
         }
-        try {
-            return stream.executeAsync(graph);
-        } catch (Exception e) {
-            throw new IllegalStateException(
-                    "Flink did not take the streaming job of " + definition.table(), e);
-        }
+        return new PreparedJob(stream, graph);
     }
+
+    /** A job's graph and the environment that submits it. */
+    private record PreparedJob(StreamExecutionEnvironment environment, StreamGraph graph) {}
 
     /** The options of a Paimon table of the warehouse. */
     private static Map<String, String> tableOptions(TableEnvironment env, String table) {

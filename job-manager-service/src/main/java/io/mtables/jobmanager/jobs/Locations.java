@@ -3,6 +3,7 @@ package io.mtables.jobmanager.jobs;
 import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -10,6 +11,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.apache.flink.runtime.checkpoint.Checkpoints;
+import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.FileStatus;
@@ -85,6 +88,29 @@ public class Locations {
                 .flatMap(Optional::stream)
                 .max(Comparator.comparingLong(Candidate::modified))
                 .map(Candidate::uri);
+    }
+
+    /**
+     * The metadata of a savepoint or checkpoint ({@code <state>/_metadata}): which operators it
+     * holds state of. Read through the warehouse's file IO, as {@link #latestState} looks.
+     *
+     * @throws UncheckedIOException when it cannot be read
+     */
+    public CheckpointMetadata metadataOf(String state) {
+        Path metadata = new Path(state, "_metadata");
+        try (FileIO files =
+                        FileIO.get(
+                                metadata,
+                                CatalogContext.create(
+                                        Options.fromMap(warehouse.fileSystemOptions())));
+                DataInputStream in = new DataInputStream(files.newInputStream(metadata))) {
+            return Checkpoints.loadCheckpointMetadata(in, Locations.class.getClassLoader(), state);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + metadata + ": " + e.getMessage(), e);
+        } catch (Exception e) {
+            throw new UncheckedIOException(
+                    "cannot read " + metadata + ": " + e.getMessage(), new IOException(e));
+        }
     }
 
     private record Candidate(String uri, long modified) {}

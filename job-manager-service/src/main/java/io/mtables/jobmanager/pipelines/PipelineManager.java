@@ -398,8 +398,12 @@ public class PipelineManager {
                 && unapplied
                 && (pipeline.retryApplyAt == null
                         || !clock.instant().isBefore(pipeline.retryApplyAt))) {
+            Pipeline.Staging before = pipeline.staging;
             apply(pipeline); // a plan whose application failed or was cut short by an error is
             // tried again
+            if (pipeline.staging != null && pipeline.staging != before) {
+                return; // a switch-over began: its job is not in this poll's list yet
+            }
         }
         if (pipeline.staging != null) {
             if (!switchOvers.watch(pipeline, jobs.get(pipeline.staging.jobId))) {

@@ -13,6 +13,7 @@ import io.mtables.schemas.refresh.StateRestored;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -20,7 +21,8 @@ import org.jboss.logging.Logger;
  * running job stops with a savepoint, the rows it wrote are rewritten into the new query's ({@link
  * QueryChange#writtenRows}, one commit), and the new query's job starts from the savepoint, its
  * sources going on where the old job stopped. Should Flink not restore the state into the new job
- * (the job fails before its first checkpoint), or the rewrite fail, the restore is given up: the
+ * (the savepoint holds state of an operator the new job lacks, as Flink checks at the job's start;
+ * or the job fails before its first checkpoint), or the rewrite fail, the restore is given up: the
  * table is marked its old query's again and a switch-over ({@link SwitchOvers}) carries the change
  * out from the sources.
  */
@@ -105,11 +107,32 @@ final class StateRestores {
             return false;
         }
         pipeline.streamingJobId = null;
+        List<String> oldColumns;
         try {
+            oldColumns = submitter.appendColumns(definition, pipeline.plan);
+            List<String> orphans =
+                    submitter.stateWithoutOperator(
+                            definition,
+                            pipeline.plan,
+                            JobOptions.streaming(
+                                    definition, pipeline.plan, config, locations, savepoint),
+                            locations.metadataOf(savepoint));
+            if (!orphans.isEmpty()) {
+                giveUp(
+                        pipeline,
+                        oldQuery,
+                        "Flink would not restore the old query's state into the new query's job:"
+                                + " the state of "
+                                + String.join(", ", orphans)
+                                + " has no operator there (the table's jobs name their operators"
+                                + " as Flink does, which differs between the two queries)");
+                return false;
+            }
             submitter.rewriteWritten(
                     definition,
                     pipeline.plan,
                     change.writtenRows(),
+                    oldColumns,
                     JobOptions.refresh(definition, "rows-v" + definition.version(), config),
                     REWRITE_TIMEOUT);
         } catch (RuntimeException e) {
