@@ -55,6 +55,11 @@ final class ExampleServices implements AutoCloseable {
         return schema;
     }
 
+    /** The REST API of the embedded Flink cluster the job manager runs. */
+    String flinkRest() {
+        return "http://127.0.0.1:" + (basePort + 5);
+    }
+
     /** The Paimon warehouse the services write. */
     Path warehouse() {
         return data.resolve("warehouse");

@@ -3,9 +3,15 @@ package io.mtables.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mtables.oracle.Postgres;
 import io.mtables.oracle.Statements;
 import io.mtables.testing.kafka.KafkaBroker;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -77,14 +83,15 @@ class QueryChangeAcrossServicesIT {
     /**
      * Three tables, one per verdict, changed at once under the same load: each is created with its
      * old query and waited for until it equals PostgreSQL's answer to it; then, while rows are
-     * inserted and a reader polls each, all three get their new query and must be switched over,
-     * each ending equal to PostgreSQL's answer to its new query. Every number in these tables only
-     * grows with inserts, and each new query's answer holds at least the old one's: so any read
-     * that loses a row, repeats a key or counts less than a read before it saw a table that was
-     * neither the old answer nor the new.
+     * inserted and a reader polls each, all three get their new query: the COMPATIBLE one goes on
+     * from its job's state (the rows written rewritten, the source not read again, as Flink's REST
+     * API shows), the other two are switched over; each ends equal to PostgreSQL's answer to its
+     * new query. Every number in these tables only grows with inserts, and each new query's answer
+     * holds at least the old one's: so any read that loses a row, repeats a key or counts less than
+     * a read before it saw a table that was neither the old answer nor the new.
      */
     @Test
-    void aNewQueryOfEachVerdictIsSwitchedToUnderLoadWithNothingLostOrRepeated() throws Exception {
+    void aNewQueryOfEachVerdictIsTakenUpUnderLoadWithNothingLostOrRepeated() throws Exception {
         String items = SCHEMA + ".items";
         List<Change> changes =
                 List.of(
@@ -137,6 +144,7 @@ class QueryChangeAcrossServicesIT {
             for (Change change : changes) {
                 readers.add(new Reader(change.table(), change.key()));
             }
+            long idAtAlter = NEXT_ID.get();
             for (Change change : changes) {
                 var altered =
                         statements()
@@ -158,7 +166,13 @@ class QueryChangeAcrossServicesIT {
                                 () ->
                                         assertThat(describe(change.table(), "last_change.done"))
                                                 .as(change.table())
-                                                .startsWith("switched over at"));
+                                                .startsWith(
+                                                        change.verdict().equals("COMPATIBLE")
+                                                                ? "state restored at"
+                                                                : "switched over at"));
+                if (change.verdict().equals("COMPATIBLE")) {
+                    assertRestoredWithoutReadingTheSourcesAgain(change.table(), idAtAlter);
+                }
                 Instant switched = Instant.now();
                 await().atMost(Duration.ofSeconds(60))
                         .untilAsserted(
@@ -191,6 +205,55 @@ class QueryChangeAcrossServicesIT {
             }
             assertThat(describe(change.table(), "last_change.verdict")).isEqualTo(change.verdict());
         }
+    }
+
+    /**
+     * Flink's account of the table's job after a COMPATIBLE change: it started from a savepoint,
+     * and its source has sent on no more changes than PostgreSQL took since the ALTER (reading the
+     * topic again would send every row inserted before it too).
+     */
+    private static void assertRestoredWithoutReadingTheSourcesAgain(String table, long idAtAlter)
+            throws Exception {
+        String jobId =
+                await().atMost(Duration.ofSeconds(60))
+                        .ignoreExceptions()
+                        .until(() -> runningJob(table), id -> id != null);
+        JsonNode restored =
+                flink("/jobs/" + jobId + "/checkpoints").path("latest").path("restored");
+        assertThat(restored.path("is_savepoint").asBoolean())
+                .as("restored from a savepoint")
+                .isTrue();
+        JsonNode source = flink("/jobs/" + jobId).path("vertices").get(0);
+        assertThat(source.path("name").asText()).startsWith("Source");
+        long read = source.path("metrics").path("write-records").asLong();
+        long insertedSince = NEXT_ID.get() - idAtAlter;
+        assertThat(read)
+                .as(
+                        "changes the restored job's source sent on; %d rows were inserted before"
+                                + " the ALTER, %d since",
+                        idAtAlter - 1, insertedSince)
+                .isLessThanOrEqualTo(insertedSince);
+    }
+
+    private static String runningJob(String table) throws Exception {
+        for (JsonNode job : flink("/jobs/overview").path("jobs")) {
+            if (job.path("name").asText().startsWith("mt:default_catalog." + table + ":")
+                    && job.path("state").asText().equals("RUNNING")) {
+                return job.path("jid").asText();
+            }
+        }
+        throw new AssertionError("no running job of " + table);
+    }
+
+    private static JsonNode flink(String path) throws Exception {
+        HttpResponse<String> response =
+                HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(URI.create(SERVICES.flinkRest() + path))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        return new ObjectMapper().readTree(response.body());
     }
 
     private static int columns(String query) {

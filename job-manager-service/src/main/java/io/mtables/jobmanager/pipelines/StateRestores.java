@@ -147,6 +147,9 @@ final class StateRestores {
         if (!streaming.start(pipeline, savepoint)) {
             return false; // tried again: the table is the new query's, its state the savepoint
         }
+        // Readers wait for the restored job's first commit: asked for at once, not a checkpoint
+        // interval later.
+        pipeline.checkpointAsap = true;
         reports.events()
                 .stateRestored(
                         new StateRestored(
