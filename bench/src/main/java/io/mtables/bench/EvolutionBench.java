@@ -36,10 +36,11 @@ public final class EvolutionBench {
             String table, String verdict, String oldQuery, String newQuery, String progress) {}
 
     /**
-     * One poll: when, how many columns the table had, and the progress value (it grows with every
-     * insert the table holds).
+     * One poll: when, how many columns the table had, whether its last column held a value (a
+     * column a change adds is NULL until the rows are the new query's), and the progress value (it
+     * grows with every insert the table holds).
      */
-    private record Read(Instant at, int columns, String progress) {}
+    private record Read(Instant at, int columns, boolean lastFilled, String progress) {}
 
     public static void main(String[] args) throws Exception {
         Statements ddl = new Statements(args[0]);
@@ -125,6 +126,9 @@ public final class EvolutionBench {
                                 new Read(
                                         Instant.now(),
                                         table.isEmpty() ? 0 : table.get(0).size(),
+                                        !table.isEmpty()
+                                                && table.get(0).get(table.get(0).size() - 1)
+                                                        != null,
                                         progress));
                     }
                 },
@@ -159,6 +163,7 @@ public final class EvolutionBench {
                                             r ->
                                                     r.at().isAfter(altered)
                                                             && r.columns() == newColumns
+                                                            && r.lastFilled()
                                                             && (oldColumns != newColumns
                                                                     || Long.parseLong(r.progress())
                                                                             >= newAtAlter))

@@ -27,4 +27,9 @@ abstract class PipelinesAboutStorage extends PipelinesIT {
     @Test
     @Disabled(NOT_ABOUT_STORAGE)
     void theEmbeddedClusterLogsAtInfoIntoItsLogFileAndNothingFiner() {}
+
+    @Override
+    @Test
+    @Disabled(NOT_ABOUT_STORAGE)
+    void aRestoreFlinkRefusesFallsBackToASwitchOver() {}
 }

@@ -13,26 +13,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.OperatorIDPair;
-import org.apache.flink.runtime.checkpoint.OperatorState;
-import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
-import org.apache.flink.runtime.jobgraph.JobVertex;
-import org.apache.flink.runtime.jobgraph.OperatorID;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
-import org.apache.flink.table.api.bridge.java.StreamStatementSet;
-import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.jboss.logging.Logger;
@@ -50,11 +40,13 @@ public class JobSubmitter {
     private final FlinkTarget target;
     private final Warehouse warehouse;
     private final ReadyBatchEnvironments batch;
+    private final StreamingGraphs graphs;
 
     public JobSubmitter(FlinkTarget target, Warehouse warehouse) {
         this.target = target;
         this.warehouse = warehouse;
         this.batch = new ReadyBatchEnvironments(target.clientConfiguration(), warehouse);
+        this.graphs = new StreamingGraphs(warehouse);
     }
 
     /**
@@ -361,7 +353,8 @@ public class JobSubmitter {
             RefreshPlan plan,
             Map<String, String> jobOptions,
             String target) {
-        PreparedJob job = streamingJob(definition, plan, jobOptions, target);
+        StreamingGraphs.Prepared job =
+                graphs.prepare(definition, plan, configuration(jobOptions), target);
         try {
             return job.environment().executeAsync(job.graph());
         } catch (Exception e) {
@@ -372,84 +365,16 @@ public class JobSubmitter {
 
     /**
      * The operators of the saved state {@code restoreFrom} that hold state and have no operator in
-     * the streaming job these arguments would submit: Flink refuses to start such a job ("Cannot
-     * map checkpoint/savepoint state"). Empty when every piece of state finds its operator.
+     * the streaming job these arguments would submit ({@link
+     * StreamingGraphs#stateWithoutOperator}).
      */
     public List<String> stateWithoutOperator(
             TableDefinition definition,
             RefreshPlan plan,
             Map<String, String> jobOptions,
             CheckpointMetadata restoreFrom) {
-        Set<OperatorID> operators = new HashSet<>();
-        for (JobVertex vertex :
-                streamingJob(definition, plan, jobOptions, definition.table())
-                        .graph()
-                        .getJobGraph()
-                        .getVertices()) {
-            for (OperatorIDPair pair : vertex.getOperatorIDs()) {
-                operators.add(pair.getGeneratedOperatorID());
-                pair.getUserDefinedOperatorID().ifPresent(operators::add);
-            }
-        }
-        List<String> orphans = new ArrayList<>();
-        for (OperatorState state : restoreFrom.getOperatorStates()) {
-            boolean holdsState =
-                    state.getCoordinatorState() != null
-                            || state.getStates().stream().anyMatch(OperatorSubtaskState::hasState);
-            if (holdsState && !operators.contains(state.getOperatorID())) {
-                orphans.add(
-                        state.getOperatorID()
-                                + (state.getOperatorName().isPresent()
-                                        ? " (" + state.getOperatorName().get() + ")"
-                                        : ""));
-            }
-        }
-        return orphans;
-    }
-
-    /**
-     * The streaming job's graph, ready to submit, its operators' uids named by what they compute
-     * when the table's jobs use such uids ({@link OperatorUids}).
-     */
-    private PreparedJob streamingJob(
-            TableDefinition definition,
-            RefreshPlan plan,
-            Map<String, String> jobOptions,
-            String target) {
-        // Constructed, not got: getExecutionEnvironment would start a local cluster here instead
-        // of submitting to the configured one.
-        StreamExecutionEnvironment stream =
-                new StreamExecutionEnvironment(configuration(jobOptions));
-        StreamTableEnvironment env =
-                StreamTableEnvironment.create(
-                        stream, EnvironmentSettings.newInstance().inStreamingMode().build());
-        env.executeSql(JobSql.createCatalog(warehouse));
-        JobSql.declareSources(definition, plan).forEach(env::executeSql);
-        StreamStatementSet insert = env.createStatementSet();
-        insert.addInsertSql(JobSql.insert(definition, plan, target));
-        insert.attachAsDataStream();
-        StreamGraph graph = stream.getStreamGraph();
-        if (OperatorUids.BY_COMPUTATION.equals(
-                tableOptions(env, target).get(OperatorUids.TABLE_OPTION))) {
-            OperatorUids.assign(graph);
-        }
-        return new PreparedJob(stream, graph);
-    }
-
-    /** A job's graph and the environment that submits it. */
-    private record PreparedJob(StreamExecutionEnvironment environment, StreamGraph graph) {}
-
-    /** The options of a Paimon table of the warehouse. */
-    private static Map<String, String> tableOptions(TableEnvironment env, String table) {
-        TableId id = TableId.of(table);
-        try {
-            return env.getCatalog(JobSql.WAREHOUSE_CATALOG)
-                    .orElseThrow()
-                    .getTable(new ObjectPath(id.database(), id.name()))
-                    .getOptions();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read the Paimon table of " + table, e);
-        }
+        return graphs.stateWithoutOperator(
+                definition, plan, configuration(jobOptions), restoreFrom);
     }
 
     /**
