@@ -2,17 +2,12 @@ package io.mtables.planning;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.calcite.avatica.util.Casing;
-import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.SqlBasicCall;
-import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSetOperator;
-import org.apache.calcite.sql.dialect.AnsiSqlDialect;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.flink.sql.parser.validate.FlinkSqlConformance;
 
 /**
  * The branches of a query whose top is a UNION ALL ({@code a UNION ALL b UNION ALL c} has three),
@@ -21,14 +16,6 @@ import org.apache.flink.sql.parser.validate.FlinkSqlConformance;
  * each branch is written back the way Flink writes an expanded query (backquoted identifiers).
  */
 public final class UnionBranches {
-
-    private static final SqlDialect FLINK =
-            new AnsiSqlDialect(
-                    SqlDialect.EMPTY_CONTEXT
-                            .withIdentifierQuoteString(Quoting.BACK_TICK.string)
-                            .withQuotedCasing(Casing.UNCHANGED)
-                            .withUnquotedCasing(Casing.UNCHANGED)
-                            .withConformance(FlinkSqlConformance.DEFAULT));
 
     private UnionBranches() {}
 
@@ -45,7 +32,9 @@ public final class UnionBranches {
         }
         List<SqlNode> branches = new ArrayList<>();
         flatten(root, branches);
-        return branches.stream().map(branch -> branch.toSqlString(FLINK).getSql()).toList();
+        return branches.stream()
+                .map(branch -> branch.toSqlString(FlinkSyntax.DIALECT).getSql())
+                .toList();
     }
 
     private static void flatten(SqlNode node, List<SqlNode> branches) {

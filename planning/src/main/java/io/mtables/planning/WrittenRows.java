@@ -4,24 +4,19 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import org.apache.calcite.avatica.util.Casing;
-import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlDialect;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.dialect.AnsiSqlDialect;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlShuttle;
 import org.apache.calcite.util.Litmus;
-import org.apache.flink.sql.parser.validate.FlinkSqlConformance;
 
 /**
  * How the rows an old query already wrote become the new query's rows, computed from those rows
@@ -44,14 +39,6 @@ public final class WrittenRows {
 
     /** The relation the rewrite reads: the table's rows, with the old query's columns. */
     public static final String WRITTEN = "__mt_written";
-
-    private static final SqlDialect FLINK =
-            new AnsiSqlDialect(
-                    SqlDialect.EMPTY_CONTEXT
-                            .withIdentifierQuoteString(Quoting.BACK_TICK.string)
-                            .withQuotedCasing(Casing.UNCHANGED)
-                            .withUnquotedCasing(Casing.UNCHANGED)
-                            .withConformance(FlinkSqlConformance.DEFAULT));
 
     /** The rewrite, or why there is none. Exactly one of the two is present. */
     public record Rewrite(Optional<String> query, Optional<String> impossible) {
@@ -96,7 +83,7 @@ public final class WrittenRows {
                             ? overWritten(select)
                             : sameLevel(before, oldColumns, select);
             checkCarried(rewritten, newColumns, carried);
-            return Rewrite.of(rewritten.toSqlString(FLINK).getSql());
+            return Rewrite.of(rewritten.toSqlString(FlinkSyntax.DIALECT).getSql());
         } catch (NotComputable e) {
             return Rewrite.impossible(e.getMessage());
         }
@@ -221,7 +208,7 @@ public final class WrittenRows {
                     private NotComputable unknown(SqlNode node) {
                         return new NotComputable(
                                 "the new query computes "
-                                        + node.toSqlString(FLINK).getSql()
+                                        + node.toSqlString(FlinkSyntax.DIALECT).getSql()
                                         + " from what the old query does not output");
                     }
                 };
@@ -284,7 +271,7 @@ public final class WrittenRows {
                         "the new query computes the key or partition column "
                                 + column
                                 + " anew ("
-                                + expression.toSqlString(FLINK).getSql()
+                                + expression.toSqlString(FlinkSyntax.DIALECT).getSql()
                                 + ")");
             }
         }
