@@ -381,31 +381,10 @@ class PipelinesIT {
      */
     @Test
     void aCompatibleChangeGoesOnFromTheOldStateWithTheWrittenRowsRewritten() throws Exception {
-        String topic = db + "_presses";
-        var presses =
-                Tables.kafkaSource(
-                        "default_catalog." + db + ".presses",
-                        "`id` BIGINT, `category` STRING",
-                        topic,
-                        "json",
-                        KafkaBroker.bootstrapServers());
-        String table = "default_catalog." + db + ".presses_by_category";
-        String from = " FROM `default_catalog`.`" + db + "`.`presses` AS `presses`";
-        String oldQuery =
-                "SELECT `presses`.`category`, COUNT(*) AS `n`"
-                        + from
-                        + " GROUP BY `presses`.`category`";
-        TableDefinition v1 =
-                Tables.materialized(
-                        table,
-                        1,
-                        List.of(
-                                new Column("category", "STRING", true),
-                                new Column("n", "BIGINT", false)),
-                        List.of(),
-                        oldQuery,
-                        List.of(presses),
-                        TableDefinition.Status.ACTIVE);
+        var counts = new CountsPerCategory("presses");
+        String topic = counts.topic();
+        String table = counts.table();
+        TableDefinition v1 = counts.v1();
         clicks(topic, 0, 31);
         publish(v1, Tables.continuous(table, 1, List.of("category"), Duration.ofSeconds(1)));
         assertThat(event(Contracts.JOB_STARTED_V1, table).path("definitionVersion").asLong())
@@ -413,40 +392,7 @@ class PipelinesIT {
         List<String> oldAnswer = List.of("a|11", "b|10", "c|10");
         awaitRows(table, oldAnswer);
 
-        String newQuery =
-                "SELECT `presses`.`category`, COUNT(*) AS `n`, COUNT(*) * 10 AS `tens`"
-                        + from
-                        + " GROUP BY `presses`.`category` HAVING COUNT(*) > 10";
-        List<Column> newColumns =
-                List.of(
-                        new Column("category", "STRING", true),
-                        new Column("n", "BIGINT", false),
-                        new Column("tens", "BIGINT", false));
-        String writtenRows =
-                WrittenRows.of(
-                                oldQuery,
-                                List.of("category", "n"),
-                                newQuery,
-                                List.of("category", "n", "tens"),
-                                List.of("category"))
-                        .query()
-                        .orElseThrow();
-        TableDefinition v2 =
-                Tables.materialized(
-                                table,
-                                2,
-                                newColumns,
-                                List.of(),
-                                newQuery,
-                                List.of(presses),
-                                TableDefinition.Status.ACTIVE)
-                        .withQueryChange(
-                                new TableDefinition.QueryChange(
-                                        1,
-                                        TableDefinition.Verdict.COMPATIBLE,
-                                        "Flink's plans compute the same state in both queries",
-                                        "restored",
-                                        writtenRows));
+        TableDefinition v2 = counts.v2WithTens(" HAVING COUNT(*) > 10");
         var reader = new TableReader(locations, table, 100);
         publish(v2, Tables.continuous(table, 2, List.of("category"), Duration.ofSeconds(1)));
         JsonNode restored = event(Contracts.STATE_RESTORED_V1, table);
@@ -506,67 +452,17 @@ class PipelinesIT {
      */
     @Test
     void aRestoreFlinkRefusesFallsBackToASwitchOver() throws Exception {
-        String topic = db + "_pokes";
-        var pokes =
-                Tables.kafkaSource(
-                        "default_catalog." + db + ".pokes",
-                        "`id` BIGINT, `category` STRING",
-                        topic,
-                        "json",
-                        KafkaBroker.bootstrapServers());
-        String table = "default_catalog." + db + ".pokes_by_category";
-        String from = " FROM `default_catalog`.`" + db + "`.`pokes` AS `pokes`";
-        String oldQuery =
-                "SELECT `pokes`.`category`, COUNT(*) AS `n`"
-                        + from
-                        + " GROUP BY `pokes`.`category`";
-        TableDefinition v1 =
-                Tables.materialized(
-                        table,
-                        1,
-                        List.of(
-                                new Column("category", "STRING", true),
-                                new Column("n", "BIGINT", false)),
-                        List.of(),
-                        oldQuery,
-                        List.of(pokes),
-                        TableDefinition.Status.ACTIVE);
+        var counts = new CountsPerCategory("pokes");
+        String topic = counts.topic();
+        String table = counts.table();
+        TableDefinition v1 = counts.v1();
         clicks(topic, 0, 30);
         publish(v1, Tables.continuous(table, 1, List.of("category"), Duration.ofSeconds(1)));
         awaitRows(table, List.of("a|10", "b|10", "c|10"));
         // The job the next query's replaces will get Flink's own uids: its state is not found.
         PaimonRows.removeOption(locations.warehouse(), table, "mt.operator-uids");
 
-        String newQuery =
-                "SELECT `pokes`.`category`, COUNT(*) AS `n`, COUNT(*) * 10 AS `tens`"
-                        + from
-                        + " GROUP BY `pokes`.`category`";
-        TableDefinition v2 =
-                Tables.materialized(
-                                table,
-                                2,
-                                List.of(
-                                        new Column("category", "STRING", true),
-                                        new Column("n", "BIGINT", false),
-                                        new Column("tens", "BIGINT", false)),
-                                List.of(),
-                                newQuery,
-                                List.of(pokes),
-                                TableDefinition.Status.ACTIVE)
-                        .withQueryChange(
-                                new TableDefinition.QueryChange(
-                                        1,
-                                        TableDefinition.Verdict.COMPATIBLE,
-                                        "Flink's plans compute the same state in both queries",
-                                        "restored",
-                                        WrittenRows.of(
-                                                        oldQuery,
-                                                        List.of("category", "n"),
-                                                        newQuery,
-                                                        List.of("category", "n", "tens"),
-                                                        List.of("category"))
-                                                .query()
-                                                .orElseThrow()));
+        TableDefinition v2 = counts.v2WithTens("");
         publish(v2, Tables.continuous(table, 2, List.of("category"), Duration.ofSeconds(1)));
         JsonNode refused = event(Contracts.REFRESH_FAILED_V1, table);
         assertThat(refused.path("reason").asText())
@@ -1071,6 +967,96 @@ class PipelinesIT {
     }
 
     /** The jobs of a table the cluster runs now, from Flink's REST API. */
+    /**
+     * A count per category over a Kafka topic of clicks, and its COMPATIBLE change that adds {@code
+     * COUNT(*) * 10 AS tens} (and a HAVING), with the written rows' rewrite ddl-service would find.
+     */
+    private final class CountsPerCategory {
+        private final String source;
+        private final TableDefinition.SourceTable clicks;
+
+        CountsPerCategory(String source) {
+            this.source = source;
+            this.clicks =
+                    Tables.kafkaSource(
+                            "default_catalog." + db + "." + source,
+                            "`id` BIGINT, `category` STRING",
+                            topic(),
+                            "json",
+                            KafkaBroker.bootstrapServers());
+        }
+
+        String topic() {
+            return db + "_" + source;
+        }
+
+        String table() {
+            return "default_catalog." + db + "." + source + "_by_category";
+        }
+
+        private String query(String select, String having) {
+            String alias = "`" + source + "`";
+            return "SELECT "
+                    + alias
+                    + ".`category`, COUNT(*) AS `n`"
+                    + select
+                    + " FROM `default_catalog`.`"
+                    + db
+                    + "`."
+                    + alias
+                    + " AS "
+                    + alias
+                    + " GROUP BY "
+                    + alias
+                    + ".`category`"
+                    + having;
+        }
+
+        TableDefinition v1() {
+            return Tables.materialized(
+                    table(),
+                    1,
+                    List.of(
+                            new Column("category", "STRING", true),
+                            new Column("n", "BIGINT", false)),
+                    List.of(),
+                    query("", ""),
+                    List.of(clicks),
+                    TableDefinition.Status.ACTIVE);
+        }
+
+        TableDefinition v2WithTens(String having) {
+            String newQuery = query(", COUNT(*) * 10 AS `tens`", having);
+            String writtenRows =
+                    WrittenRows.of(
+                                    query("", ""),
+                                    List.of("category", "n"),
+                                    newQuery,
+                                    List.of("category", "n", "tens"),
+                                    List.of("category"))
+                            .query()
+                            .orElseThrow();
+            return Tables.materialized(
+                            table(),
+                            2,
+                            List.of(
+                                    new Column("category", "STRING", true),
+                                    new Column("n", "BIGINT", false),
+                                    new Column("tens", "BIGINT", false)),
+                            List.of(),
+                            newQuery,
+                            List.of(clicks),
+                            TableDefinition.Status.ACTIVE)
+                    .withQueryChange(
+                            new TableDefinition.QueryChange(
+                                    1,
+                                    TableDefinition.Verdict.COMPATIBLE,
+                                    "Flink's plans compute the same state in both queries",
+                                    "restored",
+                                    writtenRows));
+        }
+    }
+
     private JsonNode flinkGet(String path) throws Exception {
         HttpResponse<String> response =
                 HttpClient.newHttpClient()
