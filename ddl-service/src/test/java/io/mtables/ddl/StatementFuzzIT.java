@@ -25,8 +25,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * Mutated statements, seeded and repeatable (4,000 over REST and 4,000 over the command topic in
- * the build, about 90 s; -Dfuzz.rest, -Dfuzz.kafka and -Dfuzz.seed change that, and 10,000 of each
+ * Mutated statements, seeded and repeatable (2,000 over REST and 2,000 over the command topic in
+ * the build, about 55 s; -Dfuzz.rest, -Dfuzz.kafka and -Dfuzz.seed change that, and 10,000 of each
  * ran clean when the counts were cut for the build's time): whatever the input, no server error, no
  * change to the catalog from a refused statement, and a command consumer that answers every command
  * in order.
@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class StatementFuzzIT {
 
-    private static final int REST_STATEMENTS = Integer.getInteger("fuzz.rest", 4_000);
-    private static final int KAFKA_STATEMENTS = Integer.getInteger("fuzz.kafka", 4_000);
+    private static final int REST_STATEMENTS = Integer.getInteger("fuzz.rest", 2_000);
+    private static final int KAFKA_STATEMENTS = Integer.getInteger("fuzz.kafka", 2_000);
     private static final long SEED = Long.getLong("fuzz.seed", 20261129L);
     private static final String DB = "fuzz_" + UUID.randomUUID().toString().substring(0, 8);
     private static final ObjectMapper JSON = new ObjectMapper();

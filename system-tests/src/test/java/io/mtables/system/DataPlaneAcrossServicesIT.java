@@ -23,10 +23,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.assertj.core.api.Assertions;
@@ -56,10 +52,7 @@ class DataPlaneAcrossServicesIT {
     static void startServices() throws Exception {
         killCluster();
         deleteRecursively(DATA);
-        ddl = ddl().start();
-        planner = planner().start();
-        jobManager = jobManager().start();
-        scheduler = scheduler().start();
+        startEveryService();
     }
 
     private static ServiceProcess ddl() {
@@ -466,37 +459,17 @@ class DataPlaneAcrossServicesIT {
      * Stops every service, then starts each again: all at once, as the test's time is the
      * machine's.
      */
-    private static void restartEveryService() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        try {
-            for (Future<Void> stopped :
-                    pool.invokeAll(
-                            List.<Callable<Void>>of(
-                                    () -> stop(scheduler),
-                                    () -> stop(jobManager),
-                                    () -> stop(planner),
-                                    () -> stop(ddl)))) {
-                stopped.get();
-            }
-            List<Future<ServiceProcess>> started =
-                    pool.invokeAll(
-                            List.<Callable<ServiceProcess>>of(
-                                    () -> ddl().start(),
-                                    () -> planner().start(),
-                                    () -> jobManager().start(),
-                                    () -> scheduler().start()));
-            ddl = started.get(0).get();
-            planner = started.get(1).get();
-            jobManager = started.get(2).get();
-            scheduler = started.get(3).get();
-        } finally {
-            pool.shutdownNow();
-        }
+    private static void restartEveryService() {
+        ServiceProcess.stopTogether(List.of(scheduler, jobManager, planner, ddl));
+        startEveryService();
     }
 
-    private static Void stop(ServiceProcess service) throws InterruptedException {
-        service.stop();
-        return null;
+    private static void startEveryService() {
+        ddl = ddl();
+        planner = planner();
+        jobManager = jobManager();
+        scheduler = scheduler();
+        ServiceProcess.startTogether(List.of(ddl, planner, jobManager, scheduler));
     }
 
     /** ddl-service's mt_table_lag_seconds for {@code table}, scraped from /q/metrics. */

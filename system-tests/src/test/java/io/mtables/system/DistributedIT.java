@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
@@ -333,23 +332,8 @@ class DistributedIT {
                                         "mt.flink.savepoint-dir=" + STATE + "/savepoints")
                                 .withEnvironment(s3),
                         service("scheduler", "refresh-scheduler-service"));
-        stops.add(
-                0,
-                () ->
-                        CompletableFuture.allOf(
-                                        services.stream()
-                                                .map(
-                                                        service ->
-                                                                CompletableFuture.runAsync(
-                                                                        () -> stop(service)))
-                                                .toArray(CompletableFuture[]::new))
-                                .join());
-        // Started side by side: each waits only for the broker, and for its own readiness.
-        CompletableFuture.allOf(
-                        services.stream()
-                                .map(service -> CompletableFuture.runAsync(() -> start(service)))
-                                .toArray(CompletableFuture[]::new))
-                .join();
+        stops.add(0, () -> ServiceProcess.stopTogether(services));
+        ServiceProcess.startTogether(services);
         for (int i = 0; i < services.size(); i++) {
             ServiceProcess service = services.get(i);
             processes.put(
@@ -545,23 +529,6 @@ class DistributedIT {
 
     private static Path home(String host) {
         return HOMES.resolve(host);
-    }
-
-    private static void start(ServiceProcess service) {
-        try {
-            service.start();
-        } catch (IOException | InterruptedException e) {
-            throw new IllegalStateException(
-                    "cannot start " + service.module() + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void stop(ServiceProcess service) {
-        try {
-            service.stop();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static void close(AutoCloseable closeable) {

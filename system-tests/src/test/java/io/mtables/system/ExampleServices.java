@@ -28,6 +28,12 @@ final class ExampleServices implements AutoCloseable {
 
     static final Postgres POSTGRES = Postgres.local();
 
+    /**
+     * How long a test drives an example's workload: about 750 changes at 50 a second, the build's
+     * small scale (bin/oracle drives longer).
+     */
+    static final Duration WORKLOAD = Duration.ofSeconds(15);
+
     private final String schema;
     private final Path data;
     private final int basePort;
@@ -74,27 +80,28 @@ final class ExampleServices implements AutoCloseable {
         for (Example example : examples) {
             harness(example, 0, Duration.ZERO).preparePostgres();
         }
-        cdc = cdc().start();
-        others.add(new ServiceProcess("ddl-service", basePort + 1, "mt.data-dir=" + data).start());
-        others.add(new ServiceProcess("planner-service", basePort + 2).start());
+        cdc = cdc();
+        others.add(new ServiceProcess("ddl-service", basePort + 1, "mt.data-dir=" + data));
+        others.add(new ServiceProcess("planner-service", basePort + 2));
         others.add(
                 new ServiceProcess(
-                                "job-manager-service",
-                                basePort + 4,
-                                "mt.data-dir=" + data,
-                                "mt.flink.embedded.port=" + (basePort + 5),
-                                "mt.flink.embedded.task-slots=" + taskSlots,
-                                "mt.flink.embedded.heap=" + flinkHeap,
-                                "mt.jobs.include=default_catalog\\." + schema + "\\..*")
-                        .start());
+                        "job-manager-service",
+                        basePort + 4,
+                        "mt.data-dir=" + data,
+                        "mt.flink.embedded.port=" + (basePort + 5),
+                        "mt.flink.embedded.task-slots=" + taskSlots,
+                        "mt.flink.embedded.heap=" + flinkHeap,
+                        "mt.jobs.include=default_catalog\\." + schema + "\\..*"));
         if (withScheduler) {
             others.add(
                     new ServiceProcess(
-                                    "refresh-scheduler-service",
-                                    basePort + 3,
-                                    "mt.scheduler.catch-up-window=2s")
-                            .start());
+                            "refresh-scheduler-service",
+                            basePort + 3,
+                            "mt.scheduler.catch-up-window=2s"));
         }
+        List<ServiceProcess> all = new ArrayList<>(others);
+        all.add(0, cdc);
+        ServiceProcess.startTogether(all); // close() stops those that did start
         return this;
     }
 

@@ -46,11 +46,11 @@ class OracleAcrossServicesIT {
         Example example = Example.named("users-domains");
         harness(example, 1, Duration.ZERO).declareTables();
 
-        Harness.Report first = harness(example, 1, Duration.ofSeconds(30)).run(() -> {});
+        Harness.Report first = harness(example, 1, ExampleServices.WORKLOAD).run(() -> {});
         assertThat(first.differingRows()).as("seed 1").isZero();
 
         Harness.Report killed =
-                harness(example, 2, Duration.ofSeconds(30)).run(SERVICES::killAndRestartCapture);
+                harness(example, 2, ExampleServices.WORKLOAD).run(SERVICES::killAndRestartCapture);
         assertThat(killed.differingRows())
                 .as("seed 2, the capture killed with SIGKILL halfway")
                 .isZero();
@@ -62,7 +62,7 @@ class OracleAcrossServicesIT {
         Example example = Example.named("orders-dashboard");
         harness(example, 3, Duration.ZERO).declareTables();
 
-        Harness.Report report = harness(example, 3, Duration.ofSeconds(30)).run(() -> {});
+        Harness.Report report = harness(example, 3, ExampleServices.WORKLOAD).run(() -> {});
         assertThat(report.differingRows()).as("seed 3, all four tables").isZero();
 
         // One order of the first day changes, one of the last day too; only the first day is

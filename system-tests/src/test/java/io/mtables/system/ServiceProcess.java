@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
@@ -114,6 +115,44 @@ final class ServiceProcess implements AutoCloseable {
         process = builder.start();
         awaitReady(Duration.ofSeconds(120), log);
         return this;
+    }
+
+    /**
+     * Starts services side by side and returns when all are ready: each waits only for the broker
+     * and its own readiness, so the slowest sets the time, not the sum.
+     */
+    static void startTogether(List<ServiceProcess> services) {
+        CompletableFuture.allOf(
+                        services.stream()
+                                .map(service -> CompletableFuture.runAsync(service::startUnchecked))
+                                .toArray(CompletableFuture[]::new))
+                .join();
+    }
+
+    /** Stops services side by side (SIGTERM each, as {@link #stop()}). */
+    static void stopTogether(List<ServiceProcess> services) {
+        CompletableFuture.allOf(
+                        services.stream()
+                                .map(service -> CompletableFuture.runAsync(service::stopUnchecked))
+                                .toArray(CompletableFuture[]::new))
+                .join();
+    }
+
+    private void stopUnchecked() {
+        try {
+            stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted stopping " + module, e);
+        }
+    }
+
+    private void startUnchecked() {
+        try {
+            start();
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException("cannot start " + module + ": " + e.getMessage(), e);
+        }
     }
 
     /** Ends the service as an operator would (SIGTERM, graceful shutdown). */

@@ -51,10 +51,10 @@ class ShapesAcrossServicesIT {
                     .hasMessageContaining(refused.get(1));
         }
 
-        Harness.Report first = SERVICES.harness(SHAPES, 5, Duration.ofSeconds(30)).run(() -> {});
+        Harness.Report first = SERVICES.harness(SHAPES, 5, ExampleServices.WORKLOAD).run(() -> {});
         assertThat(first.differingRows()).as("seed 5").isZero();
         Harness.Report killed =
-                SERVICES.harness(SHAPES, 6, Duration.ofSeconds(30))
+                SERVICES.harness(SHAPES, 6, ExampleServices.WORKLOAD)
                         .run(SERVICES::killAndRestartCapture);
         assertThat(killed.differingRows())
                 .as("seed 6, the capture killed with SIGKILL halfway")

@@ -49,10 +49,10 @@ class TpchAcrossServicesIT {
                     .hasMessageContaining(refused.getValue());
         }
 
-        Harness.Report first = SERVICES.harness(TPCH, 7, Duration.ofSeconds(30)).run(() -> {});
+        Harness.Report first = SERVICES.harness(TPCH, 7, ExampleServices.WORKLOAD).run(() -> {});
         assertThat(first.differingRows()).as("seed 7").isZero();
         Harness.Report killed =
-                SERVICES.harness(TPCH, 8, Duration.ofSeconds(30))
+                SERVICES.harness(TPCH, 8, ExampleServices.WORKLOAD)
                         .run(SERVICES::killAndRestartCapture);
         assertThat(killed.differingRows())
                 .as("seed 8, the capture killed with SIGKILL halfway")
