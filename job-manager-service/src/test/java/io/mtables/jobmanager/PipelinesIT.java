@@ -477,6 +477,91 @@ class PipelinesIT {
         assertThat(runningJobsOf(table)).hasSize(1).allMatch(job -> job.contains(":v2:"));
     }
 
+    /**
+     * A table switched over is another Paimon table under the same name, its snapshots numbered
+     * anew: the CONTINUOUS table that reads it cannot go on from where it was. Its job is cancelled
+     * (its rows, the answer over the old ones, keep serving), and it is switched over too: its
+     * query read anew from the new rows.
+     */
+    @Test
+    void aTableReadingASwitchedOverTableIsRebuiltFromTheNewRows() throws Exception {
+        String topic = db + "_hits";
+        var hits =
+                Tables.kafkaSource(
+                        "default_catalog." + db + ".hits",
+                        "`id` BIGINT, `category` STRING",
+                        topic,
+                        "json",
+                        KafkaBroker.bootstrapServers());
+        String base = "default_catalog." + db + ".hits_ods";
+        String counts = "default_catalog." + db + ".hits_per_category";
+        List<Column> baseColumns =
+                List.of(new Column("id", "BIGINT", false), new Column("category", "STRING", true));
+        String baseQuery =
+                "SELECT `hits`.`id`, `hits`.`category` FROM `default_catalog`.`"
+                        + db
+                        + "`.`hits` AS `hits` WHERE `hits`.`id` IS NOT NULL";
+        TableDefinition baseV1 =
+                Tables.materialized(
+                        base,
+                        1,
+                        baseColumns,
+                        List.of(),
+                        baseQuery,
+                        List.of(hits),
+                        TableDefinition.Status.ACTIVE);
+        TableDefinition countsTable =
+                Tables.materialized(
+                        counts,
+                        1,
+                        List.of(
+                                new Column("category", "STRING", true),
+                                new Column("n", "BIGINT", false)),
+                        List.of(),
+                        "SELECT `o`.`category`, COUNT(*) AS `n` FROM `default_catalog`.`"
+                                + db
+                                + "`.`hits_ods` AS `o` GROUP BY `o`.`category`",
+                        List.of(Tables.materializedSource(baseV1)),
+                        TableDefinition.Status.ACTIVE);
+        clicks(topic, 0, 30);
+        publish(baseV1, Tables.continuous(base, 1, List.of("id"), Duration.ofSeconds(1)));
+        publish(
+                countsTable,
+                Tables.continuous(counts, 1, List.of("category"), Duration.ofSeconds(1)));
+        List<String> oldAnswer = List.of("a|10", "b|10", "c|10");
+        awaitRows(counts, oldAnswer);
+
+        // The upstream's new query keeps half its rows.
+        var reader = new TableReader(locations, counts, 100);
+        publish(
+                Tables.materialized(
+                        base,
+                        2,
+                        baseColumns,
+                        List.of(),
+                        baseQuery + " AND `hits`.`id` >= 15",
+                        List.of(hits),
+                        TableDefinition.Status.ACTIVE),
+                Tables.continuous(base, 2, List.of("id"), Duration.ofSeconds(1)));
+        event(Contracts.SWITCHED_OVER_V1, base);
+        JsonNode staging = event(Contracts.SWITCH_STARTED_V1, counts);
+        assertThat(staging.path("definitionVersion").asLong())
+                .as("the reader's own query is unchanged")
+                .isEqualTo(1);
+        event(Contracts.SWITCHED_OVER_V1, counts);
+        List<String> newAnswer = List.of("a|5", "b|5", "c|5");
+        awaitRows(counts, newAnswer);
+        clicks(topic, 30, 33);
+        List<String> newer = List.of("a|6", "b|6", "c|6");
+        awaitRows(counts, newer);
+        List<List<String>> seen = reader.stop();
+        assertThat(seen)
+                .as("every read of the reader's table: the old answer, then the new one")
+                .allSatisfy(rows -> assertThat(rows).isIn(List.of(), oldAnswer, newAnswer, newer))
+                .contains(oldAnswer, newAnswer);
+        assertThat(runningJobsOf(counts)).as("one job writes the reader's table").hasSize(1);
+    }
+
     @Test
     void fullTableRefreshesWholeOnRequestThenOnlyThePartitionOfATick() throws Exception {
         String topic = db + "_visits";

@@ -231,6 +231,10 @@ public class JobManagerRuntime {
                 eventsLog
                         .decodeOrDeadLetter(record, Contracts.SWITCHED_OVER_V1)
                         .ifPresent(loading::recall);
+            } else if (Contracts.STATE_RESTORED_V1.type().equals(type)) {
+                eventsLog
+                        .decodeOrDeadLetter(record, Contracts.STATE_RESTORED_V1)
+                        .ifPresent(loading::recall);
             } else if (Contracts.REFRESH_SUCCEEDED_V1.type().equals(type)) {
                 eventsLog
                         .decodeOrDeadLetter(record, Contracts.REFRESH_SUCCEEDED_V1)

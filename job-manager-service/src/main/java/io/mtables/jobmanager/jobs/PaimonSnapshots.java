@@ -113,6 +113,22 @@ public class PaimonSnapshots implements AutoCloseable {
         }
     }
 
+    /**
+     * An option of the table as this catalog last read it (it caches tables: a change another
+     * catalog made may show late); empty when unset or there is no table.
+     */
+    public Optional<String> option(String table, String key) {
+        TableId id = TableId.of(table);
+        try {
+            return Optional.ofNullable(
+                    catalog.getTable(Identifier.create(id.database(), id.name()))
+                            .options()
+                            .get(key));
+        } catch (Catalog.TableNotExistException e) {
+            return Optional.empty();
+        }
+    }
+
     /** Whether the warehouse holds the table. */
     public boolean exists(String table) {
         TableId id = TableId.of(table);

@@ -19,6 +19,20 @@ public final class QueryState {
 
     private QueryState() {}
 
+    /**
+     * The value {@link #TABLE_OPTION} takes when an input of the table had its rows replaced at
+     * once (a switch-over, a restore's rewrite): the rows are no query's answer over the inputs as
+     * they are now, so the table is rebuilt as for a new query.
+     */
+    public static String inputReplaced(String input) {
+        return "input replaced: " + input;
+    }
+
+    /** Whether a value of {@link #TABLE_OPTION} is {@link #inputReplaced}'s. */
+    public static boolean isInputReplaced(String writtenBy) {
+        return writtenBy != null && writtenBy.startsWith("input replaced: ");
+    }
+
     /** 12 hex digits of SHA-256 over the expanded query and the columns. */
     public static String fingerprint(TableDefinition definition) {
         try {

@@ -52,6 +52,7 @@ final class FullRefreshes {
             PipelineReports reports,
             PaimonSnapshots snapshots,
             PaimonPartitions partitions,
+            ReplacedInputs replaced,
             Clock clock) {
         this.flink = flink;
         this.submitter = submitter;
@@ -59,7 +60,7 @@ final class FullRefreshes {
         this.reports = reports;
         this.snapshots = snapshots;
         this.partitions = partitions;
-        this.scopes = new RefreshScopes(snapshots, partitions);
+        this.scopes = new RefreshScopes(snapshots, partitions, replaced);
         this.clock = clock;
     }
 
@@ -304,7 +305,10 @@ final class FullRefreshes {
         if (scope != null && scope.inputSnapshots() != null) {
             pipeline.lastInputs.put(
                     scope.baseline(),
-                    new Pipeline.InputsRead(pipeline.definition.version(), scope.inputSnapshots()));
+                    new Pipeline.InputsRead(
+                            pipeline.definition.version(),
+                            scope.inputSnapshots(),
+                            pipeline.refreshStartedAt));
         }
     }
 

@@ -164,11 +164,12 @@ final class Pipeline {
     long streamingJobRestarts = -1;
 
     /**
-     * The inputs a successful FULL refresh read: the definition version and each input's data
-     * snapshot id. A refresh of the same partition at the same version over the same snapshots
+     * The inputs a successful FULL refresh read: the definition version, each input's data snapshot
+     * id, and when the refresh was taken up (an input whose rows were replaced after it numbers its
+     * snapshots anew). A refresh of the same partition at the same version over the same snapshots
      * would write what is there already.
      */
-    record InputsRead(long definitionVersion, Map<String, Long> dataSnapshots) {}
+    record InputsRead(long definitionVersion, Map<String, Long> dataSnapshots, Instant readAt) {}
 
     String refreshJobId;
     Refresh refreshRunning;

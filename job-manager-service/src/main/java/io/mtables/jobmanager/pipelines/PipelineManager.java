@@ -15,6 +15,7 @@ import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.RefreshPlan.Mode;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
+import io.mtables.schemas.refresh.StateRestored;
 import io.mtables.schemas.refresh.Suspended;
 import io.mtables.schemas.refresh.SwitchedOver;
 import io.mtables.schemas.tick.RefreshTick;
@@ -45,6 +46,7 @@ public class PipelineManager {
     private final FullRefreshes refreshes;
     private final SwitchOvers switchOvers;
     private final StateRestores restores;
+    private final ReplacedInputs replacedInputs;
     private final PlanSteps steps;
     private final PaimonSnapshots snapshots;
     private final Clock clock;
@@ -67,13 +69,38 @@ public class PipelineManager {
         this.clock = clock;
         this.reports = new PipelineReports(events, snapshots, config, clock);
         this.streaming = new StreamingJobs(flink, submitter, locations, config, reports, clock);
-        this.refreshes =
-                new FullRefreshes(flink, submitter, config, reports, snapshots, partitions, clock);
         this.switchOvers =
                 new SwitchOvers(
-                        flink, submitter, snapshots, locations, config, reports, streaming, clock);
+                        flink,
+                        submitter,
+                        snapshots,
+                        locations,
+                        config,
+                        reports,
+                        streaming,
+                        clock,
+                        this::rowsReplaced);
+        this.replacedInputs = new ReplacedInputs(submitter, streaming, switchOvers, reports, clock);
+        this.refreshes =
+                new FullRefreshes(
+                        flink,
+                        submitter,
+                        config,
+                        reports,
+                        snapshots,
+                        partitions,
+                        replacedInputs,
+                        clock);
         this.restores =
-                new StateRestores(flink, submitter, locations, config, reports, streaming, clock);
+                new StateRestores(
+                        flink,
+                        submitter,
+                        locations,
+                        config,
+                        reports,
+                        streaming,
+                        clock,
+                        this::rowsReplaced);
         this.steps =
                 new PlanSteps(
                         flink,
@@ -140,9 +167,25 @@ public class PipelineManager {
      * A switch-over seen in the previous run: the table's snapshots are numbered anew from it on.
      */
     public void recall(SwitchedOver switched) {
+        replacedInputs.recall(switched.table(), switched.switchedAt());
         if (mine(switched.table())) {
             pipelines.computeIfAbsent(switched.table(), Pipeline::new).lastSnapshotId = 0;
         }
+    }
+
+    /**
+     * A restore seen in the previous run: the table's rows were rewritten then, which its FULL
+     * readers do not compare snapshots across.
+     */
+    public void recall(StateRestored restored) {
+        replacedInputs.recall(restored.table(), restored.restoredAt());
+    }
+
+    /**
+     * The table's rows were replaced at once: what reads it is rebuilt ({@link ReplacedInputs}).
+     */
+    private void rowsReplaced(String table) {
+        replacedInputs.replaced(table, List.copyOf(pipelines.values()));
     }
 
     /** A resume seen in the previous run: the table runs. */
@@ -168,7 +211,9 @@ public class PipelineManager {
             pipeline.lastInputs.put(
                     succeeded.partition(),
                     new Pipeline.InputsRead(
-                            succeeded.definitionVersion(), succeeded.inputSnapshots()));
+                            succeeded.definitionVersion(),
+                            succeeded.inputSnapshots(),
+                            succeeded.startedAt()));
         }
     }
 

@@ -64,7 +64,9 @@ final class PlanSteps {
         RefreshPlan plan = pipeline.plan;
         boolean resuming = pipeline.status == Pipeline.Status.SUSPENDED;
         String query = QueryState.fingerprint(definition);
-        if (plan.mode() == Mode.CONTINUOUS && streaming.runs(pipeline, definition)) {
+        if (plan.mode() == Mode.CONTINUOUS
+                && streaming.runs(pipeline, definition)
+                && !switchOvers.inputReplaced(pipeline)) {
             return true;
         }
         if (pipeline.staging != null) {

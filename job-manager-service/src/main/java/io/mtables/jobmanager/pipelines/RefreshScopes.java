@@ -38,10 +38,12 @@ final class RefreshScopes {
 
     private final PaimonSnapshots snapshots;
     private final PaimonPartitions partitions;
+    private final ReplacedInputs replaced;
 
-    RefreshScopes(PaimonSnapshots snapshots, PaimonPartitions partitions) {
+    RefreshScopes(PaimonSnapshots snapshots, PaimonPartitions partitions, ReplacedInputs replaced) {
         this.snapshots = snapshots;
         this.partitions = partitions;
+        this.replaced = replaced;
     }
 
     Decision of(Pipeline pipeline, Pipeline.Refresh refresh) {
@@ -128,12 +130,14 @@ final class RefreshScopes {
         return inputs.isEmpty() ? null : inputs;
     }
 
-    private static boolean sameInputs(
+    private boolean sameInputs(
             Pipeline pipeline, Map<String, String> baseline, Map<String, Long> inputs) {
         Pipeline.InputsRead last = pipeline.lastInputs.get(baseline);
         return last != null
                 && last.definitionVersion() == pipeline.definition.version()
-                && last.dataSnapshots().equals(inputs);
+                && last.dataSnapshots().equals(inputs)
+                && inputs.keySet().stream()
+                        .noneMatch(input -> replaced.replacedSince(input, last.readAt()));
     }
 
     /**
@@ -154,6 +158,13 @@ final class RefreshScopes {
         }
         Set<Map<String, String>> changed = new LinkedHashSet<>();
         for (var input : inputs.entrySet()) {
+            if (replaced.replacedSince(input.getKey(), last.readAt())) {
+                return whole(
+                        pipeline,
+                        input.getKey()
+                                + " had its rows replaced (a switch-over or a restore) since;"
+                                + " its snapshots are not comparable across that");
+            }
             Long before = last.dataSnapshots().get(input.getKey());
             if (input.getValue().equals(before)) {
                 continue;

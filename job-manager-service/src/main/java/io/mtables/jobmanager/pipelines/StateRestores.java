@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -40,7 +41,12 @@ final class StateRestores {
     private final PipelineReports reports;
     private final StreamingJobs streaming;
     private final Clock clock;
+    private final Consumer<String> rowsReplaced;
 
+    /**
+     * @param rowsReplaced told the table's name once its written rows were rewritten (an overwrite,
+     *     which its streaming readers do not follow)
+     */
     StateRestores(
             FlinkTarget flink,
             JobSubmitter submitter,
@@ -48,7 +54,8 @@ final class StateRestores {
             JobManagerConfig config,
             PipelineReports reports,
             StreamingJobs streaming,
-            Clock clock) {
+            Clock clock,
+            Consumer<String> rowsReplaced) {
         this.flink = flink;
         this.submitter = submitter;
         this.locations = locations;
@@ -56,6 +63,7 @@ final class StateRestores {
         this.reports = reports;
         this.streaming = streaming;
         this.clock = clock;
+        this.rowsReplaced = rowsReplaced;
     }
 
     /**
@@ -144,6 +152,7 @@ final class StateRestores {
             return false;
         }
         pipeline.restore = new Pipeline.Restore(definition.version(), oldQuery);
+        rowsReplaced.accept(pipeline.table);
         if (!streaming.start(pipeline, savepoint)) {
             return false; // tried again: the table is the new query's, its state the savepoint
         }

@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -42,7 +43,12 @@ final class SwitchOvers {
     private final PipelineReports reports;
     private final StreamingJobs streaming;
     private final Clock clock;
+    private final Consumer<String> rowsReplaced;
 
+    /**
+     * @param rowsReplaced told the table's name once another table is under it (its readers cannot
+     *     go on from where they were)
+     */
     SwitchOvers(
             FlinkTarget flink,
             JobSubmitter submitter,
@@ -51,7 +57,8 @@ final class SwitchOvers {
             JobManagerConfig config,
             PipelineReports reports,
             StreamingJobs streaming,
-            Clock clock) {
+            Clock clock,
+            Consumer<String> rowsReplaced) {
         this.flink = flink;
         this.submitter = submitter;
         this.snapshots = snapshots;
@@ -60,6 +67,7 @@ final class SwitchOvers {
         this.reports = reports;
         this.streaming = streaming;
         this.clock = clock;
+        this.rowsReplaced = rowsReplaced;
     }
 
     /**
@@ -72,6 +80,17 @@ final class SwitchOvers {
         return writtenBy.isPresent()
                 && !writtenBy.get().equals(QueryState.fingerprint(pipeline.definition))
                 && snapshots.latest(pipeline.table).isPresent();
+    }
+
+    /**
+     * Whether the table was marked for a rebuild because an input's rows were replaced ({@link
+     * ReplacedInputs}): its job, if one still runs, reads from where the old rows were.
+     */
+    boolean inputReplaced(Pipeline pipeline) {
+        return snapshots
+                .option(pipeline.table, QueryState.TABLE_OPTION)
+                .filter(QueryState::isInputReplaced)
+                .isPresent();
     }
 
     /**
@@ -331,6 +350,7 @@ final class SwitchOvers {
                 0; // the table's snapshots are the new query's now, numbered from its own first
         pipeline.lastSnapshotAt = null;
         pipeline.staging = null;
+        rowsReplaced.accept(pipeline.table);
         reports.events()
                 .switchedOver(
                         new SwitchedOver(

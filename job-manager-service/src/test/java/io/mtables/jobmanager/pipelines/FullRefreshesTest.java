@@ -197,7 +197,14 @@ class FullRefreshesTest {
         JobManagerConfig config = config();
         PipelineReports reports = new PipelineReports(events, snapshots, config, Clock.systemUTC());
         return new FullRefreshes(
-                noFlink(), null, config, reports, snapshots, partitions, Clock.systemUTC());
+                noFlink(),
+                null,
+                config,
+                reports,
+                snapshots,
+                partitions,
+                new ReplacedInputs(null, null, null, reports, Clock.systemUTC()),
+                Clock.systemUTC());
     }
 
     private void send(Object event) {
