@@ -153,5 +153,15 @@ public interface JobManagerConfig {
         @WithName("refresh-slots")
         @WithDefault("1")
         int refreshSlots();
+
+        /**
+         * How long a job's sources may take to say how much they have yet to read; sources that do
+         * not (a Paimon table read by a chain) are then taken as caught up once a checkpoint
+         * committed nothing new, so a switch-over of a table that reads another waits this long at
+         * least.
+         */
+        @WithName("silent-source-patience")
+        @WithDefault("1m")
+        Duration silentSourcePatience();
     }
 }

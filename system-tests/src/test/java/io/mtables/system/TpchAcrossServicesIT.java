@@ -49,8 +49,8 @@ class TpchAcrossServicesIT {
                     .hasMessageContaining(refused.getValue());
         }
 
-        Harness.Report first = SERVICES.harness(TPCH, 7, ExampleServices.WORKLOAD).run(() -> {});
-        assertThat(first.differingRows()).as("seed 7").isZero();
+        // One round with the capture killed halfway: inserts, updates, deletes and a replayed
+        // suffix.
         Harness.Report killed =
                 SERVICES.harness(TPCH, 8, ExampleServices.WORKLOAD)
                         .run(SERVICES::killAndRestartCapture);

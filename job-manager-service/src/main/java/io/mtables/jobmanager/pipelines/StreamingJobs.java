@@ -35,12 +35,6 @@ final class StreamingJobs {
     /** How often a job catching up through its sources reports how far it is. */
     static final Duration LOAD_REPORT_EVERY = Duration.ofSeconds(5);
 
-    /**
-     * How long a job's sources may take to report how much they have yet to read before the job is
-     * not asked again.
-     */
-    static final Duration LOAD_METRICS_PATIENCE = Duration.ofMinutes(1);
-
     private final FlinkTarget flink;
     private final JobSubmitter submitter;
     private final Locations locations;
@@ -307,8 +301,8 @@ final class StreamingJobs {
     /**
      * How far the job's sources are, asked at every look (how far behind they were before a
      * checkpoint is its snapshot's data timestamp, see {@link SourceLag}). A job whose sources have
-     * not said within {@link #LOAD_METRICS_PATIENCE} (a Paimon source of a chain never does) is not
-     * asked again.
+     * not said within {@code mt.jobs.silent-source-patience} (a Paimon source of a chain never
+     * does) is not asked again.
      */
     private Optional<SourceProgress> lookAtSources(Pipeline pipeline, String jobId) {
         Instant now = clock.instant();
@@ -327,7 +321,7 @@ final class StreamingJobs {
         var progress = flink.sourceProgress(jobId);
         if (progress.isEmpty()) {
             pipeline.sourcesSilent =
-                    !now.isBefore(pipeline.sourcesSince.plus(LOAD_METRICS_PATIENCE));
+                    !now.isBefore(pipeline.sourcesSince.plus(config.jobs().silentSourcePatience()));
             return progress;
         }
         pipeline.sourceLag.sampled(now, progress.get().behindMillis());

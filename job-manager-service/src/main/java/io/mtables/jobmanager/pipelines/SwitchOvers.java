@@ -293,7 +293,7 @@ final class SwitchOvers {
             return checkpoints.values().stream()
                     .anyMatch(triggered -> triggered.isAfter(staging.sourcesReadAt));
         }
-        if (now.isBefore(staging.since.plus(StreamingJobs.LOAD_METRICS_PATIENCE))
+        if (now.isBefore(staging.since.plus(config.jobs().silentSourcePatience()))
                 || checkpoints.isEmpty()) {
             return false;
         }

@@ -580,7 +580,15 @@ class PipelineManagerTest {
         Object jobs =
                 settings(
                         JobManagerConfig.Jobs.class,
-                        Map.of("include", ".*", "maxConsecutiveFailures", 5, "refreshSlots", 1));
+                        Map.of(
+                                "include",
+                                ".*",
+                                "maxConsecutiveFailures",
+                                5,
+                                "refreshSlots",
+                                1,
+                                "silentSourcePatience",
+                                Duration.ofMinutes(1)));
         Object flink =
                 settings(
                         JobManagerConfig.Flink.class,
