@@ -91,6 +91,18 @@ public class Locations {
     }
 
     /**
+     * The newest completed checkpoint of one job of the table's query ({@code <checkpoint
+     * dir>/<table>/<query fingerprint>/<job>/chk-N}); empty when it has none yet.
+     *
+     * @throws UncheckedIOException when the directory cannot be read
+     */
+    public Optional<String> latestCheckpoint(String table, String queryFingerprint, String jobId) {
+        String root = checkpoints + (checkpoints.endsWith("/") ? "" : "/");
+        return newest(root + table + "/" + queryFingerprint + "/" + jobId, "chk-")
+                .map(Candidate::uri);
+    }
+
+    /**
      * The metadata of a savepoint or checkpoint ({@code <state>/_metadata}): which operators it
      * holds state of. Read through the warehouse's file IO, as {@link #latestState} looks.
      *

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
@@ -86,15 +87,38 @@ final class StateRestores {
     }
 
     /**
-     * Stops the old job with a savepoint, rewrites the written rows and starts the new query's job
-     * from the savepoint. False when a step failed (reported; tried again, as a switch-over when
-     * the rewrite failed).
+     * Checks that Flink would restore the old job's state into the new query's job (against the
+     * running job's latest checkpoint, else its savepoint), stops the old job with a savepoint,
+     * rewrites the written rows and starts the new query's job from the savepoint. False when a
+     * step failed (reported; tried again, as a switch-over when the rewrite failed).
      */
     boolean restore(Pipeline pipeline) {
         TableDefinition definition = pipeline.definition;
         QueryChange change = definition.queryChange();
         String oldJob = pipeline.streamingJobId;
         String oldQuery = pipeline.streamingJobQuery;
+        // Checked against the running job's latest checkpoint before it stops: its savepoint holds
+        // state of the same operators, so a refusal leaves it running, and the check is not part
+        // of the readers' wait.
+        Optional<String> checkpoint = latestCheckpoint(pipeline, oldJob, oldQuery);
+        if (checkpoint.isPresent()) {
+            try {
+                if (refusedBy(
+                        pipeline,
+                        oldQuery,
+                        checkpoint.get(),
+                        " (seen in the running job's latest checkpoint: the job was not"
+                                + " stopped)")) {
+                    return false;
+                }
+            } catch (RuntimeException e) {
+                LOG.infof(
+                        "%s: the restore is checked against the savepoint instead of checkpoint"
+                                + " %s: %s",
+                        pipeline.table, checkpoint.get(), PipelineReports.rootMessage(e));
+                checkpoint = Optional.empty();
+            }
+        }
         Instant stoppedAt = clock.instant();
         String savepoint;
         try {
@@ -118,22 +142,7 @@ final class StateRestores {
         List<String> oldColumns;
         try {
             oldColumns = submitter.appendColumns(definition, pipeline.plan);
-            List<String> orphans =
-                    submitter.stateWithoutOperator(
-                            definition,
-                            pipeline.plan,
-                            JobOptions.streaming(
-                                    definition, pipeline.plan, config, locations, savepoint),
-                            locations.metadataOf(savepoint));
-            if (!orphans.isEmpty()) {
-                giveUp(
-                        pipeline,
-                        oldQuery,
-                        "Flink would not restore the old query's state into the new query's job:"
-                                + " the state of "
-                                + String.join(", ", orphans)
-                                + " has no operator there (the table's jobs name their operators"
-                                + " as Flink does, which differs between the two queries)");
+            if (checkpoint.isEmpty() && refusedBy(pipeline, oldQuery, savepoint, "")) {
                 return false;
             }
             submitter.rewriteWritten(
@@ -172,6 +181,50 @@ final class StateRestores {
                 "%s v%d goes on from the state of v%d (%s); the written rows were rewritten",
                 pipeline.table, definition.version(), change.fromVersion(), savepoint);
         return true;
+    }
+
+    /**
+     * Whether Flink would refuse to restore {@code state} into the new query's job: some operator
+     * holding state in it has no operator there (checked as Flink does at a job's start). Then the
+     * restore is given up, reported with {@code seenIn} (where the state was read).
+     */
+    private boolean refusedBy(Pipeline pipeline, String oldQuery, String state, String seenIn) {
+        TableDefinition definition = pipeline.definition;
+        List<String> orphans =
+                submitter.stateWithoutOperator(
+                        definition,
+                        pipeline.plan,
+                        JobOptions.streaming(definition, pipeline.plan, config, locations, state),
+                        locations.metadataOf(state));
+        if (orphans.isEmpty()) {
+            return false;
+        }
+        giveUp(
+                pipeline,
+                oldQuery,
+                "Flink would not restore the old query's state into the new query's job: the state"
+                        + " of "
+                        + String.join(", ", orphans)
+                        + " has no operator there (the table's jobs name their operators as Flink"
+                        + " does, which differs between the two queries)"
+                        + seenIn);
+        return true;
+    }
+
+    /**
+     * The running job's newest completed checkpoint; empty when it has none yet or it cannot be
+     * read (the savepoint is checked instead).
+     */
+    private Optional<String> latestCheckpoint(Pipeline pipeline, String jobId, String query) {
+        try {
+            return locations.latestCheckpoint(pipeline.table, query, jobId);
+        } catch (RuntimeException e) {
+            LOG.infof(
+                    "%s: the restore is checked against the savepoint, the latest checkpoint of"
+                            + " job %s being unreadable: %s",
+                    pipeline.table, jobId, PipelineReports.rootMessage(e));
+            return Optional.empty();
+        }
     }
 
     /**
