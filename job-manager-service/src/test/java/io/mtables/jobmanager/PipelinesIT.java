@@ -468,6 +468,7 @@ class PipelinesIT {
         assertThat(refused.path("reason").asText())
                 .contains("Flink would not restore the old query's state into the new query's job")
                 .contains("has no operator there")
+                .contains("seen in the running job's latest checkpoint: the job was not stopped")
                 .contains("a switch-over from the sources carries the change out instead");
         JsonNode switched = event(Contracts.SWITCHED_OVER_V1, table);
         assertThat(switched.path("definitionVersion").asLong()).isEqualTo(2);
@@ -548,6 +549,7 @@ class PipelinesIT {
         assertThat(staging.path("definitionVersion").asLong())
                 .as("the reader's own query is unchanged")
                 .isEqualTo(1);
+        assertThat(staging.path("replacedInput").asText()).isEqualTo(base);
         event(Contracts.SWITCHED_OVER_V1, counts);
         List<String> newAnswer = List.of("a|5", "b|5", "c|5");
         awaitRows(counts, newAnswer);

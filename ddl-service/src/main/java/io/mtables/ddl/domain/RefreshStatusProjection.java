@@ -69,6 +69,15 @@ public class RefreshStatusProjection {
     /** The latest switch-over of each table to a new query: started, or done. */
     private final Map<String, Object> switches = new ConcurrentHashMap<>();
 
+    /**
+     * The latest rebuild of each table whose input's rows were replaced: its SwitchStarted, or
+     * {@link Rebuilt}.
+     */
+    private final Map<String, Object> rebuilds = new ConcurrentHashMap<>();
+
+    /** A rebuild done: the input it was for, and its switch-over. */
+    private record Rebuilt(String replacedInput, SwitchedOver switched) {}
+
     public Optional<RefreshStatus> find(String table) {
         return Optional.ofNullable(statuses.get(table));
     }
@@ -224,14 +233,70 @@ public class RefreshStatusProjection {
         statuses.remove(event.table());
         loads.remove(event.table());
         switches.remove(event.table());
+        rebuilds.remove(event.table());
     }
 
     public void apply(SwitchStarted event) {
-        switches.put(event.table(), event);
+        (event.replacedInput() == null ? switches : rebuilds).put(event.table(), event);
     }
 
+    /**
+     * The end of a rebuild or of a switch-over to a new query (both, when a rebuild took over a
+     * staging of the new query).
+     */
     public void apply(SwitchedOver event) {
-        switches.put(event.table(), event);
+        String table = event.table();
+        SwitchStarted rebuild =
+                rebuilds.get(table) instanceof SwitchStarted started
+                                && started.definitionVersion() == event.definitionVersion()
+                        ? started
+                        : null;
+        if (rebuild != null) {
+            rebuilds.put(table, new Rebuilt(rebuild.replacedInput(), event));
+        }
+        if (rebuild == null
+                || switches.get(table) instanceof SwitchStarted pending
+                        && pending.definitionVersion() == event.definitionVersion()) {
+            switches.put(table, event);
+        }
+    }
+
+    /**
+     * The table's latest rebuild because an input's rows were replaced, in words (under way, or
+     * done); empty when none was seen.
+     */
+    public Optional<String> rebuild(String table) {
+        Object latest = rebuilds.get(table);
+        if (latest instanceof SwitchStarted started) {
+            return Optional.of(
+                    "rebuilding since "
+                            + started.startedAt()
+                            + ": the rows of "
+                            + started.replacedInput()
+                            + " were replaced, so the query of v"
+                            + started.definitionVersion()
+                            + " is read anew from them into "
+                            + started.stagedTable()
+                            + " (job "
+                            + started.jobId()
+                            + "); readers read the rows from before until it has caught up");
+        }
+        if (latest instanceof Rebuilt done) {
+            return Optional.of(
+                    "rebuilt at "
+                            + done.switched().switchedAt()
+                            + ": the rows of "
+                            + done.replacedInput()
+                            + " were replaced, and the query of v"
+                            + done.switched().definitionVersion()
+                            + " was read anew from them in "
+                            + Duration.between(
+                                            done.switched().stagedAt(),
+                                            done.switched().switchedAt())
+                                    .toSeconds()
+                            + " s");
+        }
+        return Optional.empty();
     }
 
     public void apply(StateRestored event) {

@@ -200,6 +200,7 @@ final class CatalogQueries {
                 rows,
                 "refresh.initial_load",
                 statuses.load(table).map(CatalogQueries::loadText).orElse(null));
+        property(rows, "refresh.rebuild", statuses.rebuild(table).orElse(null));
         property(rows, "refresh.job_id", refresh.map(s -> s.jobId()).orElse(null));
         property(
                 rows,

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Optional;
 
 /**
  * Streaming state belongs to a query: a savepoint or checkpoint taken by one query restores into a
@@ -17,6 +18,8 @@ public final class QueryState {
     /** The Paimon table option that records which query wrote the table. */
     public static final String TABLE_OPTION = "mt.query-fingerprint";
 
+    private static final String INPUT_REPLACED = "input replaced: ";
+
     private QueryState() {}
 
     /**
@@ -25,12 +28,19 @@ public final class QueryState {
      * they are now, so the table is rebuilt as for a new query.
      */
     public static String inputReplaced(String input) {
-        return "input replaced: " + input;
+        return INPUT_REPLACED + input;
     }
 
     /** Whether a value of {@link #TABLE_OPTION} is {@link #inputReplaced}'s. */
     public static boolean isInputReplaced(String writtenBy) {
-        return writtenBy != null && writtenBy.startsWith("input replaced: ");
+        return writtenBy != null && writtenBy.startsWith(INPUT_REPLACED);
+    }
+
+    /** The input an {@link #inputReplaced} value names; empty for any other value. */
+    public static Optional<String> replacedInput(String writtenBy) {
+        return isInputReplaced(writtenBy)
+                ? Optional.of(writtenBy.substring(INPUT_REPLACED.length()))
+                : Optional.empty();
     }
 
     /** 12 hex digits of SHA-256 over the expanded query and the columns. */

@@ -127,6 +127,11 @@ final class SwitchOvers {
                                 + " switch-over; the old query keeps serving the table meanwhile");
                 return false;
             }
+            String replacedInput =
+                    submitter
+                            .writtenBy(pipeline.table)
+                            .flatMap(QueryState::replacedInput)
+                            .orElse(null);
             submitter.createStaged(definition, pipeline.plan);
             String jobId =
                     submitter
@@ -147,7 +152,8 @@ final class SwitchOvers {
                                     jobId,
                                     JobSql.streamingJobName(definition),
                                     staged,
-                                    clock.instant()));
+                                    clock.instant(),
+                                    replacedInput));
             LOG.infof(
                     "switch-over of %s to v%d: job %s fills %s while v%d serves readers",
                     pipeline.table, definition.version(), jobId, staged, from);

@@ -1,5 +1,6 @@
 package io.mtables.schemas.refresh;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 
 /**
@@ -17,7 +18,12 @@ import java.time.Instant;
  * @param jobName its Flink job name ({@link io.mtables.schemas.flink.JobNames})
  * @param stagedTable the staged Paimon table's identifier, in the warehouse's database of the table
  * @param startedAt when the job was submitted
+ * @param replacedInput a materialized table the query reads whose rows were replaced at once
+ *     (switched over, or rewritten by a restore): the table's own query, unchanged, is read anew
+ *     from them (a rebuild; then {@code definitionVersion} is the version already running). Null
+ *     for a new query, and in events written before it
  */
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record SwitchStarted(
         String table,
         long definitionVersion,
@@ -26,4 +32,28 @@ public record SwitchStarted(
         String jobId,
         String jobName,
         String stagedTable,
-        Instant startedAt) {}
+        Instant startedAt,
+        String replacedInput) {
+
+    /** A switch-over to a new query. */
+    public SwitchStarted(
+            String table,
+            long definitionVersion,
+            long fromVersion,
+            String verdict,
+            String jobId,
+            String jobName,
+            String stagedTable,
+            Instant startedAt) {
+        this(
+                table,
+                definitionVersion,
+                fromVersion,
+                verdict,
+                jobId,
+                jobName,
+                stagedTable,
+                startedAt,
+                null);
+    }
+}
