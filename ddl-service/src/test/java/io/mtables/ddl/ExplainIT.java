@@ -154,6 +154,21 @@ class ExplainIT {
                                 post("DESCRIBE MATERIALIZED TABLE " + DB + ".live", 200)
                                         .then()
                                         .body("rows", hasItem(List.of("plan.mode", "CONTINUOUS"))));
+        // A CONTINUOUS table that reads it: rebuilt from the new rows, which EXPLAIN says.
+        post(
+                "CREATE MATERIALIZED TABLE "
+                        + DB
+                        + ".live_busy FRESHNESS = INTERVAL '5' SECOND AS SELECT category, n FROM "
+                        + DB
+                        + ".live WHERE n > 10",
+                202);
+        publishContinuousPlan("default_catalog." + DB + ".live_busy");
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(
+                        () ->
+                                post("DESCRIBE MATERIALIZED TABLE " + DB + ".live_busy", 200)
+                                        .then()
+                                        .body("rows", hasItem(List.of("plan.mode", "CONTINUOUS"))));
 
         post(
                         "EXPLAIN ALTER MATERIALIZED TABLE "
@@ -164,6 +179,17 @@ class ExplainIT {
                         200)
                 .then()
                 .body("rows", hasItem(List.of("change", "would alter")))
+                .body(
+                        "rows",
+                        hasItem(
+                                List.of(
+                                        "evolution.readers",
+                                        "default_catalog."
+                                                + DB
+                                                + ".live_busy (CONTINUOUS): its job stops, and its"
+                                                + " own query is read anew from the new rows into"
+                                                + " a staged table, its rows serving until that"
+                                                + " has caught up")))
                 .body("rows", hasItem(List.of("evolution.verdict", "COMPATIBLE")))
                 .body(
                         "rows",

@@ -6,9 +6,11 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.QueryChange;
 import io.mtables.schemas.catalog.TableDefinition.Verdict;
 import io.mtables.schemas.plan.RefreshPlan;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -190,6 +192,34 @@ final class QueryChanges {
         if (change.writtenRows() != null) {
             rows.add(Arrays.asList("evolution.written_rows", change.writtenRows()));
         }
+    }
+
+    /**
+     * EXPLAIN's row on the tables that read a CONTINUOUS table whose query changes: its rows are
+     * replaced at once (switched over, or rewritten by a restore), which a streaming reader cannot
+     * go on from (docs/evolution.md).
+     *
+     * @param readers each reader and its current plan's mode (null when not planned yet)
+     */
+    static void appendReaders(List<List<Object>> rows, Map<String, RefreshPlan.Mode> readers) {
+        if (readers.isEmpty()) {
+            return;
+        }
+        List<String> each = new ArrayList<>();
+        readers.forEach(
+                (reader, mode) ->
+                        each.add(
+                                reader
+                                        + (mode == RefreshPlan.Mode.CONTINUOUS
+                                                ? " (CONTINUOUS): its job stops, and its own query"
+                                                        + " is read anew from the new rows into a"
+                                                        + " staged table, its rows serving until"
+                                                        + " that has caught up"
+                                                : mode == RefreshPlan.Mode.FULL
+                                                        ? " (FULL): its next refresh reads the new"
+                                                                + " rows, all of them"
+                                                        : " (not planned yet)")));
+        rows.add(Arrays.asList("evolution.readers", String.join("; ", each)));
     }
 
     /** One sentence for the ALTER's answer. */

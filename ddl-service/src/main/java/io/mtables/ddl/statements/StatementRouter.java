@@ -14,7 +14,9 @@ import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
@@ -257,6 +259,13 @@ public class StatementRouter {
         var change = definition.queryChange();
         if (changes && change != null && change.fromVersion() == definition.version() - 1) {
             QueryChanges.appendEvolution(rows, change);
+            if (plan != null && plan.mode() == RefreshPlan.Mode.CONTINUOUS) {
+                Map<String, RefreshPlan.Mode> readers = new LinkedHashMap<>();
+                for (String reader : catalog.readersOf(definition.table())) {
+                    readers.put(reader, plans.find(reader).map(RefreshPlan::mode).orElse(null));
+                }
+                QueryChanges.appendReaders(rows, readers);
+            }
         }
         return new Outcome.Rows(PlanRows.COLUMNS, rows);
     }
