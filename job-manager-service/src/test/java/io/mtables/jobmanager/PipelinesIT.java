@@ -242,18 +242,7 @@ class PipelinesIT {
         awaitRows(table, List.of("a|20", "b|20", "c|20"));
         rowsStay(table, List.of("a|20", "b|20", "c|20")); // no row counted twice
 
-        send(
-                Topics.TABLE_DEFINITIONS,
-                table,
-                Contracts.TABLE_DROPPED_V1,
-                new TableDropped(
-                        table, 4, TableDefinition.Kind.MATERIALIZED_TABLE, Instant.now(), null));
-        send(
-                Topics.REFRESH_PLANS,
-                table,
-                Contracts.REFRESH_PLANNED_V1,
-                Tables.withStatus(plan, 4, RefreshPlan.Status.DROPPED));
-        event(Contracts.DROPPED_V1, table);
+        drop(table, 4, plan);
         assertThat(runningJobsOf(table)).isEmpty();
         assertThat(PaimonRows.exists(locations.warehouse(), table))
                 .as("its Paimon table and files are gone")
@@ -562,6 +551,29 @@ class PipelinesIT {
                 .allSatisfy(rows -> assertThat(rows).isIn(List.of(), oldAnswer, newAnswer, newer))
                 .contains(oldAnswer, newAnswer);
         assertThat(runningJobsOf(counts)).as("one job writes the reader's table").hasSize(1);
+        // Their slots go back to the cluster the other tests share.
+        drop(counts, 2, Tables.continuous(counts, 1, List.of("category"), Duration.ofSeconds(1)));
+        drop(base, 3, Tables.continuous(base, 2, List.of("id"), Duration.ofSeconds(1)));
+    }
+
+    /** Drops the table as its definition's {@code version}; waits until it is reported. */
+    private void drop(String table, long version, RefreshPlan plan) {
+        send(
+                Topics.TABLE_DEFINITIONS,
+                table,
+                Contracts.TABLE_DROPPED_V1,
+                new TableDropped(
+                        table,
+                        version,
+                        TableDefinition.Kind.MATERIALIZED_TABLE,
+                        Instant.now(),
+                        null));
+        send(
+                Topics.REFRESH_PLANS,
+                table,
+                Contracts.REFRESH_PLANNED_V1,
+                Tables.withStatus(plan, version, RefreshPlan.Status.DROPPED));
+        event(Contracts.DROPPED_V1, table);
     }
 
     @Test
