@@ -18,31 +18,38 @@ final class TableReader {
     private final List<List<String>> seen = new ArrayList<>();
     private final List<String> failures = new ArrayList<>();
 
+    private final Locations locations;
+    private final String table;
+
     TableReader(Locations locations, String table, long everyMillis) {
-        timer.scheduleWithFixedDelay(
-                () -> {
-                    try {
-                        List<String> rows = PaimonRows.read(locations.warehouse(), table);
-                        synchronized (seen) {
-                            if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(rows)) {
-                                seen.add(rows);
-                            }
-                        }
-                    } catch (Exception e) {
-                        synchronized (seen) {
-                            failures.add(String.valueOf(e.getMessage()));
-                        }
-                    }
-                },
-                0,
-                everyMillis,
-                TimeUnit.MILLISECONDS);
+        this.locations = locations;
+        this.table = table;
+        timer.scheduleWithFixedDelay(this::read, 0, everyMillis, TimeUnit.MILLISECONDS);
     }
 
-    /** Stops reading; each answer read, in order, repeats of the one before left out. */
+    private void read() {
+        try {
+            List<String> rows = PaimonRows.read(locations.warehouse(), table);
+            synchronized (seen) {
+                if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(rows)) {
+                    seen.add(rows);
+                }
+            }
+        } catch (Exception e) {
+            synchronized (seen) {
+                failures.add(String.valueOf(e.getMessage()));
+            }
+        }
+    }
+
+    /**
+     * Stops reading, with one last read (what the caller last saw is among the answers); each
+     * answer read, in order, repeats of the one before left out.
+     */
     List<List<String>> stop() throws InterruptedException {
         timer.shutdown();
         timer.awaitTermination(10, TimeUnit.SECONDS);
+        read();
         synchronized (seen) {
             return List.copyOf(seen);
         }

@@ -87,16 +87,31 @@ final class StateRestores {
     }
 
     /**
-     * Checks that Flink would restore the old job's state into the new query's job (against the
-     * running job's latest checkpoint, else its savepoint), stops the old job with a savepoint,
-     * rewrites the written rows and starts the new query's job from the savepoint. False when a
-     * step failed (reported; tried again, as a switch-over when the rewrite failed).
+     * Appends the new columns, checks that Flink would restore the old job's state into the new
+     * query's job (against the running job's latest checkpoint, else its savepoint), stops the old
+     * job with a savepoint, rewrites the written rows and starts the new query's job from the
+     * savepoint. False when a step failed (reported; tried again, as a switch-over when the rewrite
+     * failed).
      */
     boolean restore(Pipeline pipeline) {
         TableDefinition definition = pipeline.definition;
         QueryChange change = definition.queryChange();
         String oldJob = pipeline.streamingJobId;
         String oldQuery = pipeline.streamingJobQuery;
+        // The new columns first, while the old job runs: Paimon commits its files of the older
+        // schema all the same (NULL in the new columns), and the new job's graph, checked next,
+        // writes them.
+        List<String> oldColumns;
+        try {
+            oldColumns = submitter.appendColumns(definition, pipeline.plan);
+        } catch (RuntimeException e) {
+            giveUp(
+                    pipeline,
+                    oldQuery,
+                    "the new query's columns could not be appended to the table: "
+                            + PipelineReports.rootMessage(e));
+            return false;
+        }
         // Checked against the running job's latest checkpoint before it stops: its savepoint holds
         // state of the same operators, so a refusal leaves it running, and the check is not part
         // of the readers' wait.
@@ -139,9 +154,7 @@ final class StateRestores {
             return false;
         }
         pipeline.streamingJobId = null;
-        List<String> oldColumns;
         try {
-            oldColumns = submitter.appendColumns(definition, pipeline.plan);
             if (checkpoint.isEmpty() && refusedBy(pipeline, oldQuery, savepoint, "")) {
                 return false;
             }
