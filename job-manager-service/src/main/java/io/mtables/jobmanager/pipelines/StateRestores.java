@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
 import org.jboss.logging.Logger;
 
 /**
@@ -115,7 +116,7 @@ final class StateRestores {
         // Checked against the running job's latest checkpoint before it stops: its savepoint holds
         // state of the same operators, so a refusal leaves it running, and the check is not part
         // of the readers' wait.
-        Optional<String> checkpoint = latestCheckpoint(pipeline, oldJob, oldQuery);
+        Optional<SavedState> checkpoint = latestCheckpoint(pipeline, oldJob, oldQuery);
         if (checkpoint.isPresent()) {
             try {
                 if (refusedBy(
@@ -130,7 +131,7 @@ final class StateRestores {
                 LOG.infof(
                         "%s: the restore is checked against the savepoint instead of checkpoint"
                                 + " %s: %s",
-                        pipeline.table, checkpoint.get(), PipelineReports.rootMessage(e));
+                        pipeline.table, checkpoint.get().path(), PipelineReports.rootMessage(e));
                 checkpoint = Optional.empty();
             }
         }
@@ -155,7 +156,12 @@ final class StateRestores {
         }
         pipeline.streamingJobId = null;
         try {
-            if (checkpoint.isEmpty() && refusedBy(pipeline, oldQuery, savepoint, "")) {
+            if (checkpoint.isEmpty()
+                    && refusedBy(
+                            pipeline,
+                            oldQuery,
+                            new SavedState(savepoint, locations.metadataOf(savepoint)),
+                            "")) {
                 return false;
             }
             submitter.rewriteWritten(
@@ -201,14 +207,15 @@ final class StateRestores {
      * holding state in it has no operator there (checked as Flink does at a job's start). Then the
      * restore is given up, reported with {@code seenIn} (where the state was read).
      */
-    private boolean refusedBy(Pipeline pipeline, String oldQuery, String state, String seenIn) {
+    private boolean refusedBy(Pipeline pipeline, String oldQuery, SavedState state, String seenIn) {
         TableDefinition definition = pipeline.definition;
         List<String> orphans =
                 submitter.stateWithoutOperator(
                         definition,
                         pipeline.plan,
-                        JobOptions.streaming(definition, pipeline.plan, config, locations, state),
-                        locations.metadataOf(state));
+                        JobOptions.streaming(
+                                definition, pipeline.plan, config, locations, state.path()),
+                        state.metadata());
         if (orphans.isEmpty()) {
             return false;
         }
@@ -224,20 +231,32 @@ final class StateRestores {
         return true;
     }
 
+    /** A savepoint or checkpoint, and what its {@code _metadata} says it holds. */
+    private record SavedState(String path, CheckpointMetadata metadata) {}
+
     /**
-     * The running job's newest completed checkpoint; empty when it has none yet or it cannot be
-     * read (the savepoint is checked instead).
+     * The running job's newest completed checkpoint, read. Flink keeps only the newest, so the next
+     * one may discard it between finding and reading it: then it is looked for again (three tries).
+     * Empty when the job has none yet or none could be read (the savepoint is checked instead).
      */
-    private Optional<String> latestCheckpoint(Pipeline pipeline, String jobId, String query) {
-        try {
-            return locations.latestCheckpoint(pipeline.table, query, jobId);
-        } catch (RuntimeException e) {
-            LOG.infof(
-                    "%s: the restore is checked against the savepoint, the latest checkpoint of"
-                            + " job %s being unreadable: %s",
-                    pipeline.table, jobId, PipelineReports.rootMessage(e));
-            return Optional.empty();
+    private Optional<SavedState> latestCheckpoint(Pipeline pipeline, String jobId, String query) {
+        RuntimeException unread = null;
+        for (int tries = 0; tries < 3; tries++) {
+            try {
+                Optional<String> path = locations.latestCheckpoint(pipeline.table, query, jobId);
+                if (path.isEmpty()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new SavedState(path.get(), locations.metadataOf(path.get())));
+            } catch (RuntimeException e) {
+                unread = e;
+            }
         }
+        LOG.infof(
+                "%s: the restore is checked against the savepoint, no checkpoint of job %s being"
+                        + " readable: %s",
+                pipeline.table, jobId, PipelineReports.rootMessage(unread));
+        return Optional.empty();
     }
 
     /**
