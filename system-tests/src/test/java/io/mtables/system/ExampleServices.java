@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.assertj.core.api.Assertions;
+import org.awaitility.Awaitility;
 
 /**
  * Every service an oracle example runs through, as processes on ports of their own: the example's
@@ -130,6 +131,35 @@ final class ExampleServices implements AutoCloseable {
 
     Statements statements() {
         return new Statements("http://127.0.0.1:" + (basePort + 1));
+    }
+
+    /**
+     * Waits until every one of {@code tables} (names in this run's schema) runs its job (status
+     * ACTIVATED): the jobs are compiled and submitted one after the other, minutes for the TPC-H
+     * queries on this machine, and a workload compared before a job ran proves nothing.
+     */
+    void awaitActivated(List<String> tables, Duration patience) {
+        Awaitility.await()
+                .atMost(patience)
+                .pollInterval(Duration.ofSeconds(2))
+                .untilAsserted(
+                        () -> {
+                            for (String table : tables) {
+                                Assertions.assertThat(
+                                                statements()
+                                                        .rows(
+                                                                "SELECT status FROM"
+                                                                    + " information_schema.materialized_tables"
+                                                                    + " WHERE table_name ="
+                                                                    + " 'default_catalog."
+                                                                        + schema
+                                                                        + "."
+                                                                        + table
+                                                                        + "'"))
+                                        .as(table + "'s job runs")
+                                        .containsExactly(List.of("ACTIVATED"));
+                            }
+                        });
     }
 
     /** A harness for one run of an example, waiting up to 3 minutes for agreement. */

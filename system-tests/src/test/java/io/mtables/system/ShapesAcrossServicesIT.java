@@ -51,6 +51,7 @@ class ShapesAcrossServicesIT {
                     .hasMessageContaining(refused.get(1));
         }
 
+        SERVICES.awaitActivated(Shapes.tableNames(SCHEMA), Duration.ofMinutes(10));
         // One round with the capture killed halfway: inserts, updates (to and from NULL), deletes
         // and a replayed suffix.
         Harness.Report killed =

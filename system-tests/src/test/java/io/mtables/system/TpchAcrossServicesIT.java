@@ -49,6 +49,7 @@ class TpchAcrossServicesIT {
                     .hasMessageContaining(refused.getValue());
         }
 
+        SERVICES.awaitActivated(Tpch.tableNames(), Duration.ofMinutes(10));
         // One round with the capture killed halfway: inserts, updates, deletes and a replayed
         // suffix.
         Harness.Report killed =
