@@ -12,6 +12,7 @@ public final class ReadyGate {
     private static final Logger LOG = Logger.getLogger(ReadyGate.class);
 
     private boolean open;
+    private volatile boolean standingBy;
     private volatile String state = "starting";
 
     /** What the service is doing while the gate is closed, or "ready". */
@@ -21,17 +22,34 @@ public final class ReadyGate {
 
     public void progress(String state) {
         this.state = state;
+        standingBy = false;
     }
 
     public synchronized void open() {
         state = "ready";
+        standingBy = false;
         open = true;
         notifyAll();
+    }
+
+    /**
+     * Closed, but ready in the sense of a health check: this instance waits to take over from the
+     * active one of its service (ready to, and nothing is wrong), saying so.
+     */
+    public synchronized void standBy(String state) {
+        this.state = state;
+        standingBy = true;
+    }
+
+    /** Open, or standing by: what a readiness check reports as UP. */
+    public boolean isReady() {
+        return standingBy || isOpen();
     }
 
     /** Closed again, saying why: the service is not ready until it opens. */
     public synchronized void close(String state) {
         this.state = state;
+        standingBy = false;
         open = false;
     }
 

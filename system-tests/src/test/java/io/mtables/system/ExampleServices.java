@@ -42,12 +42,14 @@ final class ExampleServices implements AutoCloseable {
     private final String flinkHeap;
     private final String slot;
     private final List<ServiceProcess> others = new ArrayList<>();
+    private final Map<String, List<ServiceProcess>> instances = new HashMap<>();
+    private boolean standbys;
     private ServiceProcess cdc;
 
     /**
      * @param name the schema's prefix; the schema is {@code <name>_<random>}
      * @param basePort ddl-service listens on base + 1, planner + 2, scheduler + 3, job manager + 4,
-     *     Flink + 5, the capture + 6
+     *     Flink + 5, the capture + 6 (and {@link #withStandbys()} + 7, + 8)
      */
     ExampleServices(String name, int basePort, int taskSlots, String flinkHeap) {
         this.schema = name + "_" + UUID.randomUUID().toString().substring(0, 8);
@@ -73,6 +75,30 @@ final class ExampleServices implements AutoCloseable {
     }
 
     /**
+     * Runs two instances of planner-service and of the job manager (the second ones on base + 7 and
+     * base + 8): one acts, one stands by.
+     */
+    ExampleServices withStandbys() {
+        standbys = true;
+        return this;
+    }
+
+    /**
+     * Kills the active instance of {@code module} with SIGKILL and returns the one that stood by,
+     * which is to take over.
+     */
+    ServiceProcess killActive(String module) throws InterruptedException {
+        List<ServiceProcess> both = instances.get(module);
+        ServiceProcess active =
+                both.stream()
+                        .filter(instance -> !instance.readiness().standingBy())
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no active " + module));
+        active.kill();
+        return both.stream().filter(instance -> instance != active).findFirst().orElseThrow();
+    }
+
+    /**
      * Prepares the examples' PostgreSQL tables (before the capture starts: its publication covers
      * what it finds), then starts the services.
      */
@@ -83,16 +109,12 @@ final class ExampleServices implements AutoCloseable {
         }
         cdc = cdc();
         others.add(new ServiceProcess("ddl-service", basePort + 1, "mt.data-dir=" + data));
-        others.add(new ServiceProcess("planner-service", basePort + 2));
-        others.add(
-                new ServiceProcess(
-                        "job-manager-service",
-                        basePort + 4,
-                        "mt.data-dir=" + data,
-                        "mt.flink.embedded.port=" + (basePort + 5),
-                        "mt.flink.embedded.task-slots=" + taskSlots,
-                        "mt.flink.embedded.heap=" + flinkHeap,
-                        "mt.jobs.include=default_catalog\\." + schema + "\\..*"));
+        instance(new ServiceProcess("planner-service", basePort + 2));
+        instance(jobManager(basePort + 4));
+        if (standbys) {
+            instance(new ServiceProcess("planner-service", basePort + 7));
+            instance(jobManager(basePort + 8));
+        }
         if (withScheduler) {
             others.add(
                     new ServiceProcess(
@@ -104,6 +126,23 @@ final class ExampleServices implements AutoCloseable {
         all.add(0, cdc);
         ServiceProcess.startTogether(all); // close() stops those that did start
         return this;
+    }
+
+    private void instance(ServiceProcess service) {
+        others.add(service);
+        instances.computeIfAbsent(service.module(), m -> new ArrayList<>()).add(service);
+    }
+
+    /** Every instance shares the data directory and the embedded cluster: one acts at a time. */
+    private ServiceProcess jobManager(int port) {
+        return new ServiceProcess(
+                "job-manager-service",
+                port,
+                "mt.data-dir=" + data,
+                "mt.flink.embedded.port=" + (basePort + 5),
+                "mt.flink.embedded.task-slots=" + taskSlots,
+                "mt.flink.embedded.heap=" + flinkHeap,
+                "mt.jobs.include=default_catalog\\." + schema + "\\..*");
     }
 
     private ServiceProcess cdc() {

@@ -7,8 +7,12 @@ import io.mtables.oracle.Harness;
 import io.mtables.oracle.Postgres;
 import io.mtables.oracle.Statements;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,12 +21,13 @@ import org.junit.jupiter.api.Test;
 /**
  * The examples end to end: PostgreSQL, cdc-capture-service (Debezium), Kafka, ddl-service,
  * planner-service, job-manager-service, Flink and Paimon, each materialized table compared with the
- * same query run by PostgreSQL after a seeded workload; one run kills the capture with SIGKILL
- * halfway and starts it again.
+ * same query run by PostgreSQL after a seeded workload; one run kills the capture, the active
+ * planner-service and the active job manager with SIGKILL halfway (their standbys take over).
  */
 class OracleAcrossServicesIT {
 
-    private static final ExampleServices SERVICES = new ExampleServices("oracle", 18380, 8, "1g");
+    private static final ExampleServices SERVICES =
+            new ExampleServices("oracle", 18380, 8, "1g").withStandbys();
     private static final String SCHEMA = SERVICES.schema();
     private static final Postgres POSTGRES = ExampleServices.POSTGRES;
 
@@ -49,12 +54,83 @@ class OracleAcrossServicesIT {
         Harness.Report first = harness(example, 1, ExampleServices.WORKLOAD).run(() -> {});
         assertThat(first.differingRows()).as("seed 1").isZero();
 
+        // Halfway: the capture, the active planner and the active job manager killed (SIGKILL).
+        Map<String, CompletableFuture<Duration>> takeovers = new LinkedHashMap<>();
         Harness.Report killed =
-                harness(example, 2, ExampleServices.WORKLOAD).run(SERVICES::killAndRestartCapture);
+                harness(example, 2, ExampleServices.WORKLOAD)
+                        .run(
+                                () -> {
+                                    SERVICES.killAndRestartCapture();
+                                    for (String module :
+                                            List.of("planner-service", "job-manager-service")) {
+                                        takeovers.put(module, killActiveAndTimeTakeover(module));
+                                    }
+                                });
         assertThat(killed.differingRows())
-                .as("seed 2, the capture killed with SIGKILL halfway")
+                .as("seed 2, the capture, the planner and the job manager killed halfway")
                 .isZero();
         assertThat(killed.changes()).isPositive();
+        for (var takeover : takeovers.entrySet()) {
+            Duration took = takeover.getValue().get(2, TimeUnit.MINUTES);
+            System.out.printf(
+                    "%s: the standby took over in %d ms%n", takeover.getKey(), took.toMillis());
+            assertThat(took)
+                    .as(takeover.getKey() + ": the standby ready and active after the kill")
+                    .isLessThanOrEqualTo(Duration.ofSeconds(30));
+        }
+
+        // The instances that took over plan and run a new table.
+        statements()
+                .send(
+                        "CREATE MATERIALIZED TABLE "
+                                + SCHEMA
+                                + ".users_per_lastname FRESHNESS = INTERVAL '2' SECOND AS SELECT"
+                                + " lastname, COUNT(*) AS users FROM "
+                                + SCHEMA
+                                + ".users GROUP BY lastname");
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofSeconds(2))
+                .untilAsserted(
+                        () ->
+                                assertThat(
+                                                statements()
+                                                        .rows(
+                                                                "SELECT lastname, users FROM "
+                                                                        + SCHEMA
+                                                                        + ".users_per_lastname"))
+                                        .containsExactlyInAnyOrderElementsOf(
+                                                POSTGRES.rows(
+                                                        "SELECT lastname, COUNT(*) FROM "
+                                                                + SCHEMA
+                                                                + ".users GROUP BY lastname")));
+    }
+
+    /**
+     * Kills the active instance of {@code module}; the future completes with the time until the
+     * standby is ready as the active instance.
+     */
+    private static CompletableFuture<Duration> killActiveAndTimeTakeover(String module) {
+        ServiceProcess standby;
+        try {
+            standby = SERVICES.killActive(module);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        Instant killedAt = Instant.now();
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    Awaitility.await()
+                            .atMost(Duration.ofMinutes(2))
+                            .pollInterval(Duration.ofMillis(200))
+                            .until(
+                                    () -> {
+                                        ServiceProcess.Readiness readiness = standby.readiness();
+                                        return readiness.up() && !readiness.standingBy();
+                                    });
+                    return Duration.between(killedAt, Instant.now());
+                });
     }
 
     @Test

@@ -177,6 +177,35 @@ final class ServiceProcess implements AutoCloseable {
         stop();
     }
 
+    /** The status code and body of /q/health/ready, or 0 and the error while it does not answer. */
+    Readiness readiness() {
+        try {
+            HttpResponse<String> response =
+                    HTTP.send(
+                            HttpRequest.newBuilder(URI.create(baseUri() + "/q/health/ready"))
+                                    .timeout(Duration.ofSeconds(2))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            return new Readiness(response.statusCode(), response.body());
+        } catch (IOException e) {
+            return new Readiness(0, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Readiness(0, "interrupted");
+        }
+    }
+
+    /** What a readiness probe saw: UP (200) and, for an instance waiting to take over, standby. */
+    record Readiness(int status, String body) {
+        boolean up() {
+            return status == 200;
+        }
+
+        boolean standingBy() {
+            return body.contains("standby: another instance");
+        }
+    }
+
     private void awaitReady(Duration timeout, Path log) {
         try {
             Awaitility.await()

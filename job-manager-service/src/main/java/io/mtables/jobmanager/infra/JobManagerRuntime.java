@@ -14,6 +14,7 @@ import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.jobmanager.pipelines.PipelineManager;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
+import io.mtables.messaging.active.ActiveInstance;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
@@ -61,6 +62,7 @@ public class JobManagerRuntime {
             @Observes StartupEvent start,
             @Identifier("default-kafka-broker") Map<String, Object> kafka,
             @ConfigProperty(name = "quarkus.application.name") String serviceName,
+            @ConfigProperty(name = "mp.messaging.incoming.refresh-plans.group.id") String group,
             JobManagerConfig config,
             Locations locations) {
         ClassLoader quarkus = Thread.currentThread().getContextClassLoader();
@@ -79,19 +81,26 @@ public class JobManagerRuntime {
                         runtime -> runtime.manager == null ? 0 : runtime.manager.queuedTables())
                 .description("Tables whose streaming job waits for free task slots (QUEUED)")
                 .register(registry);
-        // A failed start (Flink or the broker not there yet, say) shows in readiness and is tried
-        // again.
+        // One instance acts on Flink: a standby reaches nothing and reads nothing until it takes
+        // over, then starts as after a restart. A failed start (Flink or the broker not there yet,
+        // say) shows in readiness and is tried again.
         control.execute(
-                () ->
-                        gate.runUntilDone(
-                                "starting",
-                                Duration.ofSeconds(5),
-                                () ->
-                                        load(
-                                                KafkaLog.clientConfig(kafka),
-                                                serviceName,
-                                                config,
-                                                locations)));
+                () -> {
+                    try {
+                        ActiveInstance.of(group).standByUntilActive(gate);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    gate.runUntilDone(
+                            "starting",
+                            Duration.ofSeconds(5),
+                            () ->
+                                    load(
+                                            KafkaLog.clientConfig(kafka),
+                                            serviceName,
+                                            config,
+                                            locations));
+                });
     }
 
     void onStop(@Observes ShutdownEvent stop) {
@@ -120,9 +129,9 @@ public class JobManagerRuntime {
         }
     }
 
-    /** Started, and its polls of the jobs work. */
+    /** Started, and its polls of the jobs work; or standing by to take over from the active one. */
     public boolean ready() {
-        return gate.isOpen() && pollHealth.problem() == null;
+        return gate.isReady() && pollHealth.problem() == null;
     }
 
     public String state() {

@@ -3,6 +3,7 @@ package io.mtables.planner.infra;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
+import io.mtables.messaging.active.ActiveInstance;
 import io.mtables.planner.PlannerConfig;
 import io.mtables.planner.domain.PlanBook;
 import io.mtables.planner.domain.Planner;
@@ -24,8 +25,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Reads the plans made before (compacted {@code mt.refresh.plans}) back at start, so that no
- * definition version is planned twice, then serves the planner and writes its plans.
+ * Once this instance is the active one of its service, reads the plans made before (compacted
+ * {@code mt.refresh.plans}) back, so that no definition version is planned twice, then serves the
+ * planner and writes its plans.
  */
 @ApplicationScoped
 public class PlannerRuntime {
@@ -42,18 +44,26 @@ public class PlannerRuntime {
             @Observes StartupEvent start,
             @Identifier("default-kafka-broker") Map<String, Object> kafka,
             @ConfigProperty(name = "quarkus.application.name") String serviceName,
+            @ConfigProperty(name = "mp.messaging.incoming.table-definitions.group.id") String group,
             PlannerConfig config,
             @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") ZoneId timeZone) {
         plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, KafkaLog.clientConfig(kafka));
-        // A failure (the broker gone while a dead letter is written, say) shows in readiness; tried
-        // again.
+        // One instance plans (its consumer is given every definition); a standby reads the plans
+        // only once it takes over, so it plans from the latest. A failure (the broker gone while a
+        // dead letter is written, say) shows in readiness; tried again.
         Thread loader =
                 new Thread(
-                        () ->
-                                gate.runUntilDone(
-                                        "loading the plans",
-                                        Duration.ofSeconds(5),
-                                        () -> load(config.settings(timeZone))),
+                        () -> {
+                            try {
+                                ActiveInstance.of(group).standByUntilActive(gate);
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                            gate.runUntilDone(
+                                    "loading the plans",
+                                    Duration.ofSeconds(5),
+                                    () -> load(config.settings(timeZone)));
+                        },
                         "plan-loader");
         loader.setContextClassLoader(
                 Thread.currentThread()
@@ -91,8 +101,9 @@ public class PlannerRuntime {
         return planner;
     }
 
+    /** Ready, or standing by to take over from the active instance. */
     public boolean ready() {
-        return gate.isOpen();
+        return gate.isReady();
     }
 
     public String state() {
