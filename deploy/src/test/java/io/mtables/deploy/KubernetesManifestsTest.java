@@ -247,19 +247,17 @@ class KubernetesManifestsTest {
                 assertThat(deployment.path("metadata").path("namespace").asText())
                         .isEqualTo(overlay.equals("dev") ? "mtables-dev" : "mtables");
             }
+            // One instance active and one standing by, each kept by a disruption budget.
+            List<String> replicated =
+                    List.of("refresh-scheduler-service", "planner-service", "job-manager-service");
             assertThat(deployments)
-                    .filteredOn(
-                            d ->
-                                    d.path("metadata")
-                                            .path("name")
-                                            .asText()
-                                            .equals("refresh-scheduler-service"))
-                    .singleElement()
-                    .satisfies(
+                    .filteredOn(d -> replicated.contains(d.path("metadata").path("name").asText()))
+                    .hasSize(3)
+                    .allSatisfy(
                             d -> assertThat(d.path("spec").path("replicas").asInt()).isEqualTo(2));
             assertThat(built)
                     .filteredOn(d -> d.path("kind").asText().equals("PodDisruptionBudget"))
-                    .hasSize(1);
+                    .hasSize(3);
             // No volume is shared: the warehouse, checkpoints, savepoints and Flink's HA metadata
             // are on the object store.
             assertThat(built)
