@@ -249,15 +249,19 @@ class KubernetesManifestsTest {
             }
             // One instance active and one standing by, each kept by a disruption budget.
             List<String> replicated =
-                    List.of("refresh-scheduler-service", "planner-service", "job-manager-service");
+                    List.of(
+                            "refresh-scheduler-service",
+                            "ddl-service",
+                            "planner-service",
+                            "job-manager-service");
             assertThat(deployments)
                     .filteredOn(d -> replicated.contains(d.path("metadata").path("name").asText()))
-                    .hasSize(3)
+                    .hasSize(4)
                     .allSatisfy(
                             d -> assertThat(d.path("spec").path("replicas").asInt()).isEqualTo(2));
             assertThat(built)
                     .filteredOn(d -> d.path("kind").asText().equals("PodDisruptionBudget"))
-                    .hasSize(3);
+                    .hasSize(4);
             // No volume is shared: the warehouse, checkpoints, savepoints and Flink's HA metadata
             // are on the object store.
             assertThat(built)

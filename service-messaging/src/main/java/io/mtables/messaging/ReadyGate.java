@@ -41,6 +41,11 @@ public final class ReadyGate {
         standingBy = true;
     }
 
+    /** Waiting to take over from the active instance of its service. */
+    public boolean isStandingBy() {
+        return standingBy;
+    }
+
     /** Open, or standing by: what a readiness check reports as UP. */
     public boolean isReady() {
         return standingBy || isOpen();

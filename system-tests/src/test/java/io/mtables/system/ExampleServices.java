@@ -44,12 +44,13 @@ final class ExampleServices implements AutoCloseable {
     private final List<ServiceProcess> others = new ArrayList<>();
     private final Map<String, List<ServiceProcess>> instances = new HashMap<>();
     private boolean standbys;
+    private volatile int ddlPort;
     private ServiceProcess cdc;
 
     /**
      * @param name the schema's prefix; the schema is {@code <name>_<random>}
      * @param basePort ddl-service listens on base + 1, planner + 2, scheduler + 3, job manager + 4,
-     *     Flink + 5, the capture + 6 (and {@link #withStandbys()} + 7, + 8)
+     *     Flink + 5, the capture + 6 (and {@link #withStandbys()} + 7, + 8, + 9)
      */
     ExampleServices(String name, int basePort, int taskSlots, String flinkHeap) {
         this.schema = name + "_" + UUID.randomUUID().toString().substring(0, 8);
@@ -58,6 +59,7 @@ final class ExampleServices implements AutoCloseable {
         this.taskSlots = taskSlots;
         this.flinkHeap = flinkHeap;
         this.slot = "mt_cdc_" + schema;
+        this.ddlPort = basePort + 1;
     }
 
     String schema() {
@@ -75,8 +77,8 @@ final class ExampleServices implements AutoCloseable {
     }
 
     /**
-     * Runs two instances of planner-service and of the job manager (the second ones on base + 7 and
-     * base + 8): one acts, one stands by.
+     * Runs two instances of ddl-service, planner-service and the job manager (the second ones on
+     * base + 9, + 7 and + 8): one acts, one stands by.
      */
     ExampleServices withStandbys() {
         standbys = true;
@@ -95,7 +97,21 @@ final class ExampleServices implements AutoCloseable {
                         .findFirst()
                         .orElseThrow(() -> new AssertionError("no active " + module));
         active.kill();
-        return both.stream().filter(instance -> instance != active).findFirst().orElseThrow();
+        ServiceProcess standby =
+                both.stream().filter(instance -> instance != active).findFirst().orElseThrow();
+        if (module.equals("ddl-service")) {
+            ddlPort = standby.port(); // statements() goes to the one left
+        }
+        return standby;
+    }
+
+    /** The statements of the ddl-service instance standing by (it forwards them). */
+    Statements standbyStatements() {
+        return instances.get("ddl-service").stream()
+                .filter(instance -> instance.readiness().standingBy())
+                .findFirst()
+                .map(instance -> new Statements("http://127.0.0.1:" + instance.port()))
+                .orElseThrow(() -> new AssertionError("no ddl-service stands by"));
     }
 
     /**
@@ -108,10 +124,11 @@ final class ExampleServices implements AutoCloseable {
             harness(example, 0, Duration.ZERO).preparePostgres();
         }
         cdc = cdc();
-        others.add(new ServiceProcess("ddl-service", basePort + 1, "mt.data-dir=" + data));
+        instance(new ServiceProcess("ddl-service", basePort + 1, "mt.data-dir=" + data));
         instance(new ServiceProcess("planner-service", basePort + 2));
         instance(jobManager(basePort + 4));
         if (standbys) {
+            instance(new ServiceProcess("ddl-service", basePort + 9, "mt.data-dir=" + data));
             instance(new ServiceProcess("planner-service", basePort + 7));
             instance(jobManager(basePort + 8));
         }
@@ -168,8 +185,9 @@ final class ExampleServices implements AutoCloseable {
         }
     }
 
+    /** The front door: ddl-service, or the instance left after {@link #killActive}. */
     Statements statements() {
-        return new Statements("http://127.0.0.1:" + (basePort + 1));
+        return new Statements("http://127.0.0.1:" + ddlPort);
     }
 
     /**

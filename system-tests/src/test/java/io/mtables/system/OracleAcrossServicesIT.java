@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * The examples end to end: PostgreSQL, cdc-capture-service (Debezium), Kafka, ddl-service,
  * planner-service, job-manager-service, Flink and Paimon, each materialized table compared with the
  * same query run by PostgreSQL after a seeded workload; one run kills the capture, the active
- * planner-service and the active job manager with SIGKILL halfway (their standbys take over).
+ * planner-service and the active job manager with SIGKILL halfway (their standbys take over), then
+ * the active ddl-service.
  */
 class OracleAcrossServicesIT {
 
@@ -79,7 +80,17 @@ class OracleAcrossServicesIT {
                     .isLessThanOrEqualTo(Duration.ofSeconds(30));
         }
 
-        // The instances that took over plan and run a new table.
+        // A statement sent to the ddl-service that stands by is answered by the active one.
+        String select = "SELECT * FROM " + SCHEMA + ".user_domains";
+        assertThat(SERVICES.standbyStatements().rows(select))
+                .as("the table through the standby ddl-service")
+                .containsExactlyInAnyOrderElementsOf(statements().rows(select))
+                .isNotEmpty();
+        Duration ddlTakeover = killActiveAndTimeTakeover("ddl-service").get(2, TimeUnit.MINUTES);
+        System.out.printf("ddl-service: the standby took over in %d ms%n", ddlTakeover.toMillis());
+        assertThat(ddlTakeover).isLessThanOrEqualTo(Duration.ofSeconds(30));
+
+        // The instances that took over accept, plan and run a new table.
         statements()
                 .send(
                         "CREATE MATERIALIZED TABLE "

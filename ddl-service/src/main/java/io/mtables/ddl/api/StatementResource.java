@@ -15,16 +15,26 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
-/** The REST front door: one statement per request. */
+/**
+ * The REST front door: one statement per request, executed here by the active instance, or
+ * forwarded to it by a standby ({@code CommandForwarder}).
+ */
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public class StatementResource {
+
+    /**
+     * How long a standby waits for the active instance's answer: longer than a takeover (the
+     * group's session timeout, then the catalog read back).
+     */
+    private static final Duration FORWARD_PATIENCE = Duration.ofSeconds(60);
 
     private final DdlRuntime runtime;
     private final StatementMetrics metrics;
@@ -70,8 +80,16 @@ public class StatementResource {
             result =
                     metrics.answered(
                             "rest",
-                            runtime.withService(
-                                    service -> service.execute(requestId, request.statement())));
+                            runtime.standingBy()
+                                    ? runtime.forwarder()
+                                            .forward(
+                                                    requestId,
+                                                    request.statement(),
+                                                    FORWARD_PATIENCE)
+                                    : runtime.withService(
+                                            service ->
+                                                    service.execute(
+                                                            requestId, request.statement())));
         } catch (ServiceNotReadyException e) {
             return Problems.of(
                     StatementError.of("ServiceNotReady", e.getMessage(), null), requestId);
@@ -84,7 +102,9 @@ public class StatementResource {
     @Operation(summary = "The status of a statement, by its request id")
     public Response operation(@PathParam("requestId") String requestId) {
         try {
-            return runtime.withService(service -> service.operation(requestId))
+            return (runtime.standingBy()
+                            ? runtime.forwarder().operation(requestId, FORWARD_PATIENCE)
+                            : runtime.withService(service -> service.operation(requestId)))
                     .map(result -> Response.ok(operationBody(result)).build())
                     .orElseGet(
                             () ->

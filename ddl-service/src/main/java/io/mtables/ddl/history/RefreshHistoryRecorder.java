@@ -9,6 +9,7 @@ import io.mtables.ddl.domain.TableFreshness;
 import io.mtables.ddl.infra.DdlRuntime;
 import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.messaging.KafkaLog;
+import io.mtables.messaging.active.ActiveInstance;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
@@ -48,7 +49,7 @@ import org.jboss.logging.Logger;
  * read again is the same row). Rows beyond {@code mt.history.max-per-table} per table or older than
  * {@code mt.history.max-age} are deleted as it goes. A failure is counted ({@code
  * mt_history_write_failures_total}) and the whole step is tried again 5 s later from the last
- * committed offsets.
+ * committed offsets. Only the active instance of ddl-service records.
  */
 @ApplicationScoped
 public class RefreshHistoryRecorder {
@@ -66,6 +67,7 @@ public class RefreshHistoryRecorder {
     private final ContractCodec codec = new ContractCodec();
     private volatile boolean stopped;
     private Thread thread;
+    private ActiveInstance role;
 
     public RefreshHistoryRecorder(
             DdlRuntime runtime,
@@ -90,7 +92,9 @@ public class RefreshHistoryRecorder {
             @ConfigProperty(name = "quarkus.application.name") String serviceName,
             @ConfigProperty(name = "mt.history.max-per-table", defaultValue = "200")
                     int maxPerTable,
-            @ConfigProperty(name = "mt.history.max-age", defaultValue = "7d") Duration maxAge) {
+            @ConfigProperty(name = "mt.history.max-age", defaultValue = "7d") Duration maxAge,
+            @ConfigProperty(name = "mp.messaging.incoming.ddl-commands.group.id")
+                    String commandsGroup) {
         Map<String, Object> consumer = new HashMap<>(KafkaLog.clientConfig(kafka));
         consumer.put(ConsumerConfig.GROUP_ID_CONFIG, serviceName + "-refresh-history");
         consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -99,9 +103,18 @@ public class RefreshHistoryRecorder {
         // bursts.
         consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
         var location = WarehouseReader.configured(ConfigProvider.getConfig());
+        // One writer of the history table: the active instance of ddl-service.
+        role = ActiveInstance.of(commandsGroup);
         thread =
                 new Thread(
-                        () -> recordUntilStopped(consumer, location, maxPerTable, maxAge),
+                        () -> {
+                            try {
+                                role.awaitActive();
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                            recordUntilStopped(consumer, location, maxPerTable, maxAge);
+                        },
                         "refresh-history");
         thread.setContextClassLoader(Thread.currentThread().getContextClassLoader());
         thread.setDaemon(true);
@@ -111,6 +124,9 @@ public class RefreshHistoryRecorder {
     void onStop(@Observes ShutdownEvent stop) throws InterruptedException {
         stopped = true;
         if (thread != null) {
+            if (!role.isActive()) {
+                thread.interrupt(); // a standby's wait ends; a recording one finishes its step
+            }
             thread.join(Duration.ofSeconds(10).toMillis());
         }
     }

@@ -8,6 +8,7 @@ import io.mtables.ddl.statements.PlanPreview;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
+import io.mtables.messaging.active.ActiveInstance;
 import io.mtables.planning.FlinkQueryAnalyzer;
 import io.mtables.planning.PlannerSettings;
 import io.mtables.planning.QueryAnalysis;
@@ -64,6 +65,8 @@ public class DdlRuntime {
     private KafkaLog definitions;
     private KafkaLog results;
     private KafkaLog lifecycle;
+    private volatile ActiveInstance role;
+    private CommandForwarder forwarder;
 
     /** The job manager's reports; a runtime made by hand (tests) has an empty one. */
     @jakarta.inject.Inject RefreshStatusProjection statuses = new RefreshStatusProjection();
@@ -88,9 +91,14 @@ public class DdlRuntime {
             @ConfigProperty(name = "materialized-table.default-freshness.full", defaultValue = "1h")
                     Duration fullDefault,
             @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") ZoneId timeZone,
+            @ConfigProperty(name = "mp.messaging.incoming.ddl-commands.group.id") String group,
             DdlConfig config,
             Clock clock,
             PlanProjection plans) {
+        // One instance executes statements (its consumer is given every command); a standby reads
+        // no catalog and forwards what it is asked to the active one.
+        role = ActiveInstance.of(group);
+        forwarder = new CommandForwarder(KafkaLog.clientConfig(kafka), serviceName);
         // The Paimon warehouse job-manager-service writes: the same keys and defaults as its own.
         this.warehouse =
                 new WarehouseReader(WarehouseReader.configured(ConfigProvider.getConfig()));
@@ -128,7 +136,16 @@ public class DdlRuntime {
     private void startLoading() {
         Thread loader =
                 new Thread(
-                        () -> gate.runUntilDone("reading the catalog back", RETRY_PAUSE, loading),
+                        () -> {
+                            try {
+                                if (role != null) {
+                                    role.standByUntilActive(gate);
+                                }
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                            gate.runUntilDone("reading the catalog back", RETRY_PAUSE, loading);
+                        },
                         "catalog-loader");
         loader.setContextClassLoader(quarkusClassLoader); // Flink finds its factories through it
         loader.setDaemon(true);
@@ -154,11 +171,24 @@ public class DdlRuntime {
 
     void onStop(@Observes ShutdownEvent stop) {
         background.shutdownNow();
+        if (forwarder != null) {
+            forwarder.close();
+        }
         if (definitions != null) {
             definitions.close();
             results.close();
             lifecycle.close();
         }
+    }
+
+    /** Whether another instance executes the statements and this one forwards them to it. */
+    public boolean standingBy() {
+        return gate.isStandingBy();
+    }
+
+    /** How a standby sends a statement to the active instance. */
+    public CommandForwarder forwarder() {
+        return forwarder;
     }
 
     /**
@@ -292,10 +322,10 @@ public class DdlRuntime {
         LOG.infof("catalog loaded: %d tables", catalog.inDependencyOrder().size());
     }
 
-    /** Whether the catalog is loaded and statements are served. */
+    /** Whether statements are served: the catalog loaded, or forwarded by a standby. */
     public boolean ready() {
         StatementService current = service;
-        return gate.isOpen() && (current == null || current.pendingResults() == 0);
+        return gate.isReady() && (current == null || current.pendingResults() == 0);
     }
 
     /** What the service is doing while not ready, or "ready". */
