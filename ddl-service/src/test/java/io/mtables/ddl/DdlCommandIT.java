@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mtables.ddl.infra.CommandForwarder;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
+import io.mtables.schemas.ddl.StatementResult;
+import io.mtables.testing.kafka.KafkaBroker;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -61,6 +64,37 @@ class DdlCommandIT {
                 .isEqualTo(Contracts.STATEMENT_RESULT_V1.type());
         assertThat(TopicProbe.header(result, EventHeaders.SUBJECT)).isEqualTo(key);
         assertThat(TopicProbe.header(result, EventHeaders.SOURCE)).isEqualTo("ddl-service");
+    }
+
+    /**
+     * What a standby does with a statement sent to it: a command with the request's id, answered
+     * with the active instance's result (this test's application is the active instance), once.
+     */
+    @Test
+    void aForwardedStatementIsAnsweredByTheActiveInstanceOnce() {
+        String db = "fwd_" + UUID.randomUUID().toString().substring(0, 8);
+        String requestId = "forwarded-" + db;
+        String create = "CREATE TABLE " + db + ".t (a INT) WITH ('connector' = 'datagen')";
+        try (CommandForwarder standby =
+                new CommandForwarder(
+                        Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()), "standby")) {
+            StatementResult answer = standby.forward(requestId, create, Duration.ofSeconds(60));
+            assertThat(answer.requestId()).isEqualTo(requestId);
+            assertThat(answer.status()).isEqualTo(StatementResult.Status.SUCCEEDED);
+            assertThat(answer.table()).isEqualTo("default_catalog." + db + ".t");
+
+            StatementResult again =
+                    standby.forward(requestId, "DROP TABLE " + db + ".t", Duration.ofSeconds(60));
+            assertThat(again).as("the same request id: its first result").isEqualTo(answer);
+            assertThat(standby.operation(requestId, Duration.ofSeconds(10))).contains(answer);
+            assertThat(standby.operation("never-sent", Duration.ofSeconds(10))).isEmpty();
+
+            StatementResult shown =
+                    standby.forward("show-" + db, "SHOW TABLES FROM " + db, Duration.ofSeconds(60));
+            assertThat(shown.rows())
+                    .as("a query forwarded: its rows")
+                    .containsExactly(List.of("default_catalog." + db + ".t", "SOURCE_TABLE"));
+        }
     }
 
     @Test

@@ -17,18 +17,43 @@ public final class Statements {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final URI endpoint;
+    private final List<URI> endpoints;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     public Statements(String ddlServiceUrl) {
-        this.endpoint = URI.create(ddlServiceUrl.replaceAll("/+$", "") + "/api/v1/statements");
+        this(List.of(ddlServiceUrl));
+    }
+
+    /**
+     * Several instances of ddl-service (any one answers: a standby forwards): a statement goes to
+     * the first that takes the connection, as behind a load balancer.
+     */
+    public Statements(List<String> ddlServiceUrls) {
+        this.endpoints =
+                ddlServiceUrls.stream()
+                        .map(url -> URI.create(url.replaceAll("/+$", "") + "/api/v1/statements"))
+                        .toList();
     }
 
     /**
      * Sends a statement; its JSON answer, or an error with ddl-service's message when it failed.
      */
     public JsonNode send(String statement) {
+        IOException unreachable = null;
+        for (URI endpoint : endpoints) {
+            try {
+                return send(endpoint, statement);
+            } catch (IOException e) {
+                unreachable = e; // this instance is not there: the next one
+            }
+        }
+        throw new IllegalStateException(
+                "ddl-service at " + endpoints + " did not answer: " + unreachable.getMessage(),
+                unreachable);
+    }
+
+    private JsonNode send(URI endpoint, String statement) throws IOException {
         try {
             HttpResponse<String> response =
                     http.send(
@@ -53,9 +78,6 @@ public final class Statements {
                         statement);
             }
             return body;
-        } catch (IOException e) {
-            throw new IllegalStateException(
-                    "ddl-service at " + endpoint + " did not answer: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

@@ -78,7 +78,7 @@ final class ExampleServices implements AutoCloseable {
 
     /**
      * Runs two instances of ddl-service, planner-service and the job manager (the second ones on
-     * base + 9, + 7 and + 8): one acts, one stands by.
+     * base + 9, + 7 and + 8; a second scheduler on + 10): one acts, one stands by.
      */
     ExampleServices withStandbys() {
         standbys = true;
@@ -103,6 +103,35 @@ final class ExampleServices implements AutoCloseable {
             ddlPort = standby.port(); // statements() goes to the one left
         }
         return standby;
+    }
+
+    /**
+     * Starts again every instance of {@code module} that is not running (side by side); the front
+     * door goes to one that runs.
+     */
+    void restartKilled(String module) {
+        List<ServiceProcess> dead =
+                instances.get(module).stream().filter(instance -> !instance.isAlive()).toList();
+        ServiceProcess.startTogether(dead);
+        if (module.equals("ddl-service")) {
+            ddlPort = instances.get(module).get(0).port();
+        }
+    }
+
+    /** Every instance of {@code module} this run started. */
+    List<ServiceProcess> instances(String module) {
+        return instances.get(module);
+    }
+
+    /** Kills the embedded Flink cluster (SIGKILL); the job manager starts it again. */
+    void killFlinkCluster() throws IOException {
+        Path pidFile = data.resolve("flink/cluster.pid");
+        ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
+                .ifPresent(
+                        p -> {
+                            p.destroyForcibly();
+                            p.onExit().join();
+                        });
     }
 
     /** The statements of the ddl-service instance standing by (it forwards them). */
@@ -133,11 +162,18 @@ final class ExampleServices implements AutoCloseable {
             instance(jobManager(basePort + 8));
         }
         if (withScheduler) {
-            others.add(
+            instance(
                     new ServiceProcess(
                             "refresh-scheduler-service",
                             basePort + 3,
                             "mt.scheduler.catch-up-window=2s"));
+            if (standbys) {
+                instance(
+                        new ServiceProcess(
+                                "refresh-scheduler-service",
+                                basePort + 10,
+                                "mt.scheduler.catch-up-window=2s"));
+            }
         }
         List<ServiceProcess> all = new ArrayList<>(others);
         all.add(0, cdc);
@@ -185,9 +221,17 @@ final class ExampleServices implements AutoCloseable {
         }
     }
 
-    /** The front door: ddl-service, or the instance left after {@link #killActive}. */
+    /**
+     * The front door: ddl-service; with standbys every instance, the one left after {@link
+     * #killActive} first (a client with a list of addresses, as behind a load balancer).
+     */
     Statements statements() {
-        return new Statements("http://127.0.0.1:" + ddlPort);
+        List<String> urls = new ArrayList<>();
+        urls.add("http://127.0.0.1:" + ddlPort);
+        instances.getOrDefault("ddl-service", List.of()).stream()
+                .filter(instance -> instance.port() != ddlPort)
+                .forEach(instance -> urls.add("http://127.0.0.1:" + instance.port()));
+        return new Statements(urls);
     }
 
     /**

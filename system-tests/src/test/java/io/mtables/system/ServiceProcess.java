@@ -64,6 +64,10 @@ final class ServiceProcess implements AutoCloseable {
         return process.pid();
     }
 
+    boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
     String module() {
         return module;
     }

@@ -29,6 +29,7 @@ public final class ActiveInstance {
     private final String group;
     private final Claim claim;
     private volatile int activeGeneration;
+    private volatile boolean decided;
     private volatile Instant activeSince;
     private volatile Runnable onLost = () -> LOG.error("this instance is no longer the active one");
 
@@ -82,6 +83,9 @@ public final class ActiveInstance {
      */
     public void standByUntilActive(ReadyGate gate) throws InterruptedException {
         onLost(() -> Quarkus.asyncExit(LOST_ROLE_EXIT_CODE));
+        // Not ready before the group decided: a lone instance is ready only once it could act.
+        gate.progress("joining the consumer group " + group + " to learn which instance acts");
+        awaitDecision();
         if (!isActive()) {
             gate.standBy(
                     "standby: another instance of "
@@ -91,6 +95,13 @@ public final class ActiveInstance {
             awaitActive();
         }
         gate.progress("made the active instance of " + group);
+    }
+
+    /** Blocks until the group has told this instance its role once. */
+    public synchronized void awaitDecision() throws InterruptedException {
+        while (!decided) {
+            wait();
+        }
     }
 
     /** Blocks until the group makes this instance active. */
@@ -108,6 +119,8 @@ public final class ActiveInstance {
     /** The group chose {@code chosenInstance} as the active one, in {@code generation}. */
     synchronized void assigned(String chosenInstance, int generation) {
         boolean chosen = claim.instanceId().equals(chosenInstance);
+        decided = true;
+        notifyAll();
         if (chosen && !isActive()) {
             activeGeneration = Math.max(generation, 1);
             activeSince = Instant.now();

@@ -72,6 +72,22 @@ class ActiveInstanceAssignorTest {
     }
 
     @Test
+    void anActiveInstanceReplacedWhileCutOffIsToldItLostTheRole() {
+        ActiveInstance instance = ActiveInstance.of("lost-test-" + UUID.randomUUID(), "x");
+        AtomicBoolean lost = new AtomicBoolean();
+        instance.onLost(() -> lost.set(true));
+
+        instance.assigned("x", 3);
+        assertThat(instance.isActive()).isTrue();
+        assertThat(instance.claim().activeGeneration()).isEqualTo(3);
+        instance.assigned("x", 4);
+        assertThat(lost).as("kept the role").isFalse();
+
+        instance.assigned("y", 7);
+        assertThat(lost).as("another instance was made active").isTrue();
+    }
+
+    @Test
     void whenTheActiveInstanceLeavesTheStandbyTakesEveryPartition() throws Exception {
         String group = "active-test-" + UUID.randomUUID();
         List<String> topics = List.of(group + "-plans", group + "-ticks");

@@ -1,0 +1,319 @@
+package io.mtables.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mtables.oracle.Example;
+import io.mtables.oracle.Harness;
+import io.mtables.oracle.Statements;
+import io.mtables.schemas.Topics;
+import io.mtables.testing.kafka.TopicProbe;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Faults under a CDC workload from PostgreSQL, one after the other: for ddl-service,
+ * planner-service and the job manager the active instance of two is killed (SIGKILL), then one of
+ * the two schedulers, the capture (started again), the embedded Flink cluster, and at last the
+ * instance of each control-plane service that was left (both started again); DDL commands go to
+ * {@code mt.ddl.commands} throughout. Afterwards the tables equal PostgreSQL's answer, every
+ * command has one outcome, no minute of a FULL table is ticked twice or skipped, and each part was
+ * ready again within 30 s. Prints a table of the faults. {@code bin/chaos} runs it longer ({@code
+ * -Dmt.chaos.workload=PT5M}).
+ */
+class ChaosIT {
+
+    private static final Duration WORKLOAD =
+            Duration.parse(System.getProperty("mt.chaos.workload", "PT90S"));
+    private static final Duration RECOVERY_BOUND = Duration.ofSeconds(30);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final ExampleServices SERVICES =
+            new ExampleServices("chaos", 18780, 8, "1g").withStandbys();
+    private static final String SCHEMA = SERVICES.schema();
+    private static final List<String> CONTROL_PLANE =
+            List.of("ddl-service", "planner-service", "job-manager-service");
+
+    @BeforeAll
+    static void startServices() throws Exception {
+        SERVICES.start(true, List.of(Example.named("users-domains")));
+    }
+
+    @AfterAll
+    static void stopServices() throws Exception {
+        SERVICES.close();
+    }
+
+    @Test
+    void underAWorkloadEveryKilledPartIsReadyAgainAndNothingIsLostOrDoubled() throws Exception {
+        Example example = Example.named("users-domains");
+        harness(example, 31, Duration.ZERO).declareTables();
+        String full = "default_catalog." + SCHEMA + ".domains_per_user";
+        statements()
+                .send(
+                        "CREATE MATERIALIZED TABLE "
+                                + SCHEMA
+                                + ".domains_per_user FRESHNESS = INTERVAL '1' MINUTE REFRESH_MODE ="
+                                + " FULL AS SELECT user_id, COUNT(*) AS domains FROM "
+                                + SCHEMA
+                                + ".user_domains GROUP BY user_id");
+        SERVICES.awaitActivated(List.of("user_domains"), Duration.ofMinutes(3));
+
+        List<String[]> faults = new ArrayList<>();
+        Map<String, String> commands = new HashMap<>();
+        try (TopicProbe results = new TopicProbe().tail(Topics.DDL_RESULTS);
+                TopicProbe ticks = new TopicProbe().tail(Topics.REFRESH_TICKS);
+                TopicProbe sender = new TopicProbe()) {
+            AtomicBoolean sending = new AtomicBoolean(true);
+            CompletableFuture<Void> commandLoad =
+                    CompletableFuture.runAsync(() -> sendCommands(sender, commands, sending));
+            CompletableFuture<Void> injected =
+                    CompletableFuture.runAsync(() -> injectFaults(faults));
+            Harness.Report report = harness(example, 32, WORKLOAD).run(() -> {});
+            injected.join();
+            sending.set(false);
+            commandLoad.join();
+            Harness.Report settled =
+                    harness(example, 32, Duration.ZERO).awaitAgreement(report.changes());
+
+            System.out.println("| fault | ready again after |");
+            System.out.println("|---|---|");
+            faults.forEach(f -> System.out.println("| " + f[0] + " | " + f[1] + " ms |"));
+            assertThat(settled.differingRows())
+                    .as("the join equals PostgreSQL after every fault")
+                    .isZero();
+            assertThat(report.changes()).isPositive();
+            for (String[] fault : faults) {
+                assertThat(Long.parseLong(fault[1]))
+                        .as(fault[0] + ": ready again within 30 s")
+                        .isLessThanOrEqualTo(RECOVERY_BOUND.toMillis());
+            }
+            Map<String, List<JsonNode>> answers = drain(results, commands.keySet());
+            System.out.printf(
+                    "commands: %d sent, %d answered, %d answered more than once (same outcome)%n",
+                    commands.size(),
+                    answers.size(),
+                    answers.values().stream().filter(a -> a.size() > 1).count());
+            for (String requestId : commands.keySet()) {
+                assertThat(answers.get(requestId))
+                        .as("command " + requestId + " answered")
+                        .isNotEmpty()
+                        .extracting(a -> a.path("status").asText() + " " + a.path("table"))
+                        .as("command " + requestId + ": one outcome")
+                        .containsOnly("SUCCEEDED \"" + commands.get(requestId) + "\"");
+            }
+            assertMinutesTickedOnce(ticks, full);
+        }
+    }
+
+    /** One CREATE every 2 s as a command with a request id of its own, until told to stop. */
+    private static void sendCommands(
+            TopicProbe sender, Map<String, String> commands, AtomicBoolean sending) {
+        String database = "chaos_cmd_" + UUID.randomUUID().toString().substring(0, 6);
+        for (int i = 0; sending.get(); i++) {
+            String requestId = database + "-" + i;
+            String table = "default_catalog." + database + ".t" + i;
+            sender.send(
+                    Topics.DDL_COMMANDS,
+                    requestId,
+                    "{\"statement\": \"CREATE TABLE "
+                            + database
+                            + ".t"
+                            + i
+                            + " (a INT) WITH ('connector' = 'datagen')\", \"requestId\": \""
+                            + requestId
+                            + "\"}",
+                    Map.of());
+            synchronized (commands) {
+                commands.put(requestId, table);
+            }
+            pause(Duration.ofSeconds(2));
+        }
+    }
+
+    private void injectFaults(List<String[]> faults) {
+        try {
+            for (String module : CONTROL_PLANE) {
+                faults.add(
+                        fault(
+                                module + ": the active one of two (SIGKILL)",
+                                () -> {
+                                    ServiceProcess standby = SERVICES.killActive(module);
+                                    return () -> activeAndReady(standby);
+                                }));
+            }
+            faults.add(
+                    fault(
+                            "refresh-scheduler-service: one of two (SIGKILL), started again",
+                            () -> {
+                                ServiceProcess one =
+                                        SERVICES.instances("refresh-scheduler-service").get(0);
+                                one.kill();
+                                SERVICES.restartKilled("refresh-scheduler-service");
+                                return () -> one.readiness().up();
+                            }));
+            faults.add(
+                    fault(
+                            "cdc-capture-service (SIGKILL), started again",
+                            () -> {
+                                SERVICES.killAndRestartCapture();
+                                return () -> true;
+                            }));
+            int running = runningJobs();
+            faults.add(
+                    fault(
+                            "the embedded Flink cluster (SIGKILL)",
+                            () -> {
+                                SERVICES.killFlinkCluster();
+                                return () -> runningJobs() >= running;
+                            }));
+            for (String module : CONTROL_PLANE) {
+                faults.add(
+                        fault(
+                                module + ": the last one (SIGKILL), both started again",
+                                () -> {
+                                    for (ServiceProcess instance : SERVICES.instances(module)) {
+                                        instance.kill();
+                                    }
+                                    SERVICES.restartKilled(module);
+                                    return () ->
+                                            SERVICES.instances(module).stream()
+                                                    .anyMatch(ChaosIT::activeAndReady);
+                                }));
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("injecting faults", e);
+        }
+    }
+
+    /**
+     * Injects a fault and returns its name and the milliseconds until {@code recovered} (which the
+     * injection returns) held, polled every 200 ms for at most 2 minutes.
+     */
+    private static String[] fault(String name, Callable<BooleanSupplier> inject) throws Exception {
+        System.out.println("fault: " + name);
+        Instant at = Instant.now();
+        BooleanSupplier recovered = inject.call();
+        Awaitility.await()
+                .atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(200))
+                .until(recovered::getAsBoolean);
+        long took = Duration.between(at, Instant.now()).toMillis();
+        pause(Duration.ofSeconds(5)); // the workload goes on between faults
+        return new String[] {name, String.valueOf(took)};
+    }
+
+    private static boolean activeAndReady(ServiceProcess instance) {
+        ServiceProcess.Readiness readiness = instance.readiness();
+        return readiness.up() && !readiness.standingBy();
+    }
+
+    /** Jobs RUNNING on the embedded cluster, or -1 while it does not answer. */
+    private static int runningJobs() {
+        try {
+            HttpResponse<String> response =
+                    HTTP.send(
+                            HttpRequest.newBuilder(URI.create(SERVICES.flinkRest() + "/overview"))
+                                    .timeout(Duration.ofSeconds(2))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200
+                    ? JSON.readTree(response.body()).path("jobs-running").asInt()
+                    : -1;
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    /** Every result of the given commands that arrived, by request id. */
+    private static Map<String, List<JsonNode>> drain(TopicProbe results, Set<String> requestIds)
+            throws Exception {
+        Map<String, List<JsonNode>> answers = new HashMap<>();
+        Instant end = Instant.now().plus(Duration.ofMinutes(2));
+        while (Instant.now().isBefore(end)
+                && !(answers.keySet().containsAll(requestIds) && quiet(results, answers))) {
+            collect(results, answers, Duration.ofSeconds(2));
+        }
+        return answers;
+    }
+
+    private static boolean quiet(TopicProbe results, Map<String, List<JsonNode>> answers)
+            throws Exception {
+        return !collect(results, answers, Duration.ofSeconds(3));
+    }
+
+    private static boolean collect(
+            TopicProbe results, Map<String, List<JsonNode>> answers, Duration wait)
+            throws Exception {
+        try {
+            var record = results.await(r -> r.value() != null, wait);
+            answers.computeIfAbsent(record.key(), k -> new ArrayList<>())
+                    .add(JSON.readTree(record.value()));
+            return true;
+        } catch (AssertionError none) {
+            return false;
+        }
+    }
+
+    /**
+     * The FULL table's ticks: no boundary twice, none skipped between its first and last tick (a
+     * catch-up stands for the boundaries it covers only once, so it is counted as its own).
+     */
+    private static void assertMinutesTickedOnce(TopicProbe ticks, String table) throws Exception {
+        List<Instant> boundaries = new ArrayList<>();
+        while (true) {
+            try {
+                var record = ticks.await(r -> table.equals(r.key()), Duration.ofSeconds(3));
+                JsonNode tick = JSON.readTree(record.value());
+                if (!tick.path("reason").asText().equals("MANUAL")) {
+                    boundaries.add(Instant.parse(tick.path("scheduledTime").asText()));
+                }
+            } catch (AssertionError none) {
+                break;
+            }
+        }
+        System.out.println(table + " ticked for " + boundaries);
+        assertThat(boundaries).as("ticks of the FULL table").isNotEmpty().doesNotHaveDuplicates();
+        TreeSet<Instant> sorted = new TreeSet<>(boundaries);
+        for (Instant b = sorted.first(); b.isBefore(sorted.last()); b = b.plusSeconds(60)) {
+            assertThat(sorted).as("the minute " + b + " ticked").contains(b);
+        }
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Statements statements() {
+        return SERVICES.statements();
+    }
+
+    private static Harness harness(Example example, long seed, Duration duration) {
+        return SERVICES.harness(example, seed, duration);
+    }
+}
