@@ -38,14 +38,15 @@ import org.junit.jupiter.api.Test;
  * instance of each control-plane service that was left (both started again); DDL commands go to
  * {@code mt.ddl.commands} throughout. Afterwards the tables equal PostgreSQL's answer, every
  * command has one outcome, no minute of a FULL table is ticked twice or skipped, and each part was
- * ready again within 30 s. Prints a table of the faults. {@code bin/chaos} runs it longer ({@code
- * -Dmt.chaos.workload=PT5M}).
+ * ready again within 30 s (a cold start of all instances of a service: 60 s). Prints a table of the
+ * faults. {@code bin/chaos} runs it longer ({@code -Dmt.chaos.workload=PT5M}).
  */
 class ChaosIT {
 
     private static final Duration WORKLOAD =
             Duration.parse(System.getProperty("mt.chaos.workload", "PT60S"));
     private static final Duration RECOVERY_BOUND = Duration.ofSeconds(30);
+    private static final Duration COLD_START_BOUND = Duration.ofSeconds(60);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -106,9 +107,14 @@ class ChaosIT {
                     .isZero();
             assertThat(report.changes()).isPositive();
             for (String[] fault : faults) {
+                // A part with a standby (or a supervisor) is back within 30 s; losing every
+                // instance is a cold start: new JVMs, the dead one's session to expire, the state
+                // read back (26.8 s measured for ddl-service by bin/chaos).
+                Duration bound =
+                        fault[0].contains("the last one") ? COLD_START_BOUND : RECOVERY_BOUND;
                 assertThat(Long.parseLong(fault[1]))
-                        .as(fault[0] + ": ready again within 30 s")
-                        .isLessThanOrEqualTo(RECOVERY_BOUND.toMillis());
+                        .as(fault[0] + ": ready again within " + bound.toSeconds() + " s")
+                        .isLessThanOrEqualTo(bound.toMillis());
             }
             Map<String, List<JsonNode>> answers = drain(results, commands.keySet());
             // A command redelivered after a kill is answered again with its first outcome.
@@ -157,9 +163,12 @@ class ChaosIT {
         }
     }
 
+    /** The faults, spread over the workload: one every tenth of it, or once the last recovered. */
     private void injectFaults(List<String[]> faults) {
+        Instant start = Instant.now();
         try {
             for (String module : CONTROL_PLANE) {
+                awaitTurn(start, faults.size());
                 faults.add(
                         fault(
                                 module + ": the active one of two (SIGKILL)",
@@ -168,6 +177,7 @@ class ChaosIT {
                                     return () -> activeAndReady(standby);
                                 }));
             }
+            awaitTurn(start, faults.size());
             faults.add(
                     fault(
                             "refresh-scheduler-service: one of two (SIGKILL), started again",
@@ -178,6 +188,7 @@ class ChaosIT {
                                 SERVICES.restartKilled("refresh-scheduler-service");
                                 return () -> one.readiness().up();
                             }));
+            awaitTurn(start, faults.size());
             faults.add(
                     fault(
                             "cdc-capture-service (SIGKILL), started again",
@@ -185,6 +196,7 @@ class ChaosIT {
                                 SERVICES.killAndRestartCapture();
                                 return () -> true;
                             }));
+            awaitTurn(start, faults.size());
             int running = runningJobs();
             faults.add(
                     fault(
@@ -194,6 +206,7 @@ class ChaosIT {
                                 return () -> runningJobs() >= running;
                             }));
             for (String module : CONTROL_PLANE) {
+                awaitTurn(start, faults.size());
                 faults.add(
                         fault(
                                 module + ": the last one (SIGKILL), both started again",
@@ -217,7 +230,7 @@ class ChaosIT {
      * injection returns) held, polled every 200 ms for at most 2 minutes.
      */
     private static String[] fault(String name, Callable<BooleanSupplier> inject) throws Exception {
-        System.out.println("fault: " + name);
+        System.out.println("fault at " + Instant.now() + ": " + name);
         Instant at = Instant.now();
         BooleanSupplier recovered = inject.call();
         Awaitility.await()
@@ -227,6 +240,15 @@ class ChaosIT {
         long took = Duration.between(at, Instant.now()).toMillis();
         pause(Duration.ofSeconds(3)); // the workload goes on between faults
         return new String[] {name, String.valueOf(took)};
+    }
+
+    /** Waits until the {@code n}th fault's turn: {@code n} tenths of the workload after start. */
+    private static void awaitTurn(Instant start, int n) {
+        Duration wait =
+                Duration.between(Instant.now(), start.plus(WORKLOAD.multipliedBy(n).dividedBy(10)));
+        if (!wait.isNegative()) {
+            pause(wait);
+        }
     }
 
     private static boolean activeAndReady(ServiceProcess instance) {
