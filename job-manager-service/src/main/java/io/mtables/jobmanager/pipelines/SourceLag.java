@@ -55,6 +55,11 @@ final class SourceLag {
                 : triggered.minusMillis(chosen.behindMillis());
     }
 
+    /** No look at the job's sources has answered yet. */
+    boolean isEmpty() {
+        return samples.isEmpty();
+    }
+
     void clear() {
         samples.clear();
     }
