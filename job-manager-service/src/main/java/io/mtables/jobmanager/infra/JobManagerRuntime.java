@@ -85,22 +85,21 @@ public class JobManagerRuntime {
         // over, then starts as after a restart. A failed start (Flink or the broker not there yet,
         // say) shows in readiness and is tried again.
         control.execute(
-                () -> {
-                    try {
-                        ActiveInstance.of(group).standByUntilActive(gate);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                    gate.runUntilDone(
-                            "starting",
-                            Duration.ofSeconds(5),
-                            () ->
-                                    load(
-                                            KafkaLog.clientConfig(kafka),
-                                            serviceName,
-                                            config,
-                                            locations));
-                });
+                () ->
+                        ActiveInstance.of(group)
+                                .startWhenActive(
+                                        gate,
+                                        () ->
+                                                gate.runUntilDone(
+                                                        "starting",
+                                                        Duration.ofSeconds(5),
+                                                        () ->
+                                                                load(
+                                                                        KafkaLog.clientConfig(
+                                                                                kafka),
+                                                                        serviceName,
+                                                                        config,
+                                                                        locations))));
     }
 
     void onStop(@Observes ShutdownEvent stop) {

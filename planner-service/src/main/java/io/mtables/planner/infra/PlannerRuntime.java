@@ -53,17 +53,18 @@ public class PlannerRuntime {
         // dead letter is written, say) shows in readiness; tried again.
         Thread loader =
                 new Thread(
-                        () -> {
-                            try {
-                                ActiveInstance.of(group).standByUntilActive(gate);
-                            } catch (InterruptedException e) {
-                                return;
-                            }
-                            gate.runUntilDone(
-                                    "loading the plans",
-                                    Duration.ofSeconds(5),
-                                    () -> load(config.settings(timeZone)));
-                        },
+                        () ->
+                                ActiveInstance.of(group)
+                                        .startWhenActive(
+                                                gate,
+                                                () ->
+                                                        gate.runUntilDone(
+                                                                "loading the plans",
+                                                                Duration.ofSeconds(5),
+                                                                () ->
+                                                                        load(
+                                                                                config.settings(
+                                                                                        timeZone)))),
                         "plan-loader");
         loader.setContextClassLoader(
                 Thread.currentThread()

@@ -97,6 +97,20 @@ public final class ActiveInstance {
         gate.progress("made the active instance of " + group);
     }
 
+    /**
+     * {@link #standByUntilActive}, then {@code start}: what a service's start-up thread runs.
+     * Returns without starting when the thread is interrupted (the service stops while standing
+     * by).
+     */
+    public void startWhenActive(ReadyGate gate, Runnable start) {
+        try {
+            standByUntilActive(gate);
+        } catch (InterruptedException e) {
+            return;
+        }
+        start.run();
+    }
+
     /** Blocks until the group has told this instance its role once. */
     public synchronized void awaitDecision() throws InterruptedException {
         while (!decided) {

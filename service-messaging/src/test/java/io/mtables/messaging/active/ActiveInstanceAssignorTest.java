@@ -26,6 +26,7 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -182,15 +183,11 @@ class ActiveInstanceAssignorTest {
         }
     }
 
-    private static void waitFor(java.util.function.BooleanSupplier condition, String what)
-            throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within 60 s: " + what);
-            }
-            Thread.sleep(100);
-        }
+    private static void waitFor(java.util.function.BooleanSupplier condition, String what) {
+        Awaitility.await(what)
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(condition::getAsBoolean);
     }
 
     private static ActiveInstance.Claim claim(String id, long startedAt, int generation) {
