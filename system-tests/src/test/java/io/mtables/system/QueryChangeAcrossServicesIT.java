@@ -322,16 +322,16 @@ class QueryChangeAcrossServicesIT {
          * later read, its numbers (columns 2 and on that are numbers) never lower than before.
          */
         void assertNothingLostOrRepeated() {
-            assertThat(failures).as("reads that failed").isEmpty();
+            assertThat(failures).as("%s: reads that failed", table).isEmpty();
             assertThat(reads).as("reads").hasSizeGreaterThan(10);
             Map<String, List<String>> seen = new HashMap<>();
             for (int i = 0; i < reads.size(); i++) {
                 var rows = reads.get(i);
-                assertThat(rows).as("read %d", i).isNotEmpty();
+                assertThat(rows).as("%s: read %d", table, i).isNotEmpty();
                 Map<String, List<String>> byKey = new HashMap<>();
                 for (var row : rows) {
                     assertThat(byKey.put(row.get(0), row))
-                            .as("read %d: key %s twice", i, row.get(0))
+                            .as("%s: read %d: key %s twice", table, i, row.get(0))
                             .isNull();
                 }
                 for (var before : seen.entrySet()) {

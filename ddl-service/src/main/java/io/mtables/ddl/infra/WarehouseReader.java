@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -71,90 +72,154 @@ public class WarehouseReader {
      * The rows of {@code table} (catalog.database.name) registered under {@code paths}; empty when
      * it has no data yet. {@code version} is the table's definition version: in the moment between
      * a switch-over's two renames the table's name names no table, and its staged table of that
-     * version holds the answer; a read whose files were renamed under it is read again once.
+     * version holds the answer. A read that a switch-over moved or dropped files under (the table
+     * gone from under its name, a file not found) is read again, by name, up to {@link #ATTEMPTS}
+     * times: the renames take milliseconds on a local disk or HDFS, longer on an object store.
      */
     public Optional<List<InMemorySql.Table>> read(
             String table, long version, List<List<String>> paths) {
+        Exception moved = null;
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            if (attempt > 0) {
+                pause();
+            }
+            try (Catalog catalog =
+                    CatalogFactory.createCatalog(
+                            CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
+                Lookup lookup = lookUp(catalog, table, version);
+                if (lookup.absent()) {
+                    return Optional.empty();
+                }
+                if (lookup.table() == null) {
+                    continue; // between the renames: look again
+                }
+                Table found = lookup.table();
+                String uuid = found.uuid();
+                Optional<Long> snapshot = found.latestSnapshot().map(Snapshot::id);
+                List<InMemorySql.Table> tables = readRows(found, paths);
+                if (!tables.get(0).rows().isEmpty()
+                        || unchanged(catalog, lookup.name(), uuid, snapshot)) {
+                    return Optional.of(tables);
+                }
+            } catch (Exception e) {
+                moved = e; // a file moved or dropped under the read, or the read failed: again
+            }
+        }
+        throw cannotRead(
+                table,
+                moved != null
+                        ? moved
+                        : new IllegalStateException(
+                                "its Paimon table kept moving for " + ATTEMPTS + " reads"));
+    }
+
+    /** Reads of a table whose files move under it before one is given up. */
+    static final int ATTEMPTS = 20;
+
+    private static final long PAUSE_MILLIS = 50;
+
+    /**
+     * The Paimon table the name stands for now: the table under its name, else its staged table of
+     * {@code version}. Neither, while the retired table or the name itself shows up again, is a
+     * switch-over between its renames ({@code table == null}); neither and nothing else is a table
+     * not created yet ({@code absent}).
+     */
+    private static Lookup lookUp(Catalog catalog, String table, long version) {
+        TableId id = TableId.of(table);
+        Identifier main = Identifier.create(id.database(), id.name());
+        Identifier staged =
+                Identifier.create(
+                        id.database(), TableId.of(SwitchOverNames.staged(table, version)).name());
+        for (Identifier name : List.of(main, staged)) {
+            try {
+                return new Lookup(name, catalog.getTable(name), false);
+            } catch (Catalog.TableNotExistException next) {
+                // the next name
+            }
+        }
+        Identifier retired =
+                Identifier.create(id.database(), TableId.of(SwitchOverNames.retired(table)).name());
+        boolean switching = exists(catalog, retired) || exists(catalog, main);
+        return new Lookup(main, null, !switching);
+    }
+
+    private record Lookup(Identifier name, Table table, boolean absent) {}
+
+    /**
+     * Whether a read that found no rows saw the table as it is: the same table (its uuid) still
+     * under the name it was found by, at the same snapshot. A table renamed away under the read has
+     * no snapshot left at its old path, and its read finds nothing.
+     */
+    private static boolean unchanged(
+            Catalog catalog, Identifier name, String uuid, Optional<Long> snapshot)
+            throws Catalog.TableNotExistException {
+        if (!exists(catalog, name)) {
+            return false;
+        }
+        Table now = catalog.getTable(name);
+        return now.uuid().equals(uuid) && now.latestSnapshot().map(Snapshot::id).equals(snapshot);
+    }
+
+    private static boolean exists(Catalog catalog, Identifier name) {
         try {
-            return readOnce(table, version, paths, true);
-        } catch (IllegalStateException e) {
-            return readOnce(table, version, paths, false);
+            catalog.getTable(name);
+            return true;
+        } catch (Catalog.TableNotExistException e) {
+            return false;
         }
     }
 
-    /**
-     * One read; {@code lookAgain}: a snapshot with nothing in it is looked for again once, by name,
-     * since the name may have been renamed away between finding the table and planning the read (a
-     * switch-over), and the second look finds the staged table or the new one.
-     */
-    private Optional<List<InMemorySql.Table>> readOnce(
-            String table, long version, List<List<String>> paths, boolean lookAgain) {
-        TableId id = TableId.of(table);
-        try (Catalog catalog =
-                CatalogFactory.createCatalog(
-                        CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
-            Table paimon;
-            try {
-                paimon = catalog.getTable(Identifier.create(id.database(), id.name()));
-            } catch (Catalog.TableNotExistException e) {
-                try {
-                    paimon =
-                            catalog.getTable(
-                                    Identifier.create(
-                                            id.database(),
-                                            TableId.of(SwitchOverNames.staged(table, version))
-                                                    .name()));
-                } catch (Catalog.TableNotExistException none) {
-                    return Optional.empty();
-                }
+    private static List<InMemorySql.Table> readRows(Table paimon, List<List<String>> paths)
+            throws Exception {
+        List<DataField> fields = paimon.rowType().getFields();
+        List<InMemorySql.Column> columns = new ArrayList<>();
+        List<InternalRow.FieldGetter> getters = new ArrayList<>();
+        for (int i = 0; i < fields.size(); i++) {
+            if (fields.get(i).name().equals(SyntheticKey.COLUMN)) {
+                continue; // storage, not data: users never see it
             }
-            List<DataField> fields = paimon.rowType().getFields();
-            List<InMemorySql.Column> columns = new ArrayList<>();
-            List<InternalRow.FieldGetter> getters = new ArrayList<>();
-            for (int i = 0; i < fields.size(); i++) {
-                if (fields.get(i).name().equals(SyntheticKey.COLUMN)) {
-                    continue; // storage, not data: users never see it
-                }
-                columns.add(
-                        new InMemorySql.Column(
-                                fields.get(i).name(),
-                                sqlType(fields.get(i)),
-                                fields.get(i).type().isNullable()));
-                getters.add(InternalRow.createFieldGetter(fields.get(i).type(), i));
-            }
-            List<Object[]> rows = new ArrayList<>();
-            ReadBuilder read = paimon.newReadBuilder();
-            var plan = read.newScan().plan();
-            if (lookAgain && plan.splits().isEmpty()) {
-                return readOnce(table, version, paths, false);
-            }
-            try (RecordReader<InternalRow> reader = read.newRead().createReader(plan)) {
-                reader.forEachRemaining(
-                        row -> {
-                            Object[] values = new Object[getters.size()];
-                            for (int i = 0; i < values.length; i++) {
-                                values[i] =
-                                        javaValue(
-                                                getters.get(i).getFieldOrNull(row),
-                                                columns.get(i).type());
-                            }
-                            rows.add(values);
-                        });
-            }
-            List<InMemorySql.Table> tables = new ArrayList<>();
-            for (List<String> path : paths) {
-                tables.add(new InMemorySql.Table(path, columns, rows));
-            }
-            return Optional.of(tables);
-        } catch (Exception e) {
-            throw new IllegalStateException(
-                    "cannot read "
-                            + table
-                            + " from the warehouse "
-                            + warehouse
-                            + ": "
-                            + e.getMessage(),
-                    e);
+            columns.add(
+                    new InMemorySql.Column(
+                            fields.get(i).name(),
+                            sqlType(fields.get(i)),
+                            fields.get(i).type().isNullable()));
+            getters.add(InternalRow.createFieldGetter(fields.get(i).type(), i));
+        }
+        List<Object[]> rows = new ArrayList<>();
+        ReadBuilder read = paimon.newReadBuilder();
+        try (RecordReader<InternalRow> reader =
+                read.newRead().createReader(read.newScan().plan())) {
+            reader.forEachRemaining(
+                    row -> {
+                        Object[] values = new Object[getters.size()];
+                        for (int i = 0; i < values.length; i++) {
+                            values[i] =
+                                    javaValue(
+                                            getters.get(i).getFieldOrNull(row),
+                                            columns.get(i).type());
+                        }
+                        rows.add(values);
+                    });
+        }
+        List<InMemorySql.Table> tables = new ArrayList<>();
+        for (List<String> path : paths) {
+            tables.add(new InMemorySql.Table(path, columns, rows));
+        }
+        return tables;
+    }
+
+    private IllegalStateException cannotRead(String table, Exception e) {
+        return new IllegalStateException(
+                "cannot read " + table + " from the warehouse " + warehouse + ": " + e.getMessage(),
+                e);
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(PAUSE_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the warehouse", e);
         }
     }
 
