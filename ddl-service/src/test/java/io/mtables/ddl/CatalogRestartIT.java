@@ -7,9 +7,12 @@ import static org.awaitility.Awaitility.await;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.infra.DdlRuntime;
 import io.mtables.planning.PlannerSettings;
+import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
 import io.mtables.schemas.ddl.StatementResult;
 import io.mtables.testing.kafka.KafkaBroker;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
+import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -20,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -105,6 +109,56 @@ class CatalogRestartIT {
         assertThat(chainStillValid.status())
                 .as(chainStillValid.message())
                 .isEqualTo(StatementResult.Status.SUCCEEDED);
+    }
+
+    /**
+     * A command answered by an instance that then died before committing its offset is delivered
+     * again to the next one: it is not answered twice. The same request id sent again (another
+     * record) gets its first result once more.
+     */
+    @Test
+    void aRedeliveredCommandIsNotAnsweredAgainButOneSentAgainIs() throws Exception {
+        DialectIT.awaitReady();
+        String db = "redeliver_" + UUID.randomUUID().toString().substring(0, 8);
+        String requestId = "c-" + db;
+        String create = "CREATE TABLE " + db + ".t (a INT) WITH ('connector' = 'datagen')";
+        try (TopicProbe probe = new TopicProbe().tail(Topics.DDL_RESULTS)) {
+            probe.send(
+                    Topics.DDL_COMMANDS,
+                    requestId,
+                    "{\"statement\": \"" + create + "\", \"requestId\": \"" + requestId + "\"}",
+                    Map.of());
+            var first = awaitResult(probe, requestId);
+            String position = TopicProbe.header(first, EventHeaders.COMMAND);
+            assertThat(position).as("the command's position").startsWith(Topics.DDL_COMMANDS + "-");
+
+            DdlRuntime next = new DdlRuntime();
+            next.start(
+                    Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()),
+                    "ddl-service",
+                    PlannerSettings.defaults(),
+                    config,
+                    Clock.systemUTC(),
+                    new PlanProjection());
+            await().atMost(Duration.ofSeconds(60)).until(next::ready);
+            // The same record again, as Kafka redelivers it, then the same request id in a new
+            // record: only the second is answered.
+            next.withService(s -> s.executeCommand(requestId, create, position));
+            String sentAgain = Topics.DDL_COMMANDS + "-0@" + Long.MAX_VALUE;
+            next.withService(s -> s.executeCommand(requestId, create, sentAgain));
+
+            var second = awaitResult(probe, requestId);
+            assertThat(TopicProbe.header(second, EventHeaders.COMMAND))
+                    .as("the next result of %s answers the command sent again", requestId)
+                    .isEqualTo(sentAgain);
+            assertThat(second.value()).isEqualTo(first.value());
+        }
+    }
+
+    private static ConsumerRecord<String, String> awaitResult(TopicProbe probe, String key) {
+        return probe.await(
+                record -> record.topic().equals(Topics.DDL_RESULTS) && key.equals(record.key()),
+                Duration.ofSeconds(60));
     }
 
     private static void post(String statement, String requestId) {

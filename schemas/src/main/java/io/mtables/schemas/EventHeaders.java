@@ -18,6 +18,15 @@ public final class EventHeaders {
     public static final String SUBJECT = "ce_subject";
 
     public static final String TIME = "ce_time";
+
+    /**
+     * A CloudEvents extension on a {@code StatementResult.v1} that answers a command of {@code
+     * mt.ddl.commands}: the command's position, {@code topic-partition@offset}. A command
+     * redelivered after a crash (the same position) is not answered again; one sent again (another
+     * position, the same request id) gets its first result once more.
+     */
+    public static final String COMMAND = "ce_mtcommand";
+
     public static final String CONTENT_TYPE = "content-type";
 
     /** The CloudEvents version we write. */

@@ -74,7 +74,23 @@ public class KafkaLog implements AutoCloseable {
      * @throws BrokerUnavailableException when the broker does not acknowledge it in time
      */
     public <T> void append(Contract<T> contract, String key, T payload) {
-        send(Envelope.record(topic, source, contract, key, payload), key);
+        append(contract, key, payload, Map.of());
+    }
+
+    /**
+     * Appends one event with extension headers of its own (names from {@code EventHeaders}) and
+     * returns once the broker has it.
+     *
+     * @throws BrokerUnavailableException when the broker does not acknowledge it in time
+     */
+    public <T> void append(
+            Contract<T> contract, String key, T payload, Map<String, String> extensions) {
+        ProducerRecord<String, String> record =
+                Envelope.record(topic, source, contract, key, payload);
+        extensions.forEach(
+                (name, value) ->
+                        record.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
+        send(record, key);
     }
 
     private void send(ProducerRecord<String, String> record, String key) {

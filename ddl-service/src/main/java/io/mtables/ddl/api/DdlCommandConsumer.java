@@ -80,7 +80,10 @@ public class DdlCommandConsumer {
                         "kafka",
                         runtime.withServiceWhenReady(
                                 service ->
-                                        service.executeCommand(requestId, parsed.statement()))))) {
+                                        service.executeCommand(
+                                                requestId,
+                                                parsed.statement(),
+                                                position(command)))))) {
             try {
                 Thread.sleep(RETRY_PAUSE.toMillis());
             } catch (InterruptedException e) {
@@ -104,7 +107,7 @@ public class DdlCommandConsumer {
             String requestId,
             StatementError error,
             Exception cause) {
-        runtime.withService(service -> service.recordFailure(requestId, error));
+        runtime.withService(service -> service.recordFailure(requestId, error, position(command)));
         throw new UnreadableRecordException(
                 "ddl-service cannot read the command at "
                         + position(command)

@@ -312,7 +312,11 @@ public class DdlRuntime {
                     .type()
                     .equals(KafkaLog.header(record, EventHeaders.TYPE))) {
                 results.decodeOrDeadLetter(record, Contracts.STATEMENT_RESULT_V1)
-                        .ifPresent(loaded::remember);
+                        .ifPresent(
+                                result ->
+                                        loaded.remember(
+                                                result,
+                                                KafkaLog.header(record, EventHeaders.COMMAND)));
             }
         }
         StatementService previous = service;

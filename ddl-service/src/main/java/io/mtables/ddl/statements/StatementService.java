@@ -11,6 +11,7 @@ import io.mtables.messaging.BrokerUnavailableException;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.schemas.Contract;
 import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,7 +51,19 @@ public class StatementService {
     private final Clock clock;
     private final Map<String, StatementResult> operations = new ConcurrentHashMap<>();
     private final AtomicLong catalogChanges = new AtomicLong();
-    private final Queue<StatementResult> pendingResults = new ConcurrentLinkedQueue<>();
+    private final Queue<PendingResult> pendingResults = new ConcurrentLinkedQueue<>();
+
+    /**
+     * The positions ({@code topic-partition@offset}) of the commands whose result is in the result
+     * log or pending: a command redelivered after a crash or a rebalance is not answered twice.
+     */
+    private final Set<String> answeredCommands = ConcurrentHashMap.newKeySet();
+
+    /** The position of the command {@link #executeCommand} is answering; null for a REST call. */
+    private String answeringCommand;
+
+    /** A result to write, with the position of the command it answers (null for none). */
+    private record PendingResult(StatementResult result, String command) {}
 
     /** Told when a definition write failed in doubt: the catalog must be read back from its log. */
     private Runnable onDefinitionInDoubt = () -> {};
@@ -93,9 +107,15 @@ public class StatementService {
         return catalogChanges.get();
     }
 
-    /** Remembers a result read back from the result log at start. */
-    public void remember(StatementResult result) {
+    /**
+     * Remembers a result read back from the result log at start, and the position of the command it
+     * answered ({@link EventHeaders#COMMAND}; null for a REST statement's or an older result).
+     */
+    public void remember(StatementResult result, String command) {
         operations.put(result.requestId(), result);
+        if (command != null) {
+            answeredCommands.add(command);
+        }
     }
 
     /** The result recorded under {@code requestId}, if any. */
@@ -165,24 +185,43 @@ public class StatementService {
     }
 
     /**
-     * Executes a command from the command topic: its result is always written to the result log,
-     * query rows included, and a repeated request id gets its first result written again (the
-     * sender is waiting for it) without anything being executed again.
+     * Executes the command at {@code command} (its position, {@code topic-partition@offset}) from
+     * the command topic: its result is always written to the result log, query rows included. A
+     * request id already answered is not executed again: a command sent again gets its first result
+     * written again (its sender waits for it), a command redelivered (the same position, after a
+     * crash or a rebalance) was answered already and gets nothing more.
      */
-    public synchronized StatementResult executeCommand(String requestId, String statement) {
+    public synchronized StatementResult executeCommand(
+            String requestId, String statement, String command) {
         StatementResult earlier = operations.get(requestId);
         if (earlier != null) {
-            pendingResults.add(earlier); // written again: its sender is waiting for it
+            if (answeredCommands.add(command)) {
+                pendingResults.add(new PendingResult(earlier, command));
+            }
             writePendingResults();
             return earlier;
         }
-        StatementResult result = execute(requestId, statement);
-        return result.columns() != null ? record(result) : result;
+        answeringCommand = command;
+        try {
+            StatementResult result = execute(requestId, statement);
+            return result.columns() != null ? record(result) : result;
+        } finally {
+            answeringCommand = null;
+        }
     }
 
-    /** Records the failure of a command that could not even be read. */
-    public synchronized StatementResult recordFailure(String requestId, StatementError error) {
-        return record(StatementResult.failed(requestId, error, clock.instant()));
+    /** Records the failure of the command at {@code command} that could not even be read. */
+    public synchronized StatementResult recordFailure(
+            String requestId, StatementError error, String command) {
+        if (!answeredCommands.add(command)) {
+            return operations.get(requestId); // redelivered: answered already
+        }
+        answeringCommand = command;
+        try {
+            return record(StatementResult.failed(requestId, error, clock.instant()));
+        } finally {
+            answeringCommand = null;
+        }
     }
 
     private StatementResult apply(String requestId, Outcome outcome) {
@@ -251,7 +290,10 @@ public class StatementService {
      */
     private StatementResult record(StatementResult result) {
         operations.put(result.requestId(), result);
-        pendingResults.add(result);
+        if (answeringCommand != null) {
+            answeredCommands.add(answeringCommand);
+        }
+        pendingResults.add(new PendingResult(result, answeringCommand));
         writePendingResults();
         return result;
     }
@@ -261,9 +303,15 @@ public class StatementService {
      */
     public synchronized void writePendingResults() {
         while (!pendingResults.isEmpty()) {
-            StatementResult next = pendingResults.peek();
+            PendingResult next = pendingResults.peek();
             try {
-                results.append(Contracts.STATEMENT_RESULT_V1, next.requestId(), next);
+                results.append(
+                        Contracts.STATEMENT_RESULT_V1,
+                        next.result().requestId(),
+                        next.result(),
+                        next.command() == null
+                                ? Map.of()
+                                : Map.of(EventHeaders.COMMAND, next.command()));
             } catch (BrokerUnavailableException e) {
                 LOG.warnf(
                         "%d statement result(s) not written yet, retried: %s",
