@@ -114,7 +114,8 @@ class CatalogRestartIT {
     /**
      * A command answered by an instance that then died before committing its offset is delivered
      * again to the next one: it is not answered twice. The same request id sent again (another
-     * record) gets its first result once more.
+     * record) gets its first result once more. A request whose change was written but whose result
+     * was not is answered with that change, not executed again.
      */
     @Test
     void aRedeliveredCommandIsNotAnsweredAgainButOneSentAgainIs() throws Exception {
@@ -131,6 +132,11 @@ class CatalogRestartIT {
             var first = awaitResult(probe, requestId);
             String position = TopicProbe.header(first, EventHeaders.COMMAND);
             assertThat(position).as("the command's position").startsWith(Topics.DDL_COMMANDS + "-");
+            // A change whose result never reached the result log (here: removed from it).
+            String lost = "lost-" + db;
+            post("CREATE TABLE " + db + ".u (a INT) WITH ('connector' = 'datagen')", lost);
+            awaitResult(probe, lost);
+            probe.send(Topics.DDL_RESULTS, lost, null, Map.of());
 
             DdlRuntime next = new DdlRuntime();
             next.start(
@@ -146,6 +152,20 @@ class CatalogRestartIT {
             next.withService(s -> s.executeCommand(requestId, create, position));
             String sentAgain = Topics.DDL_COMMANDS + "-0@" + Long.MAX_VALUE;
             next.withService(s -> s.executeCommand(requestId, create, sentAgain));
+
+            StatementResult lostAgain =
+                    next.withService(
+                            s ->
+                                    s.executeCommand(
+                                            lost,
+                                            "CREATE TABLE "
+                                                    + db
+                                                    + ".u (a INT) WITH ('connector' = 'datagen')",
+                                            Topics.DDL_COMMANDS + "-0@" + (Long.MAX_VALUE - 1)));
+            assertThat(lostAgain.status())
+                    .as("a change made, its result lost: %s", lostAgain.message())
+                    .isEqualTo(StatementResult.Status.SUCCEEDED);
+            assertThat(lostAgain.table()).isEqualTo("default_catalog." + db + ".u");
 
             var second = awaitResult(probe, requestId);
             assertThat(TopicProbe.header(second, EventHeaders.COMMAND))

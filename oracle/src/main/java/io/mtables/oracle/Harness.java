@@ -135,7 +135,8 @@ public final class Harness {
         Instant nextReport = start.plusSeconds(10);
         boolean midwayDone = false;
         int changes = 0;
-        try (Connection connection = postgres.connect()) {
+        Connection connection = postgres.connect();
+        try {
             Workload workload = settings.example().workload(settings.schema(), random, connection);
             out.printf(
                     "driving %s (seed %d) for %s at about %d changes/s%n",
@@ -144,7 +145,23 @@ public final class Harness {
                     words(settings.duration()),
                     settings.rate());
             while (Instant.now().isBefore(end)) {
-                int done = workload.step(connection);
+                int done;
+                try {
+                    done = workload.step(connection);
+                } catch (SQLException e) {
+                    if (!lost(connection, e)) {
+                        throw e;
+                    }
+                    // PostgreSQL went away (a crash, a restart): the transaction in flight is
+                    // rolled back or committed, so the workload reads its rows again.
+                    out.printf(
+                            "  PostgreSQL connection lost (%s); connecting again%n",
+                            e.getMessage());
+                    connection.close();
+                    connection = reconnect();
+                    workload = settings.example().workload(settings.schema(), random, connection);
+                    continue;
+                }
                 changes += done;
                 Thread.sleep(Math.max(0, done * 1000L / Math.max(1, settings.rate())));
                 if (!midwayDone && Instant.now().isAfter(half)) {
@@ -157,12 +174,37 @@ public final class Harness {
                 }
             }
             workload.finish(connection);
+        } finally {
+            connection.close();
         }
         out.printf(
                 "workload done: %d changes in %s%n",
                 changes, words(Duration.between(start, Instant.now())));
         return changes;
     }
+
+    /** Whether {@code e} means the connection is gone (SQLSTATE class 08, or 57P: shut down). */
+    private static boolean lost(Connection connection, SQLException e) throws SQLException {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        return state.startsWith("08") || state.startsWith("57P") || !connection.isValid(2);
+    }
+
+    /** A new connection, tried every second for up to {@link #RECONNECT_PATIENCE}. */
+    private Connection reconnect() throws SQLException, InterruptedException {
+        Instant until = Instant.now().plus(RECONNECT_PATIENCE);
+        while (true) {
+            try {
+                return postgres.connect();
+            } catch (SQLException e) {
+                if (Instant.now().isAfter(until)) {
+                    throw e;
+                }
+                Thread.sleep(1000);
+            }
+        }
+    }
+
+    private static final Duration RECONNECT_PATIENCE = Duration.ofMinutes(2);
 
     /**
      * Compares until every table agrees with PostgreSQL or the quiet timeout passes; prints the

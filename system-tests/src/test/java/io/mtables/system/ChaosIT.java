@@ -26,7 +26,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +37,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Faults under a CDC workload from PostgreSQL, one after the other: for ddl-service,
  * planner-service and the job manager the active instance of two is killed (SIGKILL), then one of
- * the two schedulers, the capture (started again), the embedded Flink cluster, and at last the
+ * the two schedulers, the capture (started again), the embedded Flink cluster, the Kafka broker
+ * (SIGKILL) and PostgreSQL (immediate shutdown), each started again after 5 s, and at last the
  * instance of each control-plane service that was left (both started again); DDL commands go to
  * {@code mt.ddl.commands} throughout. Afterwards the tables equal PostgreSQL's answer, every
  * command has exactly one result, no minute of a FULL table is ticked twice or skipped, and each
@@ -99,9 +103,10 @@ class ChaosIT {
             Harness.Report settled =
                     harness(example, 32, Duration.ZERO).awaitAgreement(report.changes());
 
-            System.out.println("| fault | ready again after |");
-            System.out.println("|---|---|");
-            faults.forEach(f -> System.out.println("| " + f[0] + " | " + f[1] + " ms |"));
+            System.out.println("| fault | down for | ready again after |");
+            System.out.println("|---|---|---|");
+            faults.forEach(
+                    f -> System.out.println("| " + f[0] + " | " + f[2] + " | " + f[1] + " ms |"));
             assertThat(settled.differingRows())
                     .as("the join equals PostgreSQL after every fault")
                     .isZero();
@@ -162,62 +167,138 @@ class ChaosIT {
         }
     }
 
-    /** The faults, spread over the workload: one every tenth of it, or once the last recovered. */
+    /** How many faults {@link #injectFaults} injects. */
+    private static final int FAULTS = 11;
+
+    /** How long the broker and PostgreSQL stay down. */
+    private static final Duration OUTAGE = Duration.ofSeconds(5);
+
+    /**
+     * Every process answers ready (a standby too), and each control-plane service has an active
+     * instance.
+     */
+    private static boolean everyProcessReady() {
+        return SERVICES.processes().stream().allMatch(p -> p.readiness().up())
+                && CONTROL_PLANE.stream()
+                        .allMatch(
+                                module ->
+                                        SERVICES.instances(module).stream()
+                                                .anyMatch(ChaosIT::activeAndReady));
+    }
+
+    /**
+     * Whether a statement that writes to Kafka (a source table's definition) is applied now: the
+     * broker takes records again, and ddl-service writes them.
+     */
+    private static boolean aDefinitionIsWritten() {
+        try {
+            statements()
+                    .send(
+                            "CREATE TABLE "
+                                    + SCHEMA
+                                    + "_probe.t"
+                                    + UUID.randomUUID().toString().substring(0, 8)
+                                    + " (a INT) WITH ('connector' = 'datagen')");
+            return true;
+        } catch (RuntimeException notYet) {
+            return false;
+        }
+    }
+
+    private static final Pattern PUBLISHED = Pattern.compile("change events published: (\\d+)");
+
+    /**
+     * The change events the capture published since it started, from its readiness (-1 while it
+     * does not say): the workload's changes flow again once it grows.
+     */
+    private static long changesPublished() {
+        Matcher matcher = PUBLISHED.matcher(SERVICES.processes().get(0).readiness().body());
+        return matcher.find() ? Long.parseLong(matcher.group(1)) : -1;
+    }
+
+    /**
+     * The faults, spread over the workload: one every {@link #FAULTS}th of it, or once the last
+     * recovered.
+     */
     private void injectFaults(List<String[]> faults) {
         Instant start = Instant.now();
         try {
-            for (String module : CONTROL_PLANE) {
-                awaitTurn(start, faults.size());
-                faults.add(
-                        fault(
-                                module + ": the active one of two (SIGKILL)",
-                                () -> {
-                                    ServiceProcess standby = SERVICES.killActive(module);
-                                    return () -> activeAndReady(standby);
-                                }));
-            }
-            awaitTurn(start, faults.size());
-            faults.add(
-                    fault(
-                            "refresh-scheduler-service: one of two (SIGKILL), started again",
-                            () -> {
-                                ServiceProcess one =
-                                        SERVICES.instances("refresh-scheduler-service").get(0);
-                                one.kill();
-                                SERVICES.restartKilled("refresh-scheduler-service");
-                                return () -> one.readiness().up();
-                            }));
-            awaitTurn(start, faults.size());
-            faults.add(
-                    fault(
-                            "cdc-capture-service (SIGKILL), started again",
-                            () -> {
-                                SERVICES.killAndRestartCapture();
-                                return () -> true;
-                            }));
-            awaitTurn(start, faults.size());
             int running = runningJobs();
-            faults.add(
-                    fault(
-                            "the embedded Flink cluster (SIGKILL)",
-                            () -> {
-                                SERVICES.killFlinkCluster();
-                                return () -> runningJobs() >= running;
-                            }));
             for (String module : CONTROL_PLANE) {
-                awaitTurn(start, faults.size());
-                faults.add(
-                        fault(
-                                module + ": the last one (SIGKILL), both started again",
-                                () -> {
-                                    for (ServiceProcess instance : SERVICES.instances(module)) {
-                                        instance.kill();
-                                    }
-                                    SERVICES.restartKilled(module);
-                                    return () ->
-                                            SERVICES.instances(module).stream()
-                                                    .anyMatch(ChaosIT::activeAndReady);
-                                }));
+                inTurn(
+                        faults,
+                        start,
+                        module + ": the active one of two (SIGKILL)",
+                        () -> {
+                            ServiceProcess standby = SERVICES.killActive(module);
+                            return () -> activeAndReady(standby);
+                        });
+            }
+            inTurn(
+                    faults,
+                    start,
+                    "refresh-scheduler-service: one of two (SIGKILL), started again",
+                    () -> {
+                        ServiceProcess one = SERVICES.instances("refresh-scheduler-service").get(0);
+                        one.kill();
+                        SERVICES.restartKilled("refresh-scheduler-service");
+                        return () -> one.readiness().up();
+                    });
+            inTurn(
+                    faults,
+                    start,
+                    "cdc-capture-service (SIGKILL), started again",
+                    () -> {
+                        SERVICES.killAndRestartCapture();
+                        return () -> true;
+                    });
+            inTurn(
+                    faults,
+                    start,
+                    "the embedded Flink cluster (SIGKILL)",
+                    () -> {
+                        SERVICES.killFlinkCluster();
+                        return () -> runningJobs() >= running;
+                    });
+            inTurn(
+                    faults,
+                    start,
+                    "the Kafka broker (SIGKILL), started again after 5 s",
+                    () -> {
+                        BackingServiceOutages.killBrokerAndStartAgain(OUTAGE);
+                        return () ->
+                                everyProcessReady()
+                                        && runningJobs() >= running
+                                        && aDefinitionIsWritten();
+                    },
+                    true);
+            inTurn(
+                    faults,
+                    start,
+                    "PostgreSQL (immediate shutdown), started again after 5 s",
+                    () -> {
+                        BackingServiceOutages.crashPostgresAndStartAgain(OUTAGE);
+                        long published = changesPublished();
+                        return () -> everyProcessReady() && changesPublished() > published;
+                    },
+                    true);
+            for (String module : CONTROL_PLANE) {
+                inTurn(
+                        faults,
+                        start,
+                        module + ": the last one (SIGKILL), both started again",
+                        () -> {
+                            for (ServiceProcess instance : SERVICES.instances(module)) {
+                                instance.kill();
+                            }
+                            SERVICES.restartKilled(module);
+                            return () ->
+                                    SERVICES.instances(module).stream()
+                                            .anyMatch(ChaosIT::activeAndReady);
+                        });
+            }
+            if (ONLY.isEmpty()) {
+                assertThat(faults).as("faults injected").hasSize(FAULTS);
             }
         } catch (Exception e) {
             throw new IllegalStateException("injecting faults", e);
@@ -225,26 +306,69 @@ class ChaosIT {
     }
 
     /**
-     * Injects a fault and returns its name and the milliseconds until {@code recovered} (which the
-     * injection returns) held, polled every 200 ms for at most 2 minutes.
+     * Injects a fault and returns its name, the milliseconds until {@code recovered} (which the
+     * injection returns) held, polled every 200 ms for at most 2 minutes, and how long the part was
+     * down. For a process killed, recovery is timed from the kill (its standby or its start again
+     * is the recovery); for the broker and PostgreSQL ({@code outage}), whose injection returns
+     * once they run again, from then on: the time the services take to be whole again.
      */
-    private static String[] fault(String name, Callable<BooleanSupplier> inject) throws Exception {
+    private static String[] fault(String name, Callable<BooleanSupplier> inject, boolean outage)
+            throws Exception {
         System.out.println("fault at " + Instant.now() + ": " + name);
         Instant at = Instant.now();
         BooleanSupplier recovered = inject.call();
-        Awaitility.await()
-                .atMost(Duration.ofMinutes(2))
-                .pollInterval(Duration.ofMillis(200))
-                .until(recovered::getAsBoolean);
-        long took = Duration.between(at, Instant.now()).toMillis();
+        Instant back = outage ? Instant.now() : at;
+        try {
+            Awaitility.await()
+                    .atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(recovered::getAsBoolean);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(
+                    name + ": not recovered in 2 minutes; " + ProcessDiagnosis.of(SERVICES), e);
+        }
+        long took = Duration.between(back, Instant.now()).toMillis();
         pause(Duration.ofSeconds(3)); // the workload goes on between faults
-        return new String[] {name, String.valueOf(took)};
+        return new String[] {
+            name, String.valueOf(took), outage ? Duration.between(at, back).toMillis() + " ms" : "-"
+        };
     }
 
-    /** Waits until the {@code n}th fault's turn: {@code n} tenths of the workload after start. */
+    /**
+     * The faults to inject, by part of their name ({@code -Dmt.chaos.only=broker,PostgreSQL}, to
+     * look at a few); all when empty.
+     */
+    private static final List<String> ONLY =
+            List.of(System.getProperty("mt.chaos.only", "").split(",")).stream()
+                    .filter(name -> !name.isBlank())
+                    .toList();
+
+    /** Injects the fault in its turn (unless {@link #ONLY} leaves it out) and adds its figures. */
+    private static void inTurn(
+            List<String[]> faults, Instant start, String name, Callable<BooleanSupplier> inject)
+            throws Exception {
+        inTurn(faults, start, name, inject, false);
+    }
+
+    private static void inTurn(
+            List<String[]> faults,
+            Instant start,
+            String name,
+            Callable<BooleanSupplier> inject,
+            boolean outage)
+            throws Exception {
+        if (!ONLY.isEmpty() && ONLY.stream().noneMatch(name::contains)) {
+            return;
+        }
+        awaitTurn(start, faults.size());
+        faults.add(fault(name, inject, outage));
+    }
+
+    /** Waits until the {@code n}th fault's turn: {@code n / FAULTS} of the workload after start. */
     private static void awaitTurn(Instant start, int n) {
         Duration wait =
-                Duration.between(Instant.now(), start.plus(WORKLOAD.multipliedBy(n).dividedBy(10)));
+                Duration.between(
+                        Instant.now(), start.plus(WORKLOAD.multipliedBy(n).dividedBy(FAULTS)));
         if (!wait.isNegative()) {
             pause(wait);
         }

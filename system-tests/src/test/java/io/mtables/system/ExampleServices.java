@@ -118,6 +118,13 @@ final class ExampleServices implements AutoCloseable {
         }
     }
 
+    /** Every process of this run: the capture, then each instance of each service. */
+    List<ServiceProcess> processes() {
+        List<ServiceProcess> all = new ArrayList<>(others);
+        all.add(0, cdc);
+        return all;
+    }
+
     /** Every instance of {@code module} this run started. */
     List<ServiceProcess> instances(String module) {
         return instances.get(module);

@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -61,6 +62,10 @@ public class DdlRuntime {
                     });
     private Runnable loading;
     private volatile StatementService service;
+
+    /** The service a catalog read back replaces, until the new one took its unwritten results. */
+    private volatile StatementService replaced;
+
     private volatile ClassLoader quarkusClassLoader;
     private KafkaLog definitions;
     private KafkaLog results;
@@ -161,14 +166,21 @@ public class DdlRuntime {
      */
     private void reloadCatalog() {
         gate.close("reading the catalog back: a definition write was not acknowledged by Kafka");
+        replaced = service; // its results not written yet go to the service read back
         service = null;
         startLoading();
     }
 
+    /** Every 2 s; a failure is kept by the service (readiness says it) and tried again. */
     private void writePendingResults() {
         StatementService current = service;
-        if (current != null && current.pendingResults() > 0) {
-            current.writePendingResults();
+        try {
+            if (current != null && current.pendingResults() > 0) {
+                current.writePendingResults();
+            }
+        } catch (RuntimeException e) {
+            // A scheduled task that throws is never run again: the results would stay unwritten.
+            LOG.errorf(e, "writing the pending statement results failed; tried again in 2 s");
         }
     }
 
@@ -247,17 +259,26 @@ public class DdlRuntime {
         gate.progress("starting Flink's SQL front end");
         FlinkSql flink = new FlinkSql(settings.freshnessThreshold());
         Catalog catalog = new Catalog();
+        Map<String, String> changesByRequest = new HashMap<>();
         gate.progress("reading " + Topics.TABLE_DEFINITIONS);
         for (var record : definitions.readAllWhenAvailable()) {
             String type = KafkaLog.header(record, EventHeaders.TYPE);
             if (Contracts.TABLE_DEFINED_V1.type().equals(type)) {
                 definitions
                         .decodeOrDeadLetter(record, Contracts.TABLE_DEFINED_V1)
-                        .ifPresent(catalog::apply);
+                        .ifPresent(
+                                defined -> {
+                                    catalog.apply(defined);
+                                    changesByRequest.put(defined.requestId(), defined.table());
+                                });
             } else if (Contracts.TABLE_DROPPED_V1.type().equals(type)) {
                 definitions
                         .decodeOrDeadLetter(record, Contracts.TABLE_DROPPED_V1)
-                        .ifPresent(catalog::apply);
+                        .ifPresent(
+                                dropped -> {
+                                    catalog.apply(dropped);
+                                    changesByRequest.put(dropped.requestId(), dropped.table());
+                                });
             } else {
                 LOG.warnf("skipping a record of type %s in %s", type, Topics.TABLE_DEFINITIONS);
             }
@@ -306,6 +327,7 @@ public class DdlRuntime {
                         lifecycle,
                         config,
                         clock);
+        changesByRequest.forEach(loaded::rememberChange);
         gate.progress("reading " + Topics.DDL_RESULTS);
         for (var record : results.readAllWhenAvailable()) {
             if (Contracts.STATEMENT_RESULT_V1
@@ -319,7 +341,11 @@ public class DdlRuntime {
                                                 KafkaLog.header(record, EventHeaders.COMMAND)));
             }
         }
-        StatementService previous = service;
+        StatementService previous = service != null ? service : replaced;
+        if (previous != null) {
+            loaded.takePendingResults(previous);
+        }
+        replaced = null;
         loaded.onDefinitionInDoubt(this::reloadCatalog);
         service = loaded;
         if (previous != null) {
@@ -342,7 +368,9 @@ public class DdlRuntime {
             return current.pendingResults()
                     + " statement result(s) not yet written to "
                     + Topics.DDL_RESULTS
-                    + " (Kafka does not take them)";
+                    + " (Kafka does not take them: "
+                    + current.lastResultWriteFailure()
+                    + "); tried again every 2 s";
         }
         return gate.state();
     }

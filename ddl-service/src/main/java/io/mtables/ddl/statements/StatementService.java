@@ -59,8 +59,13 @@ public class StatementService {
      */
     private final Set<String> answeredCommands = ConcurrentHashMap.newKeySet();
 
+    /** The table each request id read back from the definitions log changed. */
+    private final Map<String, String> changesByRequest = new ConcurrentHashMap<>();
+
     /** The position of the command {@link #executeCommand} is answering; null for a REST call. */
     private String answeringCommand;
+
+    private volatile String lastResultWriteFailure = "not tried yet";
 
     /** A result to write, with the position of the command it answers (null for none). */
     private record PendingResult(StatementResult result, String command) {}
@@ -118,6 +123,31 @@ public class StatementService {
         }
     }
 
+    /**
+     * Remembers that {@code requestId} changed {@code table} (a definition or a drop read back at
+     * start): a request whose change was written but whose result was not (a crash, Kafka not
+     * acknowledging the change in time) is answered with that change when it comes again, not
+     * executed a second time.
+     */
+    public void rememberChange(String requestId, String table) {
+        if (requestId != null) {
+            changesByRequest.put(requestId, table);
+        }
+    }
+
+    /** Takes over the results {@code previous} had not written yet (a catalog read back). */
+    public synchronized void takePendingResults(StatementService previous) {
+        previous.pendingResults.forEach(
+                pending -> {
+                    operations.putIfAbsent(pending.result().requestId(), pending.result());
+                    if (pending.command() != null) {
+                        answeredCommands.add(pending.command());
+                    }
+                    pendingResults.add(pending);
+                });
+        previous.pendingResults.clear();
+    }
+
     /** The result recorded under {@code requestId}, if any. */
     public Optional<StatementResult> operation(String requestId) {
         return Optional.ofNullable(operations.get(requestId));
@@ -128,6 +158,19 @@ public class StatementService {
         StatementResult earlier = operations.get(requestId);
         if (earlier != null) {
             return earlier;
+        }
+        String changed = changesByRequest.get(requestId);
+        if (changed != null) {
+            return record(
+                    StatementResult.succeeded(
+                            requestId,
+                            "This request changed "
+                                    + changed
+                                    + " already; its result had not been written (ddl-service"
+                                    + " restarted or read its catalog back), so nothing was done"
+                                    + " again.",
+                            changed,
+                            clock.instant()));
         }
         Outcome outcome;
         try {
@@ -312,7 +355,11 @@ public class StatementService {
                         next.command() == null
                                 ? Map.of()
                                 : Map.of(EventHeaders.COMMAND, next.command()));
-            } catch (BrokerUnavailableException e) {
+            } catch (RuntimeException e) {
+                // Not acknowledged (the broker away), or refused (a producer that lost its state
+                // with a broker that crashed): the change is made, so its result is kept and
+                // written again; readiness is down meanwhile.
+                lastResultWriteFailure = e.getMessage();
                 LOG.warnf(
                         "%d statement result(s) not written yet, retried: %s",
                         pendingResults.size(), e.getMessage());
@@ -328,6 +375,11 @@ public class StatementService {
      */
     public int pendingResults() {
         return pendingResults.size();
+    }
+
+    /** Why the oldest pending result was not written the last time it was tried. */
+    public String lastResultWriteFailure() {
+        return lastResultWriteFailure;
     }
 
     private void checkSize(String statement) {
