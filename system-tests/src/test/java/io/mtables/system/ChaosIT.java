@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mtables.oracle.Example;
 import io.mtables.oracle.Harness;
+import io.mtables.oracle.Postgres;
 import io.mtables.oracle.Statements;
 import io.mtables.schemas.Topics;
 import io.mtables.testing.kafka.TopicProbe;
@@ -13,6 +14,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,8 +28,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
@@ -174,11 +174,13 @@ class ChaosIT {
     private static final Duration OUTAGE = Duration.ofSeconds(5);
 
     /**
-     * Every process answers ready (a standby too), and each control-plane service has an active
-     * instance.
+     * Every process answers ready (a standby too; one killed by an earlier fault and not started
+     * again aside), and each control-plane service has an active instance.
      */
     private static boolean everyProcessReady() {
-        return SERVICES.processes().stream().allMatch(p -> p.readiness().up())
+        return SERVICES.processes().stream()
+                        .filter(p -> !p.killedOnPurpose())
+                        .allMatch(p -> p.readiness().up())
                 && CONTROL_PLANE.stream()
                         .allMatch(
                                 module ->
@@ -205,15 +207,25 @@ class ChaosIT {
         }
     }
 
-    private static final Pattern PUBLISHED = Pattern.compile("change events published: (\\d+)");
-
     /**
-     * The change events the capture published since it started, from its readiness (-1 while it
-     * does not say): the workload's changes flow again once it grows.
+     * Whether the capture streams from its replication slot again. (Not whether it confirmed
+     * PostgreSQL's position at its start: with the tables idle after a restart of the connector,
+     * the slot's confirmed position stays where it was until the next change, heartbeats or not;
+     * seen in this test, docs/cdc.md.)
      */
-    private static long changesPublished() {
-        Matcher matcher = PUBLISHED.matcher(SERVICES.processes().get(0).readiness().body());
-        return matcher.find() ? Long.parseLong(matcher.group(1)) : -1;
+    private static boolean captureStreams() {
+        try {
+            return Postgres.local()
+                    .rows(
+                            "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '"
+                                    + SERVICES.slot()
+                                    + "' AND active")
+                    .get(0)
+                    .get(0)
+                    .equals("1");
+        } catch (SQLException notYet) {
+            return false;
+        }
     }
 
     /**
@@ -278,8 +290,7 @@ class ChaosIT {
                     "PostgreSQL (immediate shutdown), started again after 5 s",
                     () -> {
                         BackingServiceOutages.crashPostgresAndStartAgain(OUTAGE);
-                        long published = changesPublished();
-                        return () -> everyProcessReady() && changesPublished() > published;
+                        return () -> everyProcessReady() && captureStreams();
                     },
                     true);
             for (String module : CONTROL_PLANE) {

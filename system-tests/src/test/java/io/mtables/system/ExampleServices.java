@@ -67,6 +67,11 @@ final class ExampleServices implements AutoCloseable {
     }
 
     /** The REST API of the embedded Flink cluster the job manager runs. */
+    /** The capture's PostgreSQL replication slot. */
+    String slot() {
+        return slot;
+    }
+
     String flinkRest() {
         return "http://127.0.0.1:" + (basePort + 5);
     }

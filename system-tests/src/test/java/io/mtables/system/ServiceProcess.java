@@ -37,6 +37,9 @@ final class ServiceProcess implements AutoCloseable {
     private Path workingDirectory;
     private Process process;
 
+    /** Whether the test killed the process it runs now (not an exit of its own). */
+    private volatile boolean killed;
+
     ServiceProcess(String module, int port, String... properties) {
         this.module = module;
         this.port = port;
@@ -86,6 +89,7 @@ final class ServiceProcess implements AutoCloseable {
 
     /** Starts the service and waits until /q/health/ready says UP. */
     ServiceProcess start() throws IOException, InterruptedException {
+        killed = false;
         Path jar = ROOT.resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(
@@ -171,9 +175,15 @@ final class ServiceProcess implements AutoCloseable {
 
     /** Ends the service as a crash would (SIGKILL: no shutdown hooks, no commits). */
     void kill() throws InterruptedException {
+        killed = true;
         if (process != null && process.isAlive()) {
             process.destroyForcibly().waitFor();
         }
+    }
+
+    /** Whether the process was killed by {@link #kill} and not started again. */
+    boolean killedOnPurpose() {
+        return killed;
     }
 
     @Override
