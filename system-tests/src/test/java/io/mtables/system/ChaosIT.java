@@ -390,18 +390,30 @@ class ChaosIT {
         return readiness.up() && !readiness.standingBy();
     }
 
-    /** Jobs RUNNING on the embedded cluster, or -1 while it does not answer. */
+    /**
+     * Streaming jobs RUNNING on the embedded cluster (a FULL table's refresh, a batch job that
+     * comes and goes, aside), or -1 while it does not answer.
+     */
     private static int runningJobs() {
         try {
             HttpResponse<String> response =
                     HTTP.send(
-                            HttpRequest.newBuilder(URI.create(SERVICES.flinkRest() + "/overview"))
+                            HttpRequest.newBuilder(
+                                            URI.create(SERVICES.flinkRest() + "/jobs/overview"))
                                     .timeout(Duration.ofSeconds(2))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200
-                    ? JSON.readTree(response.body()).path("jobs-running").asInt()
-                    : -1;
+            if (response.statusCode() != 200) {
+                return -1;
+            }
+            int streaming = 0;
+            for (JsonNode job : JSON.readTree(response.body()).path("jobs")) {
+                if (job.path("state").asText().equals("RUNNING")
+                        && !job.path("name").asText().contains(":refresh:")) {
+                    streaming++;
+                }
+            }
+            return streaming;
         } catch (Exception e) {
             return -1;
         }
