@@ -49,6 +49,13 @@ public class SchedulerRuntime {
     private static final Duration CHAIN_LOOKBACK = Duration.ofDays(2);
 
     private final Object lock = new Object();
+
+    /**
+     * Held while ticks are written: a revocation waits for the write in flight, so the next owner
+     * reads its transaction committed (or aborted) and never ticks the same boundary again.
+     */
+    private final Object writing = new Object();
+
     private final Map<String, Integer> partitionOf = new HashMap<>();
     private final Set<Integer> owned = new HashSet<>();
     private TickSchedule schedule;
@@ -180,13 +187,15 @@ public class SchedulerRuntime {
 
     /** Partitions taken away: their tables stop ticking here at once. */
     public void revoked(Collection<TopicPartition> partitions) {
-        synchronized (lock) {
-            Set<Integer> gone = new HashSet<>();
-            partitions.forEach(p -> gone.add(p.partition()));
-            owned.removeAll(gone);
-            schedule.release(table -> gone.contains(partitionOf.get(table)));
-            unwritten.release(table -> gone.contains(partitionOf.get(table)));
-            lock.notifyAll();
+        synchronized (writing) {
+            synchronized (lock) {
+                Set<Integer> gone = new HashSet<>();
+                partitions.forEach(p -> gone.add(p.partition()));
+                owned.removeAll(gone);
+                schedule.release(table -> gone.contains(partitionOf.get(table)));
+                unwritten.release(table -> gone.contains(partitionOf.get(table)));
+                lock.notifyAll();
+            }
         }
     }
 
@@ -257,6 +266,46 @@ public class SchedulerRuntime {
         metrics.written(List.of(tick), clock.instant());
     }
 
+    /**
+     * Writes the due ticks of the tables still owned (a revocation between taking them and this
+     * write gave the others to their new owner); false when Kafka did not take them.
+     */
+    private boolean write(List<RefreshTick> taken) {
+        synchronized (writing) {
+            List<RefreshTick> due;
+            synchronized (lock) {
+                due =
+                        taken.stream()
+                                .filter(
+                                        t -> {
+                                            Integer partition = partitionOf.get(t.table());
+                                            return partition == null || owned.contains(partition);
+                                        })
+                                .toList();
+            }
+            if (due.isEmpty()) {
+                return true;
+            }
+            try {
+                writer.writeScheduled(due);
+                unwritten.written();
+                Instant written = clock.instant();
+                due.stream()
+                        .filter(t -> t.reason() == RefreshTick.Reason.SCHEDULED)
+                        .forEach(t -> jitter.record(Duration.between(t.scheduledTime(), written)));
+                metrics.written(due, written);
+                return true;
+            } catch (RuntimeException e) {
+                metrics.writeFailed(due.size());
+                unwritten.failed(due, e.getMessage());
+                LOG.warnf(
+                        "writing %d ticks failed (tried again in 1 s): %s",
+                        due.size(), e.getMessage());
+                return false;
+            }
+        }
+    }
+
     private void fireLoop() {
         while (!Thread.currentThread().isInterrupted()) {
             List<RefreshTick> due;
@@ -277,20 +326,7 @@ public class SchedulerRuntime {
                     continue;
                 }
             }
-            try {
-                writer.writeScheduled(due);
-                unwritten.written();
-                Instant written = clock.instant();
-                due.stream()
-                        .filter(t -> t.reason() == RefreshTick.Reason.SCHEDULED)
-                        .forEach(t -> jitter.record(Duration.between(t.scheduledTime(), written)));
-                metrics.written(due, written);
-            } catch (RuntimeException e) {
-                metrics.writeFailed(due.size());
-                unwritten.failed(due, e.getMessage());
-                LOG.warnf(
-                        "writing %d ticks failed (tried again in 1 s): %s",
-                        due.size(), e.getMessage());
+            if (!write(due)) {
                 try {
                     Thread.sleep(1000);
                 } catch (InterruptedException interrupted) {
