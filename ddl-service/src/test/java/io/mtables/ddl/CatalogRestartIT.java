@@ -62,15 +62,7 @@ class CatalogRestartIT {
                 "r5-" + DB);
         post("DROP MATERIALIZED TABLE " + DB + ".gone", "r6-" + DB);
 
-        DdlRuntime restarted = new DdlRuntime();
-        restarted.start(
-                Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()),
-                "ddl-service",
-                PlannerSettings.defaults(),
-                config,
-                Clock.systemUTC(),
-                new PlanProjection());
-        await().atMost(Duration.ofSeconds(60)).until(restarted::ready);
+        DdlRuntime restarted = anotherInstance();
 
         StatementResult tables =
                 restarted.withService(
@@ -138,15 +130,7 @@ class CatalogRestartIT {
             awaitResult(probe, lost);
             probe.send(Topics.DDL_RESULTS, lost, null, Map.of());
 
-            DdlRuntime next = new DdlRuntime();
-            next.start(
-                    Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()),
-                    "ddl-service",
-                    PlannerSettings.defaults(),
-                    config,
-                    Clock.systemUTC(),
-                    new PlanProjection());
-            await().atMost(Duration.ofSeconds(60)).until(next::ready);
+            DdlRuntime next = anotherInstance();
             // The same record again, as Kafka redelivers it, then the same request id in a new
             // record: only the second is answered.
             next.withService(s -> s.executeCommand(requestId, create, position));
@@ -173,6 +157,20 @@ class CatalogRestartIT {
                     .isEqualTo(sentAgain);
             assertThat(second.value()).isEqualTo(first.value());
         }
+    }
+
+    /** A second ddl-service runtime in this JVM, as the next instance would start: ready. */
+    private DdlRuntime anotherInstance() {
+        DdlRuntime instance = new DdlRuntime();
+        instance.start(
+                Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()),
+                "ddl-service",
+                PlannerSettings.defaults(),
+                config,
+                Clock.systemUTC(),
+                new PlanProjection());
+        await().atMost(Duration.ofSeconds(60)).until(instance::ready);
+        return instance;
     }
 
     private static ConsumerRecord<String, String> awaitResult(TopicProbe probe, String key) {
