@@ -270,4 +270,30 @@ class FreshnessIT {
         response.then().statusCode(status);
         return response;
     }
+
+    /**
+     * At its start the service did {@link io.mtables.planning.WarmUp}'s work once (Flink's front
+     * end converted its statement and the planner planned it), and it did not fail.
+     */
+    @Test
+    void flinksFrontEndAndPlannerAreWarmedUpOnceAtStart() {
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofMinutes(2))
+                .untilAsserted(
+                        () ->
+                                assertThat(
+                                                io.restassured.RestAssured.given()
+                                                        .get("/q/metrics")
+                                                        .then()
+                                                        .statusCode(200)
+                                                        .extract()
+                                                        .asString())
+                                        .containsPattern(
+                                                "(?m)^mt_warm_up_seconds_count\\{part=\"sql front"
+                                                        + " end\",?\\} 1\\.0$")
+                                        .containsPattern(
+                                                "(?m)^mt_warm_up_seconds_count\\{part=\"planner\",?\\}"
+                                                    + " 1\\.0$")
+                                        .doesNotContain("mt_warm_up_failures_total"));
+    }
 }

@@ -1221,4 +1221,34 @@ class PipelinesIT {
         }
         return running;
     }
+
+    /**
+     * At its start the service did {@link io.mtables.planning.WarmUp}'s work once (its job
+     * compiled, not submitted, into a scratch warehouse), and it did not fail.
+     */
+    @Test
+    void theJobCompilerIsWarmedUpOnceAtStart() throws java.io.IOException {
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofMinutes(2))
+                .untilAsserted(
+                        () ->
+                                assertThat(
+                                                io.restassured.RestAssured.given()
+                                                        .get("/q/metrics")
+                                                        .then()
+                                                        .statusCode(200)
+                                                        .extract()
+                                                        .asString())
+                                        .containsPattern(
+                                                "(?m)^mt_warm_up_seconds_count\\{part=\"job"
+                                                        + " compiler\",?\\} 1\\.0$")
+                                        .doesNotContain("mt_warm_up_failures_total"));
+        try (var left =
+                java.nio.file.Files.list(
+                        java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))) {
+            assertThat(left.map(path -> path.getFileName().toString()))
+                    .as("the warm-up's scratch warehouse is deleted")
+                    .noneMatch(name -> name.startsWith("mt-warm-up-"));
+        }
+    }
 }

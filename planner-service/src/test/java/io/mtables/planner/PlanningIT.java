@@ -216,4 +216,27 @@ class PlanningIT {
     private static String quoted(String identifier) {
         return "`" + identifier.replace(".", "`.`") + "`";
     }
+
+    /**
+     * At its start the service did {@link io.mtables.planning.WarmUp}'s work once (Flink's planner
+     * planned its table), and it did not fail.
+     */
+    @Test
+    void flinksPlannerIsWarmedUpOnceAtStart() {
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofMinutes(2))
+                .untilAsserted(
+                        () ->
+                                assertThat(
+                                                io.restassured.RestAssured.given()
+                                                        .get("/q/metrics")
+                                                        .then()
+                                                        .statusCode(200)
+                                                        .extract()
+                                                        .asString())
+                                        .containsPattern(
+                                                "(?m)^mt_warm_up_seconds_count\\{part=\"planner\",?\\}"
+                                                    + " 1\\.0$")
+                                        .doesNotContain("mt_warm_up_failures_total"));
+    }
 }

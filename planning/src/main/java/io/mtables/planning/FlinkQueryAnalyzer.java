@@ -91,6 +91,31 @@ public class FlinkQueryAnalyzer {
         upstream = new UpstreamTables();
     }
 
+    /**
+     * Plans {@link WarmUp}'s table once, so the first user's table is planned by a warm planner,
+     * and removes its scratch tables again.
+     *
+     * @throws IllegalStateException when Flink does not find it streamable: the warm-up would not
+     *     have warmed what a user's table needs
+     */
+    public void warmUp() {
+        QueryAnalysis analysis = analyze(WarmUp.definition());
+        onFlinkThread(
+                () -> {
+                    for (TableEnvironment env : List.of(streaming, batch)) {
+                        env.executeSql(
+                                "DROP DATABASE IF EXISTS `default_catalog`.`"
+                                        + WarmUp.DATABASE
+                                        + "` CASCADE");
+                    }
+                    return null;
+                });
+        if (analysis.verdict() != QueryAnalysis.Verdict.STREAMABLE) {
+            throw new IllegalStateException(
+                    "the warm-up table planned as " + analysis.verdict() + ": " + analysis);
+        }
+    }
+
     /** What Flink's planner says about {@code table}'s query, which reads no materialized table. */
     public QueryAnalysis analyze(TableDefinition table) {
         return analyze(table, UpstreamPlans.NONE);

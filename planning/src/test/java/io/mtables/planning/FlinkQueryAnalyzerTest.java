@@ -37,6 +37,28 @@ class FlinkQueryAnalyzerTest {
                 + " 'earliest-offset')";
 
     @Test
+    void theWarmUpPlansItsTableAndLeavesNoTableBehind() {
+        FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
+
+        analyzer.warmUp();
+
+        // The warm-up's sources are gone: a query naming one without declaring it does not
+        // validate.
+        QueryAnalysis reading =
+                analyzer.analyze(
+                        table(
+                                "SELECT `u`.`id` FROM `default_catalog`.`"
+                                        + WarmUp.DATABASE
+                                        + "`.`users` AS `u`",
+                                List.of()));
+        assertThat(reading.verdict()).isEqualTo(Verdict.UNKNOWN);
+        assertThat(reading.detail()).contains("not found");
+        assertThat(analyzer.analyze(WarmUp.definition()).verdict())
+                .as("the warm-up table itself")
+                .isEqualTo(Verdict.STREAMABLE);
+    }
+
+    @Test
     void aggregateOverAChangeStreamIsUpdating() {
         QueryAnalysis analysis =
                 ANALYZER.analyze(

@@ -144,6 +144,16 @@ class QueryChangeAcrossServicesIT {
             for (Change change : changes) {
                 readers.add(new Reader(change.table(), change.key()));
             }
+            // The old answer read before the change: a first SELECT can take seconds (the fresh
+            // clone's CI saw a reader whose first read came after the new column was appended).
+            for (Reader reader : readers) {
+                await().atMost(Duration.ofSeconds(60))
+                        .untilAsserted(
+                                () ->
+                                        assertThat(reader.readsSince(Instant.EPOCH))
+                                                .as("reads before the change")
+                                                .isGreaterThanOrEqualTo(3));
+            }
             long idAtAlter = NEXT_ID.get();
             for (Change change : changes) {
                 var altered =

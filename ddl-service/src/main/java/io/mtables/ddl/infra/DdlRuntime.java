@@ -1,5 +1,6 @@
 package io.mtables.ddl.infra;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
@@ -8,6 +9,7 @@ import io.mtables.ddl.statements.PlanPreview;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
+import io.mtables.messaging.WarmUps;
 import io.mtables.messaging.active.ActiveInstance;
 import io.mtables.planning.FlinkQueryAnalyzer;
 import io.mtables.planning.PlannerSettings;
@@ -72,6 +74,13 @@ public class DdlRuntime {
     private KafkaLog lifecycle;
     private volatile ActiveInstance role;
     private CommandForwarder forwarder;
+    private boolean warmedUp;
+
+    /** Whether Flink's front end and planner are warmed up once the catalog is first loaded. */
+    @ConfigProperty(name = "mt.warm-up", defaultValue = "true")
+    boolean warmUp;
+
+    @jakarta.inject.Inject MeterRegistry registry;
 
     /** The job manager's reports; a runtime made by hand (tests) has an empty one. */
     @jakarta.inject.Inject RefreshStatusProjection statuses = new RefreshStatusProjection();
@@ -353,6 +362,13 @@ public class DdlRuntime {
         }
         gate.open();
         LOG.infof("catalog loaded: %d tables", catalog.inDependencyOrder().size());
+        if (warmUp && !warmedUp) {
+            // Once per process, after opening: a statement that comes meanwhile waits for the
+            // planner's thread as long as its own cold compilation would have taken.
+            warmedUp = true;
+            WarmUps.run("sql front end", flink::warmUp, registry);
+            WarmUps.run("planner", analyzer::warmUp, registry);
+        }
     }
 
     /** Whether statements are served: the catalog loaded, or forwarded by a standby. */

@@ -4,6 +4,7 @@ import io.mtables.ddl.domain.SourcePosition;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.planning.FlinkSyntax;
 import io.mtables.planning.PlannerThread;
+import io.mtables.planning.WarmUp;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.operations.Operation;
+import org.apache.flink.table.operations.materializedtable.CreateMaterializedTableOperation;
 
 /**
  * Flink's SQL front end, holding a mirror of our catalog so that queries resolve against it: the
@@ -57,6 +59,34 @@ public class FlinkSql {
     /** Runs {@code work} on the thread that owns Flink's planner, and waits for it. */
     public <T> T onPlannerThread(Callable<T> work) {
         return plannerThread.call(work);
+    }
+
+    /**
+     * Parses and converts {@link WarmUp}'s CREATE MATERIALIZED TABLE once over its sources, then
+     * removes them: the first user's statement then finds Flink's parser and validator warm.
+     */
+    public void warmUp() {
+        TableDefinition table = WarmUp.definition();
+        onPlannerThread(
+                () -> {
+                    ensureDatabase(TableId.of(table.table()).catalog(), WarmUp.DATABASE);
+                    try {
+                        table.sources().forEach(source -> execute(source.statement()));
+                        if (!(convert(parse(table.statement()).text())
+                                instanceof CreateMaterializedTableOperation)) {
+                            throw new IllegalStateException(
+                                    "the warm-up statement is not a CREATE MATERIALIZED TABLE");
+                        }
+                    } finally {
+                        execute(
+                                "DROP DATABASE IF EXISTS "
+                                        + TableId.quote(TableId.of(table.table()).catalog())
+                                        + "."
+                                        + TableId.quote(WarmUp.DATABASE)
+                                        + " CASCADE");
+                    }
+                    return null;
+                });
     }
 
     /** The syntax tree of one statement, with the dialect's extensions applied. */

@@ -7,14 +7,18 @@ import io.mtables.jobmanager.flink.EmbeddedFlinkTarget;
 import io.mtables.jobmanager.flink.EmbeddedSizing;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.flink.RemoteFlinkTarget;
+import io.mtables.jobmanager.jobs.JobOptions;
 import io.mtables.jobmanager.jobs.JobSubmitter;
+import io.mtables.jobmanager.jobs.JobWarmUp;
 import io.mtables.jobmanager.jobs.Locations;
 import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.jobmanager.pipelines.PipelineManager;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
+import io.mtables.messaging.WarmUps;
 import io.mtables.messaging.active.ActiveInstance;
+import io.mtables.planning.WarmUp;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
@@ -56,6 +60,7 @@ public class JobManagerRuntime {
     private PaimonSnapshots snapshots;
     private PaimonPartitions partitions;
     private KafkaLog eventsLog;
+    private boolean warmUp;
     @jakarta.inject.Inject MeterRegistry registry;
 
     void onStart(
@@ -64,7 +69,9 @@ public class JobManagerRuntime {
             @ConfigProperty(name = "quarkus.application.name") String serviceName,
             @ConfigProperty(name = "mp.messaging.incoming.refresh-plans.group.id") String group,
             JobManagerConfig config,
-            Locations locations) {
+            Locations locations,
+            @ConfigProperty(name = "mt.warm-up", defaultValue = "true") boolean warmUp) {
+        this.warmUp = warmUp;
         ClassLoader quarkus = Thread.currentThread().getContextClassLoader();
         control =
                 Executors.newSingleThreadScheduledExecutor(
@@ -286,6 +293,24 @@ public class JobManagerRuntime {
         LOG.infof(
                 "job manager ready; Flink %s, warehouse %s",
                 flink.describe(), locations.warehouse());
+        if (warmUp) {
+            // Next on the control thread: a plan that comes meanwhile waits for it, as long as
+            // its own compilation would have taken cold.
+            control.execute(
+                    () ->
+                            WarmUps.run(
+                                    "job compiler",
+                                    () ->
+                                            JobWarmUp.run(
+                                                    flink,
+                                                    JobOptions.streaming(
+                                                            WarmUp.definition(),
+                                                            WarmUp.plan(),
+                                                            config,
+                                                            locations,
+                                                            null)),
+                                    registry));
+        }
     }
 
     private void poll() {

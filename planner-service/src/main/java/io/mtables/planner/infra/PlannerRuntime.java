@@ -3,6 +3,7 @@ package io.mtables.planner.infra;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
+import io.mtables.messaging.WarmUps;
 import io.mtables.messaging.active.ActiveInstance;
 import io.mtables.planner.PlannerConfig;
 import io.mtables.planner.domain.PlanBook;
@@ -46,7 +47,8 @@ public class PlannerRuntime {
             @ConfigProperty(name = "quarkus.application.name") String serviceName,
             @ConfigProperty(name = "mp.messaging.incoming.table-definitions.group.id") String group,
             PlannerConfig config,
-            @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") ZoneId timeZone) {
+            @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") ZoneId timeZone,
+            @ConfigProperty(name = "mt.warm-up", defaultValue = "true") boolean warmUp) {
         plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, KafkaLog.clientConfig(kafka));
         // One instance plans (its consumer is given every definition); a standby reads the plans
         // only once it takes over, so it plans from the latest. A failure (the broker gone while a
@@ -64,7 +66,8 @@ public class PlannerRuntime {
                                                                 () ->
                                                                         load(
                                                                                 config.settings(
-                                                                                        timeZone)))),
+                                                                                        timeZone),
+                                                                                warmUp))),
                         "plan-loader");
         loader.setContextClassLoader(
                 Thread.currentThread()
@@ -111,7 +114,7 @@ public class PlannerRuntime {
         return gate.state();
     }
 
-    private void load(PlannerSettings settings) {
+    private void load(PlannerSettings settings, boolean warmUp) {
         gate.progress("reading " + Topics.REFRESH_PLANS);
         for (var record : plans.readAllWhenAvailable()) {
             if (record.value() != null
@@ -127,5 +130,10 @@ public class PlannerRuntime {
         // A query over other materialized tables is planned with their current plans.
         planner = new Planner(book, settings, table -> analyzer.analyze(table, book::last));
         gate.open();
+        if (warmUp) {
+            // After opening: a definition that comes meanwhile waits for the planner's thread,
+            // which it would have spent warming up anyway.
+            WarmUps.run("planner", analyzer::warmUp, registry);
+        }
     }
 }
