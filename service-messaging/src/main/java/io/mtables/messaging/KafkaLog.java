@@ -69,6 +69,21 @@ public class KafkaLog implements AutoCloseable {
     }
 
     /**
+     * Fetches the topic's partitions for the producer, which a first append otherwise waits for (a
+     * warm-up: the job manager's first event after its start came 1 s after the job started, the
+     * next ones within 0.1 s; bin/bench control-plane).
+     *
+     * @throws BrokerUnavailableException when the broker does not answer in time
+     */
+    public void warmUp() {
+        try {
+            producer.partitionsFor(topic);
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            throw unavailable(topic, e);
+        }
+    }
+
+    /**
      * Appends one event and returns once the broker has it.
      *
      * @throws BrokerUnavailableException when the broker does not acknowledge it in time
