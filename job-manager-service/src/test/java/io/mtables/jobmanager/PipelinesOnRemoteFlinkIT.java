@@ -69,11 +69,6 @@ class PipelinesOnRemoteFlinkIT extends PipelinesIT {
     void aTableReadingASwitchedOverTableIsRebuiltFromTheNewRows() {}
 
     @Override
-    boolean embeddedCluster() {
-        return false;
-    }
-
-    @Override
     int flinkPort() {
         return RemoteFlinkTestResource.PORT;
     }

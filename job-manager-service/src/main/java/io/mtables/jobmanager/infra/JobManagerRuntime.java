@@ -62,9 +62,6 @@ public class JobManagerRuntime {
     private KafkaLog eventsLog;
     private boolean warmUp;
 
-    /** Whether the embedded cluster had run no job when this service first reached it. */
-    private boolean clusterFresh;
-
     @jakarta.inject.Inject MeterRegistry registry;
 
     void onStart(
@@ -217,8 +214,6 @@ public class JobManagerRuntime {
         gate.progress("reaching Flink (" + config.flink().target() + ")");
         if (flink == null) {
             flink = target(config, locations);
-            // Looked at before any job of ours is taken over or started.
-            clusterFresh = flink instanceof EmbeddedFlinkTarget && freshCluster();
         }
         if (snapshots == null) {
             snapshots = new PaimonSnapshots(locations.warehouse());
@@ -313,9 +308,8 @@ public class JobManagerRuntime {
     }
 
     /**
-     * The first table's work done once ({@link JobWarmUp}): its job compiled, its first event's
-     * topic looked up, and on an embedded cluster that had run no job when the service reached it,
-     * a small job run.
+     * The first table's work done once ({@link JobWarmUp}): its job compiled and its first event's
+     * topic looked up.
      */
     private void warmUp(JobManagerConfig config, Locations locations) {
         WarmUps.run(
@@ -328,26 +322,6 @@ public class JobManagerRuntime {
                                     WarmUp.definition(), WarmUp.plan(), config, locations, null));
                 },
                 registry);
-        // Only where the cluster is ours and fresh: a user's cluster is not given jobs of ours
-        // that no table asked for, and one that ran jobs is warm.
-        if (clusterFresh) {
-            WarmUps.run(
-                    "cluster",
-                    () -> JobWarmUp.runOnCluster(flink, Duration.ofMinutes(1)),
-                    registry);
-        }
-    }
-
-    /**
-     * Whether the cluster has run no job yet; false when it does not answer (the next poll reports
-     * that, in readiness).
-     */
-    private boolean freshCluster() {
-        try {
-            return flink.jobs().isEmpty();
-        } catch (RuntimeException e) {
-            return false;
-        }
     }
 
     private void poll() {
