@@ -54,6 +54,7 @@ public interface Example {
                                 new Shapes(),
                                 new Tpch()));
         all.addAll(Shapes.eachShape());
+        all.addAll(Tpch.eachQuery());
         return List.copyOf(all);
     }
 }

@@ -118,9 +118,33 @@ public final class Tpch implements Example {
 
     private static final int ROWS_PER_INSERT = 500;
 
+    /** Only this query's table ({@code q11}), or every query's when null. */
+    private final String only;
+
+    /** Every query: the example {@code tpch}. */
+    Tpch() {
+        this(null);
+    }
+
+    private Tpch(String only) {
+        this.only = only;
+    }
+
+    /**
+     * One example per query, over the same tables: {@code tpch-q11} declares and compares only
+     * {@code q11} (a large scale factor's slow query on its own).
+     */
+    static List<Example> eachQuery() {
+        return tableNames().stream().map(name -> (Example) new Tpch(name)).toList();
+    }
+
     @Override
     public String name() {
-        return "tpch";
+        return only == null ? "tpch" : "tpch-" + only;
+    }
+
+    private List<String> chosen() {
+        return tableNames().stream().filter(name -> only == null || name.equals(only)).toList();
     }
 
     /** The scale factor of this run. */
@@ -228,7 +252,7 @@ public final class Tpch implements Example {
     @Override
     public List<String> materializedTables(String schema) {
         List<String> statements = new ArrayList<>();
-        for (String name : tableNames()) {
+        for (String name : chosen()) {
             statements.add(create(schema, name));
         }
         return statements;
@@ -270,7 +294,7 @@ public final class Tpch implements Example {
     @Override
     public List<Check> checks(String schema) {
         List<Check> checks = new ArrayList<>();
-        for (String name : tableNames()) {
+        for (String name : chosen()) {
             String compared = TpchQueries.COMPARED.get(name);
             checks.add(
                     new Check(

@@ -91,7 +91,7 @@ public final class RefreshModeRules {
                             + ", half the freshness: each checkpoint commits a snapshot, so the"
                             + " newest change a reader sees is at most one interval and the"
                             + " commit's own time old, within the freshness.");
-            miniBatch = MiniBatches.of(query, checkpoint, key != null && key.holdsEmptyInputRow());
+            miniBatch = MiniBatches.of(checkpoint);
             reasons.add(MiniBatches.reason(miniBatch, query));
         } else {
             Freshness f = Durations.freshnessOf(freshness);

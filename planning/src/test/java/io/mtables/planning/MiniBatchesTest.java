@@ -38,19 +38,23 @@ class MiniBatchesTest {
     }
 
     @Test
-    void aRegularJoinRunsWithoutMiniBatches() {
+    void aRegularJoinIsLeftUnbatched() {
         RefreshPlan plan = plan(RefreshMode.AUTO, 10, GROUPED.withRegularJoin(true));
 
-        assertThat(plan.miniBatch()).isNull();
+        assertThat(plan.miniBatch()).isEqualTo(Duration.ofSeconds(5));
         assertThat(plan.reasons())
                 .anyMatch(
                         reason ->
-                                reason.startsWith("No mini-batches: the job has a regular join")
-                                        && reason.contains("FLINK-40681"));
+                                reason.startsWith("Mini-batches of up to 5 s")
+                                        && reason.endsWith(
+                                                "; the join is left unbatched (Flink 2.2's"
+                                                    + " mini-batch join can fold an update and a"
+                                                    + " delete of a row into nothing,"
+                                                    + " FLINK-40681)."));
     }
 
     @Test
-    void aGlobalAggregateHoldingItsEmptyInputRowRunsWithoutMiniBatches() {
+    void aGlobalAggregateHoldingItsEmptyInputRowIsBatched() {
         var oneRow =
                 QueryAnalysis.streamable("[I,UA,D]")
                         .withUniqueKeys(List.of(List.of()))
@@ -59,13 +63,7 @@ class MiniBatchesTest {
         RefreshPlan plan = plan(RefreshMode.AUTO, 10, oneRow);
 
         assertThat(plan.upsertKey().holdsEmptyInputRow()).isTrue();
-        assertThat(plan.miniBatch()).isNull();
-        assertThat(plan.reasons())
-                .anyMatch(
-                        reason ->
-                                reason.startsWith(
-                                        "No mini-batches: the job holds the aggregate's row over no"
-                                                + " input with an outer join"));
+        assertThat(plan.miniBatch()).isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test

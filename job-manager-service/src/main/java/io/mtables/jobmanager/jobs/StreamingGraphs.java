@@ -57,9 +57,14 @@ final class StreamingGraphs {
                         stream, EnvironmentSettings.newInstance().inStreamingMode().build());
         env.executeSql(JobSql.createCatalog(warehouse));
         JobSql.declareSources(definition, plan).forEach(env::executeSql);
-        StreamStatementSet insert = env.createStatementSet();
-        insert.addInsertSql(JobSql.insert(definition, plan, target));
-        insert.attachAsDataStream();
+        String insertSql = JobSql.insert(definition, plan, target);
+        if (plan.miniBatch() != null) {
+            UnbatchedJoins.attach(env, stream, insertSql);
+        } else {
+            StreamStatementSet insert = env.createStatementSet();
+            insert.addInsertSql(insertSql);
+            insert.attachAsDataStream();
+        }
         StreamGraph graph = stream.getStreamGraph();
         if (OperatorUids.BY_COMPUTATION.equals(
                 tableOptions(env, target).get(OperatorUids.TABLE_OPTION))) {

@@ -42,9 +42,9 @@ import java.util.Map;
  *     in, so every service sees the same period boundaries; null for other plans and in plans
  *     written before it (the scheduler then uses its {@code mt.scheduler.zone})
  * @param miniBatch CONTINUOUS: how long the job's operators may hold changes to fold each key's
- *     into one (Flink's {@code table.exec.mini-batch.allow-latency}); null when the job runs
- *     without mini-batches (a regular join in the query, a FULL plan), and in plans written before
- *     it
+ *     into one (Flink's {@code table.exec.mini-batch.allow-latency}; a regular join is never
+ *     batched); null for a FULL plan, in plans written before it, and in those written before
+ *     2026-12-04 for a query with a regular join
  */
 public record RefreshPlan(
         String table,
