@@ -47,6 +47,11 @@ public final class EvolutionBench {
         String jdbc = args[1];
         String schema = args[2];
         int rows = Integer.parseInt(args[3]);
+        // Which verdicts' changes to measure (all three unless named, e.g. "COMPATIBLE").
+        List<String> verdicts =
+                args.length > 4
+                        ? List.of(args[4].split(","))
+                        : List.of("COMPATIBLE", "INCOMPATIBLE", "UNKNOWN");
         MachineFacts.print(
                 "evolution: ALTER MATERIALIZED TABLE ... AS under load, each verdict, "
                         + rows
@@ -99,7 +104,9 @@ public final class EvolutionBench {
                         + " around the switch | the same before the ALTER (baseline) | ratio |");
         System.out.println("|---|---|---|---|---|---|");
         for (Change change : changes) {
-            measure(ddl, jdbc, schema, change);
+            if (verdicts.contains(change.verdict())) {
+                measure(ddl, jdbc, schema, change);
+            }
         }
     }
 

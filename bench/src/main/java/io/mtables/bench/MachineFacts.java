@@ -9,6 +9,11 @@ final class MachineFacts {
 
     private MachineFacts() {}
 
+    /** The facts alone, titled with the first argument (for a bench run by bin/bench itself). */
+    public static void main(String[] args) {
+        print(args[0]);
+    }
+
     static void print(String what) {
         System.out.println("== " + what);
         System.out.println("date        " + Instant.now());
