@@ -40,13 +40,25 @@ final class ClicksPerMinute implements Example {
                         + " TIMESTAMP(3) NOT NULL)");
     }
 
+    /** Sample clicks: one a second, the newest stored first (see {@link #sampleRows}). */
+    static final int SAMPLE_CLICKS = 20_000;
+
+    /**
+     * Stored newest first, out of event-time order as a table with a history of updates is: the
+     * capture's snapshot reads them in that order, and the windows must still count every one of
+     * them. Enough of them that reading them takes the job longer than Flink's watermark interval
+     * (200 ms): a watermark that ran ahead of the snapshot would drop the rest as late.
+     */
     @Override
     public List<String> sampleRows(String schema) {
         return List.of(
                 "INSERT INTO "
                         + schema
-                        + ".clicks VALUES (1, 1.00, '2026-11-29 00:00:10'), (2, 2.50, '2026-11-29"
-                        + " 00:00:40'), (3, 4.00, '2026-11-29 00:02:00') ON CONFLICT DO NOTHING");
+                        + ".clicks SELECT g, (g % 100) / 10.0, TIMESTAMP '2026-11-29 00:00:00' + ("
+                        + SAMPLE_CLICKS
+                        + " + 1 - g) * INTERVAL '1 second' FROM generate_series(1, "
+                        + SAMPLE_CLICKS
+                        + ") AS g ON CONFLICT DO NOTHING");
     }
 
     @Override

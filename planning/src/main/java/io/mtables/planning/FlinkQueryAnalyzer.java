@@ -169,7 +169,7 @@ public class FlinkQueryAnalyzer {
             if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
                 upstream.declare(streaming, source, runnablePlan(source, upstreamPlans));
             } else {
-                declare(streaming, source);
+                declareStreaming(source);
             }
         }
         Table query = streaming.sqlQuery(table.query().expanded());
@@ -199,7 +199,7 @@ public class FlinkQueryAnalyzer {
                         overwritten.add(source.table());
                     }
                 } else {
-                    declare(streaming, source);
+                    declareStreaming(source);
                     declare(batch, source);
                     boundForBatch(source);
                 }
@@ -377,6 +377,14 @@ public class FlinkQueryAnalyzer {
         env.executeSql("CREATE DATABASE IF NOT EXISTS " + id.quotedDatabase());
         env.getCatalog(id.catalog()).ifPresent(catalog -> dropQuietly(catalog, id));
         env.executeSql(source.statement());
+    }
+
+    /**
+     * A streaming job reads a source with its watermark held during a snapshot, as planned here.
+     */
+    private void declareStreaming(TableDefinition.SourceTable source) {
+        declare(streaming, source);
+        SnapshotHeldWatermark.apply(streaming, source.table());
     }
 
     /** A batch refresh reads a source up to where it stands when the refresh starts. */

@@ -1,5 +1,6 @@
 package io.mtables.jobmanager.jobs;
 
+import io.mtables.planning.SnapshotHeldWatermark;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
@@ -57,6 +58,9 @@ final class StreamingGraphs {
                         stream, EnvironmentSettings.newInstance().inStreamingMode().build());
         env.executeSql(JobSql.createCatalog(warehouse));
         JobSql.declareSources(definition, plan).forEach(env::executeSql);
+        definition.sources().stream()
+                .filter(source -> source.kind() != TableDefinition.Kind.MATERIALIZED_TABLE)
+                .forEach(source -> SnapshotHeldWatermark.apply(env, source.table()));
         String insertSql = JobSql.insert(definition, plan, target);
         if (plan.miniBatch() != null) {
             UnbatchedJoins.attach(env, stream, insertSql);
