@@ -319,7 +319,8 @@ public class JobManagerRuntime {
                     JobWarmUp.run(
                             flink,
                             JobOptions.streaming(
-                                    WarmUp.definition(), WarmUp.plan(), config, locations, null));
+                                    WarmUp.definition(), WarmUp.plan(), config, locations, null),
+                            JobOptions.refresh(WarmUp.definition(), "warm-up", config));
                 },
                 registry);
     }

@@ -3,6 +3,7 @@ package io.mtables.jobmanager.jobs;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.planning.BoundedReads;
 import io.mtables.planning.Warehouse;
+import io.mtables.planning.WrittenRows;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.RefreshPlan;
@@ -16,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
@@ -36,6 +38,9 @@ import org.jboss.logging.Logger;
 public class JobSubmitter {
 
     private static final Logger LOG = Logger.getLogger(JobSubmitter.class);
+
+    /** How often a job whose end someone waits for is asked whether it ended. */
+    private static final Duration JOB_WATCH_INTERVAL = Duration.ofMillis(100);
 
     private final FlinkTarget target;
     private final Warehouse warehouse;
@@ -226,12 +231,17 @@ public class JobSubmitter {
             List<String> oldColumns,
             Map<String, String> jobOptions,
             Duration timeout) {
-        TableEnvironment env = environment(configuration(jobOptions), false);
-        env.executeSql(JobSql.createCatalog(warehouse));
-        env.executeSql(JobSql.writtenView(definition.table(), oldColumns));
-        JobClient job = jobOf(env.executeSql(JobSql.rewriteWritten(definition, plan, writtenRows)));
+        // Readers wait for this job (the old one stopped, the new one not yet started): compiled in
+        // an environment kept ready for FULL refreshes, and looked at often.
+        String rewrite = JobSql.rewriteWritten(definition, plan, writtenRows);
+        JobClient job =
+                overWrittenRows(
+                        definition.table(),
+                        oldColumns,
+                        jobOptions,
+                        env -> jobOf(env.executeSql(rewrite)));
         try {
-            job.getJobExecutionResult().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            awaitFinished(job, timeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the written rows were rewritten", e);
@@ -240,7 +250,53 @@ public class JobSubmitter {
             throw new IllegalStateException(
                     "the rewrite of the written rows (job " + job.getJobID() + ") failed", e);
         }
-        markWrittenBy(env, definition.table(), QueryState.fingerprint(definition));
+        markWrittenBy(catalogEnvironment(), definition.table(), QueryState.fingerprint(definition));
+    }
+
+    /**
+     * Plans and translates the rewrite of the written rows as {@link #rewriteWritten} would (the
+     * batch path, code generated) with {@code writtenRows} their own query, and submits nothing:
+     * {@link JobWarmUp}'s, so that the first rewrite or FULL refresh is not compiled cold.
+     */
+    void compileRewrite(
+            TableDefinition definition,
+            RefreshPlan plan,
+            String writtenRows,
+            List<String> oldColumns,
+            Map<String, String> jobOptions) {
+        String rewrite = JobSql.rewriteWritten(definition, plan, writtenRows);
+        overWrittenRows(definition.table(), oldColumns, jobOptions, env -> env.explainSql(rewrite));
+    }
+
+    /** {@code work} in a ready batch environment where the table's written rows are declared. */
+    private <T> T overWrittenRows(
+            String table,
+            List<String> oldColumns,
+            Map<String, String> jobOptions,
+            Function<TableEnvironment, T> work) {
+        TableEnvironment env = batch.take(jobOptions);
+        env.executeSql(JobSql.writtenView(table, oldColumns));
+        T result = work.apply(env);
+        if (env.dropTemporaryView(WrittenRows.WRITTEN)) {
+            batch.release(jobOptions, env);
+        }
+        return result;
+    }
+
+    /**
+     * Waits until {@code job} ended, asking every {@link #JOB_WATCH_INTERVAL}: Flink's own wait for
+     * a job's result asks ever less often (up to every 2 s). Throws the job's failure.
+     */
+    private static void awaitFinished(JobClient job, Duration timeout)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!job.getJobStatus().get().isGloballyTerminalState()) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("not finished after " + timeout);
+            }
+            Thread.sleep(JOB_WATCH_INTERVAL.toMillis());
+        }
+        job.getJobExecutionResult().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**
