@@ -140,19 +140,44 @@ public record TableDefinition(
      *     the Flink SQL query over {@code __mt_written} (the table's rows, with the old query's
      *     columns) whose answer is the new query's rows for them, run once over the table before
      *     the restored job goes on; null when the state is not restored (a switch-over)
+     * @param bridge where the sources no longer hold every change: how the switch-over keeps the
+     *     old query's rows they can no longer give (seed 004's bridge); null when they hold all
      */
     public record QueryChange(
             long fromVersion,
             Verdict verdict,
             String reason,
             String action,
-            @JsonInclude(JsonInclude.Include.NON_NULL) String writtenRows) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) String writtenRows,
+            @JsonInclude(JsonInclude.Include.NON_NULL) HistoryBridge bridge) {
 
         /** A change carried out without restoring the state. */
         public QueryChange(long fromVersion, Verdict verdict, String reason, String action) {
-            this(fromVersion, verdict, reason, action, null);
+            this(fromVersion, verdict, reason, action, null, null);
+        }
+
+        /** A change whose sources hold every change since they began. */
+        public QueryChange(
+                long fromVersion,
+                Verdict verdict,
+                String reason,
+                String action,
+                String writtenRows) {
+            this(fromVersion, verdict, reason, action, writtenRows, null);
         }
     }
+
+    /**
+     * Seed 004's bridge, for a window table whose sources lost their oldest changes (Kafka
+     * retention): at the switch-over the table keeps the old query's rows of every window that
+     * ended by the cut-over (the newest {@code column} the old job wrote before it stopped) and
+     * takes the new query's rows of the windows after it.
+     *
+     * @param column the output column holding each row's window end (a window aggregate's {@code
+     *     window_end}, in the table's key, in the old and the new query)
+     * @param missingHistory what the sources no longer hold, in words
+     */
+    public record HistoryBridge(String column, String missingHistory) {}
 
     /** COMPATIBLE, INCOMPATIBLE, UNKNOWN (seed 004), or NONE: no streaming state to keep. */
     public enum Verdict {

@@ -1,5 +1,6 @@
 package io.mtables.schemas.refresh;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 
 /**
@@ -16,6 +17,8 @@ import java.time.Instant;
  * @param stagedAt when the new query started filling its staged table
  * @param switchedAt when the table's name named the new query's table
  * @param nameGapMillis how long the table's name named no Paimon table, between the two renames
+ * @param bridge where the sources no longer held every change, how the old query's rows were kept
+ *     (seed 004's bridge); null otherwise
  */
 public record SwitchedOver(
         String table,
@@ -24,4 +27,37 @@ public record SwitchedOver(
         String savepoint,
         Instant stagedAt,
         Instant switchedAt,
-        double nameGapMillis) {}
+        double nameGapMillis,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Bridged bridge) {
+
+    /** A switch-over whose sources held every change. */
+    public SwitchedOver(
+            String table,
+            long definitionVersion,
+            long fromVersion,
+            String savepoint,
+            Instant stagedAt,
+            Instant switchedAt,
+            double nameGapMillis) {
+        this(
+                table,
+                definitionVersion,
+                fromVersion,
+                savepoint,
+                stagedAt,
+                switchedAt,
+                nameGapMillis,
+                null);
+    }
+
+    /**
+     * The old query's rows kept: those whose {@code column} is at most {@code cutOver}.
+     *
+     * @param column the window end column
+     * @param cutOver the newest value of {@code column} the old query wrote (Flink's CAST to
+     *     STRING)
+     * @param newRowsFrom the oldest value of {@code column} the new query wrote; null when it wrote
+     *     none. Later than {@code cutOver}: the windows between them may be missing or partial
+     */
+    public record Bridged(String column, String cutOver, String newRowsFrom) {}
+}
