@@ -161,6 +161,22 @@ public class FlinkQueryAnalyzer {
     }
 
     /**
+     * The table's columns that hold the end of the window each row belongs to ({@link WindowEnds}),
+     * from Flink's compiled streaming plan of its query; empty when there are none or Flink cannot
+     * compile the plan here.
+     */
+    public Set<String> windowEnds(TableDefinition table, UpstreamPlans upstreamPlans) {
+        return onFlinkThread(
+                () -> {
+                    try {
+                        return WindowEnds.of(compiledPlan(table, upstreamPlans));
+                    } catch (RuntimeException e) {
+                        return Set.<String>of();
+                    }
+                });
+    }
+
+    /**
      * Flink's compiled streaming plan (COMPILE PLAN's JSON) of the query, written to a blackhole of
      * its shape.
      */

@@ -218,7 +218,7 @@ class StateCompatibilityTest {
         return ANALYZER.stateVerdict(table(running), table(changed), UpstreamPlans.NONE);
     }
 
-    private static TableDefinition table(String query) {
+    static TableDefinition table(String query) {
         var sources =
                 List.of(
                         new TableDefinition.SourceTable(
