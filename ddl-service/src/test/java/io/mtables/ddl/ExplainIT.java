@@ -418,6 +418,9 @@ class ExplainIT {
                                             + topic
                                             + " (partition 0) starts at offset 2: Kafka deleted the"
                                             + " records before it"))
+                    .body(
+                            org.hamcrest.Matchers.containsString(
+                                    "no column of the key (category) is a window aggregate's end"))
                     .body(org.hamcrest.Matchers.containsString("Nothing was changed."));
         }
         post(

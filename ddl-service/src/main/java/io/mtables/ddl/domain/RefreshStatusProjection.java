@@ -303,6 +303,24 @@ public class RefreshStatusProjection {
         switches.put(event.table(), event);
     }
 
+    /** Seed 004's bridge of a switch-over, in words; empty when there was none. */
+    private static String bridged(SwitchedOver.Bridged bridge) {
+        if (bridge == null) {
+            return "";
+        }
+        return "; bridged: the old query's rows with "
+                + bridge.column()
+                + " up to "
+                + bridge.cutOver()
+                + " kept, the new query's after it"
+                + (bridge.newRowsFrom() != null
+                                && bridge.newRowsFrom().compareTo(bridge.cutOver()) > 0
+                        ? " (its rows begin at "
+                                + bridge.newRowsFrom()
+                                + ": the windows between may be missing or partial)"
+                        : "");
+    }
+
     /**
      * The table's latest switch-over to a new query, or restore of its state into one, in words
      * (under way, or done); empty when none was seen.
@@ -328,16 +346,17 @@ public class RefreshStatusProjection {
         if (latest instanceof SwitchedOver switched) {
             return Optional.of(
                     String.format(
-                            Locale.ROOT,
-                            "switched over at %s: readers read the query of v%d after %d s of"
-                                + " staging (the name named no table for %.1f ms); its job goes on"
-                                + " from %s",
-                            switched.switchedAt(),
-                            switched.definitionVersion(),
-                            Duration.between(switched.stagedAt(), switched.switchedAt())
-                                    .toSeconds(),
-                            switched.nameGapMillis(),
-                            switched.savepoint()));
+                                    Locale.ROOT,
+                                    "switched over at %s: readers read the query of v%d after %d s"
+                                        + " of staging (the name named no table for %.1f ms); its"
+                                        + " job goes on from %s",
+                                    switched.switchedAt(),
+                                    switched.definitionVersion(),
+                                    Duration.between(switched.stagedAt(), switched.switchedAt())
+                                            .toSeconds(),
+                                    switched.nameGapMillis(),
+                                    switched.savepoint())
+                            + bridged(switched.bridge()));
         }
         if (latest instanceof StateRestored restored) {
             return Optional.of(

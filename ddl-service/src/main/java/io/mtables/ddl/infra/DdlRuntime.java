@@ -33,6 +33,7 @@ import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -321,6 +322,11 @@ public class DdlRuntime {
                     public StateCompatibility.Result stateVerdict(
                             TableDefinition running, TableDefinition changed) {
                         return analyzer.stateVerdict(running, changed, plans::find);
+                    }
+
+                    @Override
+                    public Set<String> windowEnds(TableDefinition table) {
+                        return analyzer.windowEnds(table, plans::find);
                     }
                 };
         StatementService loaded =

@@ -183,6 +183,9 @@ final class CatalogQueries {
             property(rows, "last_change.verdict", change.verdict());
             property(rows, "last_change.reason", change.reason());
             property(rows, "last_change.action", change.action());
+            if (change.bridge() != null) {
+                property(rows, "last_change.bridge", QueryChanges.bridgeWords(change.bridge()));
+            }
             property(rows, "last_change.done", statuses.switchOver(table).orElse(null));
         }
         var plan = plans.find(table).filter(p -> p.definitionVersion() == definition.version());

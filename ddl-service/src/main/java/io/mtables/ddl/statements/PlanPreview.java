@@ -3,6 +3,7 @@ package io.mtables.ddl.statements;
 import io.mtables.planning.StateCompatibility;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
+import java.util.Set;
 
 /**
  * What would happen to a definition: the plan planner-service would make (the same rules, the same
@@ -17,6 +18,12 @@ public interface PlanPreview {
      * compiled plans compared).
      */
     StateCompatibility.Result stateVerdict(TableDefinition running, TableDefinition changed);
+
+    /**
+     * The definition's columns that hold the end of the window each row belongs to (Flink's
+     * compiled plan traced: {@code WindowEnds}); empty when none, or when Flink cannot compile it.
+     */
+    Set<String> windowEnds(TableDefinition definition);
 
     /**
      * @param plan the plan planner-service would make now

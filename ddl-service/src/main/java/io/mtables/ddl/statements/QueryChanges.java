@@ -192,6 +192,9 @@ final class QueryChanges {
         if (change.writtenRows() != null) {
             rows.add(Arrays.asList("evolution.written_rows", change.writtenRows()));
         }
+        if (change.bridge() != null) {
+            rows.add(Arrays.asList("evolution.bridge", bridgeWords(change.bridge())));
+        }
     }
 
     /**
@@ -220,6 +223,14 @@ final class QueryChanges {
                                                                 + " rows, all of them"
                                                         : " (not planned yet)")));
         rows.add(Arrays.asList("evolution.readers", String.join("; ", each)));
+    }
+
+    /** Seed 004's bridge in words: why, and where the rows are cut. */
+    static String bridgeWords(TableDefinition.HistoryBridge bridge) {
+        return "the old query's rows up to the cut-over by "
+                + bridge.column()
+                + ", the new query's after it, because "
+                + bridge.missingHistory();
     }
 
     /** One sentence for the ALTER's answer. */

@@ -10,6 +10,8 @@ import io.mtables.ddl.infra.ParsedStatement;
 import io.mtables.ddl.infra.SourceHistory;
 import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinition.HistoryBridge;
+import io.mtables.schemas.catalog.TableDefinition.QueryChange;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,6 +19,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
@@ -173,7 +176,7 @@ public class StatementRouter {
                 plans.find(running.table()).filter(p -> p.definitionVersion() == running.version());
         var change = QueryChanges.of(running, runningPlan, changed, plan, preview);
         if (change.isPresent() && (plan == null || plan.mode() == RefreshPlan.Mode.CONTINUOUS)) {
-            refuseWithoutWholeHistory(changed);
+            change = Optional.of(bridgedOrRefused(running, changed, plan, change.get()));
         }
         return change.map(
                         c ->
@@ -191,25 +194,48 @@ public class StatementRouter {
 
     /**
      * A new query of a CONTINUOUS table is switched to by reading its sources again from their
-     * start (now, or at RESUME): sources that no longer hold every change would leave rows out of
-     * it, so the change is refused and nothing changes.
+     * start (now, or at RESUME): where they no longer hold every change, the change is bridged (a
+     * window table: the old query's rows up to a cut-over, {@link HistoryBridges}) or else refused,
+     * and nothing changes.
      */
-    private void refuseWithoutWholeHistory(TableDefinition changed) {
-        sourceHistory
-                .gap(changed, catalog::find)
-                .ifPresent(
-                        gap -> {
-                            throw StatementException.invalid(
-                                    "SourceHistoryIncomplete",
-                                    "The new query of "
-                                            + changed.table()
-                                            + " would be built by reading its sources again from"
-                                            + " their start, and they no longer hold every change: "
-                                            + gap
-                                            + ". Nothing was changed.",
-                                    "keep the query; or DROP and CREATE the table, to hold only"
-                                            + " what its sources hold now (docs/evolution.md)");
-                        });
+    private QueryChange bridgedOrRefused(
+            TableDefinition running,
+            TableDefinition changed,
+            RefreshPlan plan,
+            QueryChange change) {
+        Optional<String> gap = sourceHistory.gap(changed, catalog::find);
+        if (gap.isEmpty()) {
+            return change;
+        }
+        HistoryBridges.Result bridge =
+                plan == null
+                        ? HistoryBridges.Result.none(
+                                "the table is suspended: its switch-over, at RESUME, cannot cut"
+                                        + " the old rows by a window the old job closed")
+                        : HistoryBridges.of(running, changed, plan, preview, gap.get());
+        if (bridge.bridge().isPresent()) {
+            HistoryBridge chosen = bridge.bridge().get();
+            return new QueryChange(
+                    change.fromVersion(),
+                    change.verdict(),
+                    change.reason(),
+                    change.action() + String.format(HistoryBridges.ACTION, chosen.column()),
+                    change.writtenRows(),
+                    chosen);
+        }
+        throw StatementException.invalid(
+                "SourceHistoryIncomplete",
+                "The new query of "
+                        + changed.table()
+                        + " would be built by reading its sources again from their start, and"
+                        + " they no longer hold every change: "
+                        + gap.get()
+                        + "; and "
+                        + bridge.whyNot()
+                        + ". Nothing was changed.",
+                "keep the query; or DROP and CREATE the table, to hold only what its sources hold"
+                        + " now; a window table (a window aggregate's window_end in its key) is"
+                        + " bridged instead (docs/evolution.md)");
     }
 
     /**
