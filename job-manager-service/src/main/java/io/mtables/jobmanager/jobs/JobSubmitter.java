@@ -268,6 +268,17 @@ public class JobSubmitter {
         overWrittenRows(definition.table(), oldColumns, jobOptions, env -> env.explainSql(rewrite));
     }
 
+    /**
+     * {@code work} in a ready batch environment, which it leaves as it found it (nothing declared):
+     * given back for the next job.
+     */
+    <T> T inBatch(Map<String, String> jobOptions, Function<TableEnvironment, T> work) {
+        TableEnvironment env = batch.take(jobOptions);
+        T result = work.apply(env);
+        batch.release(jobOptions, env);
+        return result;
+    }
+
     /** {@code work} in a ready batch environment where the table's written rows are declared. */
     private <T> T overWrittenRows(
             String table,
@@ -287,7 +298,7 @@ public class JobSubmitter {
      * Waits until {@code job} ended, asking every {@link #JOB_WATCH_INTERVAL}: Flink's own wait for
      * a job's result asks ever less often (up to every 2 s). Throws the job's failure.
      */
-    private static void awaitFinished(JobClient job, Duration timeout)
+    static void awaitFinished(JobClient job, Duration timeout)
             throws InterruptedException, ExecutionException, TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!job.getJobStatus().get().isGloballyTerminalState()) {
@@ -534,7 +545,7 @@ public class JobSubmitter {
                 (streaming ? settings.inStreamingMode() : settings.inBatchMode()).build());
     }
 
-    private static JobClient jobOf(TableResult result) {
+    static JobClient jobOf(TableResult result) {
         return result.getJobClient()
                 .orElseThrow(
                         () -> new IllegalStateException("Flink returned no job for the INSERT"));

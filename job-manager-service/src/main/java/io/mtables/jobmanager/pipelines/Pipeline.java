@@ -2,6 +2,7 @@ package io.mtables.jobmanager.pipelines;
 
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.refresh.SwitchedOver;
 import io.mtables.schemas.tick.RefreshTick;
 import java.time.Instant;
 import java.util.HashMap;
@@ -85,6 +86,12 @@ final class Pipeline {
 
         /** When the old job was stopped for the switch; null before. */
         Instant oldStoppedAt;
+
+        /** Whether seed 004's bridge ran (or was not needed) for this switch. */
+        boolean bridgeDone;
+
+        /** What the bridge kept; null when none ran or it kept nothing. */
+        SwitchedOver.Bridged bridged;
 
         Staging(String jobId, long version, long fromVersion, Instant since) {
             this.jobId = jobId;

@@ -4,6 +4,7 @@ import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.jobmanager.flink.FlinkJob;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.flink.SourceProgress;
+import io.mtables.jobmanager.jobs.BridgedHistory;
 import io.mtables.jobmanager.jobs.JobOptions;
 import io.mtables.jobmanager.jobs.JobSql;
 import io.mtables.jobmanager.jobs.JobSubmitter;
@@ -44,6 +45,7 @@ final class SwitchOvers {
     private final StreamingJobs streaming;
     private final Clock clock;
     private final Consumer<String> rowsReplaced;
+    private final BridgedHistory bridges;
 
     /**
      * @param rowsReplaced told the table's name once another table is under it (its readers cannot
@@ -68,6 +70,7 @@ final class SwitchOvers {
         this.streaming = streaming;
         this.clock = clock;
         this.rowsReplaced = rowsReplaced;
+        this.bridges = new BridgedHistory(submitter);
     }
 
     /**
@@ -338,6 +341,9 @@ final class SwitchOvers {
                 pipeline,
                 null); // stopped already, unless this service restarted since: the old query's
         // state has no future
+        if (!bridged(pipeline)) {
+            return true;
+        }
         long gapNanos;
         try {
             gapNanos = submitter.swapInStaged(pipeline.table, staging.version);
@@ -366,7 +372,8 @@ final class SwitchOvers {
                                 staging.savepoint,
                                 staging.since,
                                 switchedAt,
-                                gapNanos / 1_000_000.0));
+                                gapNanos / 1_000_000.0,
+                                staging.bridged));
         // A start that fails is applied again, and then starts from the newest state of the query:
         // this savepoint.
         boolean started = streaming.start(pipeline, staging.savepoint);
@@ -387,6 +394,61 @@ final class SwitchOvers {
                 Duration.between(switchedAt, clock.instant()).toMillis(),
                 staging.savepoint);
         return started;
+    }
+
+    /**
+     * Seed 004's bridge, where the change has one ({@link BridgedHistory}): once, before the
+     * renames, while the stopped old table still serves readers. False when it failed (reported;
+     * tried again at the next look, the old rows serving meanwhile).
+     */
+    private boolean bridged(Pipeline pipeline) {
+        Pipeline.Staging staging = pipeline.staging;
+        var change = pipeline.definition.queryChange();
+        if (staging.bridgeDone
+                || change == null
+                || change.bridge() == null
+                || inputReplaced(pipeline)) {
+            return true; // an input replaced is read whole again: nothing of it is lost
+        }
+        try {
+            staging.bridged =
+                    bridges.bridge(
+                                    pipeline.definition,
+                                    change.bridge(),
+                                    JobOptions.refresh(
+                                            pipeline.definition,
+                                            "bridge-v" + pipeline.definition.version(),
+                                            config),
+                                    StateRestores.REWRITE_TIMEOUT)
+                            .orElse(null);
+        } catch (RuntimeException e) {
+            reports.notice(
+                    pipeline,
+                    null,
+                    "the switch-over could not bridge the old query's rows into the new table ("
+                            + PipelineReports.rootMessage(e)
+                            + "); the old query's rows keep serving the table and the bridge is"
+                            + " tried again");
+            return false;
+        }
+        staging.bridgeDone = true;
+        SwitchedOver.Bridged kept = staging.bridged;
+        if (kept != null
+                && kept.newRowsFrom() != null
+                && kept.newRowsFrom().compareTo(kept.cutOver()) > 0) {
+            reports.notice(
+                    pipeline,
+                    null,
+                    "bridged at "
+                            + kept.column()
+                            + " "
+                            + kept.cutOver()
+                            + ", but the new query's rows begin at "
+                            + kept.newRowsFrom()
+                            + ": the windows between them may be missing or partial (the sources"
+                            + " no longer held their changes)");
+        }
+        return true;
     }
 
     /**
