@@ -192,6 +192,10 @@ public final class StateCompatibility {
                             + (upstream == null ? "" : " (" + upstream + ")")
                             + ": its state may hold rows the new query would not have given it");
         }
+        if (fields.contains("aggCalls") && before.sameWindow(old, after, renewed)) {
+            // The window's time column only moved with the aggregates' columns.
+            fields.remove("windowing");
+        }
         for (var key : KEY_FIELDS.entrySet()) {
             if (fields.contains(key.getKey())) {
                 return new Result(
@@ -265,6 +269,22 @@ public final class StateCompatibility {
 
         boolean isSink(int id) {
             return type(id).equals(SINK);
+        }
+
+        /**
+         * Whether node {@code id}'s window is {@code other}'s node's, but for the positions of its
+         * time column in the rows (which move with the columns before it).
+         */
+        boolean sameWindow(int id, Plan other, int otherId) {
+            return windowShape(id).equals(other.windowShape(otherId));
+        }
+
+        private JsonNode windowShape(int id) {
+            JsonNode windowing = nodes.get(id).path("windowing").deepCopy();
+            if (windowing instanceof ObjectNode shape) {
+                shape.remove(List.of("sliceEnd", "timeAttributeIndex"));
+            }
+            return windowing;
         }
 
         boolean isStateful(int id) {

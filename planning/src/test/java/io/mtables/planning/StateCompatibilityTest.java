@@ -139,6 +139,20 @@ class StateCompatibilityTest {
     }
 
     @Test
+    void aDistinctAggregateAddedToTheSameWindowIsBlamedOnTheAggregatesNotTheWindow() {
+        var result =
+                verdict(
+                        WINDOW_SUM,
+                        "SELECT `window_start`, `window_end`, `user_id`, SUM(`price`) AS `total`,"
+                                + " SUM(DISTINCT `price`) AS `prices` "
+                                + HOURLY
+                                + " GROUP BY `window_start`, `window_end`, `user_id`");
+
+        assertThat(result.verdict()).isEqualTo(Verdict.INCOMPATIBLE);
+        assertThat(result.reason()).startsWith("DISTINCT aggregates");
+    }
+
+    @Test
     void anAddedAggregateIsIncompatibleForFlinksAccumulatorRow() {
         String summed =
                 "SELECT `user_id`, SUM(`price`) AS `total` FROM `default_catalog`.`shop`.`orders`"

@@ -312,14 +312,22 @@ class QueryChangeAcrossServicesIT {
             await().atMost(Duration.ofSeconds(60))
                     .untilAsserted(
                             () -> assertThat(reader.readsSince(Instant.EPOCH)).isGreaterThan(3));
-            var altered =
-                    statements()
-                            .send(
-                                    "ALTER MATERIALIZED TABLE "
-                                            + table
-                                            + " AS "
-                                            + newQuery
-                                            + windows);
+            String alter = "ALTER MATERIALIZED TABLE " + table + " AS " + newQuery + windows;
+            Map<String, String> explained = new HashMap<>();
+            statements()
+                    .rows("EXPLAIN " + alter)
+                    .forEach(row -> explained.put(row.get(0), row.get(1)));
+            explained.forEach(
+                    (name, value) -> {
+                        if (name.startsWith("evolution.")) {
+                            System.out.println("EXPLAIN ALTER: " + name + " | " + value);
+                        }
+                    });
+            assertThat(explained.get("evolution.verdict")).isEqualTo("INCOMPATIBLE");
+            assertThat(explained.get("evolution.bridge"))
+                    .startsWith("the old query's rows up to the cut-over by window_end")
+                    .contains("starts at offset " + FIRST_CLICKS / 2);
+            var altered = statements().send(alter);
             assertThat(altered.path("message").asText())
                     .contains("The running job's state: INCOMPATIBLE")
                     .contains("seed 004's bridge");
