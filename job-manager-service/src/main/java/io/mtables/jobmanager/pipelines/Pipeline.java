@@ -93,6 +93,9 @@ final class Pipeline {
         /** What the bridge kept; null when none ran or it kept nothing. */
         SwitchedOver.Bridged bridged;
 
+        /** How often the bridge failed for this switch. */
+        int bridgeFailures;
+
         Staging(String jobId, long version, long fromVersion, Instant since) {
             this.jobId = jobId;
             this.version = version;

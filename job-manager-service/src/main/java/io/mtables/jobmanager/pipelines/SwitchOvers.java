@@ -36,6 +36,9 @@ final class SwitchOvers {
 
     private static final Logger LOG = Logger.getLogger(SwitchOvers.class);
 
+    /** How often a switch's bridge is run before the switch-over is given up and started again. */
+    private static final int BRIDGE_TRIES = 3;
+
     private final FlinkTarget flink;
     private final JobSubmitter submitter;
     private final PaimonSnapshots snapshots;
@@ -342,7 +345,7 @@ final class SwitchOvers {
                 null); // stopped already, unless this service restarted since: the old query's
         // state has no future
         if (!bridged(pipeline)) {
-            return true;
+            return pipeline.staging != null; // looked at again, or given up: started again later
         }
         long gapNanos;
         try {
@@ -399,7 +402,8 @@ final class SwitchOvers {
     /**
      * Seed 004's bridge, where the change has one ({@link BridgedHistory}): once, before the
      * renames, while the stopped old table still serves readers. False when it failed (reported;
-     * tried again at the next look, the old rows serving meanwhile).
+     * tried again at the next look, the old rows serving meanwhile; the switch-over given up after
+     * {@link #BRIDGE_TRIES} failures).
      */
     private boolean bridged(Pipeline pipeline) {
         Pipeline.Staging staging = pipeline.staging;
@@ -422,13 +426,20 @@ final class SwitchOvers {
                                     StateRestores.REWRITE_TIMEOUT)
                             .orElse(null);
         } catch (RuntimeException e) {
-            reports.notice(
-                    pipeline,
-                    null,
+            String failure =
                     "the switch-over could not bridge the old query's rows into the new table ("
                             + PipelineReports.rootMessage(e)
-                            + "); the old query's rows keep serving the table and the bridge is"
-                            + " tried again");
+                            + "); the old query's rows keep serving the table";
+            if (++staging.bridgeFailures < BRIDGE_TRIES) {
+                reports.notice(pipeline, null, failure + " and the bridge is tried again");
+            } else {
+                giveUp(
+                        pipeline,
+                        failure
+                                + ", and after "
+                                + BRIDGE_TRIES
+                                + " tries the switch-over starts again");
+            }
             return false;
         }
         staging.bridgeDone = true;
