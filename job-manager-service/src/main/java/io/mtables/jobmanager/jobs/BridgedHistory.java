@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.catalog.Column;
@@ -73,17 +71,7 @@ public final class BridgedHistory {
         if (started == null) {
             return Optional.empty();
         }
-        JobClient job = started.job();
-        try {
-            JobSubmitter.awaitFinished(job, timeout);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the history was bridged", e);
-        } catch (ExecutionException | TimeoutException e) {
-            job.cancel();
-            throw new IllegalStateException(
-                    "the bridge of the old rows (job " + job.getJobID() + ") failed", e);
-        }
+        JobSubmitter.awaitOrCancel(started.job(), timeout, "the bridge of the old rows");
         return Optional.of(started.bridged());
     }
 

@@ -240,16 +240,7 @@ public class JobSubmitter {
                         oldColumns,
                         jobOptions,
                         env -> jobOf(env.executeSql(rewrite)));
-        try {
-            awaitFinished(job, timeout);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the written rows were rewritten", e);
-        } catch (ExecutionException | TimeoutException e) {
-            job.cancel();
-            throw new IllegalStateException(
-                    "the rewrite of the written rows (job " + job.getJobID() + ") failed", e);
-        }
+        awaitOrCancel(job, timeout, "the rewrite of the written rows");
         markWrittenBy(catalogEnvironment(), definition.table(), QueryState.fingerprint(definition));
     }
 
@@ -298,7 +289,25 @@ public class JobSubmitter {
      * Waits until {@code job} ended, asking every {@link #JOB_WATCH_INTERVAL}: Flink's own wait for
      * a job's result asks ever less often (up to every 2 s). Throws the job's failure.
      */
-    static void awaitFinished(JobClient job, Duration timeout)
+    /**
+     * Waits for a batch job ({@link #awaitFinished}); one that fails or takes longer is cancelled.
+     *
+     * @param what the job, in words, for the failure's message
+     * @throws IllegalStateException when the job fails, takes longer, or the wait is interrupted
+     */
+    static void awaitOrCancel(JobClient job, Duration timeout, String what) {
+        try {
+            awaitFinished(job, timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + what, e);
+        } catch (ExecutionException | TimeoutException e) {
+            job.cancel();
+            throw new IllegalStateException(what + " (job " + job.getJobID() + ") failed", e);
+        }
+    }
+
+    private static void awaitFinished(JobClient job, Duration timeout)
             throws InterruptedException, ExecutionException, TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!job.getJobStatus().get().isGloballyTerminalState()) {
