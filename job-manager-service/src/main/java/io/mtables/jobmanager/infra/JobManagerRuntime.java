@@ -46,6 +46,8 @@ import org.jboss.logging.Logger;
  * back what the previous run left (its events, the definitions, the plans), takes over the jobs
  * still running on the cluster, then acts on the plans. Every action runs on one control thread, in
  * arrival order; the consumers wait for it, so an offset is committed once its record was acted on.
+ * A poll of the jobs lets the waiting actions run between the tables it looks at ({@link
+ * WaitingActions}).
  */
 @ApplicationScoped
 public class JobManagerRuntime {
@@ -55,6 +57,7 @@ public class JobManagerRuntime {
     private final ReadyGate gate = new ReadyGate();
     private final PollHealth pollHealth = new PollHealth();
     private ScheduledExecutorService control;
+    private WaitingActions actions;
     private volatile PipelineManager manager;
     private FlinkTarget flink;
     private PaimonSnapshots snapshots;
@@ -83,6 +86,7 @@ public class JobManagerRuntime {
                                     quarkus); // Flink finds its connectors through it
                             return thread;
                         });
+        actions = new WaitingActions(control);
         Gauge.builder(
                         "mt.tables.queued",
                         this,
@@ -191,7 +195,7 @@ public class JobManagerRuntime {
 
     private <T> T call(Callable<T> work) {
         try {
-            return control.submit(work).get();
+            return actions.submit(work).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the control thread", e);
@@ -327,7 +331,7 @@ public class JobManagerRuntime {
 
     private void poll() {
         try {
-            manager.poll();
+            manager.poll(actions::runAll);
             pollHealth.succeeded();
         } catch (RuntimeException e) {
             LOG.warnf(

@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 
@@ -384,12 +385,24 @@ public class PipelineManager {
      * (that table is looked at again next time, and its lag shows in its freshness).
      */
     public void poll() {
+        poll(() -> false);
+    }
+
+    /**
+     * A poll that runs the actions waiting for the control thread ({@code runWaitingActions},
+     * whether any ran) before each table it looks at, so a new plan does not wait for every table's
+     * look; an action may start or stop jobs, so the jobs are listed again after one.
+     */
+    public void poll(BooleanSupplier runWaitingActions) {
         flink.ensureAvailable();
-        Map<String, FlinkJob> jobs = new HashMap<>();
-        for (FlinkJob job : flink.jobs()) {
-            jobs.put(job.id(), job);
-        }
+        Map<String, FlinkJob> jobs = jobsById();
         for (Pipeline pipeline : List.copyOf(pipelines.values())) {
+            if (runWaitingActions.getAsBoolean()) {
+                jobs = jobsById();
+            }
+            if (pipelines.get(pipeline.table) != pipeline) {
+                continue; // dropped by an action meanwhile
+            }
             try {
                 look(pipeline, jobs);
             } catch (RuntimeException e) {
@@ -404,6 +417,14 @@ public class PipelineManager {
                         pipelines.values().stream()
                                 .filter(p -> p.status == Pipeline.Status.QUEUED)
                                 .count();
+    }
+
+    private Map<String, FlinkJob> jobsById() {
+        Map<String, FlinkJob> jobs = new HashMap<>();
+        for (FlinkJob job : flink.jobs()) {
+            jobs.put(job.id(), job);
+        }
+        return jobs;
     }
 
     /**

@@ -69,6 +69,9 @@ class PipelineManagerTest {
     private Optional<PaimonSnapshots.CommittedSnapshot> latestSnapshot = Optional.empty();
     private final TreeMap<Long, Instant> checkpoints = new TreeMap<>();
 
+    /** Whether the cluster lists the job (a job submitted is listed from then on). */
+    private boolean jobListed = true;
+
     @Test
     void aRefusedSavepointLeavesTheJobRunningWithTheErrorAndSuspendIsTriedAgain() {
         PipelineManager manager = runningTable();
@@ -159,6 +162,31 @@ class PipelineManagerTest {
         assertThat(registry.get("mt.job.restarts").tag("table", TABLE).counter().count())
                 .isEqualTo(2.0);
         assertThat(manager.status(TABLE)).as("the job runs").contains("ACTIVATED");
+    }
+
+    @Test
+    void aPlanWaitingDuringAPollIsActedOnBeforeTheNextTableAndItsJobIsNotTakenForLost() {
+        jobListed = false;
+        PipelineManager manager = manager();
+        manager.onDefinition(definition(1, TableDefinition.Status.ACTIVE));
+        manager.start(List.of());
+        List<String> order = new ArrayList<>();
+
+        manager.poll(
+                () -> {
+                    if (!order.isEmpty()) {
+                        return false;
+                    }
+                    order.add("plan acted on");
+                    manager.onPlan(plan(1, RefreshPlan.Status.ACTIVE));
+                    return true;
+                });
+
+        assertThat(order).containsExactly("plan acted on");
+        assertThat(submitted)
+                .as("the poll listed the jobs again: the new job is not started a second time")
+                .hasSize(1);
+        assertThat(manager.status(TABLE)).contains("ACTIVATED");
     }
 
     @Test
@@ -466,6 +494,7 @@ class PipelineManagerTest {
             public JobClient submitStreaming(
                     TableDefinition definition, RefreshPlan plan, Map<String, String> jobOptions) {
                 submitted.add(jobOptions.get("pipeline.name"));
+                jobListed = true;
                 return (JobClient)
                         Proxy.newProxyInstance(
                                 JobClient.class.getClassLoader(),
@@ -508,7 +537,7 @@ class PipelineManagerTest {
                                     jobRunning = false;
                                     yield null;
                                 }
-                                case "jobs" -> List.of(job);
+                                case "jobs" -> jobListed ? List.of(job) : List.of();
                                 case "job" -> Optional.of(job).filter(j -> j.id().equals(args[0]));
                                 case "completedCheckpoints" -> new TreeMap<>(checkpoints);
                                 case "restarts" -> OptionalLong.of(restarts);
