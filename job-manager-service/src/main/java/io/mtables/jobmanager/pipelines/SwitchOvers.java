@@ -36,9 +36,6 @@ final class SwitchOvers {
 
     private static final Logger LOG = Logger.getLogger(SwitchOvers.class);
 
-    /** How often a switch's bridge is run before the switch-over is given up and started again. */
-    private static final int BRIDGE_TRIES = 3;
-
     private final FlinkTarget flink;
     private final JobSubmitter submitter;
     private final PaimonSnapshots snapshots;
@@ -48,7 +45,7 @@ final class SwitchOvers {
     private final StreamingJobs streaming;
     private final Clock clock;
     private final Consumer<String> rowsReplaced;
-    private final BridgedHistory bridges;
+    private final SwitchBridges bridges;
 
     /**
      * @param rowsReplaced told the table's name once another table is under it (its readers cannot
@@ -73,7 +70,7 @@ final class SwitchOvers {
         this.streaming = streaming;
         this.clock = clock;
         this.rowsReplaced = rowsReplaced;
-        this.bridges = new BridgedHistory(submitter);
+        this.bridges = new SwitchBridges(new BridgedHistory(submitter), config, reports);
     }
 
     /**
@@ -344,8 +341,13 @@ final class SwitchOvers {
                 pipeline,
                 null); // stopped already, unless this service restarted since: the old query's
         // state has no future
-        if (!bridged(pipeline)) {
-            return pipeline.staging != null; // looked at again, or given up: started again later
+        SwitchBridges.Outcome bridged = bridges.bridge(pipeline, inputReplaced(pipeline));
+        if (bridged instanceof SwitchBridges.Outcome.GiveUp givenUp) {
+            giveUp(pipeline, givenUp.reason());
+            return false; // started again after the back-off
+        }
+        if (bridged instanceof SwitchBridges.Outcome.TryAgain) {
+            return true; // looked at again, the old rows serving meanwhile
         }
         long gapNanos;
         try {
@@ -397,69 +399,6 @@ final class SwitchOvers {
                 Duration.between(switchedAt, clock.instant()).toMillis(),
                 staging.savepoint);
         return started;
-    }
-
-    /**
-     * Seed 004's bridge, where the change has one ({@link BridgedHistory}): once, before the
-     * renames, while the stopped old table still serves readers. False when it failed (reported;
-     * tried again at the next look, the old rows serving meanwhile; the switch-over given up after
-     * {@link #BRIDGE_TRIES} failures).
-     */
-    private boolean bridged(Pipeline pipeline) {
-        Pipeline.Staging staging = pipeline.staging;
-        var change = pipeline.definition.queryChange();
-        if (staging.bridgeDone
-                || change == null
-                || change.bridge() == null
-                || inputReplaced(pipeline)) {
-            return true; // an input replaced is read whole again: nothing of it is lost
-        }
-        try {
-            staging.bridged =
-                    bridges.bridge(
-                                    pipeline.definition,
-                                    change.bridge(),
-                                    JobOptions.refresh(
-                                            pipeline.definition,
-                                            "bridge-v" + pipeline.definition.version(),
-                                            config),
-                                    StateRestores.REWRITE_TIMEOUT)
-                            .orElse(null);
-        } catch (RuntimeException e) {
-            String failure =
-                    "the switch-over could not bridge the old query's rows into the new table ("
-                            + PipelineReports.rootMessage(e)
-                            + "); the old query's rows keep serving the table";
-            if (++staging.bridgeFailures < BRIDGE_TRIES) {
-                reports.notice(pipeline, null, failure + " and the bridge is tried again");
-            } else {
-                giveUp(
-                        pipeline,
-                        failure
-                                + ", and after "
-                                + BRIDGE_TRIES
-                                + " tries the switch-over starts again");
-            }
-            return false;
-        }
-        staging.bridgeDone = true;
-        SwitchedOver.Bridged kept = staging.bridged;
-        if (kept != null
-                && kept.newRowsFrom() != null
-                && kept.newRowsFrom().compareTo(kept.cutOver()) > 0) {
-            reports.notice(
-                    pipeline,
-                    null,
-                    "bridged at "
-                            + kept.column()
-                            + " "
-                            + kept.cutOver()
-                            + ", but the new query's rows begin at "
-                            + kept.newRowsFrom()
-                            + ": the windows between them may be missing or partial (the sources"
-                            + " no longer held their changes)");
-        }
-        return true;
     }
 
     /**
