@@ -3,7 +3,12 @@ package io.mtables.jobmanager.pipelines;
 import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.jobmanager.jobs.BridgedHistory;
 import io.mtables.jobmanager.jobs.JobOptions;
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinition.HistoryBridge;
 import io.mtables.schemas.refresh.SwitchedOver;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * Seed 004's bridge as a step of a switch-over ({@link SwitchOvers#finish}): where the change has
@@ -28,11 +33,21 @@ final class SwitchBridges {
         record GiveUp(String reason) implements Outcome {}
     }
 
-    private final BridgedHistory bridges;
+    /** The bridge's batch jobs: {@link BridgedHistory#bridge}. */
+    @FunctionalInterface
+    interface Bridge {
+        Optional<SwitchedOver.Bridged> run(
+                TableDefinition definition,
+                HistoryBridge bridge,
+                Map<String, String> jobOptions,
+                Duration timeout);
+    }
+
+    private final Bridge bridges;
     private final JobManagerConfig config;
     private final PipelineReports reports;
 
-    SwitchBridges(BridgedHistory bridges, JobManagerConfig config, PipelineReports reports) {
+    SwitchBridges(Bridge bridges, JobManagerConfig config, PipelineReports reports) {
         this.bridges = bridges;
         this.config = config;
         this.reports = reports;
@@ -50,7 +65,7 @@ final class SwitchBridges {
         }
         try {
             staging.bridged =
-                    bridges.bridge(
+                    bridges.run(
                                     pipeline.definition,
                                     change.bridge(),
                                     JobOptions.refresh(

@@ -70,7 +70,7 @@ final class SwitchOvers {
         this.streaming = streaming;
         this.clock = clock;
         this.rowsReplaced = rowsReplaced;
-        this.bridges = new SwitchBridges(new BridgedHistory(submitter), config, reports);
+        this.bridges = new SwitchBridges(new BridgedHistory(submitter)::bridge, config, reports);
     }
 
     /**
