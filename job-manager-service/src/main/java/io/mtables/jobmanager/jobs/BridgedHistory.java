@@ -21,7 +21,10 @@ import org.apache.flink.util.CloseableIterator;
  * after the cut-over and the old query's rows of the windows up to it (the columns the new query
  * adds NULL). The cut-over is the newest window end the old query wrote: the old job, stopped
  * before this, closed every window up to it from all the changes, which the new job can no longer
- * read; the windows after it are the new job's, from changes its sources still hold.
+ * read; the windows after it are the new job's, from changes its sources still hold. Where the new
+ * job had fired fewer windows at its savepoint (its watermark a periodic emission behind), the
+ * cut-over is its newest window end instead: a window it fires after the switch is then never one
+ * the old rows already hold (a duplicate in a table without a key).
  */
 public final class BridgedHistory {
 
@@ -51,7 +54,7 @@ public final class BridgedHistory {
                 submitter.inBatch(
                         jobOptions,
                         env -> {
-                            List<String> ends = newestOldAndOldestNew(env, column, old, staged);
+                            List<String> ends = windowEnds(env, column, old, staged);
                             String cutOver = ends.get(0);
                             if (cutOver == null) {
                                 return null;
@@ -142,19 +145,24 @@ public final class BridgedHistory {
     }
 
     /**
-     * The newest {@code column} in {@code old} and the oldest in {@code staged}, as Flink's STRING
-     * (null for none): one batch job, as readers wait for the switch meanwhile.
+     * The cut-over (the older of the newest {@code column} in {@code old} and the newest in {@code
+     * staged}; the old one when {@code staged} has none) and the oldest {@code column} in {@code
+     * staged}, as Flink's STRING (null for none): one batch job, as readers wait for the switch
+     * meanwhile.
      */
-    private static List<String> newestOldAndOldestNew(
+    private static List<String> windowEnds(
             TableEnvironment env, String column, String old, String staged) {
         String query =
-                "SELECT CAST(o.e AS STRING), CAST(n.e AS STRING) FROM (SELECT MAX("
+                "SELECT CAST(CASE WHEN n.newest < o.e THEN n.newest ELSE o.e END AS STRING),"
+                        + " CAST(n.oldest AS STRING) FROM (SELECT MAX("
                         + column
                         + ") AS e FROM "
                         + old
                         + ") AS o CROSS JOIN (SELECT MIN("
                         + column
-                        + ") AS e FROM "
+                        + ") AS oldest, MAX("
+                        + column
+                        + ") AS newest FROM "
                         + staged
                         + ") AS n";
         try (CloseableIterator<Row> rows = env.executeSql(query).collect()) {
