@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 /** Hand-made definitions and plans, as ddl-service and planner-service would publish them. */
-final class Tables {
+public final class Tables {
 
     private Tables() {}
 
-    static TableDefinition.SourceTable kafkaSource(
+    public static TableDefinition.SourceTable kafkaSource(
             String table, String columns, String topic, String format, String bootstrap) {
         String[] parts = table.split("\\.");
         String statement =
@@ -37,7 +37,7 @@ final class Tables {
     }
 
     /** A materialized table as a source of another one. */
-    static TableDefinition.SourceTable materializedSource(TableDefinition table) {
+    public static TableDefinition.SourceTable materializedSource(TableDefinition table) {
         return new TableDefinition.SourceTable(
                 table.table(),
                 TableDefinition.Kind.MATERIALIZED_TABLE,
@@ -47,7 +47,7 @@ final class Tables {
                 table.partitionKeys());
     }
 
-    static TableDefinition materialized(
+    public static TableDefinition materialized(
             String table,
             long version,
             List<Column> columns,
@@ -77,7 +77,7 @@ final class Tables {
                 null);
     }
 
-    static RefreshPlan continuous(
+    public static RefreshPlan continuous(
             String table, long version, List<String> key, Duration checkpoint) {
         return new RefreshPlan(
                 table,
@@ -99,7 +99,7 @@ final class Tables {
                 Instant.now());
     }
 
-    static RefreshPlan full(String table, long version) {
+    public static RefreshPlan full(String table, long version) {
         return new RefreshPlan(
                 table,
                 version,
@@ -119,7 +119,7 @@ final class Tables {
     }
 
     /** A FULL plan whose refreshes of unchanged Paimon inputs run no job. */
-    static RefreshPlan fullSkippingUnchanged(String table, long version) {
+    public static RefreshPlan fullSkippingUnchanged(String table, long version) {
         RefreshPlan p = full(table, version);
         return new RefreshPlan(
                 p.table(),
@@ -142,7 +142,7 @@ final class Tables {
     }
 
     /** A FULL plan whose refreshes overwrite only the partitions the given inputs changed. */
-    static RefreshPlan fullByChangedPartitions(
+    public static RefreshPlan fullByChangedPartitions(
             String table, long version, Map<String, Map<String, String>> partitionsFrom) {
         RefreshPlan p = full(table, version);
         return new RefreshPlan(
@@ -167,7 +167,8 @@ final class Tables {
                         partitionsFrom));
     }
 
-    static RefreshPlan withStatus(RefreshPlan plan, long version, RefreshPlan.Status status) {
+    public static RefreshPlan withStatus(
+            RefreshPlan plan, long version, RefreshPlan.Status status) {
         return new RefreshPlan(
                 plan.table(),
                 version,
@@ -187,7 +188,7 @@ final class Tables {
                 plan.incremental());
     }
 
-    static TableDefinition withVersion(
+    public static TableDefinition withVersion(
             TableDefinition d, long version, TableDefinition.Status status) {
         return new TableDefinition(
                 d.table(),

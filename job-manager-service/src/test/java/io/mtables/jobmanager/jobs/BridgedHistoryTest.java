@@ -2,6 +2,7 @@ package io.mtables.jobmanager.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mtables.jobmanager.Tables;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
@@ -10,7 +11,6 @@ import io.mtables.schemas.refresh.SwitchedOver;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -196,26 +196,13 @@ class BridgedHistoryTest {
     }
 
     private static TableDefinition definition() {
-        String query = "SELECT window_end, COUNT(*) AS clicks, SUM(DISTINCT amount) AS amounts";
-        return new TableDefinition(
+        return Tables.materialized(
                 TABLE,
                 2,
-                TableDefinition.Kind.MATERIALIZED_TABLE,
-                "CREATE MATERIALIZED TABLE ...",
                 List.of(),
                 List.of(),
+                "SELECT window_end, COUNT(*) AS clicks, SUM(DISTINCT amount) AS amounts ...",
                 List.of(),
-                null,
-                Map.of(),
-                null,
-                null,
-                TableDefinition.RefreshMode.CONTINUOUS,
-                new TableDefinition.Query(query, query),
-                List.of(),
-                TableDefinition.Status.ACTIVE,
-                Map.of(),
-                Instant.now(),
-                Instant.now(),
-                null);
+                TableDefinition.Status.ACTIVE);
     }
 }

@@ -3,6 +3,7 @@ package io.mtables.jobmanager.pipelines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.mtables.jobmanager.Tables;
 import io.mtables.jobmanager.infra.RefreshEvents;
 import io.mtables.jobmanager.infra.RefreshMetrics;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
@@ -11,7 +12,6 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.HistoryBridge;
 import io.mtables.schemas.catalog.TableDefinition.QueryChange;
 import io.mtables.schemas.catalog.TableDefinition.Verdict;
-import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.SwitchedOver;
 import java.nio.file.Path;
@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -149,28 +148,15 @@ class SwitchBridgesTest {
     /** A table switching over to version 2, whose change carries {@code bridge} (or none). */
     private static Pipeline staging(HistoryBridge bridge) {
         Pipeline pipeline = new Pipeline(TABLE);
-        String query = "SELECT window_end, COUNT(*) AS clicks FROM ...";
         pipeline.definition =
-                new TableDefinition(
+                Tables.materialized(
                                 TABLE,
                                 2,
-                                TableDefinition.Kind.MATERIALIZED_TABLE,
-                                "CREATE MATERIALIZED TABLE ...",
                                 List.of(),
                                 List.of(),
+                                "SELECT window_end, COUNT(*) AS clicks FROM ...",
                                 List.of(),
-                                null,
-                                Map.of(),
-                                null,
-                                null,
-                                TableDefinition.RefreshMode.CONTINUOUS,
-                                new TableDefinition.Query(query, query),
-                                List.of(),
-                                TableDefinition.Status.ACTIVE,
-                                Map.of(),
-                                Instant.now(),
-                                Instant.now(),
-                                null)
+                                TableDefinition.Status.ACTIVE)
                         .withQueryChange(
                                 new QueryChange(
                                         1,
@@ -179,23 +165,7 @@ class SwitchBridgesTest {
                                         "a switch-over",
                                         null,
                                         bridge));
-        pipeline.plan =
-                new RefreshPlan(
-                        TABLE,
-                        2,
-                        RefreshPlan.Status.ACTIVE,
-                        RefreshPlan.Mode.CONTINUOUS,
-                        new RefreshPlan.Freshness(5, "SECOND"),
-                        true,
-                        Duration.ofSeconds(2),
-                        null,
-                        Map.of(),
-                        "[I]",
-                        null,
-                        List.of(),
-                        List.of("hand-made"),
-                        List.of(),
-                        Instant.now());
+        pipeline.plan = Tables.continuous(TABLE, 2, List.of(), Duration.ofSeconds(2));
         pipeline.staging = new Pipeline.Staging("0f", 2, 1, Instant.now());
         return pipeline;
     }
