@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mtables.jobmanager.JobManagerConfig;
+import io.mtables.jobmanager.Tables;
 import io.mtables.jobmanager.flink.FlinkJob;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.infra.RefreshEvents;
@@ -12,7 +13,6 @@ import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
-import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.tick.RefreshTick;
@@ -105,43 +105,15 @@ class FullRefreshesTest {
     private Pipeline running() {
         Pipeline pipeline = new Pipeline(TABLE);
         pipeline.definition =
-                new TableDefinition(
+                Tables.materialized(
                         TABLE,
                         1,
-                        TableDefinition.Kind.MATERIALIZED_TABLE,
-                        "CREATE MATERIALIZED TABLE ...",
                         List.of(),
                         List.of(),
+                        "SELECT 1",
                         List.of(),
-                        null,
-                        Map.of(),
-                        null,
-                        null,
-                        TableDefinition.RefreshMode.FULL,
-                        new TableDefinition.Query("SELECT 1", "SELECT 1"),
-                        List.of(),
-                        TableDefinition.Status.ACTIVE,
-                        Map.of(),
-                        Instant.now(),
-                        Instant.now(),
-                        null);
-        pipeline.plan =
-                new RefreshPlan(
-                        TABLE,
-                        1,
-                        RefreshPlan.Status.ACTIVE,
-                        RefreshPlan.Mode.FULL,
-                        new RefreshPlan.Freshness(1, "HOUR"),
-                        true,
-                        null,
-                        "0 0 0/1 * * ? *",
-                        Map.of(),
-                        "[I,UA]",
-                        null,
-                        List.of(),
-                        List.of("hand-made"),
-                        List.of(),
-                        Instant.now());
+                        TableDefinition.Status.ACTIVE);
+        pipeline.plan = Tables.full(TABLE, 1);
         pipeline.refreshJobId = JOB;
         pipeline.refreshRunning =
                 new Pipeline.Refresh(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mtables.jobmanager.JobManagerConfig;
+import io.mtables.jobmanager.Tables;
 import io.mtables.jobmanager.flink.ClusterCapacity;
 import io.mtables.jobmanager.flink.FlinkJob;
 import io.mtables.jobmanager.flink.FlinkTarget;
@@ -560,26 +561,8 @@ class PipelineManagerTest {
     }
 
     private static TableDefinition definition(long version, TableDefinition.Status status) {
-        return new TableDefinition(
-                TABLE,
-                version,
-                TableDefinition.Kind.MATERIALIZED_TABLE,
-                "CREATE MATERIALIZED TABLE ...",
-                List.of(),
-                List.of(),
-                List.of(),
-                null,
-                Map.of(),
-                null,
-                null,
-                TableDefinition.RefreshMode.CONTINUOUS,
-                new TableDefinition.Query("SELECT 1", "SELECT 1"),
-                List.of(),
-                status,
-                Map.of(),
-                Instant.now(),
-                Instant.now(),
-                null);
+        return Tables.materialized(
+                TABLE, version, List.of(), List.of(), "SELECT 1", List.of(), status);
     }
 
     private static RefreshPlan plan(long version, RefreshPlan.Status status) {

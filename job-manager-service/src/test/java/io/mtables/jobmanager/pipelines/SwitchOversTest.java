@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.mtables.jobmanager.JobManagerConfig;
+import io.mtables.jobmanager.Tables;
 import io.mtables.jobmanager.flink.ClusterCapacity;
 import io.mtables.jobmanager.flink.FlinkJob;
 import io.mtables.jobmanager.flink.FlinkTarget;
@@ -445,27 +446,14 @@ class SwitchOversTest {
 
     /** Version {@code version} of the table: each version's query is another. */
     private static TableDefinition definition(long version) {
-        String query = "SELECT " + version + " AS v";
-        return new TableDefinition(
+        return Tables.materialized(
                 TABLE,
                 version,
-                TableDefinition.Kind.MATERIALIZED_TABLE,
-                "CREATE MATERIALIZED TABLE ...",
                 List.of(),
                 List.of(),
+                "SELECT " + version + " AS v",
                 List.of(),
-                null,
-                Map.of(),
-                null,
-                null,
-                TableDefinition.RefreshMode.CONTINUOUS,
-                new TableDefinition.Query(query, query),
-                List.of(),
-                TableDefinition.Status.ACTIVE,
-                Map.of(),
-                Instant.now(),
-                Instant.now(),
-                null);
+                TableDefinition.Status.ACTIVE);
     }
 
     private static RefreshPlan plan(long version) {
