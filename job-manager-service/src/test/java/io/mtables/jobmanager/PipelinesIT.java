@@ -183,7 +183,8 @@ class PipelinesIT {
                 .containsPattern(
                         "(?m)^mt_refreshes_total\\{[^}]*outcome=\"REFRESHED\"[^}]*table=\""
                                 + Pattern.quote(table)
-                                + "\"[^}]*\\} [1-9]");
+                                + "\"[^}]*\\} [1-9]")
+                .containsPattern("(?m)^mt_jobs_poll_seconds_count [1-9]");
     }
 
     private static JsonNode readTree(String json) {

@@ -2,6 +2,7 @@ package io.mtables.jobmanager.infra;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.jobmanager.flink.EmbeddedFlinkTarget;
 import io.mtables.jobmanager.flink.EmbeddedSizing;
@@ -330,6 +331,7 @@ public class JobManagerRuntime {
     }
 
     private void poll() {
+        Timer.Sample sample = Timer.start(registry);
         try {
             manager.poll(actions::runAll);
             pollHealth.succeeded();
@@ -339,6 +341,13 @@ public class JobManagerRuntime {
                     PollHealth.FAILURES_TO_REPORT, e.getMessage());
             pollHealth.failed(String.valueOf(e.getMessage()));
         }
+        // How long a look at every job takes: the events' actions wait at most one table's look,
+        // but a long poll still delays the next look at each job.
+        sample.stop(
+                Timer.builder("mt.jobs.poll")
+                        .description(
+                                "One look at every job and at new snapshots, actions run between")
+                        .register(registry));
     }
 
     private void watchRefreshes() {
