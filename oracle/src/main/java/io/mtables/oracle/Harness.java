@@ -127,7 +127,12 @@ public final class Harness {
         return awaitAgreement(changes);
     }
 
-    private int drive(Runnable midway) throws SQLException, InterruptedException {
+    /**
+     * Runs the workload for the configured duration, calls {@code midway} halfway through, and
+     * returns how many changes it committed; for a caller that has more to do (faults to finish
+     * injecting) before it waits for agreement.
+     */
+    public int drive(Runnable midway) throws SQLException, InterruptedException {
         Random random = new Random(settings.seed());
         Instant start = Instant.now();
         Instant half = start.plus(settings.duration().dividedBy(2));
