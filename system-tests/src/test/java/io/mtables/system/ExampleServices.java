@@ -337,12 +337,8 @@ final class ExampleServices implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        for (int i = others.size() - 1; i >= 0; i--) {
-            others.get(i).stop();
-        }
-        if (cdc != null) {
-            cdc.stop();
-        }
+        // Side by side: one after the other, a graceful stop each (2-10 s) added up to 40 s a run.
+        ServiceProcess.stopTogether(processes().stream().filter(p -> p != null).toList());
         Path pidFile = data.resolve("flink/cluster.pid");
         if (Files.exists(pidFile)) {
             ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
