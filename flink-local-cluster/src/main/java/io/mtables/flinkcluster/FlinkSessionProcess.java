@@ -115,6 +115,9 @@ public final class FlinkSessionProcess {
         // Jobs arrive as job graphs with no jars of their own: their classes are all on this class
         // path.
         conf.put("classloader.resolve-order", "parent-first");
+        // Paimon's shared thread pools keep the class loader of the first job that used them,
+        // closed once it ends: harmless for loaders that only delegate here (LocalFlinkCluster).
+        conf.put("classloader.check-leaked-classloader", "false");
         return conf;
     }
 

@@ -152,6 +152,11 @@ public final class LocalFlinkCluster {
         conf.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofSeconds(1));
         // Jobs arrive as job graphs with no jars of their own: their classes are all here.
         conf.setString("classloader.resolve-order", "parent-first");
+        // Paimon's shared thread pools keep the context class loader of the job that first used
+        // them; once that job ends, Flink closes it, and on an object store every later job's
+        // reads through those threads failed ("Trying to access closed classloader"). With no jars
+        // of their own, a job's class loader only delegates here, so using it closed is harmless.
+        conf.setString("classloader.check-leaked-classloader", "false");
         return conf;
     }
 }

@@ -69,6 +69,11 @@ class PipelinesOnRemoteFlinkIT extends PipelinesIT {
     void aTableReadingASwitchedOverTableIsRebuiltFromTheNewRows() {}
 
     @Override
+    boolean embeddedCluster() {
+        return false;
+    }
+
+    @Override
     int flinkPort() {
         return RemoteFlinkTestResource.PORT;
     }

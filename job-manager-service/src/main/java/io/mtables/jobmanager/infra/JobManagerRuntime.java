@@ -8,6 +8,7 @@ import io.mtables.jobmanager.flink.EmbeddedFlinkTarget;
 import io.mtables.jobmanager.flink.EmbeddedSizing;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.flink.RemoteFlinkTarget;
+import io.mtables.jobmanager.jobs.ClusterWarmUp;
 import io.mtables.jobmanager.jobs.JobOptions;
 import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.JobWarmUp;
@@ -65,6 +66,9 @@ public class JobManagerRuntime {
     private PaimonPartitions partitions;
     private KafkaLog eventsLog;
     private boolean warmUp;
+
+    /** Whether the embedded cluster had run no job when this service first reached it. */
+    private boolean clusterFresh;
 
     @jakarta.inject.Inject MeterRegistry registry;
 
@@ -219,6 +223,8 @@ public class JobManagerRuntime {
         gate.progress("reaching Flink (" + config.flink().target() + ")");
         if (flink == null) {
             flink = target(config, locations);
+            // Looked at before any job of ours is taken over or started.
+            clusterFresh = flink instanceof EmbeddedFlinkTarget && freshCluster();
         }
         if (snapshots == null) {
             snapshots = new PaimonSnapshots(locations.warehouse());
@@ -313,10 +319,17 @@ public class JobManagerRuntime {
     }
 
     /**
-     * The first table's work done once ({@link JobWarmUp}): its job compiled and its first event's
-     * topic looked up.
+     * The first table's work done once: on an embedded cluster that had run no job when the service
+     * reached it, a small job run ({@link ClusterWarmUp}, first: it needs no planner, so it is done
+     * before the compile below competes for the cores), then the table's job compiled and its first
+     * event's topic looked up ({@link JobWarmUp}).
      */
     private void warmUp(JobManagerConfig config, Locations locations) {
+        // Only where the cluster is ours and fresh: a user's cluster is not given jobs of ours
+        // that no table asked for, and one that ran jobs is warm.
+        if (clusterFresh) {
+            WarmUps.run("cluster", () -> ClusterWarmUp.run(flink, Duration.ofMinutes(1)), registry);
+        }
         WarmUps.run(
                 "job compiler",
                 () -> {
@@ -328,6 +341,18 @@ public class JobManagerRuntime {
                             JobOptions.refresh(WarmUp.definition(), "warm-up", config));
                 },
                 registry);
+    }
+
+    /**
+     * Whether the cluster has run no job yet; false when it does not answer (the next poll reports
+     * that, in readiness).
+     */
+    private boolean freshCluster() {
+        try {
+            return flink.jobs().isEmpty();
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     private void poll() {

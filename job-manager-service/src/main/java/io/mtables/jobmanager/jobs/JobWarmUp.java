@@ -71,7 +71,7 @@ public final class JobWarmUp {
         }
     }
 
-    private static Path scratch() {
+    static Path scratch() {
         try {
             return Files.createTempDirectory("mt-warm-up-");
         } catch (IOException e) {
@@ -79,7 +79,7 @@ public final class JobWarmUp {
         }
     }
 
-    private static void delete(Path directory) {
+    static void delete(Path directory) {
         try (Stream<Path> paths = Files.walk(directory)) {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException e) {
