@@ -45,11 +45,12 @@ import org.jboss.logging.Logger;
 /**
  * Records the refresh history: reads {@code mt.refresh.events} with a consumer group of its own and
  * writes one row per refresh, failure, suspension and freshness alert into {@link
- * RefreshHistoryTable}, committing the Kafka offsets only after Paimon committed the rows (an event
- * read again is the same row). Rows beyond {@code mt.history.max-per-table} per table or older than
- * {@code mt.history.max-age} are deleted as it goes. A failure is counted ({@code
- * mt_history_write_failures_total}) and the whole step is tried again 5 s later from the last
- * committed offsets. Only the active instance of ddl-service records.
+ * RefreshHistoryTable}, the rows of up to {@link #COMMIT_EVERY} in one Paimon commit, committing
+ * the Kafka offsets only after Paimon committed the rows (an event read again is the same row).
+ * Rows beyond {@code mt.history.max-per-table} per table or older than {@code mt.history.max-age}
+ * are deleted as it goes. A failure is counted ({@code mt_history_write_failures_total}) and the
+ * whole step is tried again 5 s later from the last committed offsets. Only the active instance of
+ * ddl-service records.
  */
 @ApplicationScoped
 public class RefreshHistoryRecorder {
@@ -57,6 +58,14 @@ public class RefreshHistoryRecorder {
     private static final Logger LOG = Logger.getLogger(RefreshHistoryRecorder.class);
     private static final Duration RETRY_PAUSE = Duration.ofSeconds(5);
     private static final Duration AGE_SWEEP = Duration.ofMinutes(1);
+
+    /**
+     * How long rows wait for others to join their Paimon commit: each commit writes a snapshot, its
+     * manifests and files and compacts, and with a commit per poll the recorder took more of
+     * ddl-service's CPU than anything else in it while tables ran (bin/bench control-plane, 5
+     * tables checkpointing twice a second).
+     */
+    static final Duration COMMIT_EVERY = Duration.ofSeconds(1);
 
     private final DdlRuntime runtime;
     private final RefreshStatusProjection statuses;
@@ -99,8 +108,7 @@ public class RefreshHistoryRecorder {
         consumer.put(ConsumerConfig.GROUP_ID_CONFIG, serviceName + "-refresh-history");
         consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        // One Paimon commit per poll: larger polls, fewer commits (snapshots) when events come in
-        // bursts.
+        // Large polls: a burst of events is read at once.
         consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
         var location = WarehouseReader.configured(ConfigProvider.getConfig());
         // One writer of the history table: the active instance of ddl-service.
@@ -178,22 +186,24 @@ public class RefreshHistoryRecorder {
                 consumer.subscribe(List.of(Topics.REFRESH_EVENTS));
                 long commitId = 0;
                 Instant nextSweep = clock.instant();
+                List<GenericRow> pending = new ArrayList<>();
+                Instant commitDue = null;
                 while (!stopped) {
-                    List<GenericRow> rows = new ArrayList<>();
-                    for (ConsumerRecord<String, String> record :
-                            consumer.poll(Duration.ofSeconds(1))) {
+                    Duration wait =
+                            commitDue == null ? Duration.ofSeconds(1) : durationUntil(commitDue);
+                    for (ConsumerRecord<String, String> record : consumer.poll(wait)) {
                         HistoryEntry entry = entryOf(record);
                         if (entry == null || bounds.has(entry.table(), entry.eventId())) {
                             continue;
                         }
-                        rows.add(RefreshHistoryTable.row(entry));
+                        pending.add(RefreshHistoryTable.row(entry));
                         bounds.add(
                                         entry.table(),
                                         entry.eventId(),
                                         entry.finishedAt().toEpochMilli())
                                 .forEach(
                                         over ->
-                                                rows.add(
+                                                pending.add(
                                                         RefreshHistoryTable.deletion(
                                                                 over.table(), over.eventId())));
                     }
@@ -201,18 +211,28 @@ public class RefreshHistoryRecorder {
                         bounds.expired(clock.instant())
                                 .forEach(
                                         old ->
-                                                rows.add(
+                                                pending.add(
                                                         RefreshHistoryTable.deletion(
                                                                 old.table(), old.eventId())));
                         nextSweep = clock.instant().plus(AGE_SWEEP);
                     }
-                    if (!rows.isEmpty()) {
-                        for (GenericRow row : rows) {
-                            write.write(row);
-                        }
-                        commit.commit(commitId, write.prepareCommit(false, commitId));
-                        commitId++;
+                    if (pending.isEmpty()) {
+                        consumer.commitSync(); // what was read holds no row
+                        continue;
                     }
+                    if (commitDue == null) {
+                        commitDue = clock.instant().plus(COMMIT_EVERY);
+                    }
+                    if (clock.instant().isBefore(commitDue)) {
+                        continue; // more rows may join this commit; the offsets wait for it
+                    }
+                    for (GenericRow row : pending) {
+                        write.write(row);
+                    }
+                    commit.commit(commitId, write.prepareCommit(false, commitId));
+                    commitId++;
+                    pending.clear();
+                    commitDue = null;
                     consumer.commitSync();
                 }
             }
@@ -265,6 +285,11 @@ public class RefreshHistoryRecorder {
                                                         new TableFreshness(catalog, statuses, plans)
                                                                 .target(definition)))
                 .orElse(null);
+    }
+
+    private Duration durationUntil(Instant due) {
+        Duration left = Duration.between(clock.instant(), due);
+        return left.isNegative() ? Duration.ZERO : left;
     }
 
     private static void sleep(Duration pause) {
