@@ -37,12 +37,14 @@ import org.apache.paimon.table.source.ReadBuilder;
  * (Debezium's source.ts_ms) and from its Kafka send (the record's mt-published-at header) to the
  * commit of the first Paimon snapshot that holds it (read with Paimon's API as snapshots appear).
  *
- * <p>Steady state only: the writing starts once the job runs, and the rows of the first {@value
- * #WARM_UP_SECONDS} seconds of writing are not counted (the job's and the capture's JIT warm-up; a
- * run that counted the job's start measured its start, not its freshness).
+ * <p>Steady state only: the table is created once the services' warm-ups at start ended (they
+ * compile Flink's planner and jobs on the same cores: with the writing started beside them, the
+ * capture fell 8 s behind and took 30 s to catch up), the writing starts once the job runs, and the
+ * rows of the first {@value #WARM_UP_SECONDS} seconds of writing are not counted (the job's and the
+ * capture's JIT warm-up; a run that counted the job's start measured its start, not its freshness).
  *
  * <p>Arguments: ddl-service URL, bootstrap servers, warehouse, JDBC URL, schema, rows per second,
- * seconds, PNG path, Flink REST port.
+ * seconds, PNG path, Flink REST port, planner-service URL, job-manager-service URL.
  */
 public final class FreshnessBench {
 
@@ -62,6 +64,12 @@ public final class FreshnessBench {
         MachineFacts.print(
                 "freshness: PostgreSQL commit and Kafka send to readable in Paimon, FRESHNESS 1"
                         + " second");
+        Duration warming =
+                ServiceWarmUps.await(
+                        ServiceWarmUps.of(ddl, args[9], args[10]), Duration.ofMinutes(3));
+        System.out.printf(
+                "the services' warm-ups ended %.1f s after the bench started waiting%n",
+                warming.toMillis() / 1000.0);
 
         Statements.post(
                 ddl,
@@ -100,6 +108,7 @@ public final class FreshnessBench {
         watcher.start();
         long warmUp = (long) Math.max(1, rate / 100) * 100 * WARM_UP_SECONDS;
         long measuredFrom = System.currentTimeMillis() + WARM_UP_SECONDS * 1000L;
+        long writingFrom = System.currentTimeMillis();
         long written = write(jdbc, schema, rate, WARM_UP_SECONDS + seconds);
         System.out.printf(
                 "wrote %,d rows in %d s (%d rows/s asked); the first %,d (%d s) warm up and are not"
@@ -149,9 +158,84 @@ public final class FreshnessBench {
                 });
         System.out.println(
                 "of which PostgreSQL commit to Kafka send (the capture): " + summary(captureLag));
+        printSteadyState(sent, readableAt, writingFrom + STEADY_AFTER_MS);
+        printTimeline(sent, readableAt, warmUp);
         printCheckpoints(checkpoints, committedAt, measuredFrom);
         histogram(fromCommit, fromKafka, new File(png));
         System.out.println("histogram: " + png);
+    }
+
+    /**
+     * The waits by when the rows were committed, in windows of {@link #TIMELINE_WINDOW_MS}: whether
+     * a tail is one stall or spread over the run.
+     */
+    private static void printTimeline(
+            Map<Long, long[]> sent, Map<Long, Long> readableAt, long warmUp) {
+        java.util.TreeMap<Long, List<long[]>> windows = new java.util.TreeMap<>();
+        synchronized (readableAt) {
+            sent.forEach(
+                    (id, times) -> {
+                        Long readable = readableAt.get(id);
+                        if (id > warmUp && readable != null) {
+                            windows.computeIfAbsent(
+                                            times[0] / TIMELINE_WINDOW_MS, w -> new ArrayList<>())
+                                    .add(new long[] {times[1] - times[0], readable - times[1]});
+                        }
+                    });
+        }
+        if (windows.isEmpty()) {
+            return;
+        }
+        long first = windows.firstKey();
+        System.out.println(
+                "by commit time, per "
+                        + TIMELINE_WINDOW_MS / 1000
+                        + " s: the capture p50 / max | Kafka send to readable p50 / max (ms)");
+        windows.forEach(
+                (window, rows) -> {
+                    List<Long> capture = rows.stream().map(r -> r[0]).sorted().toList();
+                    List<Long> kafka = rows.stream().map(r -> r[1]).sorted().toList();
+                    System.out.printf(
+                            "  +%3d s: %5d / %5d | %5d / %5d%n",
+                            (window - first) * TIMELINE_WINDOW_MS / 1000,
+                            capture.get(capture.size() / 2),
+                            capture.get(capture.size() - 1),
+                            kafka.get(kafka.size() / 2),
+                            kafka.get(kafka.size() - 1));
+                });
+    }
+
+    private static final long TIMELINE_WINDOW_MS = 5_000;
+
+    /**
+     * From when the run counts as steady: the capture, cold, fell up to 4 s behind in its first 20
+     * s of writing even after the services' warm-ups, and had caught up by 25 s in every run.
+     */
+    private static final long STEADY_AFTER_MS = 30_000;
+
+    /** The two waits of the rows committed from {@code from} on. */
+    private static void printSteadyState(
+            Map<Long, long[]> sent, Map<Long, Long> readableAt, long from) {
+        List<Long> fromCommit = new ArrayList<>();
+        List<Long> fromKafka = new ArrayList<>();
+        synchronized (readableAt) {
+            sent.forEach(
+                    (id, times) -> {
+                        Long readable = readableAt.get(id);
+                        if (times[0] >= from && readable != null) {
+                            fromCommit.add(readable - times[0]);
+                            fromKafka.add(readable - times[1]);
+                        }
+                    });
+        }
+        if (fromCommit.isEmpty()) {
+            return;
+        }
+        System.out.printf(
+                "steady state (%,d rows committed %d s or more after the writing began):%n",
+                fromCommit.size(), STEADY_AFTER_MS / 1000);
+        System.out.println("  PostgreSQL commit to readable: " + summary(fromCommit));
+        System.out.println("  Kafka send to readable:        " + summary(fromKafka));
     }
 
     /**
