@@ -12,7 +12,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -125,29 +124,21 @@ public final class FreshnessBench {
         Map<Long, long[]> sent =
                 changeEvents(
                         bootstrap, "cdc." + schema + ".events"); // id -> {commit ms, kafka send ms}
-        List<Long> fromCommit = new ArrayList<>();
-        List<Long> fromKafka = new ArrayList<>();
-        synchronized (readableAt) {
-            readableAt.forEach(
-                    (id, readable) -> {
-                        long[] times = sent.get(id);
-                        if (times != null && id > warmUp) {
-                            fromCommit.add(readable - times[0]);
-                            fromKafka.add(readable - times[1]);
-                        }
-                    });
-        }
+        RowWaits all = RowWaits.of(sent, readableAt);
+        RowWaits measured = all.where(row -> row.id() > warmUp);
+        List<Long> fromCommit = measured.fromCommit();
+        List<Long> fromKafka = measured.fromKafka();
         System.out.println();
         System.out.printf(
                 "rows measured: %,d of %,d written after the warm-up%n",
                 fromCommit.size(), written - warmUp);
         System.out.println(
                 "PostgreSQL commit to readable: "
-                        + summary(fromCommit)
+                        + RowWaits.summary(fromCommit)
                         + "   (goal p99 <= 2000 ms)");
         System.out.println(
                 "Kafka send to readable:        "
-                        + summary(fromKafka)
+                        + RowWaits.summary(fromKafka)
                         + "   (goal p99 <= 1200 ms)");
         List<Long> captureLag = new ArrayList<>();
         sent.forEach(
@@ -157,88 +148,29 @@ public final class FreshnessBench {
                     }
                 });
         System.out.println(
-                "of which PostgreSQL commit to Kafka send (the capture): " + summary(captureLag));
-        printSteadyState(sent, readableAt, writingFrom + STEADY_AFTER_MS);
-        printTimeline(sent, readableAt, writingFrom);
+                "of which PostgreSQL commit to Kafka send (the capture): "
+                        + RowWaits.summary(captureLag));
+        RowWaits steady = all.where(row -> row.committed() >= writingFrom + STEADY_AFTER_MS);
+        System.out.printf(
+                "steady state (%,d rows committed %d s or more after the writing began):%n",
+                steady.size(), STEADY_AFTER_MS / 1000);
+        steady.printWaits();
+        all.printTimeline(
+                writingFrom,
+                "by commit time from the first row written (the first "
+                        + WARM_UP_SECONDS
+                        + " s are the warm-up)");
         printCheckpoints(checkpoints, committedAt, measuredFrom);
         histogram(fromCommit, fromKafka, new File(png));
         System.out.println("histogram: " + png);
     }
 
     /**
-     * The waits by when the rows were committed, in windows of {@link #TIMELINE_WINDOW_MS}: whether
-     * a tail is one stall or spread over the run.
-     */
-    private static void printTimeline(
-            Map<Long, long[]> sent, Map<Long, Long> readableAt, long writingFrom) {
-        java.util.TreeMap<Long, List<long[]>> windows = new java.util.TreeMap<>();
-        synchronized (readableAt) {
-            sent.forEach(
-                    (id, times) -> {
-                        Long readable = readableAt.get(id);
-                        if (readable != null) {
-                            windows.computeIfAbsent(
-                                            times[0] / TIMELINE_WINDOW_MS, w -> new ArrayList<>())
-                                    .add(new long[] {times[1] - times[0], readable - times[1]});
-                        }
-                    });
-        }
-        if (windows.isEmpty()) {
-            return;
-        }
-        long first = writingFrom / TIMELINE_WINDOW_MS;
-        System.out.println(
-                "by commit time from the first row written (the first "
-                        + WARM_UP_SECONDS
-                        + " s are the warm-up), per "
-                        + TIMELINE_WINDOW_MS / 1000
-                        + " s: the capture p50 / max | Kafka send to readable p50 / max (ms)");
-        windows.forEach(
-                (window, rows) -> {
-                    List<Long> capture = rows.stream().map(r -> r[0]).sorted().toList();
-                    List<Long> kafka = rows.stream().map(r -> r[1]).sorted().toList();
-                    System.out.printf(
-                            "  +%3d s: %5d / %5d | %5d / %5d%n",
-                            (window - first) * TIMELINE_WINDOW_MS / 1000,
-                            capture.get(capture.size() / 2),
-                            capture.get(capture.size() - 1),
-                            kafka.get(kafka.size() / 2),
-                            kafka.get(kafka.size() - 1));
-                });
-    }
-
-    private static final long TIMELINE_WINDOW_MS = 5_000;
-
-    /**
-     * From when the run counts as steady: the capture, cold, fell up to 4 s behind in its first 20
-     * s of writing even after the services' warm-ups, and had caught up by 25 s in every run.
+     * From when a run counts as steady, fixed rather than chosen per run: the cold capture's
+     * backlog drained 25 to 45 s after the writing began (docs/benchmarks.md), so in slow runs the
+     * tail of it still counts.
      */
     private static final long STEADY_AFTER_MS = 30_000;
-
-    /** The two waits of the rows committed from {@code from} on. */
-    private static void printSteadyState(
-            Map<Long, long[]> sent, Map<Long, Long> readableAt, long from) {
-        List<Long> fromCommit = new ArrayList<>();
-        List<Long> fromKafka = new ArrayList<>();
-        synchronized (readableAt) {
-            sent.forEach(
-                    (id, times) -> {
-                        Long readable = readableAt.get(id);
-                        if (times[0] >= from && readable != null) {
-                            fromCommit.add(readable - times[0]);
-                            fromKafka.add(readable - times[1]);
-                        }
-                    });
-        }
-        if (fromCommit.isEmpty()) {
-            return;
-        }
-        System.out.printf(
-                "steady state (%,d rows committed %d s or more after the writing began):%n",
-                fromCommit.size(), STEADY_AFTER_MS / 1000);
-        System.out.println("  PostgreSQL commit to readable: " + summary(fromCommit));
-        System.out.println("  Kafka send to readable:        " + summary(fromKafka));
-    }
 
     /**
      * Where a row's wait goes once it is in Kafka: to the next checkpoint, the checkpoint itself
@@ -266,10 +198,10 @@ public final class FreshnessBench {
                         .toList();
         System.out.printf(
                 "checkpoints while measuring: %d; trigger to acknowledged: %s%n",
-                measured.size(), summary(durations));
-        System.out.println("  between two triggers:             " + summary(gaps));
+                measured.size(), RowWaits.summary(durations));
+        System.out.println("  between two triggers:             " + RowWaits.summary(gaps));
         if (!commits.isEmpty()) {
-            System.out.println("  acknowledged to Paimon snapshot:  " + summary(commits));
+            System.out.println("  acknowledged to Paimon snapshot:  " + RowWaits.summary(commits));
         }
         System.out.println("  the slowest, with their slowest task:");
         measured.stream()
@@ -418,23 +350,6 @@ public final class FreshnessBench {
             }
         }
         return times;
-    }
-
-    private static String summary(List<Long> millis) {
-        List<Long> sorted = new ArrayList<>(millis);
-        Collections.sort(sorted);
-        return String.format(
-                "p50 %d ms, p95 %d ms, p99 %d ms, max %d ms",
-                at(sorted, 50), at(sorted, 95), at(sorted, 99), sorted.get(sorted.size() - 1));
-    }
-
-    private static long at(List<Long> sorted, int p) {
-        return sorted.get(
-                Math.max(
-                        0,
-                        Math.min(
-                                sorted.size() - 1,
-                                (int) Math.ceil(p / 100.0 * sorted.size()) - 1)));
     }
 
     /**
