@@ -52,7 +52,18 @@ public interface CdcConfig {
     @WithDefault("mt.cdc.offsets")
     String offsetsTopic();
 
-    /** How often offsets are committed; at most this much is read again after a crash. */
+    /**
+     * How long one Kafka transaction of change events may stay open: the initial snapshot is one,
+     * so it must finish within this (the broker's {@code transaction.max.timeout.ms} caps it, 15
+     * minutes by default).
+     */
+    @WithDefault("15m")
+    Duration transactionTimeout();
+
+    /**
+     * How often Debezium confirms the position read to PostgreSQL (the position itself is committed
+     * to Kafka with every batch of change events).
+     */
     @WithDefault("1s")
     Duration offsetFlushInterval();
 

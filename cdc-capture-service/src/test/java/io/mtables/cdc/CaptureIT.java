@@ -16,7 +16,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -165,6 +167,32 @@ class CaptureIT {
                     .as("Debezium's topic of logical decoding messages")
                     .doesNotContain(PostgresTestResource.TOPIC_PREFIX + ".message");
         }
+    }
+
+    /**
+     * The position the publisher commits with each batch lands under the key Debezium's own offset
+     * flush writes (one key for the one slot), so a restart reads it back.
+     */
+    @Test
+    void thePositionIsCommittedUnderTheKeyDebeziumReadsBack() throws Exception {
+        try (TopicProbe items = new TopicProbe().tail(ITEMS)) {
+            PostgresTestResource.execute(
+                    "INSERT INTO cdc_it.items (id, name) VALUES (30, 'position')");
+            event(items, "30", "c");
+        }
+        Set<String> keys = new HashSet<>();
+        try (TopicProbe offsets =
+                new TopicProbe().fromStart("mt.cdc.offsets." + PostgresTestResource.TOPIC_PREFIX)) {
+            // Ours with the batch, Debezium's at its next flush (every second here).
+            for (int i = 0; i < 2; i++) {
+                keys.add(offsets.await(record -> true, PATIENCE).key());
+            }
+        }
+        assertThat(keys)
+                .containsExactly(
+                        "[\"mt-cdc-capture\",{\"server\":\""
+                                + PostgresTestResource.TOPIC_PREFIX
+                                + "\"}]");
     }
 
     /**

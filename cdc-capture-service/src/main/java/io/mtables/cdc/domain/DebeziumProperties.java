@@ -75,6 +75,9 @@ public final class DebeziumProperties {
         p.setProperty("offset.storage.topic", config.offsetsTopic());
         p.setProperty("offset.storage.partitions", "1");
         p.setProperty("offset.storage.replication.factor", String.valueOf(replicationFactor));
+        // The publisher writes the position into this topic in the transaction of the change events
+        // it follows: only committed positions may be read back at start.
+        p.setProperty("isolation.level", "read_committed");
         p.setProperty(
                 "offset.flush.interval.ms",
                 String.valueOf(config.offsetFlushInterval().toMillis()));

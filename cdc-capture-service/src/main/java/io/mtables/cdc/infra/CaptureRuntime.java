@@ -1,5 +1,6 @@
 package io.mtables.cdc.infra;
 
+import io.debezium.embedded.EmbeddedEngineChangeEvent;
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.format.Json;
@@ -24,8 +25,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Runs Debezium's embedded engine with the PostgreSQL connector: the configured tables' rows, then
- * their changes, into Kafka. Stops cleanly on shutdown (offsets flushed); after a crash it resumes
- * from the last committed offset and re-sends what followed.
+ * their changes, into Kafka, exactly once ({@link ChangePublisher}). Stops cleanly on shutdown;
+ * after a crash it resumes from the position committed with the last change events.
  */
 @ApplicationScoped
 public class CaptureRuntime {
@@ -56,7 +57,12 @@ public class CaptureRuntime {
                         clientConfig,
                         config.topicPartitions(),
                         messaging.topicReplicationFactor(),
+                        // One capture per slot: its restarts share the id, so each fences the last.
+                        DebeziumProperties.ENGINE_NAME + "." + config.slotName(),
+                        config.transactionTimeout(),
+                        new OffsetRecords(config.offsetsTopic(), DebeziumProperties.ENGINE_NAME),
                         List.of("__debezium-heartbeat"),
+                        event -> ((EmbeddedEngineChangeEvent<?, ?, ?>) event).sourceRecord(),
                         new ChangeMetrics(registry, Clock.systemUTC()));
         // Every captured table has its topic before its first change: a job over a table still
         // empty would otherwise fail on a topic that does not exist (Flink's Kafka source does not

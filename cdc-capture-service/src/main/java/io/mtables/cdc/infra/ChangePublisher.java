@@ -3,6 +3,7 @@ package io.mtables.cdc.infra;
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
 import io.mtables.cdc.domain.CommitTime;
+import io.mtables.cdc.domain.SnapshotProgress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,56 +14,85 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.source.SourceRecord;
 import org.jboss.logging.Logger;
 
 /**
- * Writes Debezium's change events to their Kafka topics. A batch is acknowledged by the broker
- * before its records are marked processed, so the offsets Debezium commits never run ahead of what
- * Kafka holds: a crash re-sends, it never loses (at-least-once).
+ * Writes Debezium's change events to their Kafka topics exactly once. Each batch, with the position
+ * it reaches (a record of Debezium's offsets topic, {@link OffsetRecords}), is one Kafka
+ * transaction: after a crash the next start aborts what was not committed and resumes from the last
+ * committed position, so a reader with {@code isolation.level=read_committed} sees every change
+ * once. The initial snapshot is one transaction from its first row to its last, because
+ * PostgreSQL's connector restarts an interrupted snapshot from the beginning. The records are
+ * marked processed (Debezium then confirms the position to PostgreSQL) only once committed.
  */
 final class ChangePublisher
         implements DebeziumEngine.ChangeConsumer<ChangeEvent<String, String>>, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ChangePublisher.class);
-    private static final Duration ACK_TIMEOUT = Duration.ofSeconds(60);
 
-    private final KafkaProducer<String, String> producer;
+    private final KafkaProducer<byte[], byte[]> producer;
     private final Admin admin;
     private final int partitions;
+    private final short replicationFactor;
     private final List<String> heartbeatTopics;
+    private final OffsetRecords offsets;
+    private final Function<ChangeEvent<String, String>, SourceRecord> sourceOf;
     private final Set<String> topicsKnown = new HashSet<>();
     private final AtomicLong published = new AtomicLong();
     private final ChangeMetrics metrics;
 
+    /** The open transaction's records (more than one batch only inside the snapshot). */
+    private final List<ChangeEvent<String, String>> uncommitted = new ArrayList<>();
+
+    private final Map<String, Integer> uncommittedCounts = new HashMap<>();
+    private final Map<String, OptionalLong> uncommittedNewest = new HashMap<>();
+    private boolean inTransaction;
+
     /**
+     * @param transactionalId this capture's Kafka transactional id: the same across its restarts,
+     *     so a new start fences the old one and aborts its open transaction
+     * @param transactionTimeout how long a transaction (the whole snapshot) may stay open
      * @param heartbeatTopics Debezium's heartbeat records go to topics starting with these; they
      *     only move the offsets forward and are not published
+     * @param sourceOf the engine's source record behind a change event (its partition and offset)
      */
     ChangePublisher(
             Map<String, Object> clientConfig,
             int partitions,
             short replicationFactor,
+            String transactionalId,
+            Duration transactionTimeout,
+            OffsetRecords offsets,
             List<String> heartbeatTopics,
+            Function<ChangeEvent<String, String>, SourceRecord> sourceOf,
             ChangeMetrics metrics) {
         this.replicationFactor = replicationFactor;
         this.metrics = metrics;
+        this.offsets = offsets;
+        this.sourceOf = sourceOf;
         Map<String, Object> config = new HashMap<>(clientConfig);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        this.producer = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+        config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        config.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) transactionTimeout.toMillis());
+        this.producer =
+                new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+        // Fences an earlier instance and aborts the transaction it left open.
+        producer.initTransactions();
         this.admin = Admin.create(clientConfig);
         this.partitions = partitions;
         this.heartbeatTopics = heartbeatTopics;
@@ -73,10 +103,16 @@ final class ChangePublisher
             List<ChangeEvent<String, String>> records,
             DebeziumEngine.RecordCommitter<ChangeEvent<String, String>> committer)
             throws InterruptedException {
-        List<Future<RecordMetadata>> sends = new ArrayList<>(records.size());
-        Map<String, Integer> counts = new HashMap<>();
-        Map<String, OptionalLong> newest = new HashMap<>();
+        if (records.isEmpty()) {
+            committer.markBatchFinished();
+            return;
+        }
+        if (!inTransaction) {
+            producer.beginTransaction();
+            inTransaction = true;
+        }
         for (ChangeEvent<String, String> record : records) {
+            uncommitted.add(record);
             if (heartbeatTopics.stream().anyMatch(record.destination()::startsWith)) {
                 continue;
             }
@@ -86,41 +122,63 @@ final class ChangePublisher
             // it was published.
             OptionalLong committed = CommitTime.of(record.value());
             Long timestamp = committed.isPresent() ? committed.getAsLong() : null;
-            var published =
+            var change =
                     new ProducerRecord<>(
-                            record.destination(), null, timestamp, record.key(), record.value());
+                            record.destination(),
+                            null,
+                            timestamp,
+                            bytes(record.key()),
+                            bytes(record.value()));
             // When it was published, which the record's time no longer says (a capture's own lag).
-            published
-                    .headers()
-                    .add(
-                            PUBLISHED_AT,
-                            Long.toString(System.currentTimeMillis())
-                                    .getBytes(StandardCharsets.UTF_8));
-            sends.add(producer.send(published));
-            counts.merge(record.destination(), 1, Integer::sum);
+            change.headers().add(PUBLISHED_AT, bytes(Long.toString(System.currentTimeMillis())));
+            producer.send(change);
+            uncommittedCounts.merge(record.destination(), 1, Integer::sum);
             if (committed.isPresent()) {
-                newest.put(record.destination(), committed);
+                uncommittedNewest.put(record.destination(), committed);
             }
         }
-        for (Future<RecordMetadata> send : sends) {
-            try {
-                send.get(ACK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (ExecutionException | TimeoutException e) {
-                // Nothing of this batch is marked processed: the engine stops, and a restart reads
-                // it again.
-                throw new IllegalStateException(
-                        "Kafka did not acknowledge a change event: " + e.getMessage(), e);
-            }
-        }
-        for (ChangeEvent<String, String> record : records) {
-            committer.markProcessed(record);
+        SourceRecord last = sourceOf.apply(records.get(records.size() - 1));
+        producer.send(offsets.of(last.sourcePartition(), last.sourceOffset()));
+        if (!SnapshotProgress.unfinished(last.sourceOffset())) {
+            commit(committer);
         }
         committer.markBatchFinished();
-        published.addAndGet(sends.size());
-        counts.forEach(
+    }
+
+    /**
+     * Commits the open transaction, then marks its records processed. A failed commit throws: the
+     * engine stops (readiness goes down) and a restart reads it all again.
+     */
+    private void commit(DebeziumEngine.RecordCommitter<ChangeEvent<String, String>> committer)
+            throws InterruptedException {
+        try {
+            producer.commitTransaction();
+        } catch (KafkaException e) {
+            throw new IllegalStateException(
+                    "Kafka did not commit "
+                            + uncommitted.size()
+                            + " change event(s) and their position: "
+                            + e.getMessage(),
+                    e);
+        }
+        inTransaction = false;
+        for (ChangeEvent<String, String> record : uncommitted) {
+            committer.markProcessed(record);
+        }
+        published.addAndGet(uncommittedCounts.values().stream().mapToInt(Integer::intValue).sum());
+        uncommittedCounts.forEach(
                 (topic, count) ->
                         metrics.published(
-                                topic, count, newest.getOrDefault(topic, OptionalLong.empty())));
+                                topic,
+                                count,
+                                uncommittedNewest.getOrDefault(topic, OptionalLong.empty())));
+        uncommitted.clear();
+        uncommittedCounts.clear();
+        uncommittedNewest.clear();
+    }
+
+    private static byte[] bytes(String text) {
+        return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** The header holding a change's publication time (epoch milliseconds, as text). */
@@ -129,8 +187,6 @@ final class ChangePublisher
     long published() {
         return published.get();
     }
-
-    private final short replicationFactor;
 
     /**
      * Change topics are created with the configured partitions rather than by the broker's
