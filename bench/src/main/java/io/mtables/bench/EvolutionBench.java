@@ -66,7 +66,8 @@ public final class EvolutionBench {
                         + schema
                         + ".items', 'format' = 'debezium-json', 'properties.bootstrap.servers' = '"
                         + System.getenv().getOrDefault("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:29092")
-                        + "', 'scan.startup.mode' = 'earliest-offset')");
+                        + "', 'properties.isolation.level' ="
+                        + " 'read_committed', 'scan.startup.mode' = 'earliest-offset')");
         String items = schema + ".items";
         List<Change> changes =
                 List.of(

@@ -80,7 +80,8 @@ public final class FreshnessBench {
                         + ".events', 'format' = 'debezium-json', 'properties.bootstrap.servers' = '"
                         + bootstrap
                         + "',"
-                        + " 'scan.startup.mode' = 'earliest-offset')");
+                        + " 'properties.isolation.level' ="
+                        + " 'read_committed', 'scan.startup.mode' = 'earliest-offset')");
         Statements.post(
                 ddl,
                 "CREATE MATERIALIZED TABLE "

@@ -364,7 +364,8 @@ public final class ThroughputBench {
                 + topic
                 + "', 'format' = 'debezium-json', 'properties.bootstrap.servers' = '"
                 + bootstrap
-                + "', 'scan.startup.mode' = 'earliest-offset')";
+                + "', 'properties.isolation.level' ="
+                + " 'read_committed', 'scan.startup.mode' = 'earliest-offset')";
     }
 
     /**

@@ -245,7 +245,8 @@ public final class Tpch implements Example {
                                         + "', 'format' = 'debezium-json',"
                                         + " 'properties.bootstrap.servers' = '"
                                         + bootstrapServers
-                                        + "', 'scan.startup.mode' = 'earliest-offset')")
+                                        + "', 'properties.isolation.level' = 'read_committed',"
+                                        + " 'scan.startup.mode' = 'earliest-offset')")
                 .toList();
     }
 

@@ -99,7 +99,8 @@ final class UsersDomains implements Example {
                 + table
                 + "', 'format' = 'debezium-json', 'properties.bootstrap.servers' = '"
                 + bootstrapServers
-                + "', 'scan.startup.mode' = 'earliest-offset')";
+                + "', 'properties.isolation.level' ="
+                + " 'read_committed', 'scan.startup.mode' = 'earliest-offset')";
     }
 
     @Override

@@ -80,7 +80,6 @@ public class FlinkQueryAnalyzer {
                         () -> {
                             TableEnvironment env =
                                     TableEnvironment.create(EnvironmentSettings.inStreamingMode());
-                            PlanShapingOptions.streaming().forEach(env.getConfig()::set);
                             env.executeSql(
                                     EmptyInputRow
                                             .DECLARE_ONE_ROW); // once: a held empty-input row's job
@@ -181,6 +180,7 @@ public class FlinkQueryAnalyzer {
      * its shape.
      */
     private String compiledPlan(TableDefinition table, UpstreamPlans upstreamPlans) {
+        shapeStreamingPlanOf(table);
         for (var source : table.sources()) {
             if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
                 upstream.declare(streaming, source, runnablePlan(source, upstreamPlans));
@@ -199,11 +199,17 @@ public class FlinkQueryAnalyzer {
         return query.insertInto(sink).compilePlan().asJsonString();
     }
 
+    /** The options the job manager runs {@code table}'s streaming job with that change its plan. */
+    private void shapeStreamingPlanOf(TableDefinition table) {
+        PlanShapingOptions.streaming(table).forEach(streaming.getConfig()::set);
+    }
+
     private <T> T onFlinkThread(Callable<T> work) {
         return flinkThread.call(work);
     }
 
     private QueryAnalysis analyzeHere(TableDefinition table, UpstreamPlans upstreamPlans) {
+        shapeStreamingPlanOf(table);
         List<String> overwritten = new ArrayList<>();
         try {
             for (var source : table.sources()) {

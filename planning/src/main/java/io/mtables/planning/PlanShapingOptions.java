@@ -1,5 +1,6 @@
 package io.mtables.planning;
 
+import io.mtables.schemas.catalog.TableDefinition;
 import java.time.Duration;
 import java.util.Map;
 
@@ -12,11 +13,15 @@ public final class PlanShapingOptions {
     private PlanShapingOptions() {}
 
     /**
-     * Change streams are delivered at least once (Debezium re-sends after a restart): a source with
-     * a primary key is normalized by key, so a repeated event changes nothing.
+     * Where one of {@code table}'s change streams may repeat an event ({@link
+     * ChangeStreamDelivery}), Flink normalizes every keyed change stream by key, so a repeated
+     * event changes nothing; where each is read exactly once, none is, and the job holds no second
+     * copy of their rows.
      */
-    public static Map<String, String> streaming() {
-        return Map.of("table.exec.source.cdc-events-duplicate", "true");
+    public static Map<String, String> streaming(TableDefinition table) {
+        return Map.of(
+                "table.exec.source.cdc-events-duplicate",
+                String.valueOf(!ChangeStreamDelivery.atLeastOnce(table).isEmpty()));
     }
 
     /**

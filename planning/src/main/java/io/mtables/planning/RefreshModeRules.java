@@ -93,6 +93,9 @@ public final class RefreshModeRules {
                             + " commit's own time old, within the freshness.");
             miniBatch = MiniBatches.of(checkpoint);
             reasons.add(MiniBatches.reason(miniBatch, query));
+            if (!query.latestValueSources().isEmpty()) {
+                reasons.add(ChangeStreamDelivery.reason(table, query.latestValueSources()));
+            }
         } else {
             Freshness f = Durations.freshnessOf(freshness);
             try {

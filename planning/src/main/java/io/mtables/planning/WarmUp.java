@@ -110,7 +110,8 @@ public final class WarmUp {
                         + " 'topic' = '"
                         + table
                         + "', 'format' = 'debezium-json', 'properties.bootstrap.servers' ="
-                        + " '127.0.0.1:9', 'scan.startup.mode' = 'earliest-offset')";
+                        + " '127.0.0.1:9', 'properties.isolation.level' = 'read_committed',"
+                        + " 'scan.startup.mode' = 'earliest-offset')";
         return new TableDefinition.SourceTable(
                 table, TableDefinition.Kind.SOURCE_TABLE, 1, statement, described, List.of());
     }

@@ -197,6 +197,48 @@ class FlinkQueryAnalyzerTest {
     }
 
     @Test
+    void changeStreamsReadExactlyOnceAreNotNormalizedUnlessOneOfTheJobsMayRepeat() {
+        String join =
+                "SELECT `u`.`id` AS `user_id`, `d`.`id` AS `domain_id` FROM"
+                        + " `default_catalog`.`shop`.`users` AS `u` INNER JOIN"
+                        + " `default_catalog`.`shop`.`domains` AS `d` ON `u`.`id` = `d`.`user_id`";
+        TableDefinition exactlyOnce =
+                table(
+                        join,
+                        List.of(
+                                source("users", readCommitted(CDC_USERS)),
+                                source("domains", readCommitted(CDC_DOMAINS))));
+        assertThat(ANALYZER.analyze(exactlyOnce).statefulOperators())
+                .containsExactly("regular join");
+        assertThat(ChangeStreamDelivery.atLeastOnce(exactlyOnce)).isEmpty();
+
+        TableDefinition mixed =
+                table(
+                        join,
+                        List.of(
+                                source("users", readCommitted(CDC_USERS)),
+                                source("domains", CDC_DOMAINS)));
+        assertThat(ANALYZER.analyze(mixed).statefulOperators())
+                .as("one stream that may repeat: Flink's option holds for the whole job")
+                .containsExactly("regular join", "changelog normalization");
+        assertThat(ChangeStreamDelivery.atLeastOnce(mixed))
+                .containsExactly("default_catalog.shop.domains");
+        assertThat(
+                        ChangeStreamDelivery.reason(
+                                mixed,
+                                List.of(
+                                        "default_catalog.shop.users",
+                                        "default_catalog.shop.domains")))
+                .startsWith("default_catalog.shop.domains may repeat an event");
+    }
+
+    private static String readCommitted(String statement) {
+        return statement.replace(
+                "'scan.startup.mode'",
+                "'properties.isolation.level' = 'read_committed', 'scan.startup.mode'");
+    }
+
+    @Test
     void aJoinKeepsTheKeysOfBothSidesWhenSelected() {
         QueryAnalysis analysis =
                 ANALYZER.analyze(

@@ -54,7 +54,7 @@ public final class JobOptions {
         // Paimon merges by key itself; Flink's upsert materializer in front of it is refused by
         // Paimon.
         options.put("table.exec.sink.upsert-materialize", "NONE");
-        options.putAll(PlanShapingOptions.streaming());
+        options.putAll(PlanShapingOptions.streaming(definition));
         if (plan.miniBatch() != null) {
             options.putAll(PlanShapingOptions.miniBatch(plan.miniBatch()));
         }
