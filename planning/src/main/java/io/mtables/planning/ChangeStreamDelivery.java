@@ -86,12 +86,11 @@ public final class ChangeStreamDelivery {
     }
 
     /**
-     * Why a streaming job over {@code changeStreams} (the change streams its plan reads) drops
-     * repeated events or not.
+     * Why a streaming job drops repeated events or not; {@code changeStreams} are the change
+     * streams its plan reads (Flink's names for them), listed when none may repeat.
      */
     public static String reason(TableDefinition table, List<String> changeStreams) {
-        List<String> repeating =
-                atLeastOnce(table).stream().filter(changeStreams::contains).toList();
+        List<String> repeating = atLeastOnce(table);
         if (repeating.isEmpty()) {
             return "Change streams read exactly once ('properties.isolation.level' ="
                     + " 'read_committed' from a transactional producer such as"
