@@ -153,11 +153,9 @@ public final class Tpch implements Example {
         return value == null || value.isBlank() ? 0.001 : Double.parseDouble(value);
     }
 
-    /** The tables of the 22 queries, {@code q01} to {@code q22}, but those refused at CREATE. */
+    /** The tables of the 22 queries, {@code q01} to {@code q22}. */
     public static List<String> tableNames() {
-        return TpchQueries.QUERIES.keySet().stream()
-                .filter(name -> !TpchQueries.REFUSED.containsKey(name))
-                .toList();
+        return List.copyOf(TpchQueries.QUERIES.keySet());
     }
 
     @Override
@@ -285,11 +283,6 @@ public final class Tpch implements Example {
                             + TpchQueries.QUERIES.get(name).replace("$s", s));
         }
         return queries;
-    }
-
-    /** The queries refused at CREATE, each with a word its refusal must contain. */
-    public static Map<String, String> refused() {
-        return TpchQueries.REFUSED;
     }
 
     @Override

@@ -31,14 +31,6 @@ final class TpchQueries {
      */
     static final Map<String, String> DECLARED = new LinkedHashMap<>();
 
-    /**
-     * Queries refused at CREATE, with a word of the reason: Q22's planning fails inside Flink 2.2's
-     * streaming planner (an IndexOutOfBoundsException) once change streams are normalized by key,
-     * whatever form its subqueries take (NOT EXISTS, NOT IN, an anti join; a scalar subquery or a
-     * cross join for the average); as a batch it cannot read a change stream either.
-     */
-    static final Map<String, String> REFUSED = Map.of("q22", "IndexOutOfBoundsException");
-
     private static void query(String name, String compared, String sql) {
         query(name, compared, "", sql);
     }
