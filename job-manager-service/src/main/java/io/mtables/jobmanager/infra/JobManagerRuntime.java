@@ -338,7 +338,7 @@ public class JobManagerRuntime {
                             flink,
                             JobOptions.streaming(
                                     WarmUp.definition(), WarmUp.plan(), config, locations, null),
-                            JobOptions.refresh(WarmUp.definition(), "warm-up", config));
+                            JobOptions.rewrite(WarmUp.definition(), config));
                 },
                 registry);
     }

@@ -74,7 +74,7 @@ public final class BridgedHistory {
         if (started == null) {
             return Optional.empty();
         }
-        JobSubmitter.awaitOrCancel(started.job(), timeout, "the bridge of the old rows");
+        submitter.awaitOrCancel(started.job(), timeout, "the bridge of the old rows");
         return Optional.of(started.bridged());
     }
 

@@ -77,6 +77,16 @@ public final class JobOptions {
         return options;
     }
 
+    /**
+     * The rewrite of a restored table's written rows, one batch job. Flink's batch default (each
+     * stage after the last one ended) is kept: its hybrid shuffle failed on the embedded cluster (a
+     * NullPointerException creating the result partition), and with pipelined exchanges its batch
+     * scheduler never deployed the read's consumer.
+     */
+    public static Map<String, String> rewrite(TableDefinition definition, JobManagerConfig config) {
+        return refresh(definition, "rows-v" + definition.version(), config);
+    }
+
     private static Map<String, String> common(JobManagerConfig config) {
         Map<String, String> options = new LinkedHashMap<>();
         options.put("parallelism.default", String.valueOf(config.flink().parallelism()));

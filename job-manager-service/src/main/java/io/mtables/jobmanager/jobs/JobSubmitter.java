@@ -3,7 +3,6 @@ package io.mtables.jobmanager.jobs;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.planning.BoundedReads;
 import io.mtables.planning.Warehouse;
-import io.mtables.planning.WrittenRows;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.RefreshPlan;
@@ -14,9 +13,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
@@ -38,9 +34,6 @@ import org.jboss.logging.Logger;
 public class JobSubmitter {
 
     private static final Logger LOG = Logger.getLogger(JobSubmitter.class);
-
-    /** How often a job whose end someone waits for is asked whether it ended. */
-    private static final Duration JOB_WATCH_INTERVAL = Duration.ofMillis(100);
 
     private final FlinkTarget target;
     private final Warehouse warehouse;
@@ -214,52 +207,6 @@ public class JobSubmitter {
     }
 
     /**
-     * Brings the rows the old query wrote to the new query before a job restored from the old
-     * query's state goes on with it (a COMPATIBLE change, docs/evolution.md): one batch INSERT
-     * OVERWRITE replaces them with {@code writtenRows}'s answer over them (one commit: readers see
-     * the old rows, then the new), and only then is the table marked the new query's. A crash
-     * before that leaves it the old query's, which a switch-over then replaces. Waits for the batch
-     * job, at most {@code timeout}.
-     *
-     * @param oldColumns the columns the old query wrote ({@link #appendColumns})
-     * @throws IllegalStateException when the job fails or takes longer
-     */
-    public void rewriteWritten(
-            TableDefinition definition,
-            RefreshPlan plan,
-            String writtenRows,
-            List<String> oldColumns,
-            Map<String, String> jobOptions,
-            Duration timeout) {
-        // Readers wait for this job (the old one stopped, the new one not yet started): compiled in
-        // an environment kept ready for FULL refreshes, and looked at often.
-        String rewrite = JobSql.rewriteWritten(definition, plan, writtenRows);
-        JobClient job =
-                overWrittenRows(
-                        definition.table(),
-                        oldColumns,
-                        jobOptions,
-                        env -> jobOf(env.executeSql(rewrite)));
-        awaitOrCancel(job, timeout, "the rewrite of the written rows");
-        markWrittenBy(catalogEnvironment(), definition.table(), QueryState.fingerprint(definition));
-    }
-
-    /**
-     * Plans and translates the rewrite of the written rows as {@link #rewriteWritten} would (the
-     * batch path, code generated) with {@code writtenRows} their own query, and submits nothing:
-     * {@link JobWarmUp}'s, so that the first rewrite or FULL refresh is not compiled cold.
-     */
-    void compileRewrite(
-            TableDefinition definition,
-            RefreshPlan plan,
-            String writtenRows,
-            List<String> oldColumns,
-            Map<String, String> jobOptions) {
-        String rewrite = JobSql.rewriteWritten(definition, plan, writtenRows);
-        overWrittenRows(definition.table(), oldColumns, jobOptions, env -> env.explainSql(rewrite));
-    }
-
-    /**
      * {@code work} in a ready batch environment, which it leaves as it found it (nothing declared):
      * given back for the next job.
      */
@@ -270,53 +217,14 @@ public class JobSubmitter {
         return result;
     }
 
-    /** {@code work} in a ready batch environment where the table's written rows are declared. */
-    private <T> T overWrittenRows(
-            String table,
-            List<String> oldColumns,
-            Map<String, String> jobOptions,
-            Function<TableEnvironment, T> work) {
-        TableEnvironment env = batch.take(jobOptions);
-        env.executeSql(JobSql.writtenView(table, oldColumns));
-        T result = work.apply(env);
-        if (env.dropTemporaryView(WrittenRows.WRITTEN)) {
-            batch.release(jobOptions, env);
-        }
-        return result;
-    }
-
     /**
-     * Waits until {@code job} ended, asking every {@link #JOB_WATCH_INTERVAL}: Flink's own wait for
-     * a job's result asks ever less often (up to every 2 s). Throws the job's failure.
-     */
-    /**
-     * Waits for a batch job ({@link #awaitFinished}); one that fails or takes longer is cancelled.
+     * Waits for a batch job this service cannot go on without ({@link BatchJobWaits}); one that
+     * fails or takes longer is cancelled and thrown.
      *
      * @param what the job, in words, for the failure's message
-     * @throws IllegalStateException when the job fails, takes longer, or the wait is interrupted
      */
-    static void awaitOrCancel(JobClient job, Duration timeout, String what) {
-        try {
-            awaitFinished(job, timeout);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for " + what, e);
-        } catch (ExecutionException | TimeoutException e) {
-            job.cancel();
-            throw new IllegalStateException(what + " (job " + job.getJobID() + ") failed", e);
-        }
-    }
-
-    private static void awaitFinished(JobClient job, Duration timeout)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!job.getJobStatus().get().isGloballyTerminalState()) {
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException("not finished after " + timeout);
-            }
-            Thread.sleep(JOB_WATCH_INTERVAL.toMillis());
-        }
-        job.getJobExecutionResult().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    void awaitOrCancel(JobClient job, Duration timeout, String what) {
+        BatchJobWaits.awaitOrCancel(job, target, timeout, what);
     }
 
     /**

@@ -18,11 +18,11 @@ import org.apache.flink.configuration.Configuration;
 /**
  * Compiles {@link WarmUp}'s streaming job once at the job manager's start, as a table's job is
  * compiled (its Paimon table created, the sources declared, the INSERT planned, code generated, the
- * job graph built), and a batch rewrite of its rows (a restore's rewrite; a FULL refresh takes the
- * same path), but into a scratch warehouse of its own and never submitted: the first user's table
- * then finds Flink's planner, the connectors and Paimon loaded and compiled, and so does the first
- * batch job (a FULL refresh, or the rewrite of a restore, which readers wait for: compiled cold it
- * took 3.8 s in {@code bin/bench evolution}).
+ * job graph built), and a batch rewrite of its rows (as a restore compiles its rewrite; a FULL
+ * refresh's batch planning is the same Flink code), but into a scratch warehouse of its own and
+ * never submitted: the first user's table then finds Flink's planner, the connectors and Paimon
+ * loaded and compiled, and so does the first batch job (a FULL refresh, or the rewrite of a
+ * restore, which readers wait for: compiled cold it took 3.8 s in {@code bin/bench evolution}).
  */
 public final class JobWarmUp {
 
@@ -30,7 +30,7 @@ public final class JobWarmUp {
 
     /**
      * Compiles the warm-up job with {@code jobOptions} (a table's streaming options) and the
-     * rewrite of its rows with {@code refreshOptions} (a batch job's) for {@code target}, then
+     * rewrite of its rows with {@code refreshOptions} (a rewrite's) for {@code target}, then
      * deletes the scratch warehouse.
      */
     public static void run(
@@ -64,8 +64,13 @@ public final class JobWarmUp {
                             + String.join(", ", columns.stream().map(JobSql::quote).toList())
                             + " FROM "
                             + JobSql.quote(WrittenRows.WRITTEN);
-            submitter.compileRewrite(
-                    WarmUp.definition(), WarmUp.plan(), writtenRows, columns, refreshOptions);
+            new WrittenRowsRewrites(target, warehouse)
+                    .compile(
+                            WarmUp.definition(),
+                            WarmUp.plan(),
+                            writtenRows,
+                            columns,
+                            refreshOptions);
         } finally {
             delete(scratch);
         }

@@ -6,6 +6,8 @@ import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.jobs.JobOptions;
 import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.Locations;
+import io.mtables.jobmanager.jobs.QueryState;
+import io.mtables.jobmanager.jobs.WrittenRowsRewrites;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.QueryChange;
 import io.mtables.schemas.catalog.TableDefinition.Verdict;
@@ -38,6 +40,7 @@ final class StateRestores {
 
     private final FlinkTarget flink;
     private final JobSubmitter submitter;
+    private final WrittenRowsRewrites rewrites;
     private final Locations locations;
     private final JobManagerConfig config;
     private final PipelineReports reports;
@@ -60,6 +63,7 @@ final class StateRestores {
             Consumer<String> rowsReplaced) {
         this.flink = flink;
         this.submitter = submitter;
+        this.rewrites = new WrittenRowsRewrites(flink, locations.warehouse());
         this.locations = locations;
         this.config = config;
         this.reports = reports;
@@ -135,6 +139,26 @@ final class StateRestores {
                 checkpoint = Optional.empty();
             }
         }
+        // Compiled while the old job still serves the table: readers wait only for its run.
+        WrittenRowsRewrites.Compiled rewrite;
+        try {
+            rewrite =
+                    rewrites.compile(
+                            definition,
+                            pipeline.plan,
+                            change.writtenRows(),
+                            oldColumns,
+                            JobOptions.rewrite(definition, config));
+        } catch (RuntimeException e) {
+            giveUp(
+                    pipeline,
+                    oldQuery,
+                    "the rewrite of the rows the old query wrote into the new query's does not"
+                            + " compile: "
+                            + PipelineReports.rootMessage(e)
+                            + " (the job was not stopped)");
+            return false;
+        }
         Instant stoppedAt = clock.instant();
         String savepoint;
         try {
@@ -164,13 +188,10 @@ final class StateRestores {
                             "")) {
                 return false;
             }
-            submitter.rewriteWritten(
-                    definition,
-                    pipeline.plan,
-                    change.writtenRows(),
-                    oldColumns,
-                    JobOptions.refresh(definition, "rows-v" + definition.version(), config),
-                    REWRITE_TIMEOUT);
+            rewrites.run(rewrite, REWRITE_TIMEOUT);
+            // Only now the new query's: a crash before leaves it the old query's, which a
+            // switch-over then replaces.
+            submitter.markWrittenBy(pipeline.table, QueryState.fingerprint(definition));
         } catch (RuntimeException e) {
             giveUp(
                     pipeline,
