@@ -134,9 +134,7 @@ public final class EvolutionBench {
                                 new Read(
                                         Instant.now(),
                                         table.isEmpty() ? 0 : table.get(0).size(),
-                                        !table.isEmpty()
-                                                && table.get(0).get(table.get(0).size() - 1)
-                                                        != null,
+                                        lastFilled(table),
                                         progress));
                     }
                 },
@@ -206,6 +204,13 @@ public final class EvolutionBench {
             load.shutdown();
             load.awaitTermination(10, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * Whether the first row's last column holds a value (NULL comes back as "NULL": Rows.value).
+     */
+    private static boolean lastFilled(List<List<String>> rows) {
+        return !rows.isEmpty() && !"NULL".equals(rows.get(0).get(rows.get(0).size() - 1));
     }
 
     private static int columns(String query) {
