@@ -3,23 +3,17 @@ package io.mtables.jobmanager.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mtables.jobmanager.Tables;
-import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.HistoryBridge;
 import io.mtables.schemas.refresh.SwitchedOver;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.DeploymentOptions;
-import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.types.Row;
@@ -49,12 +43,7 @@ class BridgedHistoryTest {
 
     @BeforeAll
     static void startCluster() throws Exception {
-        cluster =
-                new MiniCluster(
-                        new MiniClusterConfiguration.Builder()
-                                .setNumSlotsPerTaskManager(2)
-                                .build());
-        cluster.start();
+        cluster = MiniClusterTargets.start();
     }
 
     @AfterAll
@@ -131,7 +120,7 @@ class BridgedHistoryTest {
     }
 
     private Optional<SwitchedOver.Bridged> bridge() {
-        JobSubmitter submitter = new JobSubmitter(clusterTarget(), warehouse);
+        JobSubmitter submitter = new JobSubmitter(MiniClusterTargets.of(cluster), warehouse);
         return new BridgedHistory(submitter)
                 .bridge(definition(), BRIDGE, Map.of(), Duration.ofMinutes(2));
     }
@@ -175,24 +164,6 @@ class BridgedHistoryTest {
 
     private static String staged() {
         return JobSql.paimonName(JobSql.stagedTable(TABLE, 2));
-    }
-
-    /** A Flink target whose client submits to {@link #cluster}. */
-    private static FlinkTarget clusterTarget() {
-        Configuration client = new Configuration();
-        client.set(DeploymentOptions.TARGET, "remote");
-        client.set(RestOptions.ADDRESS, "127.0.0.1");
-        client.set(RestOptions.PORT, cluster.getRestAddress().join().getPort());
-        return (FlinkTarget)
-                Proxy.newProxyInstance(
-                        FlinkTarget.class.getClassLoader(),
-                        new Class<?>[] {FlinkTarget.class},
-                        (proxy, method, args) -> {
-                            if (method.getName().equals("clientConfiguration")) {
-                                return client;
-                            }
-                            throw new UnsupportedOperationException(method.getName());
-                        });
     }
 
     private static TableDefinition definition() {

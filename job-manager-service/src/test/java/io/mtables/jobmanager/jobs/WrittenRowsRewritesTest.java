@@ -4,25 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mtables.jobmanager.Tables;
-import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.planning.Warehouse;
 import io.mtables.planning.WrittenRows;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Column;
 import io.mtables.schemas.plan.RefreshPlan;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import org.apache.flink.api.common.JobID;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.DeploymentOptions;
-import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.types.Row;
@@ -53,12 +45,7 @@ class WrittenRowsRewritesTest {
 
     @BeforeAll
     static void startCluster() throws Exception {
-        cluster =
-                new MiniCluster(
-                        new MiniClusterConfiguration.Builder()
-                                .setNumSlotsPerTaskManager(2)
-                                .build());
-        cluster.start();
+        cluster = MiniClusterTargets.start();
     }
 
     @AfterAll
@@ -79,7 +66,7 @@ class WrittenRowsRewritesTest {
     @Test
     void rowsCommittedAfterTheCompileAreRewrittenToo() throws Exception {
         insert(1, 3);
-        var rewrites = new WrittenRowsRewrites(clusterTarget(), warehouse);
+        var rewrites = new WrittenRowsRewrites(MiniClusterTargets.of(cluster), warehouse);
         var rewrite =
                 rewrites.compile(
                         definition(),
@@ -99,7 +86,7 @@ class WrittenRowsRewritesTest {
     @Test
     void aRewriteThatFailsIsReportedWithItsCause() throws Exception {
         insert(1, 2);
-        var rewrites = new WrittenRowsRewrites(clusterTarget(), warehouse);
+        var rewrites = new WrittenRowsRewrites(MiniClusterTargets.of(cluster), warehouse);
         var rewrite =
                 rewrites.compile(
                         definition(),
@@ -168,43 +155,5 @@ class WrittenRowsRewritesTest {
 
     private static RefreshPlan plan() {
         return Tables.continuous(TABLE, 2, List.of("id"), Duration.ofSeconds(1));
-    }
-
-    /** A Flink target whose client submits to {@link #cluster}, and reads a job's failure there. */
-    private static FlinkTarget clusterTarget() {
-        Configuration client = new Configuration();
-        client.set(DeploymentOptions.TARGET, "remote");
-        client.set(RestOptions.ADDRESS, "127.0.0.1");
-        client.set(RestOptions.PORT, cluster.getRestAddress().join().getPort());
-        return (FlinkTarget)
-                Proxy.newProxyInstance(
-                        FlinkTarget.class.getClassLoader(),
-                        new Class<?>[] {FlinkTarget.class},
-                        (proxy, method, args) -> {
-                            switch (method.getName()) {
-                                case "clientConfiguration":
-                                    return client;
-                                case "failureCause":
-                                    return failureCause(JobID.fromHexString((String) args[0]));
-                                default:
-                                    throw new UnsupportedOperationException(method.getName());
-                            }
-                        });
-    }
-
-    private static Optional<String> failureCause(JobID job) throws Exception {
-        var result = cluster.requestJobResult(job).get();
-        return result.getSerializedThrowable()
-                .map(
-                        thrown -> {
-                            Throwable cause =
-                                    thrown.deserializeError(
-                                            WrittenRowsRewritesTest.class.getClassLoader());
-                            StringBuilder text = new StringBuilder();
-                            for (Throwable t = cause; t != null; t = t.getCause()) {
-                                text.append(t).append("; ");
-                            }
-                            return text.toString();
-                        });
     }
 }
