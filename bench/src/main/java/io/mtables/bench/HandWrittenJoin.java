@@ -40,7 +40,8 @@ import org.apache.paimon.table.FileStoreTable;
  * Debezium's update and delete events (a domain moving to another user leaves the old key first),
  * and Paimon's own DataStream sink ({@link FlinkSinkBuilder}) into a table of the same shape and
  * options as the materialized table's. No deduplication of replayed events: this is the lean job a
- * developer would write, with the same checkpoint interval, parallelism and state backend.
+ * developer would write, with the same checkpoint interval and pause, parallelism and state
+ * backend.
  */
 final class HandWrittenJoin {
 
@@ -58,6 +59,7 @@ final class HandWrittenJoin {
             String domainsTopic,
             FileStoreTable sink,
             long checkpointMillis,
+            long minPauseMillis,
             int parallelism,
             String stateBackend)
             throws Exception {
@@ -67,6 +69,7 @@ final class HandWrittenJoin {
                 StreamExecutionEnvironment.createRemoteEnvironment(host, port, configuration, jar);
         env.setParallelism(parallelism);
         env.enableCheckpointing(checkpointMillis, CheckpointingMode.EXACTLY_ONCE);
+        env.getCheckpointConfig().setMinPauseBetweenCheckpoints(minPauseMillis);
 
         DataStream<UserChange> users =
                 env.fromSource(

@@ -24,8 +24,8 @@ import org.apache.paimon.table.FileStoreTable;
  *   <li>the ceiling: one thread consuming both topics with a plain Kafka consumer;
  *   <li>ours: {@code CREATE MATERIALIZED TABLE} over REST, run by the services as a CONTINUOUS job;
  *   <li>the baseline: the same join written by hand as a DataStream job ({@link HandWrittenJoin}),
- *       with our job's checkpoint interval, parallelism and state backend, into a Paimon table of
- *       the same schema and options;
+ *       with our job's checkpoint interval and pause, parallelism and state backend, into a Paimon
+ *       table of the same schema and options;
  *   <li>the rival: Flink's own materialized table, the same {@code CREATE MATERIALIZED TABLE}
  *       through Flink's SQL gateway (the sources temporary tables of its session, as Flink asks),
  *       with our job's parallelism and state backend and our table's Paimon options (and what
@@ -108,20 +108,16 @@ public final class ThroughputBench {
                 "  from the CREATE statement: %.1f s%n",
                 (oursResult.caughtUpAt - createdAt) / 1000.0);
         String jobId = ourJob.path("jid").asText();
-        long checkpointMillis =
-                FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints/config")
-                        .path("interval")
-                        .asLong();
+        JsonNode checkpoints = FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints/config");
+        long checkpointMillis = checkpoints.path("interval").asLong();
+        long minPauseMillis = checkpoints.path("min_pause").asLong();
         int parallelism =
                 FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/config")
                         .path("execution-config")
                         .path("job-parallelism")
                         .asInt(1);
         String stateBackend =
-                FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints/config")
-                                .path("state_backend")
-                                .asText()
-                                .contains("RocksDB")
+                checkpoints.path("state_backend").asText().contains("RocksDB")
                         ? "rocksdb"
                         : "hashmap";
         Statements.post(ddl, "ALTER MATERIALIZED TABLE " + SCHEMA + ".user_domains SUSPEND");
@@ -130,9 +126,9 @@ public final class ThroughputBench {
         // The baseline: the hand-written DataStream job, alone on the same cluster.
         FileStoreTable byHand = warehouse.createLike(ours, SCHEMA, "user_domains_by_hand");
         System.out.printf(
-                "hand-written job: checkpoint every %d ms, parallelism %d, state backend %s (as"
-                        + " ours)%n",
-                checkpointMillis, parallelism, stateBackend);
+                "hand-written job: checkpoint every %d ms (at least %d ms apart), parallelism %d,"
+                        + " state backend %s (as ours)%n",
+                checkpointMillis, minPauseMillis, parallelism, stateBackend);
         JobClient client =
                 HandWrittenJoin.submit(
                         "127.0.0.1",
@@ -143,6 +139,7 @@ public final class ThroughputBench {
                         JoinChanges.domainsTopic(SCHEMA),
                         byHand,
                         checkpointMillis,
+                        minPauseMillis,
                         parallelism,
                         stateBackend);
         JsonNode handJob = FlinkJobs.get(flinkPort, "/jobs/" + client.getJobID());

@@ -48,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reported, and SUSPEND is tried again later (backing off) until the state is saved. A job the
  * cluster has no slot for waits QUEUED instead of failing.
  */
-class PipelineManagerTest {
+public class PipelineManagerTest {
 
     private static final String TABLE = "default_catalog.shop.totals";
     private static final String JOB = "0123456789abcdef0123456789abcdef";
@@ -589,7 +589,7 @@ class PipelineManagerTest {
      * The settings the pipelines read: every job included, savepoints on, at most 5 failures in a
      * row.
      */
-    static JobManagerConfig config(Path dataDir) {
+    public static JobManagerConfig config(Path dataDir) {
         Object jobs =
                 settings(
                         JobManagerConfig.Jobs.class,
