@@ -4,13 +4,10 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.ExplainDetail;
 import org.apache.flink.table.api.Schema;
@@ -27,45 +24,9 @@ import org.apache.flink.table.catalog.ObjectPath;
  * stream, its changelog, its unique keys and its stateful operators; in batch mode, whether it runs
  * as a batch. The source tables are declared from the definitions the event carries. Every verdict
  * is Flink's own; the plan text is read only for the names Flink gives its operators and
- * expressions. Not thread-safe: one analysis at a time.
+ * expressions ({@link ExplainText}). Not thread-safe: one analysis at a time.
  */
 public class FlinkQueryAnalyzer {
-
-    private static final String PHYSICAL_PLAN = "== Optimized Physical Plan ==";
-    private static final String EXECUTION_PLAN = "== Optimized Execution Plan ==";
-    private static final Pattern CHANGELOG = Pattern.compile("changelogMode=(\\[[A-Z,]+\\])");
-
-    /** An operator line of a plan: tree drawing, then the operator's name and its attributes. */
-    private static final Pattern OPERATOR =
-            Pattern.compile("^[\\s:+\\-]*([A-Za-z]+)\\((.*)\\)\\s*$");
-
-    private static final Pattern SCANNED_TABLE = Pattern.compile("table=\\[\\[([^\\]]+)\\]\\]");
-    private static final Pattern INNER_OR_OUTER =
-            Pattern.compile(
-                    "joinType=\\[(InnerJoin|LeftOuterJoin|RightOuterJoin|FullOuterJoin)\\]");
-    private static final Pattern CONDITION = Pattern.compile("condition=\\[(.*?)\\](?:, |\\)$|$)");
-
-    /** Functions whose value moves with the wall clock; Flink prints them by these names. */
-    private static final Pattern CURRENT_TIME =
-            Pattern.compile(
-                    "\\b(NOW|CURRENT_TIMESTAMP|LOCALTIMESTAMP|CURRENT_DATE|CURRENT_TIME|LOCALTIME|PROCTIME|CURRENT_ROW_TIMESTAMP|UNIX_TIMESTAMP)\\b");
-
-    /** Functions whose value changes while the inputs do not: the clock's, and random values. */
-    private static final Pattern VOLATILE =
-            Pattern.compile(
-                    "\\b(NOW|CURRENT_TIMESTAMP|LOCALTIMESTAMP|CURRENT_DATE|CURRENT_TIME|LOCALTIME|PROCTIME|CURRENT_ROW_TIMESTAMP|UNIX_TIMESTAMP|RAND|RAND_INTEGER|UUID)\\b");
-
-    /** Streaming operators whose state is kept per key forever unless a TTL says otherwise. */
-    private static final Map<String, String> UNBOUNDED_STATE =
-            Map.of(
-                    "Join", "regular join",
-                    "MultiJoin", "regular join",
-                    "GroupAggregate", "group aggregation",
-                    "GlobalGroupAggregate", "group aggregation",
-                    "IncrementalGroupAggregate", "group aggregation",
-                    "Rank", "Top-N",
-                    "Deduplicate", "deduplication",
-                    "ChangelogNormalize", "changelog normalization");
 
     /** Flink's planner must be called on the thread that created it (see PlannerThread). */
     private final PlannerThread flinkThread = new PlannerThread("flink-planner");
@@ -246,7 +207,9 @@ public class FlinkQueryAnalyzer {
         Map<String, Map<String, String>> partitionSources =
                 batchCheck.runs()
                         ? PartitionLocality.of(
-                                batch, table, probe -> physicalPlan(batch.explainSql(probe)))
+                                batch,
+                                table,
+                                probe -> ExplainText.physicalPlan(batch.explainSql(probe)))
                         : Map.of();
         if (!overwritten.isEmpty()) {
             // Paimon's streaming read skips overwrite commits, which is all a FULL table is made
@@ -259,8 +222,8 @@ public class FlinkQueryAnalyzer {
                     .withUniqueKeys(FlinkUniqueKeys.of(validated))
                     .withBatch(batchCheck)
                     .withPartitionSources(partitionSources)
-                    .withVolatileFunctions(volatileFunctions(batchPlan.plan()))
-                    .withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
+                    .withVolatileFunctions(ExplainText.volatileFunctions(batchPlan.plan()))
+                    .withTimeFunctions(ExplainText.timeFunctionsInConditions(batchPlan.plan()));
         }
         // A valid query that the streaming planner cannot turn into a plan cannot run as a stream.
         String plan;
@@ -270,14 +233,14 @@ public class FlinkQueryAnalyzer {
             return QueryAnalysis.notStreamable(deepestMessage(streamingError))
                     .withBatch(batchCheck)
                     .withPartitionSources(partitionSources)
-                    .withVolatileFunctions(volatileFunctions(batchPlan.plan()))
-                    .withTimeFunctions(timeFunctionsInConditions(batchPlan.plan()));
+                    .withVolatileFunctions(ExplainText.volatileFunctions(batchPlan.plan()))
+                    .withTimeFunctions(ExplainText.timeFunctionsInConditions(batchPlan.plan()));
         }
         // The time functions are read from a plan already made (its syntax tree comes first):
         // planning the query once more only to print it cost a third of the analysis (bin/bench
         // control-plane).
         List<List<String>> keys = FlinkUniqueKeys.of(validated);
-        return QueryAnalysis.streamable(rootChangelog(plan))
+        return QueryAnalysis.streamable(ExplainText.rootChangelog(plan))
                 .withUniqueKeys(keys)
                 .withEmptyInputRow(
                         keys != null && keys.contains(List.of())
@@ -287,12 +250,12 @@ public class FlinkQueryAnalyzer {
                         keys != null && keys.isEmpty() ? branchKeys(query, validated) : null)
                 .withBatch(batchCheck)
                 .withPartitionSources(partitionSources)
-                .withVolatileFunctions(volatileFunctions(batchPlan.plan()))
-                .withStatefulOperators(statefulOperators(plan))
-                .withRegularJoin(hasRegularJoin(plan))
-                .withTimeFunctions(timeFunctionsInConditions(plan))
+                .withVolatileFunctions(ExplainText.volatileFunctions(batchPlan.plan()))
+                .withStatefulOperators(ExplainText.statefulOperators(plan))
+                .withRegularJoin(ExplainText.hasRegularJoin(plan))
+                .withTimeFunctions(ExplainText.timeFunctionsInConditions(plan))
                 .withLatestValueSources(
-                        changelogSources(plan).stream()
+                        ExplainText.changelogSources(plan).stream()
                                 .filter(name -> !UpstreamTables.isScratch(name))
                                 .toList());
     }
@@ -433,98 +396,6 @@ public class FlinkQueryAnalyzer {
                                     .append(PaimonTables.literal(v)));
             batch.executeSql("ALTER TABLE " + id.quoted() + " SET (" + set + ")");
         }
-    }
-
-    /** The changelog mode of the first node of the optimized physical plan: the query's output. */
-    static String rootChangelog(String explain) {
-        Matcher matcher = CHANGELOG.matcher(physicalPlan(explain).lines().findFirst().orElse(""));
-        if (!matcher.find()) {
-            throw new IllegalStateException("no changelogMode on the root of Flink's plan");
-        }
-        return matcher.group(1);
-    }
-
-    /** The operators of the streaming plan that keep state per key forever, in words, once each. */
-    static List<String> statefulOperators(String explain) {
-        Set<String> found = new LinkedHashSet<>();
-        for (String line : physicalPlan(explain).lines().toList()) {
-            Matcher operator = OPERATOR.matcher(line);
-            if (operator.matches()
-                    && UNBOUNDED_STATE.containsKey(operator.group(1))
-                    && !operator.group(2).contains("stateTtlHints=")) {
-                found.add(UNBOUNDED_STATE.get(operator.group(1)));
-            }
-        }
-        return List.copyOf(found);
-    }
-
-    /**
-     * Whether the streaming plan has an inner or outer regular join (Flink's Join or MultiJoin;
-     * semi and anti joins are not batched).
-     */
-    static boolean hasRegularJoin(String explain) {
-        return physicalPlan(explain)
-                .lines()
-                .map(OPERATOR::matcher)
-                .anyMatch(
-                        operator ->
-                                operator.matches()
-                                        && (operator.group(1).equals("MultiJoin")
-                                                || operator.group(1).equals("Join")
-                                                        && INNER_OR_OUTER
-                                                                .matcher(operator.group(2))
-                                                                .find()));
-    }
-
-    /** The sources Flink reads as a changelog (updates and deletes), not as appended events. */
-    static List<String> changelogSources(String explain) {
-        Set<String> found = new LinkedHashSet<>();
-        for (String line : physicalPlan(explain).lines().toList()) {
-            Matcher operator = OPERATOR.matcher(line);
-            if (operator.matches() && operator.group(1).equals("TableSourceScan")) {
-                Matcher table = SCANNED_TABLE.matcher(operator.group(2));
-                Matcher changelog = CHANGELOG.matcher(operator.group(2));
-                if (table.find() && changelog.find() && !changelog.group(1).equals("[I]")) {
-                    found.add(table.group(1).replace(", ", "."));
-                }
-            }
-        }
-        return List.copyOf(found);
-    }
-
-    /** Current-time functions in the filter and join conditions of the logical plan, once each. */
-    static List<String> timeFunctionsInConditions(String logicalPlan) {
-        Set<String> found = new LinkedHashSet<>();
-        for (String line : logicalPlan.lines().toList()) {
-            Matcher condition = CONDITION.matcher(line);
-            while (condition.find()) {
-                Matcher function = CURRENT_TIME.matcher(condition.group(1));
-                while (function.find()) {
-                    found.add(function.group(1));
-                }
-            }
-        }
-        return List.copyOf(found);
-    }
-
-    /** The volatile functions anywhere in a plan, once each. */
-    static List<String> volatileFunctions(String plan) {
-        Set<String> found = new LinkedHashSet<>();
-        Matcher function = VOLATILE.matcher(plan);
-        while (function.find()) {
-            found.add(function.group(1));
-        }
-        return List.copyOf(found);
-    }
-
-    private static String physicalPlan(String explain) {
-        int start = explain.indexOf(PHYSICAL_PLAN);
-        if (start < 0) {
-            throw new IllegalStateException("no optimized physical plan in Flink's explanation");
-        }
-        int end = explain.indexOf(EXECUTION_PLAN, start);
-        return explain.substring(start + PHYSICAL_PLAN.length(), end < 0 ? explain.length() : end)
-                .strip();
     }
 
     private static void dropQuietly(Catalog catalog, TableId id) {
