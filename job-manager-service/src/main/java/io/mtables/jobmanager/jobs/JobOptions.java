@@ -32,7 +32,6 @@ public final class JobOptions {
         options.put("pipeline.name", JobSql.streamingJobName(definition));
         options.put(
                 "execution.checkpointing.interval", plan.checkpointInterval().toMillis() + " ms");
-        options.put("execution.checkpointing.min-pause", minPause(plan) + " ms");
         options.put("execution.checkpointing.mode", "EXACTLY_ONCE");
         options.put("execution.checkpointing.dir", locations.checkpointDir(definition));
         options.put(
@@ -86,18 +85,6 @@ public final class JobOptions {
      */
     public static Map<String, String> rewrite(TableDefinition definition, JobManagerConfig config) {
         return refresh(definition, "rows-v" + definition.version(), config);
-    }
-
-    /**
-     * Half the checkpoint interval between one checkpoint's end and the next one's start. A job
-     * whose checkpoints end within half the interval (one that keeps up) checkpoints at the
-     * interval as before; one whose checkpoints take longer is behind its freshness already
-     * (catching up on a backlog, say), and without a pause it would checkpoint back to back: the
-     * hash-map state backend writes the whole state each time, on the cores the job needs to catch
-     * up (bin/bench throughput: checkpoints of 0.3-2.1 s, 0.87 s on average, at a 1 s interval).
-     */
-    static long minPause(RefreshPlan plan) {
-        return plan.checkpointInterval().dividedBy(2).toMillis();
     }
 
     private static Map<String, String> common(JobManagerConfig config) {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.CheckpointingMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,7 +19,7 @@ class JobOptionsTest {
     @TempDir Path dataDir;
 
     @Test
-    void checkpointsPauseHalfTheirIntervalBetweenThem() {
+    void checkpointsAtThePlansIntervalExactlyOnce() {
         JobManagerConfig config = PipelineManagerTest.config(dataDir);
         var plan = WarmUp.plan(); // a checkpoint every 500 ms (FRESHNESS 1 s)
 
@@ -29,7 +30,7 @@ class JobOptionsTest {
 
         assertThat(flink.get(CheckpointingOptions.CHECKPOINTING_INTERVAL))
                 .isEqualTo(Duration.ofMillis(500));
-        assertThat(flink.get(CheckpointingOptions.MIN_PAUSE_BETWEEN_CHECKPOINTS))
-                .isEqualTo(Duration.ofMillis(250));
+        assertThat(flink.get(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE))
+                .isEqualTo(CheckpointingMode.EXACTLY_ONCE);
     }
 }
