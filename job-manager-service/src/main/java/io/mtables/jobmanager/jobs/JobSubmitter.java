@@ -6,10 +6,7 @@ import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.RefreshPlan;
-import io.mtables.schemas.plan.SyntheticKey;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,7 +15,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
 import org.apache.flink.table.api.EnvironmentSettings;
-import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.catalog.Catalog;
@@ -94,72 +90,12 @@ public class JobSubmitter {
             ObjectPath path,
             TableDefinition definition,
             RefreshPlan plan) {
-        if (appendColumns(env, catalog, path, definition, plan).isEmpty()) {
+        if (ColumnAppends.append(env, catalog, path, definition, plan).isEmpty()) {
             return false;
         }
         markWrittenBy(env, definition.table(), QueryState.fingerprint(definition));
         LOG.infof("%s keeps its rows for its new query until the next refresh", definition.table());
         return true;
-    }
-
-    /**
-     * Appends the columns the new query adds to the table (NULL in the rows there), when the
-     * table's key and columns so far are the new ones too. The columns the table had before, or
-     * empty when it cannot be evolved so.
-     */
-    private Optional<List<String>> appendColumns(
-            TableEnvironment env,
-            Catalog catalog,
-            ObjectPath path,
-            TableDefinition definition,
-            RefreshPlan plan) {
-        Schema existing;
-        try {
-            existing = catalog.getTable(path).getUnresolvedSchema();
-        } catch (Exception e) {
-            throw new IllegalStateException(
-                    "cannot read the Paimon table of " + definition.table(), e);
-        }
-        List<String> key = JobSql.primaryKey(definition, plan);
-        List<String> keyNow =
-                existing.getPrimaryKey()
-                        .map(Schema.UnresolvedPrimaryKey::getColumnNames)
-                        .orElse(List.of());
-        List<String> columnsNow =
-                existing.getColumns().stream()
-                        .map(Schema.UnresolvedColumn::getName)
-                        .filter(name -> !name.equals(SyntheticKey.COLUMN))
-                        .toList();
-        List<String> columns =
-                definition.columns().stream().map(TableDefinition.Column::name).toList();
-        boolean syntheticNow = columnsNow.size() < existing.getColumns().size();
-        if (!new HashSet<>(key).equals(new HashSet<>(keyNow))
-                || syntheticNow != key.contains(SyntheticKey.COLUMN)
-                || columns.size() < columnsNow.size()
-                || !columns.subList(0, columnsNow.size()).equals(columnsNow)) {
-            return Optional.empty();
-        }
-        List<String> added = new ArrayList<>();
-        String after = columnsNow.isEmpty() ? null : columnsNow.get(columnsNow.size() - 1);
-        for (TableDefinition.Column column :
-                definition.columns().subList(columnsNow.size(), columns.size())) {
-            added.add(
-                    TableId.quote(column.name())
-                            + " "
-                            + column.type()
-                            + (after == null ? " FIRST" : " AFTER " + TableId.quote(after)));
-            after = column.name();
-        }
-        if (!added.isEmpty()) {
-            env.executeSql(
-                    "ALTER TABLE "
-                            + JobSql.paimonName(definition.table())
-                            + " ADD ("
-                            + String.join(", ", added)
-                            + ")");
-            LOG.infof("%s: columns added for its new query: %s", definition.table(), added);
-        }
-        return Optional.of(columnsNow);
     }
 
     /** Records in the table's options which query its rows are ({@link QueryState}). */
@@ -193,7 +129,7 @@ public class JobSubmitter {
     public List<String> appendColumns(TableDefinition definition, RefreshPlan plan) {
         TableEnvironment env = catalogEnvironment();
         TableId id = TableId.of(definition.table());
-        return appendColumns(
+        return ColumnAppends.append(
                         env,
                         env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow(),
                         new ObjectPath(id.database(), id.name()),
