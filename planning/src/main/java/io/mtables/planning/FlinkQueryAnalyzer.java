@@ -4,12 +4,10 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.Future;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.ExplainDetail;
 import org.apache.flink.table.api.Schema;
@@ -30,22 +28,12 @@ import org.apache.flink.table.catalog.ObjectPath;
  */
 public class FlinkQueryAnalyzer {
 
-    /**
-     * Flink's planner must be called on the thread that created it (see PlannerThread): the
-     * streaming environment has one, the batch environment another, so that a query's streaming and
-     * batch plans are made at once, on two cores.
-     */
+    /** Flink's planner must be called on the thread that created it (see PlannerThread). */
     private final PlannerThread flinkThread = new PlannerThread("flink-planner");
-
-    private final PlannerThread batchThread = new PlannerThread("flink-batch-planner");
 
     private final TableEnvironment streaming;
     private final TableEnvironment batch;
-
-    /** Each environment's own scratch tables: the two declare theirs at the same time. */
     private final UpstreamTables upstream;
-
-    private final UpstreamTables batchUpstream;
 
     public FlinkQueryAnalyzer() {
         streaming =
@@ -59,9 +47,8 @@ public class FlinkQueryAnalyzer {
                             // is planned against it
                             return env;
                         });
-        batch = batchThread.call(() -> TableEnvironment.create(EnvironmentSettings.inBatchMode()));
+        batch = onFlinkThread(() -> TableEnvironment.create(EnvironmentSettings.inBatchMode()));
         upstream = new UpstreamTables();
-        batchUpstream = new UpstreamTables();
     }
 
     /**
@@ -73,10 +60,16 @@ public class FlinkQueryAnalyzer {
      */
     public void warmUp() {
         QueryAnalysis analysis = analyze(WarmUp.definition());
-        String dropScratch =
-                "DROP DATABASE IF EXISTS `default_catalog`.`" + WarmUp.DATABASE + "` CASCADE";
-        onFlinkThread(() -> streaming.executeSql(dropScratch));
-        batchThread.call(() -> batch.executeSql(dropScratch));
+        onFlinkThread(
+                () -> {
+                    for (TableEnvironment env : List.of(streaming, batch)) {
+                        env.executeSql(
+                                "DROP DATABASE IF EXISTS `default_catalog`.`"
+                                        + WarmUp.DATABASE
+                                        + "` CASCADE");
+                    }
+                    return null;
+                });
         if (analysis.verdict() != QueryAnalysis.Verdict.STREAMABLE) {
             throw new IllegalStateException(
                     "the warm-up table planned as " + analysis.verdict() + ": " + analysis);
@@ -179,32 +172,24 @@ public class FlinkQueryAnalyzer {
     private QueryAnalysis analyzeHere(TableDefinition table, UpstreamPlans upstreamPlans) {
         shapeStreamingPlanOf(table);
         List<String> overwritten = new ArrayList<>();
-        Map<TableDefinition.SourceTable, RefreshPlan> upstreamPlansOf = new LinkedHashMap<>();
         try {
             for (var source : table.sources()) {
                 if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
                     RefreshPlan plan = runnablePlan(source, upstreamPlans);
-                    upstreamPlansOf.put(source, plan);
+                    upstream.declare(streaming, source, plan);
+                    upstream.declare(batch, source, plan);
                     if (plan.mode() == RefreshPlan.Mode.FULL) {
                         overwritten.add(source.table());
                     }
+                } else {
+                    declareStreaming(source);
+                    declare(batch, source);
+                    boundForBatch(source);
                 }
             }
         } catch (BlockedByUpstream blocked) {
             return QueryAnalysis.blocked(blocked.getMessage());
-        }
-        // The batch side on its own thread meanwhile: about as long as the streaming side.
-        Future<BatchSide> batchSide = batchThread.start(() -> batchSide(table, upstreamPlansOf));
-        try {
-            for (var source : table.sources()) {
-                if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
-                    upstream.declare(streaming, source, upstreamPlansOf.get(source));
-                } else {
-                    declareStreaming(source);
-                }
-            }
         } catch (RuntimeException e) {
-            PlannerThread.await(batchSide); // done before the next query declares its sources
             return QueryAnalysis.unknown(
                     "its source tables could not be declared here (" + deepestMessage(e) + ")");
         }
@@ -214,35 +199,18 @@ public class FlinkQueryAnalyzer {
         try {
             validated = streaming.sqlQuery(query);
         } catch (RuntimeException invalid) {
-            String undeclared = PlannerThread.await(batchSide).declarationError();
-            if (undeclared != null) {
-                return QueryAnalysis.unknown(
-                        "its source tables could not be declared here (" + undeclared + ")");
-            }
             return QueryAnalysis.unknown(
                     "the query does not validate here (" + deepestMessage(invalid) + ")");
         }
-        String plan;
-        RuntimeException streamingError = null;
-        try {
-            plan =
-                    overwritten.isEmpty()
-                            ? streaming.explainSql(query, ExplainDetail.CHANGELOG_MODE)
-                            : null;
-        } catch (RuntimeException e) {
-            plan = null;
-            streamingError = e;
-        }
-        BatchSide batchResult = PlannerThread.await(batchSide);
-        if (batchResult.declarationError() != null) {
-            return QueryAnalysis.unknown(
-                    "its source tables could not be declared here ("
-                            + batchResult.declarationError()
-                            + ")");
-        }
-        BatchPlan batchPlan = batchResult.plan();
+        BatchPlan batchPlan = batchPlan(query);
         QueryAnalysis.BatchCheck batchCheck = batchPlan.check();
-        Map<String, Map<String, String>> partitionSources = batchResult.partitionSources();
+        Map<String, Map<String, String>> partitionSources =
+                batchCheck.runs()
+                        ? PartitionLocality.of(
+                                batch,
+                                table,
+                                probe -> ExplainText.physicalPlan(batch.explainSql(probe)))
+                        : Map.of();
         if (!overwritten.isEmpty()) {
             // Paimon's streaming read skips overwrite commits, which is all a FULL table is made
             // of.
@@ -258,7 +226,10 @@ public class FlinkQueryAnalyzer {
                     .withTimeFunctions(ExplainText.timeFunctionsInConditions(batchPlan.plan()));
         }
         // A valid query that the streaming planner cannot turn into a plan cannot run as a stream.
-        if (streamingError != null) {
+        String plan;
+        try {
+            plan = streaming.explainSql(query, ExplainDetail.CHANGELOG_MODE);
+        } catch (RuntimeException streamingError) {
             return QueryAnalysis.notStreamable(deepestMessage(streamingError))
                     .withBatch(batchCheck)
                     .withPartitionSources(partitionSources)
@@ -373,41 +344,6 @@ public class FlinkQueryAnalyzer {
         BlockedByUpstream(String message) {
             super(message);
         }
-    }
-
-    /**
-     * What the batch environment says of the query: its batch plan and the sources of its
-     * partitions; or why its sources could not be declared.
-     */
-    private record BatchSide(
-            String declarationError,
-            BatchPlan plan,
-            Map<String, Map<String, String>> partitionSources) {}
-
-    /** The batch side of an analysis, on the batch environment's thread. */
-    private BatchSide batchSide(
-            TableDefinition table, Map<TableDefinition.SourceTable, RefreshPlan> upstreamPlansOf) {
-        try {
-            for (var source : table.sources()) {
-                if (source.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
-                    batchUpstream.declare(batch, source, upstreamPlansOf.get(source));
-                } else {
-                    declare(batch, source);
-                    boundForBatch(source);
-                }
-            }
-        } catch (RuntimeException e) {
-            return new BatchSide(deepestMessage(e), null, Map.of());
-        }
-        BatchPlan plan = batchPlan(table.query().expanded());
-        Map<String, Map<String, String>> partitionSources =
-                plan.check().runs()
-                        ? PartitionLocality.of(
-                                batch,
-                                table,
-                                probe -> ExplainText.physicalPlan(batch.explainSql(probe)))
-                        : Map.of();
-        return new BatchSide(null, plan, partitionSources);
     }
 
     /** Whether the query runs as a batch job, and its plan when it does (else empty). */

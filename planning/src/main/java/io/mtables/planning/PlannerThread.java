@@ -4,7 +4,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * The one thread a TableEnvironment is created and used on. Flink's planner keeps Calcite's
@@ -49,29 +48,6 @@ public final class PlannerThread {
             throw e;
         } catch (Exception e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /**
-     * Starts {@code work} on the thread without waiting for it: {@link #await} its result. Work
-     * started from the thread itself would wait for itself, so it is refused.
-     */
-    public <T> Future<T> start(Callable<T> work) {
-        if (Thread.currentThread() == thread) {
-            throw new IllegalStateException("work started on its own planner thread");
-        }
-        return executor.submit(work);
-    }
-
-    /** The result of work {@link #start}ed; its runtime exceptions are thrown as they were. */
-    public static <T> T await(Future<T> started) {
-        try {
-            return started.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for Flink's planner", e);
-        } catch (ExecutionException e) {
-            throw rethrown(e.getCause());
         }
     }
 
