@@ -48,7 +48,7 @@ final class FlinkRestReads {
      * /jobs/overview}: a job that is initializing, or whose tasks are all still waiting to be
      * placed, holds no slot yet but will take one, so it counts as waiting.
      */
-    public ClusterCapacity capacity() {
+    ClusterCapacity capacity() {
         var overview = getJson("/overview");
         int waiting = 0;
         for (var job : getJson("/jobs/overview").path("jobs")) {
@@ -82,7 +82,7 @@ final class FlinkRestReads {
      * The cluster's metrics.fetcher.update-interval, asked once (its configuration does not change
      * while it runs).
      */
-    public Duration metricsInterval() {
+    Duration metricsInterval() {
         if (metricsInterval == null) {
             Duration interval = MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.defaultValue();
             for (var entry : getJson("/jobmanager/config")) {
@@ -99,7 +99,7 @@ final class FlinkRestReads {
 
     private volatile Duration metricsInterval;
 
-    JsonNode getJson(String path) {
+    private JsonNode getJson(String path) {
         try {
             var response =
                     HTTP.send(
@@ -133,7 +133,7 @@ final class FlinkRestReads {
      * the failure into its own exception classes, which breaks when two class loaders hold them
      * (Quarkus tests).
      */
-    public Optional<String> failureCause(String jobId) {
+    Optional<String> failureCause(String jobId) {
         try {
             var response =
                     HTTP.send(
@@ -164,7 +164,7 @@ final class FlinkRestReads {
     }
 
     /** Read from the job's checkpoint statistics over plain HTTP, for the same reason. */
-    public SortedMap<Long, Instant> completedCheckpoints(String jobId) {
+    SortedMap<Long, Instant> completedCheckpoints(String jobId) {
         SortedMap<Long, Instant> completed = new TreeMap<>();
         try {
             var response =
@@ -206,7 +206,7 @@ final class FlinkRestReads {
      * and its {@code currentEmitEventTimeLag}, the largest of its subtasks', for a vertex that has
      * records left to read. The metric names a vertex offers are looked up once per job.
      */
-    public Optional<SourceProgress> sourceProgress(String jobId) {
+    Optional<SourceProgress> sourceProgress(String jobId) {
         long pending = 0;
         long read = 0;
         long behind = 0;
@@ -291,7 +291,7 @@ final class FlinkRestReads {
     /**
      * Read from the job's metrics over plain HTTP: {@code [{"id": "numRestarts", "value": "2"}]}.
      */
-    public OptionalLong restarts(String jobId) {
+    OptionalLong restarts(String jobId) {
         try {
             var response =
                     HTTP.send(

@@ -4,13 +4,11 @@ import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.jobmanager.flink.FlinkJob;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.infra.RefreshEvents;
-import io.mtables.jobmanager.jobs.JobSql;
 import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.Locations;
 import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.schemas.catalog.TableDefinition;
-import io.mtables.schemas.flink.JobNames;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.RefreshPlan.Mode;
 import io.mtables.schemas.refresh.RefreshSucceeded;
@@ -49,7 +47,7 @@ public class PipelineManager {
     private final StateRestores restores;
     private final ReplacedInputs replacedInputs;
     private final PlanSteps steps;
-    private final PaimonSnapshots snapshots;
+    private final JobTakeover takeover;
     private final Clock clock;
     private final Pattern included;
     private volatile int queuedTables;
@@ -113,8 +111,9 @@ public class PipelineManager {
                         switchOvers,
                         restores,
                         clock);
-        this.snapshots = snapshots;
         this.included = Pattern.compile(config.jobs().include());
+        this.takeover =
+                new JobTakeover(flink, snapshots, streaming, switchOvers, refreshes, this::mine);
     }
 
     private boolean mine(String table) {
@@ -218,52 +217,9 @@ public class PipelineManager {
         }
     }
 
-    /**
-     * Takes over the jobs a previous run left on the cluster: a running streaming job of a table is
-     * that table's job again (not a second one); a job of no known table is cancelled.
-     */
-    private void attach(List<FlinkJob> jobs) {
-        for (FlinkJob job : jobs) {
-            if (job.ended() || !JobNames.isOurs(job.name())) {
-                continue;
-            }
-            var name = JobNames.parse(job.name());
-            if (name.isEmpty()) {
-                LOG.warnf(
-                        "leaving job %s alone: %s is not a job name this version writes",
-                        job.id(), job.name());
-                continue;
-            }
-            if (!mine(name.get().table())) {
-                continue; // another job manager's
-            }
-            Pipeline pipeline = pipelines.get(name.get().table());
-            if (pipeline == null) {
-                LOG.warnf(
-                        "cancelling job %s (%s): its table is unknown or dropped",
-                        job.id(), job.name());
-                flink.cancel(job.id());
-                continue;
-            }
-            if (name.get() instanceof JobNames.Streaming streamingJob) {
-                if (snapshots.exists(JobSql.stagedTable(pipeline.table, streamingJob.version()))) {
-                    switchOvers.attach(
-                            pipeline,
-                            job,
-                            streamingJob.version()); // it writes the staged table of a switch-over
-                    continue;
-                }
-                streaming.attach(
-                        pipeline, job, streamingJob.version(), streamingJob.queryFingerprint());
-            } else if (name.get() instanceof JobNames.Refresh refresh) {
-                refreshes.attach(pipeline, job, refresh.refreshId());
-            }
-        }
-    }
-
     /** Ends loading: acts on every plan known, with the jobs found on the cluster attached. */
     public void start(List<FlinkJob> jobsOnCluster) {
-        attach(jobsOnCluster);
+        takeover.attach(jobsOnCluster, pipelines);
         loading = false;
         refreshes.start();
         List.copyOf(pipelines.values()).forEach(this::apply);
