@@ -134,68 +134,50 @@ final class FlinkRestReads {
      * (Quarkus tests).
      */
     Optional<String> failureCause(String jobId) {
+        JsonNode entries;
         try {
-            var response =
-                    HTTP.send(
-                            HttpRequest.newBuilder(
-                                            URI.create(
-                                                    baseUrl
-                                                            + "/jobs/"
-                                                            + jobId
-                                                            + "/exceptions?maxExceptions=1"))
-                                    .timeout(Duration.ofSeconds(10))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
-            var entries = JSON.readTree(response.body()).path("exceptionHistory").path("entries");
-            if (!entries.isArray() || entries.isEmpty()) {
-                return Optional.empty();
-            }
-            return Optional.of(
-                    deepestCause(
-                            entries.get(0)
-                                    .path("stacktrace")
-                                    .asText(entries.get(0).path("exceptionName").asText())));
-        } catch (IOException e) {
-            return Optional.of("the cause could not be read from Flink (" + e.getMessage() + ")");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            entries =
+                    getJson("/jobs/" + jobId + "/exceptions?maxExceptions=1")
+                            .path("exceptionHistory")
+                            .path("entries");
+        } catch (FlinkUnavailableException e) {
+            return e.getCause() instanceof IOException
+                    ? Optional.of("the cause could not be read from Flink (" + e.getMessage() + ")")
+                    : Optional.empty();
+        }
+        if (!entries.isArray() || entries.isEmpty()) {
             return Optional.empty();
         }
+        return Optional.of(
+                deepestCause(
+                        entries.get(0)
+                                .path("stacktrace")
+                                .asText(entries.get(0).path("exceptionName").asText())));
     }
 
     /** Read from the job's checkpoint statistics over plain HTTP, for the same reason. */
     SortedMap<Long, Instant> completedCheckpoints(String jobId) {
         SortedMap<Long, Instant> completed = new TreeMap<>();
+        JsonNode statistics;
         try {
-            var response =
-                    HTTP.send(
-                            HttpRequest.newBuilder(
-                                            URI.create(baseUrl + "/jobs/" + jobId + "/checkpoints"))
-                                    .timeout(Duration.ofSeconds(10))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                return completed;
-            }
-            var statistics = JSON.readTree(response.body());
-            for (var checkpoint : statistics.path("history")) {
-                if (checkpoint.path("status").asText().equals("COMPLETED")
-                        && !checkpoint.path("is_savepoint").asBoolean(false)) {
-                    completed.put(
-                            checkpoint.path("id").asLong(),
-                            Instant.ofEpochMilli(checkpoint.path("trigger_timestamp").asLong()));
-                }
-            }
-            var latest = statistics.path("latest").path("completed");
-            if (latest.has("id")) {
-                completed.put(
-                        latest.path("id").asLong(),
-                        Instant.ofEpochMilli(latest.path("trigger_timestamp").asLong()));
-            }
-        } catch (IOException e) {
+            statistics = getJson("/jobs/" + jobId + "/checkpoints");
+        } catch (FlinkUnavailableException e) {
             // The next look asks again; until then the table's data timestamp stays where it was.
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return completed;
+        }
+        for (var checkpoint : statistics.path("history")) {
+            if (checkpoint.path("status").asText().equals("COMPLETED")
+                    && !checkpoint.path("is_savepoint").asBoolean(false)) {
+                completed.put(
+                        checkpoint.path("id").asLong(),
+                        Instant.ofEpochMilli(checkpoint.path("trigger_timestamp").asLong()));
+            }
+        }
+        var latest = statistics.path("latest").path("completed");
+        if (latest.has("id")) {
+            completed.put(
+                    latest.path("id").asLong(),
+                    Instant.ofEpochMilli(latest.path("trigger_timestamp").asLong()));
         }
         return completed;
     }
@@ -293,31 +275,14 @@ final class FlinkRestReads {
      */
     OptionalLong restarts(String jobId) {
         try {
-            var response =
-                    HTTP.send(
-                            HttpRequest.newBuilder(
-                                            URI.create(
-                                                    baseUrl
-                                                            + "/jobs/"
-                                                            + jobId
-                                                            + "/metrics?get=numRestarts"))
-                                    .timeout(Duration.ofSeconds(10))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                return OptionalLong.empty();
-            }
-            for (var metric : JSON.readTree(response.body())) {
+            for (var metric : getJson("/jobs/" + jobId + "/metrics?get=numRestarts")) {
                 if (metric.path("id").asText().equals("numRestarts")) {
                     return OptionalLong.of(Long.parseLong(metric.path("value").asText("0")));
                 }
             }
             return OptionalLong.empty();
-        } catch (IOException | NumberFormatException e) {
+        } catch (FlinkUnavailableException | NumberFormatException e) {
             return OptionalLong.empty(); // asked again at the next look
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return OptionalLong.empty();
         }
     }
 
@@ -337,29 +302,20 @@ final class FlinkRestReads {
      * Flink refuses savepoints. Empty when the cluster does not answer.
      */
     Optional<Boolean> allTasksRunningOrNeverWill(String jobId) {
+        JsonNode job;
         try {
-            var response =
-                    HTTP.send(
-                            HttpRequest.newBuilder(URI.create(baseUrl + "/jobs/" + jobId))
-                                    .timeout(Duration.ofSeconds(10))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
-            var job = JSON.readTree(response.body());
-            boolean allRunning = job.path("vertices").size() > 0;
-            for (var vertex : job.path("vertices")) {
-                allRunning &= vertex.path("status").asText().equals("RUNNING");
-            }
-            return Optional.of(
-                    allRunning
-                            || !job.path("state")
-                                    .asText()
-                                    .matches(
-                                            "RUNNING|CREATED|INITIALIZING|RESTARTING|RECONCILING"));
-        } catch (IOException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            job = getJson("/jobs/" + jobId);
+        } catch (FlinkUnavailableException e) {
             return Optional.empty();
         }
+        boolean allRunning = job.path("vertices").size() > 0;
+        for (var vertex : job.path("vertices")) {
+            allRunning &= vertex.path("status").asText().equals("RUNNING");
+        }
+        return Optional.of(
+                allRunning
+                        || !job.path("state")
+                                .asText()
+                                .matches("RUNNING|CREATED|INITIALIZING|RESTARTING|RECONCILING"));
     }
 }
