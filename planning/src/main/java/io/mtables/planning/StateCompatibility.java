@@ -1,19 +1,10 @@
 package io.mtables.planning;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Whether the state of a running streaming job can be carried into the job of a changed query, read
@@ -50,28 +41,6 @@ public final class StateCompatibility {
     }
 
     /**
-     * Stateful execution nodes whose compiled JSON lists no {@code state} (their state is declared
-     * in code): windows, interval and temporal joins, OVER and MATCH_RECOGNIZE. Matched on the type
-     * name without its version suffix.
-     */
-    private static final Set<String> STATEFUL_WITHOUT_STATE_FIELD =
-            Set.of(
-                    "stream-exec-global-window-aggregate",
-                    "stream-exec-window-aggregate",
-                    "stream-exec-group-window-aggregate",
-                    "stream-exec-window-join",
-                    "stream-exec-window-rank",
-                    "stream-exec-window-deduplicate",
-                    "stream-exec-over-aggregate",
-                    "stream-exec-interval-join",
-                    "stream-exec-temporal-join",
-                    "stream-exec-temporal-sort",
-                    "stream-exec-match");
-
-    private static final String SOURCE_SCAN = "stream-exec-table-source-scan";
-    private static final String SINK = "stream-exec-sink";
-
-    /**
      * Fields of a stateful node that decide how its state is keyed or windowed, in words; the
      * window last, as its time column's position moves with the grouping keys.
      */
@@ -82,10 +51,7 @@ public final class StateCompatibility {
      * node sends update-before messages (what a changed query downstream asks of it, not what it
      * keeps).
      */
-    private static final Set<String> NOT_STATE =
-            Set.of("id", "description", "generateUpdateBefore");
-
-    private static final ObjectMapper JSON = new ObjectMapper();
+    static final Set<String> NOT_STATE = Set.of("id", "description", "generateUpdateBefore");
 
     private static Map<String, String> keyFields() {
         Map<String, String> fields = new LinkedHashMap<>();
@@ -107,8 +73,8 @@ public final class StateCompatibility {
      * newPlan}.
      */
     public static Result compare(String oldPlan, String newPlan) {
-        Plan before = Plan.parse(oldPlan);
-        Plan after = Plan.parse(newPlan);
+        CompiledPlan before = CompiledPlan.parse(oldPlan);
+        CompiledPlan after = CompiledPlan.parse(newPlan);
 
         Set<String> readBefore = before.sourceReads();
         Set<String> readAfter = after.sourceReads();
@@ -145,7 +111,7 @@ public final class StateCompatibility {
         return differences(before, unmatchedBefore.get(0), after, unmatchedAfter.get(0));
     }
 
-    private static Result compatible(Plan before, Plan after) {
+    private static Result compatible(CompiledPlan before, CompiledPlan after) {
         List<String> kept = before.stateful().stream().map(before::describe).toList();
         String state =
                 kept.isEmpty()
@@ -169,7 +135,8 @@ public final class StateCompatibility {
     }
 
     /** Why the first stateful node of the old plan without a match differs from the new plan's. */
-    private static Result differences(Plan before, int old, Plan after, int renewed) {
+    private static Result differences(
+            CompiledPlan before, int old, CompiledPlan after, int renewed) {
         String was = before.describe(old);
         String is = after.describe(renewed);
         if (!before.type(old).equals(after.type(renewed))) {
@@ -235,227 +202,5 @@ public final class StateCompatibility {
                         + " is configured differently in the new plan ("
                         + String.join(", ", fields)
                         + "): not proven to read the old state the same way");
-    }
-
-    /** A compiled plan: its nodes in Flink's order (inputs first) and the edges into each. */
-    private static final class Plan {
-        private final Map<Integer, ObjectNode> nodes = new LinkedHashMap<>();
-        private final Map<Integer, List<JsonNode>> inputs = new HashMap<>();
-        private final Map<Integer, String> signatures = new HashMap<>();
-
-        static Plan parse(String json) {
-            Plan plan = new Plan();
-            JsonNode root;
-            try {
-                root = JSON.readTree(json);
-            } catch (Exception e) {
-                throw new IllegalArgumentException(
-                        "not a compiled plan of Flink: " + e.getMessage(), e);
-            }
-            for (JsonNode node : root.path("nodes")) {
-                plan.nodes.put(node.path("id").asInt(), (ObjectNode) node);
-            }
-            for (JsonNode edge : root.path("edges")) {
-                plan.inputs
-                        .computeIfAbsent(edge.path("target").asInt(), id -> new ArrayList<>())
-                        .add(edge);
-            }
-            return plan;
-        }
-
-        String type(int id) {
-            return nodes.get(id).path("type").asText().replaceFirst("_\\d+$", "");
-        }
-
-        boolean isSink(int id) {
-            return type(id).equals(SINK);
-        }
-
-        /**
-         * Whether node {@code id}'s window is {@code other}'s node's, but for the positions of its
-         * time column in the rows (which move with the columns before it).
-         */
-        boolean sameWindow(int id, Plan other, int otherId) {
-            return windowShape(id).equals(other.windowShape(otherId));
-        }
-
-        private JsonNode windowShape(int id) {
-            JsonNode windowing = nodes.get(id).path("windowing").deepCopy();
-            if (windowing instanceof ObjectNode shape) {
-                shape.remove(List.of("sliceEnd", "timeAttributeIndex"));
-            }
-            return windowing;
-        }
-
-        boolean isStateful(int id) {
-            JsonNode state = nodes.get(id).path("state");
-            return (state.isArray() && !state.isEmpty())
-                    || STATEFUL_WITHOUT_STATE_FIELD.contains(type(id));
-        }
-
-        List<Integer> stateful() {
-            return nodes.keySet().stream().filter(this::isStateful).toList();
-        }
-
-        /**
-         * The stateful nodes of this plan that have no node of the same signature in {@code other}.
-         */
-        List<Integer> statefulNotIn(Plan other) {
-            Set<String> theirs = other.signaturesOf(other.stateful());
-            return stateful().stream().filter(id -> !theirs.contains(signature(id))).toList();
-        }
-
-        List<Integer> nodesNotIn(Plan other) {
-            Set<String> theirs = other.signaturesOf(other.nodes.keySet());
-            return nodes.keySet().stream().filter(id -> !theirs.contains(signature(id))).toList();
-        }
-
-        private Set<String> signaturesOf(Collection<Integer> ids) {
-            Set<String> signatures = new LinkedHashSet<>();
-            ids.forEach(id -> signatures.add(signature(id)));
-            return signatures;
-        }
-
-        /**
-         * What a source scan's read positions belong to: the table and its options, not its
-         * projection.
-         */
-        Set<String> sourceReads() {
-            Set<String> reads = new LinkedHashSet<>();
-            for (int id : nodes.keySet()) {
-                if (type(id).equals(SOURCE_SCAN)) {
-                    JsonNode table = nodes.get(id).path("scanTableSource").path("table");
-                    reads.add(
-                            table.path("identifier").asText()
-                                    + canonical(table.path("resolvedTable").path("options")));
-                }
-            }
-            return reads;
-        }
-
-        List<String> sourceNames() {
-            return nodes.keySet().stream()
-                    .filter(id -> type(id).equals(SOURCE_SCAN))
-                    .map(
-                            id ->
-                                    nodes.get(id)
-                                            .path("scanTableSource")
-                                            .path("table")
-                                            .path("identifier")
-                                            .asText()
-                                            .replace("`", ""))
-                    .distinct()
-                    .toList();
-        }
-
-        /** The node as Flink describes it, e.g. {@code GroupAggregate(groupBy=[user_id], ...)}. */
-        String describe(int id) {
-            JsonNode description = nodes.get(id).path("description");
-            return description.isTextual() ? description.asText() : type(id);
-        }
-
-        /**
-         * The node's own fields (ids and descriptions aside), then each input edge and its
-         * signature.
-         */
-        String signature(int id) {
-            String known = signatures.get(id);
-            if (known != null) {
-                return known;
-            }
-            StringBuilder signature = new StringBuilder(own(id));
-            for (JsonNode edge : inputs.getOrDefault(id, List.of())) {
-                ObjectNode shape = ((ObjectNode) edge).deepCopy();
-                shape.remove(List.of("source", "target"));
-                signature
-                        .append(" <- ")
-                        .append(canonical(shape))
-                        .append(" (")
-                        .append(signature(edge.path("source").asInt()))
-                        .append(')');
-            }
-            signatures.put(id, signature.toString());
-            return signature.toString();
-        }
-
-        private String own(int id) {
-            ObjectNode node = nodes.get(id).deepCopy();
-            node.remove(NOT_STATE);
-            return canonical(node);
-        }
-
-        Set<String> ownFieldsDiffering(int id, Plan other, int otherId) {
-            ObjectNode mine = nodes.get(id);
-            ObjectNode theirs = other.nodes.get(otherId);
-            Set<String> names = new LinkedHashSet<>();
-            mine.fieldNames().forEachRemaining(names::add);
-            theirs.fieldNames().forEachRemaining(names::add);
-            names.removeAll(NOT_STATE);
-            names.removeIf(name -> canonical(mine.path(name)).equals(canonical(theirs.path(name))));
-            return names;
-        }
-
-        /** The first node upstream of {@code id} (inputs first) that {@code other} has not got. */
-        String firstChangedUpstream(int id, Plan other) {
-            Set<String> theirs = other.signaturesOf(other.nodes.keySet());
-            Set<Integer> upstream = new LinkedHashSet<>();
-            collectUpstream(id, upstream);
-            return nodes.keySet().stream()
-                    .filter(upstream::contains)
-                    .filter(node -> !theirs.contains(signature(node)))
-                    .findFirst()
-                    .map(this::describe)
-                    .orElse(null);
-        }
-
-        private void collectUpstream(int id, Set<Integer> into) {
-            for (JsonNode edge : inputs.getOrDefault(id, List.of())) {
-                int source = edge.path("source").asInt();
-                if (into.add(source)) {
-                    collectUpstream(source, into);
-                }
-            }
-        }
-
-        /** The DISTINCT aggregates: function and arguments of each. */
-        List<String> distinctAggregates(int id) {
-            List<String> distinct = new ArrayList<>();
-            nodes.get(id)
-                    .path("aggCalls")
-                    .forEach(
-                            call -> {
-                                if (call.path("distinct").asBoolean()) {
-                                    distinct.add(
-                                            call.path("internalName").asText()
-                                                    + canonical(call.path("argList")));
-                                }
-                            });
-            return distinct;
-        }
-    }
-
-    /** JSON with every object's fields in name order, so equal content prints equal. */
-    private static String canonical(JsonNode node) {
-        if (node.isObject()) {
-            Map<String, String> fields = new TreeMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                var field = it.next();
-                fields.put(field.getKey(), canonical(field.getValue()));
-            }
-            StringBuilder out = new StringBuilder("{");
-            fields.forEach(
-                    (name, value) ->
-                            out.append(out.length() > 1 ? "," : "")
-                                    .append(JSON.getNodeFactory().textNode(name))
-                                    .append(':')
-                                    .append(value));
-            return out.append('}').toString();
-        }
-        if (node.isArray()) {
-            List<String> items = new ArrayList<>();
-            node.forEach(item -> items.add(canonical(item)));
-            return "[" + String.join(",", items) + "]";
-        }
-        return node.toString();
     }
 }
