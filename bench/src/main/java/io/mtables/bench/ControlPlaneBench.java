@@ -26,12 +26,16 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * Baselines, in the same run: the same INSERT job submitted straight to the same cluster by Flink's
  * own client from a warm JVM, to RUNNING; and, when its URL is given, the same {@code CREATE
  * MATERIALIZED TABLE} through Flink's SQL gateway (Flink's own materialized tables) to its job
- * RUNNING, the gateway's first table shown apart (its JVM cold, as ours after start).
+ * RUNNING, the gateway's first table shown apart (its JVM cold, as ours after start). Each table of
+ * either system is dropped or cancelled once RUNNING, so every CREATE meets an idle cluster.
  *
  * <p>Arguments: ddl-service URL, Flink REST port, warehouse path, statements to time, tables to
  * create, bootstrap servers, and optionally Flink's SQL gateway URL.
  */
 public final class ControlPlaneBench {
+
+    /** A pause after each table is gone, so the work its end left (a drop, a GC) is not timed. */
+    private static final long QUIET_MILLIS = 1000;
 
     public static void main(String[] args) throws Exception {
         String ddl = args[0];
@@ -77,6 +81,11 @@ public final class ControlPlaneBench {
             wallClock.put(
                     "default_catalog.bench." + name,
                     new long[] {sentAt, System.currentTimeMillis()});
+            // Dropped before the next, as Flink's own are cancelled below: each CREATE of either
+            // system meets an idle cluster, not the jobs of the tables before it.
+            Statements.post(ddl, "DROP MATERIALIZED TABLE bench." + name);
+            FlinkJobs.awaitNoneRunning(flinkPort);
+            Thread.sleep(QUIET_MILLIS);
         }
 
         // Baseline: the same job straight to Flink from this (warm) JVM.
@@ -88,6 +97,8 @@ public final class ControlPlaneBench {
             FlinkJobs.awaitRunning(flinkPort, name);
             long took = (System.nanoTime() - start) / 1_000_000;
             job.getJobClient().orElseThrow().cancel().get(); // its slot is free for the next one
+            FlinkJobs.awaitNoneRunning(flinkPort);
+            Thread.sleep(QUIET_MILLIS);
             if (i > 0) {
                 direct.add(took); // the first one warms the client up (class loading, planner)
             }
@@ -134,6 +145,7 @@ public final class ControlPlaneBench {
                                 "Materialized_table_`bench_paimon`.`bench_flink`.`" + name + "`");
                 long took = (System.nanoTime() - start) / 1_000_000;
                 FlinkJobs.cancel(flinkPort, job.path("jid").asText()); // its slot for the next
+                Thread.sleep(QUIET_MILLIS);
                 if (i == 0) {
                     flinkOwnFirst = took;
                 } else {
