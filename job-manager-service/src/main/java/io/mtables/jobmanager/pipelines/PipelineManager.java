@@ -142,6 +142,15 @@ public class PipelineManager {
         }
         Pipeline pipeline = pipelines.computeIfAbsent(plan.table(), Pipeline::new);
         if (pipeline.plan == null || plan.definitionVersion() > pipeline.plan.definitionVersion()) {
+            if (plan.plannedAt() != null && !loading) {
+                LOG.infof(
+                        "plan of %s v%d (%s %s) acted on %d ms after it was made",
+                        plan.table(),
+                        plan.definitionVersion(),
+                        plan.status(),
+                        plan.mode(),
+                        Duration.between(plan.plannedAt(), clock.instant()).toMillis());
+            }
             pipeline.plan = plan;
             pipeline.failedApplies =
                     0; // a new plan is acted on at once, and its own failures back off from 1 s

@@ -113,8 +113,14 @@ final class PlanSteps {
         // The job of an older version goes first: its state is saved when the query is the same.
         streaming.stop(pipeline, query.equals(pipeline.streamingJobQuery) ? definition : null);
         boolean rebuilt;
+        long tableStart = System.nanoTime();
         try {
             rebuilt = submitter.ensureTable(definition, plan);
+            LOG.infof(
+                    "the Paimon table of %s %s in %d ms",
+                    pipeline.table,
+                    rebuilt ? "created" : "found",
+                    (System.nanoTime() - tableStart) / 1_000_000);
         } catch (RuntimeException e) {
             reports.failed(
                     pipeline,

@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
 
 /**
  * Plans every new definition version read from {@code mt.table.definitions}, in order. The offset
@@ -26,6 +27,8 @@ public class TableDefinitionsConsumer {
 
     private final EventReader reader;
     private final PlannerRuntime runtime;
+    private static final Logger LOG = Logger.getLogger(TableDefinitionsConsumer.class);
+
     private final Clock clock = Clock.systemUTC();
 
     public TableDefinitionsConsumer(EventReader reader, PlannerRuntime runtime) {
@@ -36,14 +39,26 @@ public class TableDefinitionsConsumer {
     @Incoming("table-definitions")
     @Blocking(ordered = true)
     public void onDefinition(ConsumerRecord<String, String> record) {
+        long receivedAt = clock.millis();
         IncomingEvent event = reader.read(record, DEFINITIONS);
         var planner = runtime.planner();
+        long planningFrom = clock.millis();
         var plan =
                 event.contract().equals(Contracts.TABLE_DEFINED_V1)
                         ? planner.onDefined(
                                 event.payloadAs(Contracts.TABLE_DEFINED_V1), clock.instant())
                         : planner.onDropped(
                                 event.payloadAs(Contracts.TABLE_DROPPED_V1), clock.instant());
+        long plannedAt = clock.millis();
         plan.ifPresent(runtime::publish);
+        // Where a CREATE's time goes in this service (docs/benchmarks.md, control plane).
+        LOG.infof(
+                "definition of %s: received %d ms after it was written, waited %d ms for the"
+                        + " planner, planned in %d ms, the plan written in %d ms",
+                record.key(),
+                receivedAt - record.timestamp(),
+                planningFrom - receivedAt,
+                plannedAt - planningFrom,
+                clock.millis() - plannedAt);
     }
 }
