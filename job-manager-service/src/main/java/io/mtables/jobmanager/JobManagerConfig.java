@@ -19,6 +19,14 @@ public interface JobManagerConfig {
     @WithDefault(".run/data")
     String dataDir();
 
+    /**
+     * After the warm-up's first compile (mt.warm-up), how many times more it compiles the same job,
+     * for the JIT (docs/operations.md).
+     */
+    @WithName("warm-up.repeats")
+    @WithDefault("30")
+    int warmUpRepeats();
+
     /** Flink. */
     Flink flink();
 

@@ -59,7 +59,18 @@ public class FlinkQueryAnalyzer {
      *     have warmed what a user's table needs
      */
     public void warmUp() {
+        warmUp(0);
+    }
+
+    /**
+     * {@link #warmUp()}, then the same table planned {@code repeats} times more, for the JIT: each
+     * is one task on the planner's thread, so a user's table waits for one at most.
+     */
+    public void warmUp(int repeats) {
         QueryAnalysis analysis = analyze(WarmUp.definition());
+        for (int i = 0; i < repeats; i++) {
+            analyze(WarmUp.definition());
+        }
         onFlinkThread(
                 () -> {
                     for (TableEnvironment env : List.of(streaming, batch)) {

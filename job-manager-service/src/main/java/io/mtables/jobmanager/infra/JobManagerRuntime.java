@@ -39,6 +39,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -58,6 +59,10 @@ public class JobManagerRuntime {
 
     private final ReadyGate gate = new ReadyGate();
     private final PollHealth pollHealth = new PollHealth();
+
+    /** Records being acted on (queued or running on the control thread): the warm-up waits. */
+    private final AtomicInteger actionsUnderWay = new AtomicInteger();
+
     private ScheduledExecutorService control;
     private WaitingActions actions;
     private volatile PipelineManager manager;
@@ -199,6 +204,7 @@ public class JobManagerRuntime {
                     1000);
 
     private <T> T call(Callable<T> work) {
+        actionsUnderWay.incrementAndGet();
         try {
             return actions.submit(work).get();
         } catch (InterruptedException e) {
@@ -208,6 +214,8 @@ public class JobManagerRuntime {
             throw e.getCause() instanceof RuntimeException runtime
                     ? runtime
                     : new IllegalStateException(e.getCause());
+        } finally {
+            actionsUnderWay.decrementAndGet();
         }
     }
 
@@ -338,7 +346,9 @@ public class JobManagerRuntime {
                             flink,
                             JobOptions.streaming(
                                     WarmUp.definition(), WarmUp.plan(), config, locations, null),
-                            JobOptions.rewrite(WarmUp.definition(), config));
+                            JobOptions.rewrite(WarmUp.definition(), config),
+                            config.warmUpRepeats(),
+                            () -> actionsUnderWay.get() == 0);
                 },
                 registry);
     }

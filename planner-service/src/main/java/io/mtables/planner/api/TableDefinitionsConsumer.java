@@ -50,7 +50,10 @@ public class TableDefinitionsConsumer {
                         : planner.onDropped(
                                 event.payloadAs(Contracts.TABLE_DROPPED_V1), clock.instant());
         long plannedAt = clock.millis();
-        plan.ifPresent(runtime::publish);
+        if (plan.isEmpty()) {
+            return; // a source table's definition: nothing to plan
+        }
+        runtime.publish(plan.get());
         // Where a CREATE's time goes in this service (docs/benchmarks.md, control plane).
         LOG.infof(
                 "definition of %s: received %d ms after it was written, waited %d ms for the"

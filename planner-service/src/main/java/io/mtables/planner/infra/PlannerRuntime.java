@@ -48,7 +48,8 @@ public class PlannerRuntime {
             @ConfigProperty(name = "mp.messaging.incoming.table-definitions.group.id") String group,
             PlannerConfig config,
             @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") ZoneId timeZone,
-            @ConfigProperty(name = "mt.warm-up", defaultValue = "true") boolean warmUp) {
+            @ConfigProperty(name = "mt.warm-up", defaultValue = "true") boolean warmUp,
+            @ConfigProperty(name = "mt.warm-up.repeats", defaultValue = "30") int warmUpRepeats) {
         plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, KafkaLog.clientConfig(kafka));
         // One instance plans (its consumer is given every definition); a standby reads the plans
         // only once it takes over, so it plans from the latest. A failure (the broker gone while a
@@ -67,7 +68,8 @@ public class PlannerRuntime {
                                                                         load(
                                                                                 config.settings(
                                                                                         timeZone),
-                                                                                warmUp))),
+                                                                                warmUp,
+                                                                                warmUpRepeats))),
                         "plan-loader");
         loader.setContextClassLoader(
                 Thread.currentThread()
@@ -114,7 +116,7 @@ public class PlannerRuntime {
         return gate.state();
     }
 
-    private void load(PlannerSettings settings, boolean warmUp) {
+    private void load(PlannerSettings settings, boolean warmUp, int warmUpRepeats) {
         gate.progress("reading " + Topics.REFRESH_PLANS);
         for (var record : plans.readAllWhenAvailable()) {
             if (record.value() != null
@@ -133,7 +135,7 @@ public class PlannerRuntime {
         if (warmUp) {
             // After opening: a definition that comes meanwhile waits for the planner's thread,
             // which it would have spent warming up anyway.
-            WarmUps.run("planner", analyzer::warmUp, registry);
+            WarmUps.run("planner", () -> analyzer.warmUp(warmUpRepeats), registry);
         }
     }
 }
