@@ -52,19 +52,11 @@ public class FlinkQueryAnalyzer {
     }
 
     /**
-     * Plans {@link WarmUp}'s table once, so the first user's table is planned by a warm planner,
-     * and removes its scratch tables again.
+     * Plans {@link WarmUp}'s table once and {@code repeats} times more for the JIT (each one task
+     * on the planner's thread, which a user's table waits for at most), then removes its tables.
      *
      * @throws IllegalStateException when Flink does not find it streamable: the warm-up would not
      *     have warmed what a user's table needs
-     */
-    public void warmUp() {
-        warmUp(0);
-    }
-
-    /**
-     * {@link #warmUp()}, then the same table planned {@code repeats} times more, for the JIT: each
-     * is one task on the planner's thread, so a user's table waits for one at most.
      */
     public void warmUp(int repeats) {
         QueryAnalysis analysis = analyze(WarmUp.definition());

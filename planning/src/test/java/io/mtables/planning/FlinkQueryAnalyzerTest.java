@@ -40,7 +40,7 @@ class FlinkQueryAnalyzerTest {
     void theWarmUpPlansItsTableAndLeavesNoTableBehind() {
         FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
 
-        analyzer.warmUp();
+        analyzer.warmUp(0);
 
         // The warm-up's sources are gone: a query naming one without declaring it does not
         // validate.

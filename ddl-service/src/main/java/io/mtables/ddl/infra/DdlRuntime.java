@@ -373,7 +373,7 @@ public class DdlRuntime {
             // planner's thread as long as its own cold compilation would have taken.
             warmedUp = true;
             WarmUps.run("sql front end", flink::warmUp, registry);
-            WarmUps.run("planner", analyzer::warmUp, registry);
+            WarmUps.run("planner", () -> analyzer.warmUp(0), registry);
         }
     }
 
