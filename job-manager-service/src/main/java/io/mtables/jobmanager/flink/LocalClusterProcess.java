@@ -60,6 +60,15 @@ final class LocalClusterProcess {
                                     // its jobs allocate fast: the demo's 6 jobs held 1.2 GB of
                                     // heap over 120 MB live. At most a fifth of it.
                                     "-XX:G1MaxNewSizePercent=20",
+                                    // G1 grows the heap by a fifth of what is left of -Xmx at a
+                                    // time (116 MB to 740 MB in the 20 s after the demo's jobs
+                                    // started), and gives it back only at the end of a marking
+                                    // cycle, which a heap this empty rarely starts: grown in
+                                    // steps of 2 %, and shrunk at each cycle's end to 30 % free
+                                    // (docs/benchmarks.md, memory).
+                                    "-XX:G1ExpandByPercentOfAvailable=2",
+                                    "-XX:MaxHeapFreeRatio=30",
+                                    "-XX:MinHeapFreeRatio=10",
                                     "-Djava.io.tmpdir="
                                             + Files.createDirectories(home.resolve("tmp"))));
             // Flink logs through SLF4J; on this class path that is JBoss LogManager (set up by
