@@ -302,20 +302,37 @@ final class FlinkRestReads {
      * Flink refuses savepoints. Empty when the cluster does not answer.
      */
     Optional<Boolean> allTasksRunningOrNeverWill(String jobId) {
-        JsonNode job;
+        return job(jobId)
+                .map(
+                        job ->
+                                allTasksRunning(job)
+                                        || !job.path("state")
+                                                .asText()
+                                                .matches(
+                                                        "RUNNING|CREATED|INITIALIZING|RESTARTING|RECONCILING"));
+    }
+
+    /**
+     * Whether every task of the job runs: before that, Flink refuses checkpoints. Empty when the
+     * cluster does not answer.
+     */
+    Optional<Boolean> allTasksRunning(String jobId) {
+        return job(jobId).map(FlinkRestReads::allTasksRunning);
+    }
+
+    private Optional<JsonNode> job(String jobId) {
         try {
-            job = getJson("/jobs/" + jobId);
+            return Optional.of(getJson("/jobs/" + jobId));
         } catch (FlinkUnavailableException e) {
             return Optional.empty();
         }
+    }
+
+    private static boolean allTasksRunning(JsonNode job) {
         boolean allRunning = job.path("vertices").size() > 0;
         for (var vertex : job.path("vertices")) {
             allRunning &= vertex.path("status").asText().equals("RUNNING");
         }
-        return Optional.of(
-                allRunning
-                        || !job.path("state")
-                                .asText()
-                                .matches("RUNNING|CREATED|INITIALIZING|RESTARTING|RECONCILING"));
+        return allRunning;
     }
 }

@@ -158,6 +158,15 @@ public class RemoteFlinkTarget implements FlinkTarget {
 
     @Override
     public CompletableFuture<Long> triggerCheckpoint(String jobId) {
+        // Asked only once every task runs: Flink refuses before, and its client cannot read that
+        // refusal (it asks for the result again every 3 s, for a minute, logging an error each
+        // time), so the checkpoint asked for a job just started came a minute late or never.
+        if (!reads.allTasksRunning(jobId).orElse(false)) {
+            return CompletableFuture.failedFuture(
+                    new FlinkUnavailableException(
+                            "not every task of job " + jobId + " runs yet: no checkpoint asked",
+                            null));
+        }
         return client.triggerCheckpoint(JobID.fromHexString(jobId), CheckpointType.CONFIGURED);
     }
 
