@@ -328,15 +328,26 @@ public class JobManagerRuntime {
 
     /**
      * The first table's work done once: on an embedded cluster that had run no job when the service
-     * reached it, a small job run ({@link ClusterWarmUp}, first: it needs no planner, so it is done
-     * before the compile below competes for the cores), then the table's job compiled and its first
-     * event's topic looked up ({@link JobWarmUp}).
+     * reached it, a small job run ({@link ClusterWarmUp}, on a thread of its own), and beside it
+     * the table's job compiled and its first event's topic looked up ({@link JobWarmUp}).
      */
     private void warmUp(JobManagerConfig config, Locations locations) {
         // Only where the cluster is ours and fresh: a user's cluster is not given jobs of ours
         // that no table asked for, and one that ran jobs is warm.
         if (clusterFresh) {
-            WarmUps.run("cluster", () -> ClusterWarmUp.run(flink, Duration.ofMinutes(1)), registry);
+            // Beside the compile below, not before it: its job runs for seconds on the cluster,
+            // and the first table, compiled meanwhile, found the compiler cold.
+            Thread cluster =
+                    new Thread(
+                            () ->
+                                    WarmUps.run(
+                                            "cluster",
+                                            () -> ClusterWarmUp.run(flink, Duration.ofMinutes(1)),
+                                            registry),
+                            "job-manager-cluster-warm-up");
+            cluster.setContextClassLoader(Thread.currentThread().getContextClassLoader());
+            cluster.setDaemon(true);
+            cluster.start();
         }
         WarmUps.run(
                 "job compiler",
