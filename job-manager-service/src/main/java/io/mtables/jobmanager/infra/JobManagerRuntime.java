@@ -317,12 +317,7 @@ public class JobManagerRuntime {
             // On a thread of its own, with environments of its own: a plan that comes meanwhile
             // is compiled at once, beside it, not after it (bin/bench control-plane: queued behind
             // the warm-up, the first table waited 6 s).
-            Thread warming = new Thread(() -> warmUp(config, locations), "job-manager-warm-up");
-            warming.setContextClassLoader(
-                    Thread.currentThread()
-                            .getContextClassLoader()); // Flink finds its connectors through it
-            warming.setDaemon(true);
-            warming.start();
+            startDaemon("job-manager-warm-up", () -> warmUp(config, locations));
         }
     }
 
@@ -337,17 +332,13 @@ public class JobManagerRuntime {
         if (clusterFresh) {
             // Beside the compile below, not before it: its job runs for seconds on the cluster,
             // and the first table, compiled meanwhile, found the compiler cold.
-            Thread cluster =
-                    new Thread(
-                            () ->
-                                    WarmUps.run(
-                                            "cluster",
-                                            () -> ClusterWarmUp.run(flink, Duration.ofMinutes(1)),
-                                            registry),
-                            "job-manager-cluster-warm-up");
-            cluster.setContextClassLoader(Thread.currentThread().getContextClassLoader());
-            cluster.setDaemon(true);
-            cluster.start();
+            startDaemon(
+                    "job-manager-cluster-warm-up",
+                    () ->
+                            WarmUps.run(
+                                    "cluster",
+                                    () -> ClusterWarmUp.run(flink, Duration.ofMinutes(1)),
+                                    registry));
         }
         WarmUps.run(
                 "job compiler",
@@ -362,6 +353,14 @@ public class JobManagerRuntime {
                             () -> actionsUnderWay.get() == 0);
                 },
                 registry);
+    }
+
+    /** Flink finds its connectors through the thread's context class loader: this one's. */
+    private static void startDaemon(String name, Runnable task) {
+        Thread thread = new Thread(task, name);
+        thread.setContextClassLoader(Thread.currentThread().getContextClassLoader());
+        thread.setDaemon(true);
+        thread.start();
     }
 
     /**
