@@ -32,9 +32,10 @@ import org.apache.paimon.types.DataTypes;
  * pay for the cluster's first job: the job master's first job graph, the task manager's first task
  * deployment, its network stack and checkpoints (cold, the first table took 2.1 s from submission
  * to Flink's answer and 1.8-2.2 s more to run, the next ones 0.2-0.3 s and 0.4-0.6 s: bin/bench
- * control-plane). A DataStream job of Flink's own classes only (generated numbers, discarded, one
- * checkpoint): it needs no planner to build, so it is on the cluster within a second of the
- * service's start, before the planner's own warm-up competes for the cores.
+ * control-plane). A DataStream job of Flink's and Paimon's classes only, which the cluster has
+ * (ours it has not): generated numbers discarded, and two rows written into a scratch Paimon table
+ * by Paimon's own sink, with one checkpoint. It needs no planner to build, so it is on the cluster
+ * within a second or two of the service's start.
  */
 public final class ClusterWarmUp {
 
@@ -61,9 +62,9 @@ public final class ClusterWarmUp {
             StreamExecutionEnvironment env = new StreamExecutionEnvironment(configuration);
             env.setParallelism(1);
             env.fromSequence(1, 10_000).sinkTo(new DiscardingSink<>());
-            // A table's first task also loads Paimon's writer and committer (1.4 s of its 2.2 s
-            // start, docs/benchmarks.md): rows written to a scratch table by Paimon's own sink,
-            // whose classes, as Flink's, are on the cluster (ours are not).
+            // A table's first tasks also load Paimon's writer and committer: after the numbers
+            // alone they ran 1.4-2.3 s after submission, with these rows 63-147 ms
+            // (docs/benchmarks.md, control plane).
             new FlinkSinkBuilder(scratchTable(scratch.resolve("warehouse")))
                     .forRowData(
                             env.fromData(
