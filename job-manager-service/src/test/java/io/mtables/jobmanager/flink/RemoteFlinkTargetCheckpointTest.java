@@ -1,5 +1,6 @@
 package io.mtables.jobmanager.flink;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -73,13 +74,10 @@ class RemoteFlinkTargetCheckpointTest {
                     System.nanoTime() - asked < Duration.ofSeconds(2).toNanos(),
                     "refused at once, not after Flink's client gave up asking");
 
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (!new FlinkRestReads("http://127.0.0.1:" + port())
-                    .allTasksRunning(jobId)
-                    .orElse(false)) {
-                assertTrue(System.nanoTime() < deadline, "the job's tasks never ran");
-                Thread.sleep(100);
-            }
+            FlinkRestReads reads = new FlinkRestReads("http://127.0.0.1:" + port());
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> reads.allTasksRunning(jobId).orElse(false));
             long id = target.triggerCheckpoint(jobId).get(30, TimeUnit.SECONDS);
             assertEquals(1, id, "the job's first checkpoint");
         } finally {
