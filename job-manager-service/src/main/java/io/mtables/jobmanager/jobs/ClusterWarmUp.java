@@ -3,6 +3,8 @@ package io.mtables.jobmanager.jobs;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -11,6 +13,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.BigIntType;
@@ -33,14 +36,23 @@ import org.apache.paimon.types.DataTypes;
  * deployment, its network stack and checkpoints (cold, the first table took 2.1 s from submission
  * to Flink's answer and 1.8-2.2 s more to run, the next ones 0.2-0.3 s and 0.4-0.6 s: bin/bench
  * control-plane). A DataStream job of Flink's and Paimon's classes only, which the cluster has
- * (ours it has not): generated numbers discarded, and two rows written into a scratch Paimon table
- * by Paimon's own sink, with one checkpoint. It needs no planner to build, so it is on the cluster
- * within a second or two of the service's start.
+ * (ours it has not): generated numbers discarded, and 20,000 changes of 5,000 keys written into a
+ * scratch Paimon table by Paimon's own sink, with a checkpoint every 200 ms. It needs no planner to
+ * build, so it is on the cluster within a second or two of the service's start.
+ *
+ * <p>The rows are many so that the JIT compiles Paimon's write path (the sort buffer, the ORC
+ * writer) before a table needs it: Paimon's classes are the cluster's, shared by every job, so the
+ * first table's job runs them compiled. With two rows (loaded, not compiled) the first table's job
+ * was 2.7-4.8 s behind Kafka 10-15 s into its load of 2,000 rows a second, and its checkpoints took
+ * up to 0.6 s; with these 1.9-2.1 s and 0.1 s (bin/bench freshness).
  */
 public final class ClusterWarmUp {
 
     /** The job's name: not a table's ("mt:<table>:..."), so no table claims it. */
     public static final String JOB_NAME = "mt-warm-up";
+
+    private static final int KEYS = 5_000;
+    private static final int UPDATES = 4;
 
     private ClusterWarmUp() {}
 
@@ -63,19 +75,18 @@ public final class ClusterWarmUp {
             env.setParallelism(1);
             env.fromSequence(1, 10_000).sinkTo(new DiscardingSink<>());
             // A table's first tasks also load Paimon's writer and committer: after the numbers
-            // alone they ran 1.4-2.3 s after submission, with these rows 63-147 ms
+            // alone they ran 1.4-2.3 s after submission, with Paimon's sink warmed 63-147 ms
             // (docs/benchmarks.md, control plane).
             new FlinkSinkBuilder(scratchTable(scratch.resolve("warehouse")))
                     .forRowData(
                             env.fromData(
+                                    rows(),
                                     InternalTypeInfo.of(
                                             RowType.of(
                                                     new LogicalType[] {
                                                         new BigIntType(false), new VarCharType()
                                                     },
-                                                    new String[] {"k", "v"})),
-                                    GenericRowData.of(1L, StringData.fromString("one")),
-                                    GenericRowData.of(2L, StringData.fromString("two"))))
+                                                    new String[] {"k", "v"}))))
                     .parallelism(1)
                     .build();
             JobClient job;
@@ -98,6 +109,15 @@ public final class ClusterWarmUp {
         } finally {
             JobWarmUp.delete(scratch);
         }
+    }
+
+    /** Each of {@value #KEYS} keys written {@value #UPDATES} times, as a table's rows change. */
+    private static List<RowData> rows() {
+        List<RowData> rows = new ArrayList<>(KEYS * UPDATES);
+        for (int i = 0; i < KEYS * UPDATES; i++) {
+            rows.add(GenericRowData.of((long) (i % KEYS), StringData.fromString("value " + i)));
+        }
+        return rows;
     }
 
     /**
