@@ -19,12 +19,15 @@ final class ServiceWarmUps {
 
     private ServiceWarmUps() {}
 
-    /** ddl-service's, planner-service's and job-manager-service's parts, at their base URLs. */
+    /**
+     * ddl-service's, planner-service's and job-manager-service's parts, at their base URLs; the job
+     * manager's with the cluster's warm-up jobs, as the benches' embedded clusters are fresh.
+     */
     static Map<String, List<String>> of(String ddl, String planner, String jobManager) {
         return Map.of(
                 ddl, List.of("sql front end", "planner"),
                 planner, List.of("planner"),
-                jobManager, List.of("job compiler"));
+                jobManager, List.of("job compiler", "cluster"));
     }
 
     /** Returns how long it waited. */

@@ -8,19 +8,14 @@ import io.mtables.jobmanager.flink.EmbeddedFlinkTarget;
 import io.mtables.jobmanager.flink.EmbeddedSizing;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.flink.RemoteFlinkTarget;
-import io.mtables.jobmanager.jobs.ClusterWarmUp;
-import io.mtables.jobmanager.jobs.JobOptions;
 import io.mtables.jobmanager.jobs.JobSubmitter;
-import io.mtables.jobmanager.jobs.JobWarmUp;
 import io.mtables.jobmanager.jobs.Locations;
 import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.jobmanager.pipelines.PipelineManager;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
-import io.mtables.messaging.WarmUps;
 import io.mtables.messaging.active.ActiveInstance;
-import io.mtables.planning.WarmUp;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
@@ -314,53 +309,15 @@ public class JobManagerRuntime {
                 "job manager ready; Flink %s, warehouse %s",
                 flink.describe(), locations.warehouse());
         if (warmUp) {
-            // On a thread of its own, with environments of its own: a plan that comes meanwhile
-            // is compiled at once, beside it, not after it (bin/bench control-plane: queued behind
-            // the warm-up, the first table waited 6 s).
-            startDaemon("job-manager-warm-up", () -> warmUp(config, locations));
+            StartWarmUps.start(
+                    flink,
+                    clusterFresh,
+                    eventsLog,
+                    config,
+                    locations,
+                    registry,
+                    () -> actionsUnderWay.get() == 0);
         }
-    }
-
-    /**
-     * The first table's work done once: on an embedded cluster that had run no job when the service
-     * reached it, a small job run ({@link ClusterWarmUp}, on a thread of its own), and beside it
-     * the table's job compiled and its first event's topic looked up ({@link JobWarmUp}).
-     */
-    private void warmUp(JobManagerConfig config, Locations locations) {
-        // Only where the cluster is ours and fresh: a user's cluster is not given jobs of ours
-        // that no table asked for, and one that ran jobs is warm.
-        if (clusterFresh) {
-            // Beside the compile below, not before it: its job runs for seconds on the cluster,
-            // and the first table, compiled meanwhile, found the compiler cold.
-            startDaemon(
-                    "job-manager-cluster-warm-up",
-                    () ->
-                            WarmUps.run(
-                                    "cluster",
-                                    () -> ClusterWarmUp.run(flink, Duration.ofMinutes(1)),
-                                    registry));
-        }
-        WarmUps.run(
-                "job compiler",
-                () -> {
-                    eventsLog.warmUp();
-                    JobWarmUp.run(
-                            flink,
-                            JobOptions.streaming(
-                                    WarmUp.definition(), WarmUp.plan(), config, locations, null),
-                            JobOptions.rewrite(WarmUp.definition(), config),
-                            config.warmUpRepeats(),
-                            () -> actionsUnderWay.get() == 0);
-                },
-                registry);
-    }
-
-    /** Flink finds its connectors through the thread's context class loader: this one's. */
-    private static void startDaemon(String name, Runnable task) {
-        Thread thread = new Thread(task, name);
-        thread.setContextClassLoader(Thread.currentThread().getContextClassLoader());
-        thread.setDaemon(true);
-        thread.start();
     }
 
     /**

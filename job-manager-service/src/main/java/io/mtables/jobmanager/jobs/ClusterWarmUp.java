@@ -5,9 +5,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -31,38 +33,61 @@ import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataTypes;
 
 /**
- * Runs one small bounded job on a fresh embedded cluster, so that the first table's job does not
- * pay for the cluster's first job: the job master's first job graph, the task manager's first task
- * deployment, its network stack and checkpoints (cold, the first table took 2.1 s from submission
- * to Flink's answer and 1.8-2.2 s more to run, the next ones 0.2-0.3 s and 0.4-0.6 s: bin/bench
- * control-plane). A DataStream job of Flink's and Paimon's classes only, which the cluster has
- * (ours it has not): generated numbers discarded, and 20,000 changes of 5,000 keys written into a
- * scratch Paimon table by Paimon's own sink, with a checkpoint every 200 ms. It needs no planner to
- * build, so it is on the cluster within a second or two of the service's start.
+ * Runs two small bounded jobs on a fresh embedded cluster, so that the first table's job does not
+ * pay for the cluster's first job. A DataStream job of Flink's and Paimon's classes only, which the
+ * cluster has (ours it has not): generated numbers discarded, and rows written into a scratch
+ * Paimon table by Paimon's own sink, with a checkpoint every 200 ms. It needs no planner to build,
+ * so the first is on the cluster within a second or two of the service's start.
  *
- * <p>The rows are many so that the JIT compiles Paimon's write path (the sort buffer, the ORC
- * writer) before a table needs it: Paimon's classes are the cluster's, shared by every job, so the
- * first table's job runs them compiled. With two rows (loaded, not compiled) the first table's job
- * was 2.7-4.8 s behind Kafka 10-15 s into its load of 2,000 rows a second, and its checkpoints took
- * up to 0.6 s; with these 1.9-2.1 s and 0.1 s (bin/bench freshness).
+ * <p>The first writes two rows: the job master's first job graph, the task manager's first task
+ * deployment, its network stack, checkpoints and Paimon's writer and committer loaded (cold, the
+ * first table took 2.1 s from submission to Flink's answer and 1.8-2.2 s more to run; after it, its
+ * tasks ran 63-147 ms after submission: bin/bench control-plane).
+ *
+ * <p>The second, once the job compiler's warm-up has ended and no record is being acted on, writes
+ * 20,000 changes of 5,000 keys, so that the JIT compiles Paimon's write path (the sort buffer, the
+ * ORC writer) before a table runs it often: Paimon's classes are the cluster's, shared by every
+ * job. With two rows only, the first table's job was 2.7-4.8 s behind Kafka 10-15 s into its load
+ * of 2,000 rows a second, and its checkpoints took up to 0.6 s; with the changes 1.5-2.1 s and 0.1
+ * s (bin/bench freshness). Run beside the first table instead, they held its tasks back (659 ms to
+ * run instead of 63).
  */
 public final class ClusterWarmUp {
 
-    /** The job's name: not a table's ("mt:<table>:..."), so no table claims it. */
+    /** The jobs' name: not a table's ("mt:<table>:..."), so no table claims them. */
     public static final String JOB_NAME = "mt-warm-up";
 
+    private static final int LOADING_ROWS = 2;
+    private static final int COMPILING_CHANGES = 20_000;
     private static final int KEYS = 5_000;
-    private static final int UPDATES = 4;
 
     private ClusterWarmUp() {}
 
     /**
-     * Runs the job on {@code target} and waits for it to finish; its checkpoint goes to a scratch
-     * directory on this host (the embedded cluster's), deleted after.
+     * Runs the first job on {@code target}, then the second once {@code compilerWarmedUp} is open
+     * and {@code idle} says so; each waited for, at most {@code timeout}. Their checkpoints go to
+     * scratch directories on this host (the embedded cluster's), deleted after.
      *
-     * @throws IllegalStateException when the job fails or takes longer than {@code timeout}
+     * @throws IllegalStateException when a job fails or takes longer than {@code timeout}, or the
+     *     wait is interrupted
      */
-    public static void run(FlinkTarget target, Duration timeout) {
+    public static void run(
+            FlinkTarget target,
+            Duration timeout,
+            CountDownLatch compilerWarmedUp,
+            BooleanSupplier idle) {
+        runJob(target, LOADING_ROWS, timeout);
+        try {
+            compilerWarmedUp.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting to warm up the JIT", e);
+        }
+        JobWarmUp.awaitIdle(idle);
+        runJob(target, COMPILING_CHANGES, timeout);
+    }
+
+    private static void runJob(FlinkTarget target, int changes, Duration timeout) {
         Path scratch = JobWarmUp.scratch();
         try {
             Configuration configuration = target.clientConfiguration();
@@ -74,13 +99,10 @@ public final class ClusterWarmUp {
             StreamExecutionEnvironment env = new StreamExecutionEnvironment(configuration);
             env.setParallelism(1);
             env.fromSequence(1, 10_000).sinkTo(new DiscardingSink<>());
-            // A table's first tasks also load Paimon's writer and committer: after the numbers
-            // alone they ran 1.4-2.3 s after submission, with Paimon's sink warmed 63-147 ms
-            // (docs/benchmarks.md, control plane).
             new FlinkSinkBuilder(scratchTable(scratch.resolve("warehouse")))
                     .forRowData(
                             env.fromData(
-                                    rows(),
+                                    rows(changes),
                                     InternalTypeInfo.of(
                                             RowType.of(
                                                     new LogicalType[] {
@@ -111,10 +133,10 @@ public final class ClusterWarmUp {
         }
     }
 
-    /** Each of {@value #KEYS} keys written {@value #UPDATES} times, as a table's rows change. */
-    private static List<RowData> rows() {
-        List<RowData> rows = new ArrayList<>(KEYS * UPDATES);
-        for (int i = 0; i < KEYS * UPDATES; i++) {
+    /** {@code changes} rows over at most {@value #KEYS} keys, as a table's rows change. */
+    private static List<RowData> rows(int changes) {
+        List<RowData> rows = new ArrayList<>(changes);
+        for (int i = 0; i < changes; i++) {
             rows.add(GenericRowData.of((long) (i % KEYS), StringData.fromString("value " + i)));
         }
         return rows;

@@ -91,7 +91,8 @@ public final class JobWarmUp {
                 .getNumberOfVertices();
     }
 
-    private static void awaitIdle(BooleanSupplier idle) {
+    /** Returns once {@code idle} says so, asking every 20 ms. */
+    static void awaitIdle(BooleanSupplier idle) {
         while (!idle.getAsBoolean()) {
             try {
                 Thread.sleep(20);
