@@ -51,12 +51,12 @@ final class StartWarmUps {
                     () ->
                             WarmUps.run(
                                     "cluster",
-                                    () ->
-                                            ClusterWarmUp.run(
-                                                    flink,
-                                                    Duration.ofMinutes(1),
-                                                    compilerWarmedUp,
-                                                    idle),
+                                    () -> {
+                                        ClusterWarmUp.loadClasses(flink, Duration.ofMinutes(1));
+                                        awaitOpen(compilerWarmedUp);
+                                        ClusterWarmUp.compileWrites(
+                                                flink, Duration.ofMinutes(1), idle);
+                                    },
                                     registry));
         }
         daemon(
@@ -84,6 +84,16 @@ final class StartWarmUps {
                         compilerWarmedUp.countDown();
                     }
                 });
+    }
+
+    private static void awaitOpen(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(
+                    "interrupted while waiting for the compile's warm-up", e);
+        }
     }
 
     /** Flink finds its connectors through the thread's context class loader: this one's. */

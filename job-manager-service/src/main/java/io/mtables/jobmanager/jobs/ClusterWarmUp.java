@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,15 +33,15 @@ import org.apache.paimon.types.DataTypes;
 
 /**
  * Runs two small bounded jobs on a fresh embedded cluster, so that the first table's job does not
- * pay for the cluster's first job. A DataStream job of Flink's and Paimon's classes only, which the
- * cluster has (ours it has not): generated numbers discarded, and rows written into a scratch
- * Paimon table by Paimon's own sink, with a checkpoint every 200 ms. It needs no planner to build,
- * so the first is on the cluster within a second or two of the service's start.
+ * pay for the cluster's first job. Each is a DataStream job of Flink's and Paimon's classes only,
+ * which the cluster has (ours it has not): rows written into a scratch Paimon table by Paimon's own
+ * sink, with a checkpoint every 200 ms. It needs no planner to build, so the first is on the
+ * cluster within a second or two of the service's start.
  *
- * <p>The first writes two rows: the job master's first job graph, the task manager's first task
- * deployment, its network stack, checkpoints and Paimon's writer and committer loaded (cold, the
- * first table took 2.1 s from submission to Flink's answer and 1.8-2.2 s more to run; after it, its
- * tasks ran 63-147 ms after submission: bin/bench control-plane).
+ * <p>The first writes two rows and discards generated numbers: the job master's first job graph,
+ * the task manager's first task deployment, its network stack, checkpoints and Paimon's writer and
+ * committer loaded (cold, the first table took 2.1 s from submission to Flink's answer and 1.8-2.2
+ * s more to run; after it, its tasks ran 63-147 ms after submission: bin/bench control-plane).
  *
  * <p>The second, once the job compiler's warm-up has ended and no record is being acted on, writes
  * 20,000 changes of 5,000 keys, so that the JIT compiles Paimon's write path (the sort buffer, the
@@ -64,30 +63,28 @@ public final class ClusterWarmUp {
     private ClusterWarmUp() {}
 
     /**
-     * Runs the first job on {@code target}, then the second once {@code compilerWarmedUp} is open
-     * and {@code idle} says so; each waited for, at most {@code timeout}. Their checkpoints go to
-     * scratch directories on this host (the embedded cluster's), deleted after.
+     * The first job: generated numbers discarded and two rows written, waited for at most {@code
+     * timeout}; its checkpoints go to a scratch directory on this host (the embedded cluster's),
+     * deleted after.
      *
-     * @throws IllegalStateException when a job fails or takes longer than {@code timeout}, or the
-     *     wait is interrupted
+     * @throws IllegalStateException when the job fails or takes longer than {@code timeout}
      */
-    public static void run(
-            FlinkTarget target,
-            Duration timeout,
-            CountDownLatch compilerWarmedUp,
-            BooleanSupplier idle) {
-        runJob(target, LOADING_ROWS, timeout);
-        try {
-            compilerWarmedUp.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting to warm up the JIT", e);
-        }
-        JobWarmUp.awaitIdle(idle);
-        runJob(target, COMPILING_CHANGES, timeout);
+    public static void loadClasses(FlinkTarget target, Duration timeout) {
+        runJob(target, LOADING_ROWS, true, timeout);
     }
 
-    private static void runJob(FlinkTarget target, int changes, Duration timeout) {
+    /**
+     * The second job, once {@code idle} says no record is being acted on: 20,000 changes written,
+     * waited for as the first.
+     *
+     * @throws IllegalStateException when the job fails or takes longer than {@code timeout}
+     */
+    public static void compileWrites(FlinkTarget target, Duration timeout, BooleanSupplier idle) {
+        JobWarmUp.awaitIdle(idle);
+        runJob(target, COMPILING_CHANGES, false, timeout);
+    }
+
+    private static void runJob(FlinkTarget target, int changes, boolean numbers, Duration timeout) {
         Path scratch = JobWarmUp.scratch();
         try {
             Configuration configuration = target.clientConfiguration();
@@ -98,7 +95,9 @@ public final class ClusterWarmUp {
             // Not getExecutionEnvironment: outside a Flink client that starts a local cluster.
             StreamExecutionEnvironment env = new StreamExecutionEnvironment(configuration);
             env.setParallelism(1);
-            env.fromSequence(1, 10_000).sinkTo(new DiscardingSink<>());
+            if (numbers) {
+                env.fromSequence(1, 10_000).sinkTo(new DiscardingSink<>());
+            }
             new FlinkSinkBuilder(scratchTable(scratch.resolve("warehouse")))
                     .forRowData(
                             env.fromData(
