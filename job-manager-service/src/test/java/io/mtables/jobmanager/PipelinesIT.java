@@ -371,13 +371,16 @@ class PipelinesIT {
     }
 
     /**
-     * A COMPATIBLE change with its rewrite of the written rows (as ddl-service finds it): the old
-     * job stops with a savepoint, the rows it wrote become the new query's in one commit, and the
-     * new query's job goes on from the savepoint: its counts continue from the old state, and its
-     * source sends on only the records written after the change.
+     * A COMPATIBLE change with its rewrite of the written rows (as ddl-service finds it), restored
+     * beside the table: the old job takes a savepoint and goes on serving, the rows it had written
+     * by then are rewritten into the new query's in a staged table, the new query's job starts from
+     * the savepoint into it and, caught up, is switched to. Its counts continue from the old state,
+     * and no source is read again: the staged job's sent nothing, the new job's only the records
+     * written after the change.
      */
     @Test
-    void aCompatibleChangeGoesOnFromTheOldStateWithTheWrittenRowsRewritten() throws Exception {
+    void aCompatibleChangeGoesOnFromTheOldStateBesideTheTableWithTheWrittenRowsRewritten()
+            throws Exception {
         var counts = new CountsPerCategory("presses");
         String topic = counts.topic();
         String table = counts.table();
@@ -390,6 +393,112 @@ class PipelinesIT {
         awaitRows(table, oldAnswer);
 
         TableDefinition v2 = counts.v2WithTens(" HAVING COUNT(*) > 10");
+        var reader = new TableReader(locations, table, 100);
+        publish(v2, Tables.continuous(table, 2, List.of("category"), Duration.ofSeconds(1)));
+        JsonNode staging = event(Contracts.SWITCH_STARTED_V1, table);
+        assertThat(staging.path("verdict").asText()).isEqualTo("COMPATIBLE");
+        assertThat(staging.path("fromVersion").asLong()).isEqualTo(1);
+        String savepoint = staging.path("restoredFrom").asText();
+        assertThat(savepoint).startsWith(stateLocation()).contains("savepoint-");
+        JsonNode switched = event(Contracts.SWITCHED_OVER_V1, table);
+        JsonNode started = event(Contracts.JOB_STARTED_V1, table);
+        assertThat(started.path("definitionVersion").asLong()).isEqualTo(2);
+        assertThat(started.path("restoredFrom").asText())
+                .isEqualTo(switched.path("savepoint").asText());
+        List<String> newAnswer = List.of("a|11|110");
+        awaitRows(table, newAnswer);
+
+        clicks(topic, 31, 33);
+        List<String> later = List.of("a|11|110", "b|11|110", "c|11|110");
+        awaitRows(table, later);
+        List<List<String>> seen = reader.stop();
+        // The two later clicks (b's and c's) may be committed by two checkpoints.
+        List<String> bFirst = List.of("a|11|110", "b|11|110");
+        List<String> cFirst = List.of("a|11|110", "c|11|110");
+        assertThat(seen)
+                .as("every read through the change: the old answer, then the new one")
+                .isNotEmpty()
+                .allSatisfy(
+                        rows -> assertThat(rows).isIn(oldAnswer, newAnswer, bFirst, cFirst, later));
+        assertThat(seen).contains(oldAnswer, newAnswer, later);
+        assertThat(reader.failures()).isEmpty();
+
+        // Flink's own account: the staged job started from the old job's savepoint and its source
+        // sent nothing (the 31 clicks were in the state); the new job started from the staged
+        // job's and sent on the two records written after the change, not the topic's 33.
+        String stagedJob = staging.path("jobId").asText();
+        JsonNode stagedRestore =
+                flinkGet("/jobs/" + stagedJob + "/checkpoints").path("latest").path("restored");
+        assertThat(stagedRestore.path("external_path").asText()).isEqualTo(savepoint);
+        assertThat(stagedRestore.path("is_savepoint").asBoolean()).isTrue();
+        assertThat(sourceRecordsSent(stagedJob)).isZero();
+        String jobId = started.path("jobId").asText();
+        assertThat(
+                        flinkGet("/jobs/" + jobId + "/checkpoints")
+                                .path("latest")
+                                .path("restored")
+                                .path("is_savepoint")
+                                .asBoolean())
+                .isTrue();
+        await().atMost(PATIENCE)
+                .untilAsserted(() -> assertThat(sourceRecordsSent(jobId)).isEqualTo(2));
+        assertThat(runningJobsOf(table)).hasSize(1).allMatch(job -> job.contains(":v2:"));
+        assertThat(PaimonRows.exists(locations.warehouse(), table + "__mt_v2"))
+                .as("the staged name is gone")
+                .isFalse();
+    }
+
+    /**
+     * The cluster's free task slots once it answers and its warm-up jobs have ended (they hold
+     * slots for a moment).
+     */
+    private int freeSlotsOnceWarmedUp() {
+        return await().atMost(PATIENCE)
+                .ignoreExceptions()
+                .until(
+                        () -> {
+                            for (JsonNode job : flinkGet("/jobs/overview").path("jobs")) {
+                                if (!job.path("name").asText().startsWith("mt:")
+                                        && job.path("state").asText().equals("RUNNING")) {
+                                    return -1;
+                                }
+                            }
+                            return flinkGet("/overview").path("slots-available").asInt();
+                        },
+                        free -> free >= 4);
+    }
+
+    /** How many records the job's first vertex, its source, sent on (Flink's REST API). */
+    private long sourceRecordsSent(String jobId) throws Exception {
+        JsonNode source = flinkGet("/jobs/" + jobId).path("vertices").get(0);
+        assertThat(source.path("name").asText()).startsWith("Source");
+        return source.path("metrics").path("write-records").asLong();
+    }
+
+    /**
+     * The same change when the new query's job would find no task slots beside the old one's (both
+     * jobs as wide as half the cluster's free slots and one more): restored in place. The old job
+     * stops with a savepoint, the rows it wrote become the new query's in one commit, and the new
+     * query's job goes on from the savepoint: its counts continue from the old state, and its
+     * source sends on only the records written after the change.
+     */
+    @Test
+    void aCompatibleChangeWithoutSlotsBesideTheOldJobIsRestoredInPlace() throws Exception {
+        var counts = new CountsPerCategory("prods");
+        String topic = counts.topic();
+        String table = counts.table();
+        int wide = freeSlotsOnceWarmedUp() / 2 + 1;
+        Map<String, String> parallelism = Map.of("parallelism.default", String.valueOf(wide));
+        TableDefinition v1 = Tables.withResumeOptions(counts.v1(), parallelism);
+        clicks(topic, 0, 31);
+        publish(v1, Tables.continuous(table, 1, List.of("category"), Duration.ofSeconds(1)));
+        assertThat(event(Contracts.JOB_STARTED_V1, table).path("definitionVersion").asLong())
+                .isEqualTo(1);
+        List<String> oldAnswer = List.of("a|11", "b|10", "c|10");
+        awaitRows(table, oldAnswer);
+
+        TableDefinition v2 =
+                Tables.withResumeOptions(counts.v2WithTens(" HAVING COUNT(*) > 10"), parallelism);
         var reader = new TableReader(locations, table, 100);
         publish(v2, Tables.continuous(table, 2, List.of("category"), Duration.ofSeconds(1)));
         JsonNode restored = event(Contracts.STATE_RESTORED_V1, table);
@@ -406,7 +515,6 @@ class PipelinesIT {
         List<String> later = List.of("a|11|110", "b|11|110", "c|11|110");
         awaitRows(table, later);
         List<List<String>> seen = reader.stop();
-        // The two later clicks (b's and c's) may be committed by two checkpoints.
         List<String> bFirst = List.of("a|11|110", "b|11|110");
         List<String> cFirst = List.of("a|11|110", "c|11|110");
         assertThat(seen)
@@ -427,23 +535,14 @@ class PipelinesIT {
         assertThat(seen).contains(oldAnswer, newAnswer, later);
         assertThat(reader.failures()).isEmpty();
 
-        // Flink's own account of the new job: it started from the savepoint, and its source sent
-        // on the two records written after the change, not the topic's 33.
         String jobId = started.path("jobId").asText();
         JsonNode checkpoints = flinkGet("/jobs/" + jobId + "/checkpoints");
         assertThat(checkpoints.path("latest").path("restored").path("external_path").asText())
                 .isEqualTo(savepoint);
-        assertThat(checkpoints.path("latest").path("restored").path("is_savepoint").asBoolean())
-                .isTrue();
         await().atMost(PATIENCE)
-                .untilAsserted(
-                        () -> {
-                            JsonNode source = flinkGet("/jobs/" + jobId).path("vertices").get(0);
-                            assertThat(source.path("name").asText()).startsWith("Source");
-                            assertThat(source.path("metrics").path("write-records").asLong())
-                                    .isEqualTo(2);
-                        });
+                .untilAsserted(() -> assertThat(sourceRecordsSent(jobId)).isEqualTo(2));
         assertThat(runningJobsOf(table)).hasSize(1).allMatch(job -> job.contains(":v2:"));
+        drop(table, 3, Tables.continuous(table, 2, List.of("category"), Duration.ofSeconds(1)));
     }
 
     /**

@@ -56,7 +56,7 @@ class PipelinesOnRemoteFlinkIT extends PipelinesIT {
     @Override
     @Test
     @Disabled(NOT_ABOUT_THE_TARGET)
-    void aCompatibleChangeGoesOnFromTheOldStateWithTheWrittenRowsRewritten() {}
+    void aCompatibleChangeGoesOnFromTheOldStateBesideTheTableWithTheWrittenRowsRewritten() {}
 
     @Override
     @Test

@@ -188,6 +188,34 @@ public final class Tables {
                 plan.incremental());
     }
 
+    /**
+     * The definition with these resume options (Flink options of its jobs, as RESUME WITH sets).
+     */
+    public static TableDefinition withResumeOptions(
+            TableDefinition d, Map<String, String> options) {
+        return new TableDefinition(
+                d.table(),
+                d.version(),
+                d.kind(),
+                d.statement(),
+                d.columns(),
+                d.primaryKey(),
+                d.partitionKeys(),
+                d.distribution(),
+                d.options(),
+                d.comment(),
+                d.freshness(),
+                d.refreshMode(),
+                d.query(),
+                d.sources(),
+                d.status(),
+                options,
+                d.createdAt(),
+                d.updatedAt(),
+                d.requestId(),
+                d.queryChange());
+    }
+
     public static TableDefinition withVersion(
             TableDefinition d, long version, TableDefinition.Status status) {
         return new TableDefinition(

@@ -78,6 +78,9 @@ public class RefreshStatusProjection {
     /** A rebuild done: the input it was for, and its switch-over. */
     private record Rebuilt(String replacedInput, SwitchedOver switched) {}
 
+    /** A COMPATIBLE change restored beside the table: its staging, then its switch. */
+    private record RestoredBeside(SwitchStarted started, SwitchedOver switched) {}
+
     public Optional<RefreshStatus> find(String table) {
         return Optional.ofNullable(statuses.get(table));
     }
@@ -254,8 +257,13 @@ public class RefreshStatusProjection {
         if (rebuild != null) {
             rebuilds.put(table, new Rebuilt(rebuild.replacedInput(), event));
         }
-        if (rebuild == null
-                || switches.get(table) instanceof SwitchStarted pending
+        Object latest = switches.get(table);
+        if (latest instanceof SwitchStarted pending
+                && pending.definitionVersion() == event.definitionVersion()
+                && pending.restoredFrom() != null) {
+            switches.put(table, new RestoredBeside(pending, event));
+        } else if (rebuild == null
+                || latest instanceof SwitchStarted pending
                         && pending.definitionVersion() == event.definitionVersion()) {
             switches.put(table, event);
         }
@@ -327,6 +335,43 @@ public class RefreshStatusProjection {
      */
     public Optional<String> switchOver(String table) {
         Object latest = switches.get(table);
+        if (latest instanceof SwitchStarted started && started.restoredFrom() != null) {
+            return Optional.of(
+                    "restoring beside the table: since "
+                            + started.startedAt()
+                            + " the query of v"
+                            + started.definitionVersion()
+                            + " goes on from v"
+                            + started.fromVersion()
+                            + "'s savepoint "
+                            + started.restoredFrom()
+                            + " into "
+                            + started.stagedTable()
+                            + " (job "
+                            + started.jobId()
+                            + "), the rows written by then rewritten; readers read v"
+                            + started.fromVersion()
+                            + "'s rows until it has caught up");
+        }
+        if (latest instanceof RestoredBeside restored) {
+            SwitchedOver switched = restored.switched();
+            return Optional.of(
+                    String.format(
+                            Locale.ROOT,
+                            "state restored at %s: the query of v%d went on from v%d's savepoint"
+                                    + " %s beside the table, its sources not read again and the"
+                                    + " rows written rewritten into the new query's; readers"
+                                    + " read it after %d s (the name named no table for %.1f"
+                                    + " ms); its job goes on from %s",
+                            switched.switchedAt(),
+                            switched.definitionVersion(),
+                            restored.started().fromVersion(),
+                            restored.started().restoredFrom(),
+                            Duration.between(switched.stagedAt(), switched.switchedAt())
+                                    .toSeconds(),
+                            switched.nameGapMillis(),
+                            switched.savepoint()));
+        }
         if (latest instanceof SwitchStarted started) {
             return Optional.of(
                     "switching over: since "

@@ -52,6 +52,40 @@ class RefreshStatusProjectionTest {
     }
 
     @Test
+    void aRestoreBesideTheTableIsShownUnderWayThenAsTheStateRestored() {
+        String savepoint = "file:/sp/savepoint-old";
+        statuses.apply(
+                new SwitchStarted(
+                        TABLE,
+                        4,
+                        3,
+                        "COMPATIBLE",
+                        JOB,
+                        "mt:" + TABLE + ":v4:q9c1d2e3f4a5b",
+                        TABLE + "__mt_v4",
+                        AT,
+                        null,
+                        savepoint));
+        assertThat(statuses.switchOver(TABLE))
+                .hasValueSatisfying(
+                        text ->
+                                assertThat(text)
+                                        .startsWith("restoring beside the table: since " + AT)
+                                        .contains("goes on from v3's savepoint " + savepoint)
+                                        .contains("readers read v3's rows"));
+
+        statuses.apply(switched(4, AT.plusSeconds(12)));
+        assertThat(statuses.switchOver(TABLE))
+                .hasValueSatisfying(
+                        text ->
+                                assertThat(text)
+                                        .startsWith("state restored at " + AT.plusSeconds(12))
+                                        .contains("went on from v3's savepoint " + savepoint)
+                                        .contains("readers read it after 12 s")
+                                        .contains("its job goes on from file:/sp/savepoint-1"));
+    }
+
+    @Test
     void aRebuildThatTookOverANewQuerysStagingEndsItToo() {
         statuses.apply(newQuery(3, null));
         statuses.apply(newQuery(3, INPUT));
@@ -80,7 +114,8 @@ class RefreshStatusProjectionTest {
                 "mt:" + TABLE + ":v" + version + ":q9c1d2e3f4a5b",
                 TABLE + "__mt_v" + version,
                 AT,
-                replacedInput);
+                replacedInput,
+                null);
     }
 
     private static SwitchedOver switched(long version, Instant at) {

@@ -119,6 +119,11 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
     }
 
     @Override
+    public String triggerSavepoint(String jobId, String directory) {
+        return rest.triggerSavepoint(jobId, directory);
+    }
+
+    @Override
     public String stopWithSavepoint(String jobId, String directory) {
         return rest.stopWithSavepoint(jobId, directory);
     }

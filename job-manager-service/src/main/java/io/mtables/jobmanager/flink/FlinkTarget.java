@@ -77,6 +77,13 @@ public interface FlinkTarget extends AutoCloseable {
      */
     CompletableFuture<Long> triggerCheckpoint(String jobId);
 
+    /**
+     * Takes a savepoint of a running streaming job into {@code directory}, the job going on; the
+     * savepoint's path. Flink does not tell a job's sinks of it: Paimon commits what the savepoint
+     * holds with its next checkpoint, under the savepoint's id (apache/paimon#2058).
+     */
+    String triggerSavepoint(String jobId, String directory);
+
     /** Stops a streaming job after a savepoint into {@code directory}; the savepoint's path. */
     String stopWithSavepoint(String jobId, String directory);
 

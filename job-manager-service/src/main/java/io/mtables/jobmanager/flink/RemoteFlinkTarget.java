@@ -175,6 +175,26 @@ public class RemoteFlinkTarget implements FlinkTarget {
      * started or restarting), so this tries a few times before giving up.
      */
     @Override
+    public String triggerSavepoint(String jobId, String directory) {
+        awaitAllTasksRunning(jobId);
+        FlinkUnavailableException last = null;
+        for (int attempt = 1; attempt <= SAVEPOINT_ATTEMPTS; attempt++) {
+            try {
+                return await(
+                        client.triggerSavepoint(
+                                JobID.fromHexString(jobId),
+                                directory,
+                                SavepointFormatType.CANONICAL),
+                        "take a savepoint of job " + jobId);
+            } catch (FlinkUnavailableException e) {
+                last = e;
+                sleep(Duration.ofSeconds(2L * attempt));
+            }
+        }
+        throw last;
+    }
+
+    @Override
     public String stopWithSavepoint(String jobId, String directory) {
         awaitAllTasksRunning(jobId);
         FlinkUnavailableException last = null;

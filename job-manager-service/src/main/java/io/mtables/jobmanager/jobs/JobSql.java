@@ -118,6 +118,7 @@ public final class JobSql {
         Map<String, String> options = new TreeMap<>(definition.options());
         options.put(QueryState.TABLE_OPTION, QueryState.fingerprint(definition));
         options.put(OperatorUids.TABLE_OPTION, OperatorUids.BY_COMPUTATION);
+        options.put(OperatorUids.WRITER_GENERATION, "v" + definition.version());
         // ORC unless the table says otherwise: Paimon 1.3's Parquet reader builds a Hadoop
         // configuration, parsing core-default.xml, for every file it opens (apache/paimon#7080),
         // which was most of a 90-day FULL refresh's read in bin/bench refresh-cost; its ORC reader
@@ -291,12 +292,23 @@ public final class JobSql {
      * reads ({@link WrittenRows#WRITTEN}): a temporary view of the session.
      */
     public static String writtenView(String table, List<String> oldColumns) {
+        return writtenView(table, oldColumns, null);
+    }
+
+    /**
+     * The same, of the table's rows as Paimon's snapshot {@code snapshotId} holds them (null: as
+     * the read finds them when it starts).
+     */
+    public static String writtenView(String table, List<String> oldColumns, Long snapshotId) {
         return "CREATE TEMPORARY VIEW "
                 + quote(WrittenRows.WRITTEN)
                 + " AS SELECT "
                 + String.join(", ", oldColumns.stream().map(JobSql::quote).toList())
                 + " FROM "
-                + paimonName(table);
+                + paimonName(table)
+                + (snapshotId == null
+                        ? ""
+                        : " /*+ OPTIONS('scan.snapshot-id' = '" + snapshotId + "') */");
     }
 
     /**
@@ -305,6 +317,12 @@ public final class JobSql {
      */
     public static String rewriteWritten(
             TableDefinition definition, RefreshPlan plan, String writtenRows) {
+        return rewriteWritten(definition, plan, writtenRows, definition.table());
+    }
+
+    /** The same into the Paimon table {@code target} (the table's own, or its staged table). */
+    public static String rewriteWritten(
+            TableDefinition definition, RefreshPlan plan, String writtenRows, String target) {
         String rows =
                 plan.upsertKey() != null
                                 && plan.upsertKey().origin()
@@ -315,7 +333,7 @@ public final class JobSql {
                                 SyntheticKey.expression(plan.upsertKey().columns(), "`q`"))
                         : writtenRows;
         return "INSERT OVERWRITE "
-                + paimonName(definition.table())
+                + paimonName(target)
                 + " /*+ OPTIONS('dynamic-partition-overwrite' = 'false') */\n"
                 + rows;
     }

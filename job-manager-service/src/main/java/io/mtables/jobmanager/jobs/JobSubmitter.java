@@ -6,6 +6,7 @@ import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.SyntheticKey;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
 import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.catalog.Catalog;
@@ -288,16 +290,37 @@ public class JobSubmitter {
 
     /**
      * The operators of the saved state {@code restoreFrom} that hold state and have no operator in
-     * the streaming job these arguments would submit ({@link
-     * StreamingGraphs#stateWithoutOperator}).
+     * the streaming job these arguments would submit into {@code target} (the table's own Paimon
+     * table, or its staged table: {@link StreamingGraphs#stateWithoutOperator}).
      */
     public List<String> stateWithoutOperator(
             TableDefinition definition,
             RefreshPlan plan,
             Map<String, String> jobOptions,
-            CheckpointMetadata restoreFrom) {
+            CheckpointMetadata restoreFrom,
+            String target) {
         return graphs.stateWithoutOperator(
-                definition, plan, configuration(jobOptions), restoreFrom);
+                definition, plan, configuration(jobOptions), restoreFrom, target);
+    }
+
+    /** The columns of the table's Paimon table, in order, without a synthetic key. */
+    public List<String> columns(String table) {
+        TableEnvironment env = catalogEnvironment();
+        TableId id = TableId.of(table);
+        try {
+            return env
+                    .getCatalog(JobSql.WAREHOUSE_CATALOG)
+                    .orElseThrow()
+                    .getTable(new ObjectPath(id.database(), id.name()))
+                    .getUnresolvedSchema()
+                    .getColumns()
+                    .stream()
+                    .map(Schema.UnresolvedColumn::getName)
+                    .filter(name -> !name.equals(SyntheticKey.COLUMN))
+                    .toList();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the Paimon table of " + table, e);
+        }
     }
 
     /**

@@ -9,9 +9,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.flink.streaming.api.graph.StreamEdge;
 import org.apache.flink.streaming.api.graph.StreamGraph;
@@ -21,8 +23,9 @@ import org.apache.flink.streaming.api.graph.StreamNode;
  * Operator uids that name what an operator computes, so that a new query's job finds the state of
  * every operator it shares with the old query's (a COMPATIBLE change, docs/evolution.md). Flink's
  * own uids for SQL jobs are hashes of an operator's place in the graph and of how it is chained: a
- * filter added after an aggregate changes the aggregate's uid, and its state is then "not available
- * in the new program". Here, as in {@code StateCompatibility}'s signatures:
+ * filter added after an aggregate changes the uids of Paimon's writer and committer after it, and
+ * their state is then "not available in the new program". Here, as in {@code StateCompatibility}'s
+ * signatures:
  *
  * <ul>
  *   <li>an operator of the query (Flink describes it as {@code [n]:Kind(...)}) is named by its
@@ -31,8 +34,11 @@ import org.apache.flink.streaming.api.graph.StreamNode;
  *   <li>a source scan by the table it reads (its read positions belong to the table, not to the
  *       columns projected from it);
  *   <li>an operator of the connector writing the table (Paimon's writer, committer, bucket
- *       assigner) by its name alone, a staged table's name read as the table's: its state is the
- *       table's, whatever query feeds it.
+ *       assigner) by its name alone, a staged table's name read as the table's, and by the Paimon
+ *       table's {@link #WRITER_GENERATION}: its state is that Paimon table's, whatever query feeds
+ *       it. A staged table restored from the state of the job writing the table's own (docs/
+ *       evolution.md) is another Paimon table with its own writer: a job writing it must not take
+ *       the other's pending commits, and after the switch-over's renames its writer is the table's.
  * </ul>
  *
  * Operators alike in all of this are told apart by their order in the graph. Jobs of a table
@@ -47,6 +53,12 @@ final class OperatorUids {
     /** Its value. */
     static final String BY_COMPUTATION = "by-computation";
 
+    /**
+     * The Paimon table option naming which Paimon table a writer's state belongs to: the version
+     * that created it ({@code v3}). Tables created before it have none.
+     */
+    static final String WRITER_GENERATION = "mt.writer-generation";
+
     /** Flink's description of an operator of the query: its exec node's id, then what it does. */
     private static final Pattern QUERY_OPERATOR = Pattern.compile("^\\[\\d+\\]:");
 
@@ -58,12 +70,25 @@ final class OperatorUids {
 
     private OperatorUids() {}
 
-    /** Sets the uid of every operator of {@code graph} that has none. */
-    static void assign(StreamGraph graph) {
+    /**
+     * Sets the uid of every operator of {@code graph} that has none.
+     *
+     * @param writerGeneration the written Paimon table's {@link #WRITER_GENERATION}, or null: part
+     *     of the uids of the connector's operators after the query's (the writing ones; a Paimon
+     *     source's own operators keep where they read)
+     */
+    static void assign(StreamGraph graph, String writerGeneration) {
         Map<Integer, String> names = new HashMap<>();
         Map<String, Integer> taken = new HashMap<>();
+        Set<Integer> afterQuery = new HashSet<>();
         for (StreamNode node : inputsFirst(graph)) {
-            String name = name(node, names);
+            boolean writing =
+                    node.getInEdges().stream()
+                            .anyMatch(edge -> afterQuery.contains(edge.getSourceId()));
+            String name = name(node, names, writing ? writerGeneration : null);
+            if (writing || !name.startsWith("connector:")) {
+                afterQuery.add(node.getId());
+            }
             names.put(node.getId(), name);
             if (node.getTransformationUID() == null) {
                 int seen = taken.merge(name, 1, Integer::sum);
@@ -72,11 +97,13 @@ final class OperatorUids {
         }
     }
 
-    private static String name(StreamNode node, Map<Integer, String> names) {
+    private static String name(
+            StreamNode node, Map<Integer, String> names, String writerGeneration) {
         String description = node.getOperatorDescription();
         if (description == null || !QUERY_OPERATOR.matcher(description).find()) {
             return "connector:"
                     + STAGED_NAME.matcher(node.getOperatorName()).replaceAll("")
+                    + (writerGeneration == null ? "" : " @" + writerGeneration)
                     + inputNames(node, names, true);
         }
         String what = QUERY_OPERATOR.matcher(description).replaceFirst("");

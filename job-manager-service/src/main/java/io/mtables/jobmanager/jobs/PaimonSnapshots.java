@@ -103,6 +103,47 @@ public class PaimonSnapshots implements AutoCloseable {
     }
 
     /**
+     * Where the table stands with a savepoint of the streaming job writing it, taken with the job
+     * going on: Paimon commits what the savepoint holds with the job's next checkpoint, under the
+     * savepoint's id, each checkpoint's files in a snapshot of their own and in the order of their
+     * ids (an id without files in no snapshot).
+     *
+     * @param snapshotId the newest snapshot committed under the savepoint's id or before it (0:
+     *     none): the rows the savepoint's state wrote
+     * @param confirmed whether a snapshot under the savepoint's id or a later one shows it (else
+     *     the savepoint's own files may still be on their way)
+     */
+    public record SavedSnapshot(long snapshotId, boolean confirmed) {}
+
+    /**
+     * The snapshot of {@code table} that holds what the savepoint {@code savepointId} of the only
+     * job writing it holds.
+     *
+     * @param before the table's latest snapshot when the savepoint was asked for (0: none)
+     */
+    public SavedSnapshot savedBy(String table, long before, long savepointId) {
+        TableId id = TableId.of(table);
+        try {
+            var manager =
+                    ((FileStoreTable) catalog.getTable(Identifier.create(id.database(), id.name())))
+                            .snapshotManager();
+            Long latest = manager.latestSnapshotId();
+            long saved = before;
+            boolean confirmed = false;
+            for (long snapshot = before + 1; latest != null && snapshot <= latest; snapshot++) {
+                long identifier = manager.snapshot(snapshot).commitIdentifier();
+                if (identifier <= savepointId) {
+                    saved = snapshot;
+                }
+                confirmed |= identifier >= savepointId;
+            }
+            return new SavedSnapshot(saved, confirmed);
+        } catch (Catalog.TableNotExistException e) {
+            throw new IllegalStateException("the Paimon table of " + table + " is gone", e);
+        }
+    }
+
+    /**
      * Forgets what Paimon's catalog cached about the table: another catalog replaced it (a
      * switch-over's renames).
      */

@@ -50,6 +50,19 @@ final class StreamingGraphs {
             RefreshPlan plan,
             Configuration configuration,
             String target) {
+        return prepare(definition, plan, configuration, target, target);
+    }
+
+    /**
+     * The same, its operators named as those of a job writing {@code namedAs}: how the job writing
+     * {@code namedAs} named them (the uids and writer generation in its Paimon table's options).
+     */
+    private Prepared prepare(
+            TableDefinition definition,
+            RefreshPlan plan,
+            Configuration configuration,
+            String target,
+            String namedAs) {
         // Constructed, not got: getExecutionEnvironment would start a local cluster here instead
         // of submitting to the configured one.
         StreamExecutionEnvironment stream = new StreamExecutionEnvironment(configuration);
@@ -70,26 +83,30 @@ final class StreamingGraphs {
             insert.attachAsDataStream();
         }
         StreamGraph graph = stream.getStreamGraph();
-        if (OperatorUids.BY_COMPUTATION.equals(
-                tableOptions(env, target).get(OperatorUids.TABLE_OPTION))) {
-            OperatorUids.assign(graph);
+        Map<String, String> options = tableOptions(env, namedAs);
+        if (OperatorUids.BY_COMPUTATION.equals(options.get(OperatorUids.TABLE_OPTION))) {
+            OperatorUids.assign(graph, options.get(OperatorUids.WRITER_GENERATION));
         }
         return new Prepared(stream, graph);
     }
 
     /**
      * The operators of the saved state {@code restoreFrom} that hold state and have no operator in
-     * the table's streaming job: Flink refuses to start such a job ("Cannot map
-     * checkpoint/savepoint state"). Empty when every piece of state finds its operator.
+     * the table's streaming job writing {@code target}: Flink refuses to start such a job ("Cannot
+     * map checkpoint/savepoint state"). Empty when every piece of state finds its operator. The
+     * job's operators are named as those of the job writing the table's own Paimon table, which
+     * saved the state: a staged table's writer has its own state (its writer generation), and the
+     * job writing it drops the other's.
      */
     List<String> stateWithoutOperator(
             TableDefinition definition,
             RefreshPlan plan,
             Configuration configuration,
-            CheckpointMetadata restoreFrom) {
+            CheckpointMetadata restoreFrom,
+            String target) {
         Set<OperatorID> operators = new HashSet<>();
         for (JobVertex vertex :
-                prepare(definition, plan, configuration, definition.table())
+                prepare(definition, plan, configuration, target, definition.table())
                         .graph()
                         .getJobGraph()
                         .getVertices()) {

@@ -52,6 +52,22 @@ public final class WrittenRowsRewrites {
             String writtenRows,
             List<String> oldColumns,
             Map<String, String> jobOptions) {
+        return compile(
+                definition, plan, writtenRows, oldColumns, jobOptions, null, definition.table());
+    }
+
+    /**
+     * Compiles the rewrite of the table's rows as Paimon's snapshot {@code snapshotId} holds them
+     * into the Paimon table {@code into} (a staged table restored beside the table's own).
+     */
+    public Compiled compile(
+            TableDefinition definition,
+            RefreshPlan plan,
+            String writtenRows,
+            List<String> oldColumns,
+            Map<String, String> jobOptions,
+            Long snapshotId,
+            String into) {
         Configuration configuration = target.clientConfiguration();
         jobOptions.forEach(configuration::setString);
         configuration.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
@@ -62,11 +78,11 @@ public final class WrittenRowsRewrites {
                 StreamTableEnvironment.create(
                         stream, EnvironmentSettings.newInstance().inBatchMode().build());
         env.executeSql(JobSql.createCatalog(warehouse));
-        env.executeSql(JobSql.writtenView(definition.table(), oldColumns));
+        env.executeSql(JobSql.writtenView(definition.table(), oldColumns, snapshotId));
         StreamStatementSet rewrite = env.createStatementSet();
-        rewrite.addInsertSql(JobSql.rewriteWritten(definition, plan, writtenRows));
+        rewrite.addInsertSql(JobSql.rewriteWritten(definition, plan, writtenRows, into));
         rewrite.attachAsDataStream();
-        return new Compiled(definition.table(), stream, stream.getStreamGraph());
+        return new Compiled(into, stream, stream.getStreamGraph());
     }
 
     /**

@@ -87,6 +87,12 @@ final class Pipeline {
         /** When the old job was stopped for the switch; null before. */
         Instant oldStoppedAt;
 
+        /**
+         * The old query's savepoint the job started from (a COMPATIBLE change restored beside the
+         * table); null when it read its sources from their start, or is not known (a restart).
+         */
+        String restoredFrom;
+
         /** Whether seed 004's bridge ran (or was not needed) for this switch. */
         boolean bridgeDone;
 

@@ -99,7 +99,16 @@ public class PipelineManager {
                         reports,
                         streaming,
                         clock,
-                        this::rowsReplaced);
+                        this::rowsReplaced,
+                        new RestoresBeside(
+                                flink,
+                                submitter,
+                                snapshots,
+                                locations,
+                                config,
+                                reports,
+                                streaming,
+                                switchOvers));
         this.steps =
                 new PlanSteps(
                         flink,

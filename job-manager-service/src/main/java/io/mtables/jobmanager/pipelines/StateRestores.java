@@ -8,6 +8,7 @@ import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.Locations;
 import io.mtables.jobmanager.jobs.QueryState;
 import io.mtables.jobmanager.jobs.WrittenRowsRewrites;
+import io.mtables.jobmanager.pipelines.SavedStates.SavedState;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.QueryChange;
 import io.mtables.schemas.catalog.TableDefinition.Verdict;
@@ -18,18 +19,18 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
-import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
 import org.jboss.logging.Logger;
 
 /**
- * A COMPATIBLE change of a CONTINUOUS table's query carried out in place (docs/evolution.md): the
- * running job stops with a savepoint, the rows it wrote are rewritten into the new query's ({@link
- * QueryChange#writtenRows}, one commit), and the new query's job starts from the savepoint, its
- * sources going on where the old job stopped. Should Flink not restore the state into the new job
- * (the savepoint holds state of an operator the new job lacks, as Flink checks at the job's start;
- * or the job fails before its first checkpoint), or the rewrite fail, the restore is given up: the
- * table is marked its old query's again and a switch-over ({@link SwitchOvers}) carries the change
- * out from the sources.
+ * A COMPATIBLE change of a CONTINUOUS table's query: restored beside the table ({@link
+ * RestoresBeside}) when the new job finds task slots beside the old one, else carried out in place
+ * (docs/evolution.md): the running job stops with a savepoint, the rows it wrote are rewritten into
+ * the new query's ({@link QueryChange#writtenRows}, one commit), and the new query's job starts
+ * from the savepoint, its sources going on where the old job stopped. Should Flink not restore the
+ * state into the new job (the savepoint holds state of an operator the new job lacks, as Flink
+ * checks at the job's start; or the job fails before its first checkpoint), or the rewrite fail,
+ * the restore is given up: the table is marked its old query's again and a switch-over ({@link
+ * SwitchOvers}) carries the change out from the sources.
  */
 final class StateRestores {
 
@@ -47,6 +48,8 @@ final class StateRestores {
     private final StreamingJobs streaming;
     private final Clock clock;
     private final Consumer<String> rowsReplaced;
+    private final SavedStates savedStates;
+    private final RestoresBeside beside;
 
     /**
      * @param rowsReplaced told the table's name once its written rows were rewritten (an overwrite,
@@ -60,7 +63,8 @@ final class StateRestores {
             PipelineReports reports,
             StreamingJobs streaming,
             Clock clock,
-            Consumer<String> rowsReplaced) {
+            Consumer<String> rowsReplaced,
+            RestoresBeside beside) {
         this.flink = flink;
         this.submitter = submitter;
         this.rewrites = new WrittenRowsRewrites(flink, locations.warehouse());
@@ -70,6 +74,8 @@ final class StateRestores {
         this.streaming = streaming;
         this.clock = clock;
         this.rowsReplaced = rowsReplaced;
+        this.savedStates = new SavedStates(submitter, locations, config);
+        this.beside = beside;
     }
 
     /**
@@ -99,6 +105,9 @@ final class StateRestores {
      * failed).
      */
     boolean restore(Pipeline pipeline) {
+        if (beside.fits(pipeline)) {
+            return beside.restore(pipeline); // readers then wait only for the switch
+        }
         TableDefinition definition = pipeline.definition;
         QueryChange change = definition.queryChange();
         String oldJob = pipeline.streamingJobId;
@@ -120,7 +129,7 @@ final class StateRestores {
         // Checked against the running job's latest checkpoint before it stops: its savepoint holds
         // state of the same operators, so a refusal leaves it running, and the check is not part
         // of the readers' wait.
-        Optional<SavedState> checkpoint = latestCheckpoint(pipeline, oldJob, oldQuery);
+        Optional<SavedState> checkpoint = savedStates.latestCheckpoint(pipeline, oldJob, oldQuery);
         if (checkpoint.isPresent()) {
             try {
                 if (refusedBy(
@@ -181,11 +190,7 @@ final class StateRestores {
         pipeline.streamingJobId = null;
         try {
             if (checkpoint.isEmpty()
-                    && refusedBy(
-                            pipeline,
-                            oldQuery,
-                            new SavedState(savepoint, locations.metadataOf(savepoint)),
-                            "")) {
+                    && refusedBy(pipeline, oldQuery, savedStates.read(savepoint), "")) {
                 return false;
             }
             rewrites.run(rewrite, REWRITE_TIMEOUT);
@@ -229,55 +234,9 @@ final class StateRestores {
      * restore is given up, reported with {@code seenIn} (where the state was read).
      */
     private boolean refusedBy(Pipeline pipeline, String oldQuery, SavedState state, String seenIn) {
-        TableDefinition definition = pipeline.definition;
-        List<String> orphans =
-                submitter.stateWithoutOperator(
-                        definition,
-                        pipeline.plan,
-                        JobOptions.streaming(
-                                definition, pipeline.plan, config, locations, state.path()),
-                        state.metadata());
-        if (orphans.isEmpty()) {
-            return false;
-        }
-        giveUp(
-                pipeline,
-                oldQuery,
-                "Flink would not restore the old query's state into the new query's job: the state"
-                        + " of "
-                        + String.join(", ", orphans)
-                        + " has no operator there (the table's jobs name their operators as Flink"
-                        + " does, which differs between the two queries)"
-                        + seenIn);
-        return true;
-    }
-
-    /** A savepoint or checkpoint, and what its {@code _metadata} says it holds. */
-    private record SavedState(String path, CheckpointMetadata metadata) {}
-
-    /**
-     * The running job's newest completed checkpoint, read. Flink keeps only the newest, so the next
-     * one may discard it between finding and reading it: then it is looked for again (three tries).
-     * Empty when the job has none yet or none could be read (the savepoint is checked instead).
-     */
-    private Optional<SavedState> latestCheckpoint(Pipeline pipeline, String jobId, String query) {
-        RuntimeException unread = null;
-        for (int tries = 0; tries < 3; tries++) {
-            try {
-                Optional<String> path = locations.latestCheckpoint(pipeline.table, query, jobId);
-                if (path.isEmpty()) {
-                    return Optional.empty();
-                }
-                return Optional.of(new SavedState(path.get(), locations.metadataOf(path.get())));
-            } catch (RuntimeException e) {
-                unread = e;
-            }
-        }
-        LOG.infof(
-                "%s: the restore is checked against the savepoint, no checkpoint of job %s being"
-                        + " readable: %s",
-                pipeline.table, jobId, PipelineReports.rootMessage(unread));
-        return Optional.empty();
+        Optional<String> refusal = savedStates.refusal(pipeline, state, pipeline.table);
+        refusal.ifPresent(why -> giveUp(pipeline, oldQuery, why + seenIn));
+        return refusal.isPresent();
     }
 
     /**

@@ -141,25 +141,7 @@ final class SwitchOvers {
                             .submitStreaming(definition, pipeline.plan, options, staged)
                             .getJobID()
                             .toHexString();
-            long from = pipeline.streamingJobVersion;
-            pipeline.staging =
-                    new Pipeline.Staging(jobId, definition.version(), from, clock.instant());
-            var change = definition.queryChange();
-            reports.events()
-                    .switchStarted(
-                            new SwitchStarted(
-                                    pipeline.table,
-                                    definition.version(),
-                                    from,
-                                    change == null ? null : change.verdict().name(),
-                                    jobId,
-                                    JobSql.streamingJobName(definition),
-                                    staged,
-                                    clock.instant(),
-                                    replacedInput));
-            LOG.infof(
-                    "switch-over of %s to v%d: job %s fills %s while v%d serves readers",
-                    pipeline.table, definition.version(), jobId, staged, from);
+            staged(pipeline, jobId, replacedInput, null);
             return true;
         } catch (RuntimeException e) {
             reports.notice(
@@ -169,6 +151,44 @@ final class SwitchOvers {
                             + PipelineReports.rootMessage(e));
             return false;
         }
+    }
+
+    /**
+     * The staging job {@code jobId} fills the staged table, the old job serving the table: watched
+     * from now on ({@link #watch}), and announced.
+     *
+     * @param restoredFrom the old query's savepoint the job started from, or null
+     */
+    void staged(Pipeline pipeline, String jobId, String replacedInput, String restoredFrom) {
+        TableDefinition definition = pipeline.definition;
+        String staged = JobSql.stagedTable(pipeline.table, definition.version());
+        long from = pipeline.streamingJobVersion;
+        pipeline.staging = new Pipeline.Staging(jobId, definition.version(), from, clock.instant());
+        pipeline.staging.restoredFrom = restoredFrom;
+        var change = definition.queryChange();
+        reports.events()
+                .switchStarted(
+                        new SwitchStarted(
+                                pipeline.table,
+                                definition.version(),
+                                from,
+                                change == null ? null : change.verdict().name(),
+                                jobId,
+                                JobSql.streamingJobName(definition),
+                                staged,
+                                clock.instant(),
+                                replacedInput,
+                                restoredFrom));
+        LOG.infof(
+                "switch-over of %s to v%d: job %s fills %s%s while v%d serves readers",
+                pipeline.table,
+                definition.version(),
+                jobId,
+                staged,
+                restoredFrom == null
+                        ? ""
+                        : " from the state of v" + from + " (" + restoredFrom + ")",
+                from);
     }
 
     /**
@@ -408,6 +428,14 @@ final class SwitchOvers {
     private void giveUp(Pipeline pipeline, String reason) {
         Pipeline.Staging staging = pipeline.staging;
         pipeline.staging = null;
+        if (staging.restoredFrom != null) {
+            // Flink did not take the old state, or the job failed with it: the next try reads the
+            // sources from their start.
+            pipeline.restoreGivenUp = staging.version;
+            reason +=
+                    "; it had started from the old query's state, so the next try reads the"
+                            + " sources from their start";
+        }
         reports.notice(pipeline, staging.jobId, reason);
         try {
             submitter.dropStaged(pipeline.table, staging.version);

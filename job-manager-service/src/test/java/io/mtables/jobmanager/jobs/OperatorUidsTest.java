@@ -60,7 +60,24 @@ class OperatorUidsTest {
     }
 
     @Test
-    void flinksOwnIdsChangeWithWhatFollowsTheAggregate() {
+    void anotherWriterGenerationGivesTheWritingOperatorsOtherIdsAndTheQueryItsOwn() {
+        String query = "SELECT `p`.`category`, COUNT(*) AS `n`" + FROM;
+        Map<String, String> tables = ids(query, "counts", false, true, "v1");
+        Map<String, String> staged = ids(query, "counts__mt_v3", false, true, "v3");
+
+        for (String writing : new String[] {"dynamic-bucket-assigner", "Writer", "Committer"}) {
+            assertThat(staged.get(writing)).as(writing).isNotEqualTo(tables.get(writing));
+        }
+        for (String read : new String[] {"Source", "GroupAggregate"}) {
+            assertThat(staged.get(read)).as(read).isNotNull().isEqualTo(tables.get(read));
+        }
+        assertThat(ids(query, "counts", false, true, "v3"))
+                .as("after the renames: the table's writer is the staged one's")
+                .isEqualTo(staged);
+    }
+
+    @Test
+    void flinksOwnIdsOfTheWriterChangeWithWhatFollowsTheAggregate() {
         Map<String, String> before =
                 flinkIds("SELECT `p`.`category`, COUNT(*) AS `n`" + FROM, "counts", false);
         Map<String, String> after =
@@ -71,7 +88,10 @@ class OperatorUidsTest {
                         "counts",
                         true);
 
-        assertThat(after.get("GroupAggregate")).isNotEqualTo(before.get("GroupAggregate"));
+        assertThat(after.get("GroupAggregate")).isEqualTo(before.get("GroupAggregate"));
+        for (String stateful : new String[] {"dynamic-bucket-assigner", "Writer", "Committer"}) {
+            assertThat(after.get(stateful)).as(stateful).isNotEqualTo(before.get(stateful));
+        }
     }
 
     private Map<String, String> operatorIds(String query, String table, boolean tens) {
@@ -84,6 +104,11 @@ class OperatorUidsTest {
 
     /** Each operator's id in the job graph, by the first word of its name. */
     private Map<String, String> ids(String query, String table, boolean tens, boolean assign) {
+        return ids(query, table, tens, assign, null);
+    }
+
+    private Map<String, String> ids(
+            String query, String table, boolean tens, boolean assign, String writerGeneration) {
         StreamExecutionEnvironment stream =
                 StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
         StreamTableEnvironment env = StreamTableEnvironment.create(stream);
@@ -108,16 +133,18 @@ class OperatorUidsTest {
         insert.attachAsDataStream();
         StreamGraph graph = stream.getStreamGraph();
         if (assign) {
-            OperatorUids.assign(graph);
+            OperatorUids.assign(graph, writerGeneration);
         }
         Map<String, String> ids = new HashMap<>();
         for (var vertex : graph.getJobGraph().getVertices()) {
             String[] names = vertex.getName().split(" -> ");
-            var operators = vertex.getOperatorIDs(); // in the chain's order
+            var operators = vertex.getOperatorIDs(); // the chain's last operator first
             for (int i = 0; i < names.length; i++) {
                 String name = names[i].replaceFirst("^(Source|Global Committer).*", "$1");
                 name = name.replaceFirst("^Global ", "").replaceFirst("[\\[ :].*", "");
-                ids.put(name, operators.get(i).getGeneratedOperatorID().toHexString());
+                ids.put(
+                        name,
+                        operators.get(names.length - 1 - i).getGeneratedOperatorID().toHexString());
             }
         }
         return ids;

@@ -22,6 +22,11 @@ import java.time.Instant;
  *     (switched over, or rewritten by a restore): the table's own query, unchanged, is read anew
  *     from them (a rebuild; then {@code definitionVersion} is the version already running). Null
  *     for a new query, and in events written before it
+ * @param restoredFrom the savepoint of the old query's job, taken while it went on serving, that
+ *     the job filling the staged table started from (a COMPATIBLE change restored beside the table:
+ *     its sources go on from there, and the staged table holds the rows the old query had written
+ *     by then, rewritten into the new query's). Null when the job reads its sources from their
+ *     start, and in events written before it
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SwitchStarted(
@@ -33,7 +38,8 @@ public record SwitchStarted(
         String jobName,
         String stagedTable,
         Instant startedAt,
-        String replacedInput) {
+        String replacedInput,
+        String restoredFrom) {
 
     /** A switch-over to a new query. */
     public SwitchStarted(
@@ -54,6 +60,7 @@ public record SwitchStarted(
                 jobName,
                 stagedTable,
                 startedAt,
+                null,
                 null);
     }
 }
