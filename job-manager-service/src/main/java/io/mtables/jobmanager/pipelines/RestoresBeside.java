@@ -101,8 +101,16 @@ final class RestoresBeside {
             submitter.createStaged(definition, pipeline.plan);
             Optional<SavedState> checkpoint =
                     savedStates.latestCheckpoint(pipeline, oldJob, pipeline.streamingJobQuery);
-            Optional<String> refused =
-                    checkpoint.flatMap(state -> savedStates.refusal(pipeline, state, staged));
+            Optional<String> refused = Optional.empty();
+            try {
+                refused = checkpoint.flatMap(state -> savedStates.refusal(pipeline, state, staged));
+            } catch (RuntimeException e) {
+                LOG.infof(
+                        "%s: the restore is checked against the savepoint instead of checkpoint"
+                                + " %s: %s",
+                        pipeline.table, checkpoint.get().path(), PipelineReports.rootMessage(e));
+                checkpoint = Optional.empty();
+            }
             if (refused.isPresent()) {
                 return giveUp(
                         pipeline,
