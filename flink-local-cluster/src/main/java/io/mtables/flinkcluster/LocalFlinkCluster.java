@@ -146,10 +146,11 @@ public final class LocalFlinkCluster {
         // The job manager reads each checkpoint's trigger time over REST to measure a table's lag;
         // Flink caches these statistics for 3 s by default, which would add up to 3 s to the lag.
         conf.set(RestOptions.CACHE_CHECKPOINT_STATISTICS_TIMEOUT, Duration.ofMillis(500));
-        // Job metrics over REST at most a second old (Flink's default: 10 s): a switch-over waits
+        // Job metrics over REST at most 250 ms old (Flink's default: 10 s): a switch-over waits
         // that long after stopping the old job before it trusts the new one's sources to have read
-        // everything.
-        conf.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofSeconds(1));
+        // everything, and readers wait for the switch. Metrics are fetched only when the REST API
+        // is asked for them.
+        conf.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofMillis(250));
         // Jobs arrive as job graphs with no jars of their own: their classes are all here.
         conf.setString("classloader.resolve-order", "parent-first");
         // Paimon's shared thread pools keep the context class loader of the job that first used

@@ -263,14 +263,15 @@ final class SwitchOvers {
             return true;
         }
         if (staging.oldStoppedAt == null) {
-            if (caughtUp(pipeline, staging)) {
-                // The old job stops first: the new table, saved after this, then holds at least
-                // what the old one last committed.
-                staging.switchBegan = clock.instant();
-                streaming.stop(pipeline, null);
-                staging.oldStoppedAt = clock.instant();
+            if (!caughtUp(pipeline, staging)) {
+                return true;
             }
-            return true;
+            // The old job stops first: the new table, saved after this, then holds at least what
+            // the old one last committed.
+            staging.switchBegan = clock.instant();
+            streaming.stop(pipeline, null);
+            staging.oldStoppedAt = clock.instant();
+            awaitMetricsAfter(staging.oldStoppedAt);
         }
         if (!readEverythingSince(staging, staging.oldStoppedAt)) {
             return true;
@@ -332,6 +333,24 @@ final class SwitchOvers {
                         .map(PaimonSnapshots.CommittedSnapshot::commitIdentifier)
                         .orElse(0L);
         return checkpoints.lastKey() > committed + 1;
+    }
+
+    /**
+     * Waits until Flink's job metrics can be as new as {@code since}, when that comes sooner than
+     * the next look: readers wait for the switch, and a look is a second away (the embedded
+     * cluster's metrics interval is 250 ms). A longer interval (a remote cluster's) is left to the
+     * looks, the control thread not held for it.
+     */
+    private void awaitMetricsAfter(Instant since) {
+        Duration left = Duration.between(clock.instant(), since.plus(flink.metricsInterval()));
+        if (left.isNegative() || left.compareTo(config.flink().pollInterval()) >= 0) {
+            return;
+        }
+        try {
+            Thread.sleep(left.toMillis() + 1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
