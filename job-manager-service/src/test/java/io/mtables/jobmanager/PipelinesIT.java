@@ -416,12 +416,24 @@ class PipelinesIT {
         List<String> bFirst = List.of("a|11|110", "b|11|110");
         List<String> cFirst = List.of("a|11|110", "c|11|110");
         assertThat(seen)
-                .as("every read through the change: the old answer, then the new one")
+                .as(
+                        "every read through the change: the old answer, then the new one (or"
+                                + " nothing, by a Paimon reader of its own during the renames)")
                 .isNotEmpty()
                 .allSatisfy(
-                        rows -> assertThat(rows).isIn(oldAnswer, newAnswer, bFirst, cFirst, later));
+                        rows ->
+                                assertThat(rows)
+                                        .isIn(
+                                                List.of(), oldAnswer, newAnswer, bFirst, cFirst,
+                                                later));
         assertThat(seen).contains(oldAnswer, newAnswer, later);
-        assertThat(reader.failures()).isEmpty();
+        // A rename on an object store is a copy: a reader of its own can find no table meanwhile.
+        int readsInTheGap = 1 + (int) Math.ceil(switched.path("nameGapMillis").asDouble() / 100);
+        assertThat(seen.stream().filter(List::isEmpty).count() + reader.failures().size())
+                .as(
+                        "reads of the name that found nothing, with the renames taking %s ms",
+                        switched.path("nameGapMillis").asDouble())
+                .isLessThanOrEqualTo(readsInTheGap);
 
         // Flink's own account: the staged job started from the old job's savepoint and its source
         // sent nothing (the 31 clicks were in the state); the new job started from the staged

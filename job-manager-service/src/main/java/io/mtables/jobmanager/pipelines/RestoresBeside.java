@@ -86,100 +86,21 @@ final class RestoresBeside {
     }
 
     /**
-     * Fills the staged table from the old job's state, the old job serving the table meanwhile.
-     * False when a step failed: reported, and tried again (from the sources when the restore itself
-     * was refused or failed).
+     * Fills the staged table from the old job's state, the old job serving the table meanwhile, and
+     * starts the new query's job from that state into it. False when a step failed: reported, and
+     * tried again (from the sources when the restore itself was refused or failed).
      */
     boolean restore(Pipeline pipeline) {
-        TableDefinition definition = pipeline.definition;
-        String oldJob = pipeline.streamingJobId;
-        String staged = JobSql.stagedTable(pipeline.table, definition.version());
+        String staged = JobSql.stagedTable(pipeline.table, pipeline.definition.version());
         SavedState saved;
-        long savedSnapshot;
         try {
-            List<String> oldColumns = submitter.columns(pipeline.table);
-            submitter.createStaged(definition, pipeline.plan);
-            Optional<SavedState> checkpoint =
-                    savedStates.latestCheckpoint(pipeline, oldJob, pipeline.streamingJobQuery);
-            Optional<String> refused = Optional.empty();
-            try {
-                refused = checkpoint.flatMap(state -> savedStates.refusal(pipeline, state, staged));
-            } catch (RuntimeException e) {
-                LOG.infof(
-                        "%s: the restore is checked against the savepoint instead of checkpoint"
-                                + " %s: %s",
-                        pipeline.table, checkpoint.get().path(), PipelineReports.rootMessage(e));
-                checkpoint = Optional.empty();
-            }
-            if (refused.isPresent()) {
-                return giveUp(
-                        pipeline,
-                        refused.get()
-                                + " (seen in the running job's latest checkpoint: the job was not"
-                                + " stopped)");
-            }
-            long before =
-                    snapshots
-                            .latest(pipeline.table)
-                            .map(PaimonSnapshots.CommittedSnapshot::id)
-                            .orElse(0L);
-            OptionalLong restarts = flink.restarts(oldJob);
-            try {
-                saved =
-                        savedStates.read(
-                                flink.triggerSavepoint(
-                                        oldJob, locations.savepointDir(definition).orElseThrow()));
-            } catch (RuntimeException e) {
-                reports.notice(
-                        pipeline,
-                        oldJob,
-                        "cannot take a savepoint of the job of v"
-                                + pipeline.streamingJobVersion
-                                + " for its new query: "
-                                + PipelineReports.rootMessage(e)
-                                + "; it keeps serving the table, and the change is tried again");
-                return false;
-            }
-            if (checkpoint.isEmpty()) {
-                refused = savedStates.refusal(pipeline, saved, staged);
-                if (refused.isPresent()) {
-                    return giveUp(
-                            pipeline,
-                            refused.get()
-                                    + " (seen in its savepoint, taken with the job going on)");
-                }
-            }
-            savedSnapshot =
-                    savedSnapshot(pipeline, oldJob, before, saved.metadata().getCheckpointId());
-            OptionalLong restartsSince = flink.restarts(oldJob);
-            if (restarts.isPresent()
-                    && restartsSince.isPresent()
-                    && restarts.getAsLong() != restartsSince.getAsLong()) {
-                // Restarted from an older checkpoint, it may have lost the savepoint's files
-                // before committing them, and written them again under later ids.
-                submitter.dropStaged(pipeline.table, definition.version());
-                reports.notice(
-                        pipeline,
-                        oldJob,
-                        "the job of v"
-                                + pipeline.streamingJobVersion
-                                + " restarted while its savepoint for the new"
-                                + " query was committed; it keeps serving the table, and the"
-                                + " change is tried again");
-                return false;
-            }
-            if (savedSnapshot > 0) {
-                rewrites.run(
-                        rewrites.compile(
-                                definition,
-                                pipeline.plan,
-                                definition.queryChange().writtenRows(),
-                                oldColumns,
-                                JobOptions.rewrite(definition, config),
-                                savedSnapshot,
-                                staged),
-                        StateRestores.REWRITE_TIMEOUT);
-            }
+            saved = fillStaged(pipeline, staged);
+        } catch (NotNow e) {
+            dropStaged(pipeline);
+            reports.notice(pipeline, pipeline.streamingJobId, e.getMessage());
+            return false;
+        } catch (Refused e) {
+            return giveUp(pipeline, e.getMessage());
         } catch (RuntimeException e) {
             return giveUp(
                     pipeline,
@@ -188,7 +109,8 @@ final class RestoresBeside {
                             + PipelineReports.rootMessage(e));
         }
         Map<String, String> options =
-                JobOptions.streaming(definition, pipeline.plan, config, locations, saved.path());
+                JobOptions.streaming(
+                        pipeline.definition, pipeline.plan, config, locations, saved.path());
         // The old job's writer state is the table's own Paimon table's: the staged table's writer
         // starts without it (its operators are another writer generation's).
         options.put(IGNORE_UNCLAIMED_STATE, "true");
@@ -196,7 +118,7 @@ final class RestoresBeside {
         try {
             jobId =
                     submitter
-                            .submitStreaming(definition, pipeline.plan, options, staged)
+                            .submitStreaming(pipeline.definition, pipeline.plan, options, staged)
                             .getJobID()
                             .toHexString();
         } catch (RuntimeException e) {
@@ -206,15 +128,122 @@ final class RestoresBeside {
                             + PipelineReports.rootMessage(e));
         }
         switchOvers.staged(pipeline, jobId, null, saved.path());
+        return true;
+    }
+
+    /**
+     * The staged table, created and filled with the rows the old job had written by a savepoint
+     * taken while it goes on: that savepoint.
+     *
+     * @throws Refused when Flink would not take the old state into the new job
+     * @throws NotNow when the savepoint cannot be had now
+     */
+    private SavedState fillStaged(Pipeline pipeline, String staged) {
+        TableDefinition definition = pipeline.definition;
+        String oldJob = pipeline.streamingJobId;
+        List<String> oldColumns = submitter.columns(pipeline.table);
+        submitter.createStaged(definition, pipeline.plan);
+        // Checked before the savepoint when the running job has a checkpoint: the same operators
+        // hold state in both.
+        boolean checked = checkpointChecked(pipeline, oldJob, staged);
+        long before =
+                snapshots
+                        .latest(pipeline.table)
+                        .map(PaimonSnapshots.CommittedSnapshot::id)
+                        .orElse(0L);
+        OptionalLong restarts = flink.restarts(oldJob);
+        SavedState saved = savepoint(pipeline, oldJob);
+        if (!checked) {
+            Optional<String> refused = savedStates.refusal(pipeline, saved, staged);
+            if (refused.isPresent()) {
+                throw new Refused(
+                        refused.get() + " (seen in its savepoint, taken with the job going on)");
+            }
+        }
+        long snapshot = savedSnapshot(pipeline, oldJob, before, saved.metadata().getCheckpointId());
+        OptionalLong restartsSince = flink.restarts(oldJob);
+        if (restarts.isPresent()
+                && restartsSince.isPresent()
+                && restarts.getAsLong() != restartsSince.getAsLong()) {
+            // Restarted from an older checkpoint, it may have lost the savepoint's files before
+            // committing them, and written them again under later ids.
+            throw new NotNow(
+                    "the job of v"
+                            + pipeline.streamingJobVersion
+                            + " restarted while its savepoint for the new query was committed; it"
+                            + " keeps serving the table, and the change is tried again");
+        }
+        if (snapshot > 0) {
+            rewrites.run(
+                    rewrites.compile(
+                            definition,
+                            pipeline.plan,
+                            definition.queryChange().writtenRows(),
+                            oldColumns,
+                            JobOptions.rewrite(definition, config),
+                            snapshot,
+                            staged),
+                    StateRestores.REWRITE_TIMEOUT);
+        }
         LOG.infof(
                 "%s v%d: the staged table holds snapshot %d of v%d rewritten; its job goes on from"
                         + " %s",
                 pipeline.table,
                 definition.version(),
-                savedSnapshot,
+                snapshot,
                 pipeline.streamingJobVersion,
                 saved.path());
+        return saved;
+    }
+
+    /**
+     * Whether Flink's check ran against the running job's latest checkpoint (false: it has none, or
+     * it could not be read; the savepoint is checked instead).
+     *
+     * @throws Refused when Flink would not take that state into the new job
+     */
+    private boolean checkpointChecked(Pipeline pipeline, String oldJob, String staged) {
+        Optional<SavedState> checkpoint =
+                savedStates.latestCheckpoint(pipeline, oldJob, pipeline.streamingJobQuery);
+        if (checkpoint.isEmpty()) {
+            return false;
+        }
+        Optional<String> refused;
+        try {
+            refused = savedStates.refusal(pipeline, checkpoint.get(), staged);
+        } catch (RuntimeException e) {
+            LOG.infof(
+                    "%s: the restore is checked against the savepoint instead of checkpoint %s: %s",
+                    pipeline.table, checkpoint.get().path(), PipelineReports.rootMessage(e));
+            return false;
+        }
+        if (refused.isPresent()) {
+            throw new Refused(
+                    refused.get()
+                            + " (seen in the running job's latest checkpoint: the job was not"
+                            + " stopped)");
+        }
         return true;
+    }
+
+    /**
+     * A savepoint of the old job, which goes on, into the new query's savepoint directory.
+     *
+     * @throws NotNow when Flink could not take one
+     */
+    private SavedState savepoint(Pipeline pipeline, String oldJob) {
+        try {
+            return savedStates.read(
+                    flink.triggerSavepoint(
+                            oldJob, locations.savepointDir(pipeline.definition).orElseThrow()));
+        } catch (RuntimeException e) {
+            throw new NotNow(
+                    "cannot take a savepoint of the job of v"
+                            + pipeline.streamingJobVersion
+                            + " for its new query: "
+                            + PipelineReports.rootMessage(e)
+                            + "; it keeps serving the table, and the change is tried again");
+        }
     }
 
     /**
@@ -267,13 +296,7 @@ final class RestoresBeside {
      */
     private boolean giveUp(Pipeline pipeline, String why) {
         pipeline.restoreGivenUp = pipeline.definition.version();
-        try {
-            submitter.dropStaged(pipeline.table, pipeline.definition.version());
-        } catch (RuntimeException e) {
-            LOG.warnf(
-                    "the staged table of %s stays until the switch-over replaces it: %s",
-                    pipeline.table, PipelineReports.rootMessage(e));
-        }
+        dropStaged(pipeline);
         reports.notice(
                 pipeline,
                 null,
@@ -282,5 +305,30 @@ final class RestoresBeside {
                         + " query serving the table meanwhile");
         LOG.warnf("%s: restore given up: %s", pipeline.table, why);
         return false;
+    }
+
+    /** Drops the staged table; one left behind is replaced by the next try. */
+    private void dropStaged(Pipeline pipeline) {
+        try {
+            submitter.dropStaged(pipeline.table, pipeline.definition.version());
+        } catch (RuntimeException e) {
+            LOG.warnf(
+                    "the staged table of %s stays until the next try replaces it: %s",
+                    pipeline.table, PipelineReports.rootMessage(e));
+        }
+    }
+
+    /** Flink would not take the old state into the new job: the restore is given up. */
+    private static final class Refused extends RuntimeException {
+        Refused(String why) {
+            super(why);
+        }
+    }
+
+    /** A step cannot be taken now: the change is tried again, the old job serving. */
+    private static final class NotNow extends RuntimeException {
+        NotNow(String why) {
+            super(why);
+        }
     }
 }
