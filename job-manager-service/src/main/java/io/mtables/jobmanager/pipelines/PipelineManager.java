@@ -100,15 +100,8 @@ public class PipelineManager {
                         streaming,
                         clock,
                         this::rowsReplaced,
-                        new RestoresBeside(
-                                flink,
-                                submitter,
-                                snapshots,
-                                locations,
-                                config,
-                                reports,
-                                streaming,
-                                switchOvers));
+                        snapshots,
+                        switchOvers);
         this.steps =
                 new PlanSteps(
                         flink,

@@ -6,6 +6,7 @@ import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.jobs.JobOptions;
 import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.Locations;
+import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.jobmanager.jobs.QueryState;
 import io.mtables.jobmanager.jobs.WrittenRowsRewrites;
 import io.mtables.jobmanager.pipelines.SavedStates.SavedState;
@@ -64,7 +65,8 @@ final class StateRestores {
             StreamingJobs streaming,
             Clock clock,
             Consumer<String> rowsReplaced,
-            RestoresBeside beside) {
+            PaimonSnapshots snapshots,
+            SwitchOvers switchOvers) {
         this.flink = flink;
         this.submitter = submitter;
         this.rewrites = new WrittenRowsRewrites(flink, locations.warehouse());
@@ -75,7 +77,16 @@ final class StateRestores {
         this.clock = clock;
         this.rowsReplaced = rowsReplaced;
         this.savedStates = new SavedStates(submitter, locations, config);
-        this.beside = beside;
+        this.beside =
+                new RestoresBeside(
+                        flink,
+                        submitter,
+                        snapshots,
+                        locations,
+                        config,
+                        reports,
+                        streaming,
+                        switchOvers);
     }
 
     /**

@@ -3,7 +3,6 @@ package io.mtables.jobmanager.pipelines;
 import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.jobmanager.flink.FlinkJob;
 import io.mtables.jobmanager.flink.FlinkTarget;
-import io.mtables.jobmanager.flink.SourceProgress;
 import io.mtables.jobmanager.jobs.BridgedHistory;
 import io.mtables.jobmanager.jobs.JobOptions;
 import io.mtables.jobmanager.jobs.JobSql;
@@ -19,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.util.SortedMap;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
@@ -46,6 +44,7 @@ final class SwitchOvers {
     private final Clock clock;
     private final Consumer<String> rowsReplaced;
     private final SwitchBridges bridges;
+    private final StagingProgress progress;
 
     /**
      * @param rowsReplaced told the table's name once another table is under it (its readers cannot
@@ -70,6 +69,7 @@ final class SwitchOvers {
         this.streaming = streaming;
         this.clock = clock;
         this.rowsReplaced = rowsReplaced;
+        this.progress = new StagingProgress(flink, snapshots, config, clock);
         this.bridges = new SwitchBridges(new BridgedHistory(submitter)::bridge, config, reports);
     }
 
@@ -263,7 +263,7 @@ final class SwitchOvers {
             return true;
         }
         if (staging.oldStoppedAt == null) {
-            if (!caughtUp(pipeline, staging)) {
+            if (!progress.caughtUp(pipeline, staging)) {
                 return true;
             }
             // The old job stops first: the new table, saved after this, then holds at least what
@@ -271,9 +271,9 @@ final class SwitchOvers {
             staging.switchBegan = clock.instant();
             streaming.stop(pipeline, null);
             staging.oldStoppedAt = clock.instant();
-            awaitMetricsAfter(staging.oldStoppedAt);
+            progress.awaitMetricsAfter(staging.oldStoppedAt);
         }
-        if (!readEverythingSince(staging, staging.oldStoppedAt)) {
+        if (!progress.readEverythingSince(staging, staging.oldStoppedAt)) {
             return true;
         }
         try {
@@ -299,73 +299,6 @@ final class SwitchOvers {
             return true;
         }
         return finish(pipeline);
-    }
-
-    /**
-     * Caught up: the sources had nothing left to read at some moment, and a checkpoint triggered
-     * after it completed (so the staged table holds all they had). Sources that cannot say (a
-     * Paimon table read by a chain) are caught up when a completed checkpoint committed nothing
-     * new: the job had nothing left to write.
-     */
-    private boolean caughtUp(Pipeline pipeline, Pipeline.Staging staging) {
-        SortedMap<Long, Instant> checkpoints = flink.completedCheckpoints(staging.jobId);
-        Optional<SourceProgress> progress = flink.sourceProgress(staging.jobId);
-        Instant now = clock.instant();
-        if (progress.isPresent()) {
-            if (progress.get().pendingRecords() > 0) {
-                staging.sourcesReadAt = null;
-                return false;
-            }
-            if (staging.sourcesReadAt == null) {
-                staging.sourcesReadAt = now;
-                return false;
-            }
-            return checkpoints.values().stream()
-                    .anyMatch(triggered -> triggered.isAfter(staging.sourcesReadAt));
-        }
-        if (now.isBefore(staging.since.plus(config.jobs().silentSourcePatience()))
-                || checkpoints.isEmpty()) {
-            return false;
-        }
-        long committed =
-                snapshots
-                        .latest(JobSql.stagedTable(pipeline.table, staging.version))
-                        .map(PaimonSnapshots.CommittedSnapshot::commitIdentifier)
-                        .orElse(0L);
-        return checkpoints.lastKey() > committed + 1;
-    }
-
-    /**
-     * Waits until Flink's job metrics can be as new as {@code since}, when that comes sooner than
-     * the next look: readers wait for the switch, and a look is a second away (the embedded
-     * cluster's metrics interval is 250 ms). A longer interval (a remote cluster's) is left to the
-     * looks, the control thread not held for it.
-     */
-    private void awaitMetricsAfter(Instant since) {
-        Duration left = Duration.between(clock.instant(), since.plus(flink.metricsInterval()));
-        if (left.isNegative() || left.compareTo(config.flink().pollInterval()) >= 0) {
-            return;
-        }
-        try {
-            Thread.sleep(left.toMillis() + 1);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * Whether the staging job's sources had nothing left to read at a moment after {@code since}:
-     * then every change written before it is read. Flink's metrics may be as old as its metrics
-     * interval, so a value is trusted only that long after {@code since}. Sources that cannot say
-     * are taken to have read it (they were caught up before).
-     */
-    private boolean readEverythingSince(Pipeline.Staging staging, Instant since) {
-        if (clock.instant().isBefore(since.plus(flink.metricsInterval()))) {
-            return false;
-        }
-        return flink.sourceProgress(staging.jobId)
-                .map(progress -> progress.pendingRecords() == 0)
-                .orElse(true);
     }
 
     /**
