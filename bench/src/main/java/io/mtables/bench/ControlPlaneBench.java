@@ -123,11 +123,12 @@ public final class ControlPlaneBench {
             FlinkSqlGateway gateway =
                     FlinkSqlGateway.open(
                             args[6],
-                            Map.of(
-                                    "parallelism.default",
-                                    "1",
-                                    "table.exec.sink.upsert-materialize",
-                                    "NONE"));
+                            FlinkOwnSettings.of(
+                                    Map.of(
+                                            "parallelism.default",
+                                            "1",
+                                            "table.exec.sink.upsert-materialize",
+                                            "NONE")));
             gateway.execute(
                     "CREATE CATALOG bench_paimon WITH ('type' = 'paimon', 'warehouse' = '"
                             + warehouse

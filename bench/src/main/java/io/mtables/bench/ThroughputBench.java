@@ -255,22 +255,7 @@ public final class ThroughputBench {
         settings.put("state.backend.type", stateBackend);
         // Paimon refuses Flink's upsert materializer, and says so.
         settings.put("table.exec.sink.upsert-materialize", "NONE");
-        // MT_BENCH_FLINK_OWN_SETTINGS="key=value,...": to find what makes the two jobs differ.
-        String extra = System.getenv().getOrDefault("MT_BENCH_FLINK_OWN_SETTINGS", "");
-        for (String setting : extra.split(",")) {
-            if (!setting.isBlank()) {
-                if (setting.indexOf('=') < 1) {
-                    throw new IllegalArgumentException(
-                            "MT_BENCH_FLINK_OWN_SETTINGS: '"
-                                    + setting
-                                    + "' is not key=value (settings are separated by commas)");
-                }
-                settings.put(
-                        setting.substring(0, setting.indexOf('=')).trim(),
-                        setting.substring(setting.indexOf('=') + 1).trim());
-            }
-        }
-        FlinkSqlGateway gateway = FlinkSqlGateway.open(gatewayUrl, settings);
+        FlinkSqlGateway gateway = FlinkSqlGateway.open(gatewayUrl, FlinkOwnSettings.of(settings));
         gateway.execute(
                 "CREATE CATALOG bench_paimon WITH ('type' = 'paimon', 'warehouse' = '"
                         + warehousePath

@@ -100,11 +100,13 @@ public final class LocalFlinkCluster {
      * JBoss LogManager, whose start-up configuration from Quarkus sets the root level to ALL and
      * queues every record for a Quarkus that never starts here. Profiled: Parquet's writer then
      * formats a DEBUG message for every value it writes, and Paimon writes ran about 4 times
-     * slower.
+     * slower. Times to the millisecond: a job's steps on the cluster (submitted, running, its tasks
+     * deployed) are tens of ms apart (docs/benchmarks.md, control plane).
      */
     static void configureLogging() {
         System.setProperty(
-                "java.util.logging.SimpleFormatter.format", "%1$tF %1$tT %4$s %3$s: %5$s%6$s%n");
+                "java.util.logging.SimpleFormatter.format",
+                "%1$tF %1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
         Logger root = Logger.getLogger("");
         for (Handler handler : root.getHandlers()) {
             root.removeHandler(handler);

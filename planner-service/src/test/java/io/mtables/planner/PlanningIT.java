@@ -9,6 +9,7 @@ import io.mtables.planner.domain.PlanBook;
 import io.mtables.planner.domain.Planner;
 import io.mtables.planning.PlannerSettings;
 import io.mtables.planning.QueryAnalysis;
+import io.mtables.planning.RefreshModeRules;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
@@ -147,6 +148,71 @@ class PlanningIT {
                                 Instant.now()))
                 .as("a restarted planner does not plan a version again")
                 .isEmpty();
+    }
+
+    /**
+     * A definition carrying ddl-service's preview, made with this service's settings over no
+     * upstream table, gets that plan written as it is (its reasons say who made it); one made with
+     * other settings is planned here.
+     */
+    @Test
+    void aDefinitionsPreviewIsWrittenAsThePlanOnlyWhenMadeWithThisPlannersSettings()
+            throws Exception {
+        String table = "default_catalog.it.p_" + UUID.randomUUID().toString().replace("-", "");
+        TableDefinition first =
+                definition(
+                        table,
+                        1,
+                        new TableDefinition.Freshness(5, "MINUTE"),
+                        TableDefinition.Status.ACTIVE);
+        var previewed =
+                RefreshModeRules.plan(
+                        first, PlannerSettings.defaults(), previewAnalysis(), Instant.now());
+        TableDefinition second =
+                definition(
+                        table,
+                        2,
+                        new TableDefinition.Freshness(5, "MINUTE"),
+                        TableDefinition.Status.ACTIVE);
+        try (TopicProbe probe = new TopicProbe().tail(Topics.REFRESH_PLANS)) {
+            send(
+                    probe,
+                    first.withPreviewedPlan(
+                            new TableDefinition.PreviewedPlan(
+                                    previewed, Map.of(), PlannerSettings.defaults().toString())));
+            JsonNode taken = plan(probe, table);
+            send(
+                    probe,
+                    second.withPreviewedPlan(
+                            new TableDefinition.PreviewedPlan(
+                                    RefreshModeRules.plan(
+                                            second,
+                                            PlannerSettings.defaults(),
+                                            previewAnalysis(),
+                                            Instant.now()),
+                                    Map.of(),
+                                    "PlannerSettings[of another planner-service]")));
+            JsonNode plannedHere = plan(probe, table);
+
+            assertThat(taken.path("changelogMode").asText()).isEqualTo("[PREVIEWED]");
+            assertThat(plannedHere.path("definitionVersion").asLong()).isEqualTo(2);
+            assertThat(plannedHere.path("changelogMode").asText()).isEqualTo("[I,UA]");
+        }
+    }
+
+    /**
+     * An analysis Flink would not give this query, so a plan made of it shows where it came from.
+     */
+    private static QueryAnalysis previewAnalysis() {
+        return QueryAnalysis.streamable("[PREVIEWED]");
+    }
+
+    private void send(TopicProbe probe, TableDefinition definition) {
+        probe.send(
+                Topics.TABLE_DEFINITIONS,
+                definition.table(),
+                codec.encode(Contracts.TABLE_DEFINED_V1, definition),
+                Map.of(EventHeaders.TYPE, Contracts.TABLE_DEFINED_V1.type()));
     }
 
     private void define(

@@ -21,6 +21,7 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
@@ -34,6 +35,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -312,10 +315,25 @@ public class DdlRuntime {
                 new PlanPreview() {
                     @Override
                     public PlanPreview.Preview preview(TableDefinition table) {
-                        var analysis = analyzer.analyze(table, plans::find);
+                        // Which upstream plans it was made with: planner-service takes the plan
+                        // only when its own are the same versions.
+                        Map<String, Long> upstreamVersions = new ConcurrentHashMap<>();
+                        var analysis =
+                                analyzer.analyze(
+                                        table,
+                                        upstream -> {
+                                            var plan = plans.find(upstream);
+                                            upstreamVersions.put(
+                                                    upstream,
+                                                    plan.map(RefreshPlan::definitionVersion)
+                                                            .orElse(0L));
+                                            return plan;
+                                        });
                         return new PlanPreview.Preview(
                                 RefreshModeRules.plan(table, settings, analysis, clock.instant()),
-                                analysis.verdict() == QueryAnalysis.Verdict.BLOCKED);
+                                analysis.verdict() == QueryAnalysis.Verdict.BLOCKED,
+                                new TreeMap<>(upstreamVersions),
+                                settings.toString());
                     }
 
                     @Override

@@ -3,6 +3,8 @@ package io.mtables.ddl.statements;
 import io.mtables.planning.StateCompatibility;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -30,8 +32,21 @@ public interface PlanPreview {
      * @param waitsForUpstream whether a refusal is only for now: ddl-service has not seen a
      *     runnable plan of an upstream materialized table yet (planner-service, which plans the
      *     upstream first, decides)
+     * @param upstreamVersions each materialized table the query reads: the definition version of
+     *     the plan it was made with, 0 for none
+     * @param settings the planner settings it was made with ({@code PlannerSettings} printed); null
+     *     when not known, and the plan is then not handed on
      */
-    record Preview(RefreshPlan plan, boolean waitsForUpstream) {
+    record Preview(
+            RefreshPlan plan,
+            boolean waitsForUpstream,
+            Map<String, Long> upstreamVersions,
+            String settings) {
+
+        /** A preview whose making is not on record: not handed on to planner-service. */
+        public Preview(RefreshPlan plan, boolean waitsForUpstream) {
+            this(plan, waitsForUpstream, Map.of(), null);
+        }
 
         /**
          * Whether planner-service would refuse the definition for what it says, not for a plan
@@ -39,6 +54,17 @@ public interface PlanPreview {
          */
         public boolean refusedForGood() {
             return plan.status() == RefreshPlan.Status.REFUSED && !waitsForUpstream;
+        }
+
+        /**
+         * The plan as the definition carries it to planner-service, which takes it when it would
+         * plan with the same; empty when it must plan itself (an upstream plan not seen yet).
+         */
+        public Optional<TableDefinition.PreviewedPlan> handedOn() {
+            if (waitsForUpstream || settings == null) {
+                return Optional.empty();
+            }
+            return Optional.of(new TableDefinition.PreviewedPlan(plan, upstreamVersions, settings));
         }
     }
 }

@@ -138,9 +138,10 @@ public class StatementRouter {
      * what it does to the running job's state.
      */
     private Outcome refusedAtOnce(Outcome outcome) {
-        if (!(outcome instanceof Outcome.Defined defined)) {
+        if (!(outcome instanceof Outcome.Defined accepted)) {
             return outcome;
         }
+        Outcome.Defined defined = accepted;
         RefreshPlan plan = null;
         if (defined.definition().status() == TableDefinition.Status.ACTIVE) {
             PlanPreview.Preview planned = preview.preview(defined.definition());
@@ -155,6 +156,17 @@ public class StatementRouter {
                                 + " TABLE ... for the plan and docs/planner.md");
             }
             plan = planned.plan();
+            // Handed on, so planner-service need not ask Flink the same again (docs/planner.md).
+            defined =
+                    planned.handedOn()
+                            .map(
+                                    previewed ->
+                                            new Outcome.Defined(
+                                                    accepted.definition()
+                                                            .withPreviewedPlan(previewed),
+                                                    accepted.message(),
+                                                    accepted.onCommitted()))
+                            .orElse(accepted);
         }
         return withQueryChange(defined, plan);
     }

@@ -5,10 +5,13 @@ import io.mtables.messaging.IncomingEvent;
 import io.mtables.planner.infra.PlannerRuntime;
 import io.mtables.schemas.Contract;
 import io.mtables.schemas.Contracts;
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
@@ -43,12 +46,15 @@ public class TableDefinitionsConsumer {
         IncomingEvent event = reader.read(record, DEFINITIONS);
         var planner = runtime.planner();
         long planningFrom = clock.millis();
-        var plan =
-                event.contract().equals(Contracts.TABLE_DEFINED_V1)
-                        ? planner.onDefined(
-                                event.payloadAs(Contracts.TABLE_DEFINED_V1), clock.instant())
-                        : planner.onDropped(
-                                event.payloadAs(Contracts.TABLE_DROPPED_V1), clock.instant());
+        boolean previewTaken = false;
+        Optional<RefreshPlan> plan;
+        if (event.contract().equals(Contracts.TABLE_DEFINED_V1)) {
+            TableDefinition defined = event.payloadAs(Contracts.TABLE_DEFINED_V1);
+            previewTaken = planner.takesPreview(defined);
+            plan = planner.onDefined(defined, clock.instant());
+        } else {
+            plan = planner.onDropped(event.payloadAs(Contracts.TABLE_DROPPED_V1), clock.instant());
+        }
         long plannedAt = clock.millis();
         if (plan.isEmpty()) {
             return; // a source table's definition: nothing to plan
@@ -57,11 +63,12 @@ public class TableDefinitionsConsumer {
         // Where a CREATE's time goes in this service (docs/benchmarks.md, control plane).
         LOG.infof(
                 "definition of %s: received %d ms after it was written, waited %d ms for the"
-                        + " planner, planned in %d ms, the plan written in %d ms",
+                        + " planner, planned in %d ms%s, the plan written in %d ms",
                 record.key(),
                 receivedAt - record.timestamp(),
                 planningFrom - receivedAt,
                 plannedAt - planningFrom,
+                previewTaken ? " (ddl-service's preview taken)" : "",
                 clock.millis() - plannedAt);
     }
 }

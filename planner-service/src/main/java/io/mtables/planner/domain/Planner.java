@@ -39,7 +39,33 @@ public class Planner {
                 || book.planned(table.table(), table.version())) {
             return Optional.empty();
         }
+        if (takesPreview(table)) {
+            return Optional.of(table.previewedPlan().plan().withPlannedAt(now));
+        }
         return Optional.of(RefreshModeRules.plan(table, settings, analyzer.apply(table), now));
+    }
+
+    /**
+     * Whether the plan ddl-service made of this version when it accepted it is the one this planner
+     * would make: the same rules on the same settings, and Flink's same verdicts on the same query
+     * over the same upstream plans (each upstream's plan of the version the preview was made with:
+     * one plan per version). Then Flink is not asked the same again.
+     */
+    public boolean takesPreview(TableDefinition table) {
+        TableDefinition.PreviewedPlan preview = table.previewedPlan();
+        if (preview == null
+                || !preview.plan().table().equals(table.table())
+                || preview.plan().definitionVersion() != table.version()
+                || !settings.toString().equals(preview.settings())) {
+            return false;
+        }
+        return preview.upstreamVersions().entrySet().stream()
+                .allMatch(
+                        upstream ->
+                                book.last(upstream.getKey())
+                                        .map(RefreshPlan::definitionVersion)
+                                        .orElse(0L)
+                                        .equals(upstream.getValue()));
     }
 
     /** The last plan of a dropped materialized table; empty for source tables and repeats. */

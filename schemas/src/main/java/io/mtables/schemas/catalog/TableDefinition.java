@@ -1,6 +1,7 @@
 package io.mtables.schemas.catalog;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,8 @@ import java.util.Map;
  * @param requestId the request that made this version
  * @param queryChange the latest change of the query (a materialized table), carried into later
  *     versions that keep the query; null while the query is the one of version 1
+ * @param previewedPlan the plan ddl-service made of this version when it accepted it, for
+ *     planner-service to take as its own when nothing it plans with differs; null when none
  */
 public record TableDefinition(
         String table,
@@ -54,7 +57,54 @@ public record TableDefinition(
         Instant createdAt,
         Instant updatedAt,
         String requestId,
-        QueryChange queryChange) {
+        QueryChange queryChange,
+        @JsonInclude(JsonInclude.Include.NON_NULL) PreviewedPlan previewedPlan) {
+
+    /** A version without a previewed plan. */
+    public TableDefinition(
+            String table,
+            long version,
+            Kind kind,
+            String statement,
+            List<Column> columns,
+            List<String> primaryKey,
+            List<String> partitionKeys,
+            Distribution distribution,
+            Map<String, String> options,
+            String comment,
+            Freshness freshness,
+            RefreshMode refreshMode,
+            Query query,
+            List<SourceTable> sources,
+            Status status,
+            Map<String, String> resumeOptions,
+            Instant createdAt,
+            Instant updatedAt,
+            String requestId,
+            QueryChange queryChange) {
+        this(
+                table,
+                version,
+                kind,
+                statement,
+                columns,
+                primaryKey,
+                partitionKeys,
+                distribution,
+                options,
+                comment,
+                freshness,
+                refreshMode,
+                query,
+                sources,
+                status,
+                resumeOptions,
+                createdAt,
+                updatedAt,
+                requestId,
+                queryChange,
+                null);
+    }
 
     /**
      * A version without a change of its query on record (version 1, source tables, older writers).
@@ -124,8 +174,49 @@ public record TableDefinition(
                 createdAt,
                 updatedAt,
                 requestId,
-                change);
+                change,
+                previewedPlan);
     }
+
+    /** The same version with the plan ddl-service made of it when it accepted it. */
+    public TableDefinition withPreviewedPlan(PreviewedPlan preview) {
+        return new TableDefinition(
+                table,
+                version,
+                kind,
+                statement,
+                columns,
+                primaryKey,
+                partitionKeys,
+                distribution,
+                options,
+                comment,
+                freshness,
+                refreshMode,
+                query,
+                sources,
+                status,
+                resumeOptions,
+                createdAt,
+                updatedAt,
+                requestId,
+                queryChange,
+                preview);
+    }
+
+    /**
+     * The plan ddl-service made of a version when it accepted it (the same rules and Flink verdicts
+     * as planner-service's), and what it was made with: planner-service takes it as its own when
+     * its settings are these and its plans of the upstream tables are of these versions, so Flink
+     * plans the query once, not twice, between the CREATE and its job (docs/planner.md).
+     *
+     * @param plan the plan, of this table and version
+     * @param upstreamVersions each materialized table the query reads: the definition version of
+     *     the plan the preview was made with, 0 when there was none
+     * @param settings the planner settings it was made with, as {@code PlannerSettings} prints them
+     */
+    public record PreviewedPlan(
+            RefreshPlan plan, Map<String, Long> upstreamVersions, String settings) {}
 
     /**
      * What a change of the query did to the table's running streaming job, as ddl-service judged it

@@ -181,6 +181,29 @@ public record RefreshPlan(
                 null);
     }
 
+    /** The same plan, made at {@code at}. */
+    public RefreshPlan withPlannedAt(Instant at) {
+        return new RefreshPlan(
+                table,
+                definitionVersion,
+                status,
+                mode,
+                freshness,
+                freshnessDeclared,
+                checkpointInterval,
+                cron,
+                partitionFormatters,
+                changelogMode,
+                upsertKey,
+                upstreamTables,
+                reasons,
+                warnings,
+                at,
+                incremental,
+                timeZone,
+                miniBatch);
+    }
+
     /**
      * What a FULL refresh may leave out.
      *

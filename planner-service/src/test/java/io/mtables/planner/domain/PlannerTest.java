@@ -1,0 +1,159 @@
+package io.mtables.planner.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mtables.planning.PlannerSettings;
+import io.mtables.planning.QueryAnalysis;
+import io.mtables.planning.RefreshModeRules;
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.plan.RefreshPlan;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** When planner-service takes the plan ddl-service previewed, and when it asks Flink itself. */
+class PlannerTest {
+
+    private static final String TABLE = "default_catalog.shop.summary";
+    private static final String UPSTREAM = "default_catalog.shop.orders_clean";
+    private static final Instant ACCEPTED = Instant.parse("2026-12-05T10:00:00Z");
+    private static final Instant NOW = Instant.parse("2026-12-05T10:00:01Z");
+
+    private final PlannerSettings settings = PlannerSettings.defaults();
+    private final PlanBook book = new PlanBook();
+    private final List<String> asked = new ArrayList<>();
+    private final Planner planner =
+            new Planner(
+                    book,
+                    settings,
+                    table -> {
+                        asked.add(table.table());
+                        return QueryAnalysis.streamable("[I,UA]");
+                    });
+
+    @Test
+    void aPreviewMadeWithTheSameSettingsAndUpstreamPlansIsTakenWithoutAskingFlink() {
+        book.record(upstreamPlan(3));
+        RefreshPlan previewed = preview();
+        TableDefinition defined =
+                definition(1)
+                        .withPreviewedPlan(
+                                new TableDefinition.PreviewedPlan(
+                                        previewed, Map.of(UPSTREAM, 3L), settings.toString()));
+
+        RefreshPlan plan = planner.onDefined(defined, NOW).orElseThrow();
+
+        assertThat(asked).isEmpty();
+        assertThat(plan).isEqualTo(previewed.withPlannedAt(NOW));
+        assertThat(plan.reasons()).isEqualTo(previewed.reasons());
+    }
+
+    @Test
+    void aPreviewMadeWithAnotherUpstreamPlanOrOtherSettingsIsPlannedAgain() {
+        book.record(upstreamPlan(4)); // planned again since ddl-service previewed over v3
+        TableDefinition overOlderUpstream =
+                definition(1)
+                        .withPreviewedPlan(
+                                new TableDefinition.PreviewedPlan(
+                                        preview(), Map.of(UPSTREAM, 3L), settings.toString()));
+        TableDefinition otherSettings =
+                definition(2)
+                        .withPreviewedPlan(
+                                new TableDefinition.PreviewedPlan(
+                                        preview(2),
+                                        Map.of(UPSTREAM, 4L),
+                                        new PlannerSettings(
+                                                        settings.freshnessThreshold()
+                                                                .plusMinutes(1),
+                                                        settings.defaultContinuousFreshness(),
+                                                        settings.defaultFullFreshness())
+                                                .toString()));
+
+        assertThat(planner.takesPreview(overOlderUpstream)).isFalse();
+        assertThat(planner.onDefined(overOlderUpstream, NOW)).isPresent();
+        assertThat(planner.takesPreview(otherSettings)).isFalse();
+        assertThat(planner.onDefined(otherSettings, NOW)).isPresent();
+        assertThat(asked).containsExactly(TABLE, TABLE);
+    }
+
+    @Test
+    void aPreviewWhoseUpstreamHadNoPlanIsTakenOnlyWhileItStillHasNone() {
+        TableDefinition defined =
+                definition(1)
+                        .withPreviewedPlan(
+                                new TableDefinition.PreviewedPlan(
+                                        preview(), Map.of(UPSTREAM, 0L), settings.toString()));
+
+        assertThat(planner.takesPreview(defined)).isTrue();
+        book.record(upstreamPlan(1));
+        assertThat(planner.takesPreview(defined)).isFalse();
+    }
+
+    @Test
+    void aPreviewOfAnotherVersionOrNoneIsNotTaken() {
+        TableDefinition ofVersionOne =
+                definition(2)
+                        .withPreviewedPlan(
+                                new TableDefinition.PreviewedPlan(
+                                        preview(), Map.of(), settings.toString()));
+
+        assertThat(planner.takesPreview(ofVersionOne)).isFalse();
+        assertThat(planner.takesPreview(definition(2))).isFalse();
+    }
+
+    private RefreshPlan preview() {
+        return preview(1);
+    }
+
+    private RefreshPlan preview(long version) {
+        return RefreshModeRules.plan(
+                definition(version), settings, QueryAnalysis.streamable("[I,UA]"), ACCEPTED);
+    }
+
+    private static RefreshPlan upstreamPlan(long version) {
+        return new RefreshPlan(
+                UPSTREAM,
+                version,
+                RefreshPlan.Status.ACTIVE,
+                RefreshPlan.Mode.CONTINUOUS,
+                new RefreshPlan.Freshness(1, "MINUTE"),
+                true,
+                null,
+                null,
+                Map.of(),
+                "[I,UA,D]",
+                null,
+                List.of(),
+                List.of(),
+                List.of(),
+                ACCEPTED);
+    }
+
+    private static TableDefinition definition(long version) {
+        return new TableDefinition(
+                TABLE,
+                version,
+                TableDefinition.Kind.MATERIALIZED_TABLE,
+                "CREATE MATERIALIZED TABLE ...",
+                List.of(new TableDefinition.Column("ds", "STRING", true)),
+                List.of(),
+                List.of(),
+                null,
+                Map.of(),
+                null,
+                new TableDefinition.Freshness(5, "MINUTE"),
+                TableDefinition.RefreshMode.AUTO,
+                new TableDefinition.Query(
+                        "SELECT ds, count(*) AS n FROM orders_clean GROUP BY ds",
+                        "SELECT `ds`, COUNT(*) AS `n` FROM `default_catalog`.`shop`.`orders_clean`"
+                                + " GROUP BY `ds`"),
+                List.of(),
+                TableDefinition.Status.ACTIVE,
+                Map.of(),
+                ACCEPTED,
+                ACCEPTED,
+                null);
+    }
+}
