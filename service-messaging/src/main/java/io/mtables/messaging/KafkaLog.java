@@ -50,6 +50,9 @@ public class KafkaLog implements AutoCloseable {
         Map<String, Object> producerConfig = new HashMap<>(clientConfig);
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        // An append waits for its record's acknowledgement, so nothing ever waits to be batched
+        // with it: the client's default 5 ms linger would only delay every append by that much.
+        producerConfig.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
         // The producer gives up on a record before we stop waiting for it, so an append that fails
         // has failed for good; the timeout is the client's delivery.timeout.ms (tests shorten it).
         producerConfig.putIfAbsent(
