@@ -101,6 +101,34 @@ final class LocalClusterProcess {
                                     builder.environment()
                                             .put("FLINK_PLUGINS_DIR", plugins.toString()));
             Process process = builder.start();
+            // A cluster outlives this service once it answers (jobs survive restarts), but not a
+            // start this JVM gave up or did not live through: no orphan without a pid file.
+            Thread unanswered = new Thread(process::destroyForcibly, "flink-cluster-unanswered");
+            Runtime.getRuntime().addShutdownHook(unanswered);
+            try {
+                awaitAnswer(process, port, home);
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(unanswered);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook runs, or has run: nothing to remove
+                }
+            }
+            // Only a cluster that started is recorded: a failed attempt must not hide the real
+            // one's pid.
+            Files.writeString(home.resolve("cluster.pid"), process.pid() + "\n");
+        } catch (IOException e) {
+            throw new IllegalStateException(
+                    "cannot start the local Flink cluster in " + home + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Returns once the cluster answers on {@code port}; kills it and throws when it has not after
+     * 90 s, throws when it exited.
+     */
+    private static void awaitAnswer(Process process, int port, Path home) {
+        try {
             Instant deadline = Instant.now().plusSeconds(90);
             while (!answers(port)) {
                 if (!process.isAlive()) {
@@ -120,13 +148,8 @@ final class LocalClusterProcess {
                 }
                 Thread.sleep(250);
             }
-            // Only a cluster that started is recorded: a failed attempt must not hide the real
-            // one's pid.
-            Files.writeString(home.resolve("cluster.pid"), process.pid() + "\n");
-        } catch (IOException e) {
-            throw new IllegalStateException(
-                    "cannot start the local Flink cluster in " + home + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
+            process.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new IllegalStateException(
                     "interrupted while starting the local Flink cluster", e);
