@@ -1,23 +1,17 @@
 package io.mtables.ddl;
 
-import static io.restassured.RestAssured.given;
+import static io.mtables.ddl.StatementRequests.post;
+import static io.mtables.ddl.StatementRequests.publishContinuousPlan;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 
-import io.mtables.schemas.ContractCodec;
-import io.mtables.schemas.Contracts;
-import io.mtables.schemas.EventHeaders;
-import io.mtables.schemas.Topics;
-import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.testing.kafka.KafkaBroker;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -442,42 +436,5 @@ class ExplainIT {
         post("DESCRIBE MATERIALIZED TABLE " + DB + ".live_taps_n", 200)
                 .then()
                 .body("rows", hasItem(List.of("version", "1")));
-    }
-
-    private static void publishContinuousPlan(String table) {
-        RefreshPlan plan =
-                new RefreshPlan(
-                        table,
-                        1,
-                        RefreshPlan.Status.ACTIVE,
-                        RefreshPlan.Mode.CONTINUOUS,
-                        new RefreshPlan.Freshness(5, "SECOND"),
-                        true,
-                        Duration.ofMillis(2500),
-                        null,
-                        Map.of(),
-                        "[I,UA]",
-                        new RefreshPlan.UpsertKey(
-                                List.of("category"), RefreshPlan.UpsertKey.Origin.DERIVED),
-                        List.of(),
-                        List.of("CONTINUOUS (test)"),
-                        List.of(),
-                        Instant.now());
-        try (TopicProbe probe = new TopicProbe()) {
-            probe.send(
-                    Topics.REFRESH_PLANS,
-                    table,
-                    new ContractCodec().encode(Contracts.REFRESH_PLANNED_V1, plan),
-                    Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
-        }
-    }
-
-    private static io.restassured.response.Response post(String statement, int status) {
-        var response =
-                given().contentType(ContentType.JSON)
-                        .body(Map.of("statement", statement))
-                        .post("/api/v1/statements");
-        response.then().statusCode(status);
-        return response;
     }
 }

@@ -1,5 +1,6 @@
 package io.mtables.ddl;
 
+import static io.mtables.ddl.StatementRequests.post;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -14,7 +15,6 @@ import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -260,15 +260,6 @@ class FreshnessIT {
             }
         }
         throw new AssertionError(name + " not in DESCRIBE of " + table);
-    }
-
-    private static io.restassured.response.Response post(String statement, int status) {
-        var response =
-                given().contentType(ContentType.JSON)
-                        .body(Map.of("statement", statement))
-                        .post("/api/v1/statements");
-        response.then().statusCode(status);
-        return response;
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.mtables.ddl;
 
-import static io.restassured.RestAssured.given;
+import static io.mtables.ddl.StatementRequests.post;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -18,7 +18,6 @@ import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -178,14 +177,5 @@ class RefreshHistoryIT {
                 table,
                 new ContractCodec().encode(contract, event),
                 Map.of(EventHeaders.TYPE, contract.type()));
-    }
-
-    private static io.restassured.response.Response post(String statement, int status) {
-        var response =
-                given().contentType(ContentType.JSON)
-                        .body(Map.of("statement", statement))
-                        .post("/api/v1/statements");
-        response.then().statusCode(status);
-        return response;
     }
 }

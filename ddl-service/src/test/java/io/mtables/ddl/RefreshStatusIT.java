@@ -1,6 +1,6 @@
 package io.mtables.ddl;
 
-import static io.restassured.RestAssured.given;
+import static io.mtables.ddl.StatementRequests.post;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.hasItem;
 
@@ -20,7 +20,6 @@ import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -262,14 +261,5 @@ class RefreshStatusIT {
                                 body.body("rows", hasItem(row));
                             }
                         });
-    }
-
-    private static io.restassured.response.Response post(String statement, int status) {
-        var response =
-                given().contentType(ContentType.JSON)
-                        .body(Map.of("statement", statement))
-                        .post("/api/v1/statements");
-        response.then().statusCode(status);
-        return response;
     }
 }

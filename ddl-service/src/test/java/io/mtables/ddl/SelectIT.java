@@ -1,6 +1,6 @@
 package io.mtables.ddl;
 
-import static io.restassured.RestAssured.given;
+import static io.mtables.ddl.StatementRequests.post;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
@@ -9,7 +9,6 @@ import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.paimon.catalog.Catalog;
@@ -101,14 +100,5 @@ class SelectIT {
                 commit.commit(write.prepareCommit());
             }
         }
-    }
-
-    private static io.restassured.response.Response post(String statement, int status) {
-        var response =
-                given().contentType(ContentType.JSON)
-                        .body(Map.of("statement", statement))
-                        .post("/api/v1/statements");
-        response.then().statusCode(status);
-        return response;
     }
 }

@@ -34,19 +34,13 @@ public interface PlanPreview {
      *     upstream first, decides)
      * @param upstreamVersions each materialized table the query reads: the definition version of
      *     the plan it was made with, 0 for none
-     * @param settings the planner settings it was made with ({@code PlannerSettings} printed); null
-     *     when not known, and the plan is then not handed on
+     * @param settings the planner settings it was made with ({@code PlannerSettings} printed)
      */
     record Preview(
             RefreshPlan plan,
             boolean waitsForUpstream,
             Map<String, Long> upstreamVersions,
             String settings) {
-
-        /** A preview whose making is not on record: not handed on to planner-service. */
-        public Preview(RefreshPlan plan, boolean waitsForUpstream) {
-            this(plan, waitsForUpstream, Map.of(), null);
-        }
 
         /**
          * Whether planner-service would refuse the definition for what it says, not for a plan
@@ -61,10 +55,10 @@ public interface PlanPreview {
          * plan with the same; empty when it must plan itself (an upstream plan not seen yet).
          */
         public Optional<TableDefinition.PreviewedPlan> handedOn() {
-            if (waitsForUpstream || settings == null) {
-                return Optional.empty();
-            }
-            return Optional.of(new TableDefinition.PreviewedPlan(plan, upstreamVersions, settings));
+            return waitsForUpstream
+                    ? Optional.empty()
+                    : Optional.of(
+                            new TableDefinition.PreviewedPlan(plan, upstreamVersions, settings));
         }
     }
 }

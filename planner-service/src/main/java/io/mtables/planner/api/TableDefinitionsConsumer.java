@@ -2,11 +2,10 @@ package io.mtables.planner.api;
 
 import io.mtables.messaging.EventReader;
 import io.mtables.messaging.IncomingEvent;
+import io.mtables.planner.domain.Planner;
 import io.mtables.planner.infra.PlannerRuntime;
 import io.mtables.schemas.Contract;
 import io.mtables.schemas.Contracts;
-import io.mtables.schemas.catalog.TableDefinition;
-import io.mtables.schemas.plan.RefreshPlan;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -46,20 +45,18 @@ public class TableDefinitionsConsumer {
         IncomingEvent event = reader.read(record, DEFINITIONS);
         var planner = runtime.planner();
         long planningFrom = clock.millis();
-        boolean previewTaken = false;
-        Optional<RefreshPlan> plan;
-        if (event.contract().equals(Contracts.TABLE_DEFINED_V1)) {
-            TableDefinition defined = event.payloadAs(Contracts.TABLE_DEFINED_V1);
-            previewTaken = planner.takesPreview(defined);
-            plan = planner.onDefined(defined, clock.instant());
-        } else {
-            plan = planner.onDropped(event.payloadAs(Contracts.TABLE_DROPPED_V1), clock.instant());
-        }
+        Optional<Planner.Planned> plan =
+                event.contract().equals(Contracts.TABLE_DEFINED_V1)
+                        ? planner.plan(event.payloadAs(Contracts.TABLE_DEFINED_V1), clock.instant())
+                        : planner.onDropped(
+                                        event.payloadAs(Contracts.TABLE_DROPPED_V1),
+                                        clock.instant())
+                                .map(dropped -> new Planner.Planned(dropped, false));
         long plannedAt = clock.millis();
         if (plan.isEmpty()) {
             return; // a source table's definition: nothing to plan
         }
-        runtime.publish(plan.get());
+        runtime.publish(plan.get().plan());
         // Where a CREATE's time goes in this service (docs/benchmarks.md, control plane).
         LOG.infof(
                 "definition of %s: received %d ms after it was written, waited %d ms for the"
@@ -68,7 +65,7 @@ public class TableDefinitionsConsumer {
                 receivedAt - record.timestamp(),
                 planningFrom - receivedAt,
                 plannedAt - planningFrom,
-                previewTaken ? " (ddl-service's preview taken)" : "",
+                plan.get().previewTaken() ? " (ddl-service's preview taken)" : "",
                 clock.millis() - plannedAt);
     }
 }

@@ -32,17 +32,31 @@ public class Planner {
     }
 
     /**
+     * A plan made for a definition version.
+     *
+     * @param previewTaken whether it is ddl-service's previewed plan ({@link #takesPreview})
+     */
+    public record Planned(RefreshPlan plan, boolean previewTaken) {}
+
+    /**
      * The plan for a new definition version; empty for source tables and versions already planned.
      */
     public Optional<RefreshPlan> onDefined(TableDefinition table, Instant now) {
+        return plan(table, now).map(Planned::plan);
+    }
+
+    /** The same, saying whether ddl-service's previewed plan was taken. */
+    public Optional<Planned> plan(TableDefinition table, Instant now) {
         if (table.kind() != TableDefinition.Kind.MATERIALIZED_TABLE
                 || book.planned(table.table(), table.version())) {
             return Optional.empty();
         }
         if (takesPreview(table)) {
-            return Optional.of(table.previewedPlan().plan().withPlannedAt(now));
+            return Optional.of(new Planned(table.previewedPlan().plan().withPlannedAt(now), true));
         }
-        return Optional.of(RefreshModeRules.plan(table, settings, analyzer.apply(table), now));
+        return Optional.of(
+                new Planned(
+                        RefreshModeRules.plan(table, settings, analyzer.apply(table), now), false));
     }
 
     /**

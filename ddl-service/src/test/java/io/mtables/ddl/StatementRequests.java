@@ -1,0 +1,66 @@
+package io.mtables.ddl;
+
+import static io.restassured.RestAssured.given;
+
+import io.mtables.schemas.ContractCodec;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.testing.kafka.TopicProbe;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the ddl-service ITs send: statements over REST, and plans as planner-service writes them.
+ */
+final class StatementRequests {
+
+    private StatementRequests() {}
+
+    /** Sends {@code statement} and checks the answer's HTTP status. */
+    static Response post(String statement, int status) {
+        var response =
+                given().contentType(ContentType.JSON)
+                        .body(Map.of("statement", statement))
+                        .post("/api/v1/statements");
+        response.then().statusCode(status);
+        return response;
+    }
+
+    /**
+     * Writes a CONTINUOUS plan of version 1 of {@code table}, upserting on (category), as
+     * planner-service would.
+     */
+    static void publishContinuousPlan(String table) {
+        RefreshPlan plan =
+                new RefreshPlan(
+                        table,
+                        1,
+                        RefreshPlan.Status.ACTIVE,
+                        RefreshPlan.Mode.CONTINUOUS,
+                        new RefreshPlan.Freshness(5, "SECOND"),
+                        true,
+                        Duration.ofMillis(2500),
+                        null,
+                        Map.of(),
+                        "[I,UA]",
+                        new RefreshPlan.UpsertKey(
+                                List.of("category"), RefreshPlan.UpsertKey.Origin.DERIVED),
+                        List.of(),
+                        List.of("CONTINUOUS (test)"),
+                        List.of(),
+                        Instant.now());
+        try (TopicProbe probe = new TopicProbe()) {
+            probe.send(
+                    Topics.REFRESH_PLANS,
+                    table,
+                    new ContractCodec().encode(Contracts.REFRESH_PLANNED_V1, plan),
+                    Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
+        }
+    }
+}
