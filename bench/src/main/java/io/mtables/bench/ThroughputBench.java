@@ -103,7 +103,8 @@ public final class ThroughputBench {
                 FlinkJobs.awaitRunning(
                         flinkPort, "mt:default_catalog." + SCHEMA + ".user_domains:");
         FileStoreTable ours = warehouse.awaitTable(SCHEMA, "user_domains", Duration.ofMinutes(2));
-        Result oursResult = caughtUp("ours (CONTINUOUS materialized table)", ours, ourJob, written);
+        Result oursResult =
+                caughtUp("ours (CONTINUOUS materialized table)", ours, ourJob, written, flinkPort);
         System.out.printf(
                 "  from the CREATE statement: %.1f s%n",
                 (oursResult.caughtUpAt - createdAt) / 1000.0);
@@ -143,7 +144,8 @@ public final class ThroughputBench {
                         parallelism,
                         stateBackend);
         JsonNode handJob = FlinkJobs.get(flinkPort, "/jobs/" + client.getJobID());
-        Result handResult = caughtUp("hand-written DataStream job", byHand, handJob, written);
+        Result handResult =
+                caughtUp("hand-written DataStream job", byHand, handJob, written, flinkPort);
         client.cancel().get();
         FlinkJobs.awaitNoneRunning(flinkPort);
 
@@ -180,7 +182,8 @@ public final class ThroughputBench {
                         "ours again (the cluster warm)",
                         warehouse.awaitTable(SCHEMA, "user_domains_again", Duration.ofMinutes(2)),
                         againJob,
-                        written);
+                        written,
+                        flinkPort);
         Statements.post(ddl, "ALTER MATERIALIZED TABLE " + SCHEMA + ".user_domains_again SUSPEND");
 
         System.out.println();
@@ -303,7 +306,7 @@ public final class ThroughputBench {
         JsonNode job = FlinkJobs.awaitRunning(flinkPort, "Materialized_table_");
         FileStoreTable table =
                 warehouse.awaitTable(SCHEMA, "user_domains_flink", Duration.ofMinutes(2));
-        Result result = caughtUp("Flink's own materialized table", table, job, written);
+        Result result = caughtUp("Flink's own materialized table", table, job, written, flinkPort);
         System.out.printf(
                 "  from the CREATE statement: %.1f s%n", (result.caughtUpAt - createdAt) / 1000.0);
         FlinkJobs.cancel(flinkPort, job.path("jid").asText());
@@ -315,7 +318,11 @@ public final class ThroughputBench {
      * join.
      */
     private static Result caughtUp(
-            String what, FileStoreTable table, JsonNode job, JoinChanges.Written written)
+            String what,
+            FileStoreTable table,
+            JsonNode job,
+            JoinChanges.Written written,
+            int flinkPort)
             throws Exception {
         long startedAt = job.path("start-time").asLong();
         Snapshot snapshot =
@@ -331,7 +338,26 @@ public final class ThroughputBench {
         System.out.printf(
                 "%s: caught up in %.1f s from job start (snapshot %d), %,.0f events/s; table %s%n",
                 what, took, snapshot.id(), rate, verdict);
+        System.out.println("  " + checkpoints(flinkPort, job.path("jid").asText()));
         return new Result(rate, snapshot.timeMillis(), same, verdict);
+    }
+
+    /**
+     * The job's checkpoints so far, from Flink's REST API: how many, how long each took from
+     * trigger to acknowledged, and the state each wrote (what a checkpoint interval costs).
+     */
+    private static String checkpoints(int flinkPort, String jobId) throws Exception {
+        JsonNode stats = FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints");
+        JsonNode duration = stats.path("summary").path("end_to_end_duration");
+        JsonNode size = stats.path("summary").path("checkpointed_size");
+        return String.format(
+                "checkpoints: %d completed, end to end p50 %d ms, max %d ms; checkpointed size"
+                        + " p50 %,d bytes, max %,d",
+                stats.path("counts").path("completed").asLong(),
+                duration.path("p50").asLong(),
+                duration.path("max").asLong(),
+                size.path("p50").asLong(),
+                size.path("max").asLong());
     }
 
     /** A CDC source table over a pre-filled topic, as a user declares it. */
