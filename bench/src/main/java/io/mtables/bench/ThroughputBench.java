@@ -416,20 +416,30 @@ public final class ThroughputBench {
 
     /**
      * The job's checkpoints so far, from Flink's REST API: how many, how long each took from
-     * trigger to acknowledged, and the state each wrote (what a checkpoint interval costs).
+     * trigger to acknowledged, and the state each wrote (what a checkpoint interval costs); and
+     * what they mean for a reader, who sees what the newest completed checkpoint committed: its
+     * data is at worst one interval and the slowest checkpoint old (the commit's own time left
+     * out).
      */
     private static String checkpoints(int flinkPort, String jobId) throws Exception {
         JsonNode stats = FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints");
+        long interval =
+                FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints/config")
+                        .path("interval")
+                        .asLong();
         JsonNode duration = stats.path("summary").path("end_to_end_duration");
         JsonNode size = stats.path("summary").path("checkpointed_size");
         return String.format(
-                "checkpoints: %d completed, end to end p50 %d ms, max %d ms; checkpointed size"
-                        + " p50 %,d bytes, max %,d",
+                "checkpoints: every %d ms, %d completed, end to end p50 %d ms, max %d ms;"
+                        + " checkpointed size p50 %,d bytes, max %,d; a reader's worst lag"
+                        + " about %,d ms (the interval and the slowest checkpoint)",
+                interval,
                 stats.path("counts").path("completed").asLong(),
                 duration.path("p50").asLong(),
                 duration.path("max").asLong(),
                 size.path("p50").asLong(),
-                size.path("max").asLong());
+                size.path("max").asLong(),
+                interval + duration.path("max").asLong());
     }
 
     /** A CDC source table over a pre-filled topic, as a user declares it. */
