@@ -51,6 +51,13 @@ public final class JobOptions {
         options.put(
                 "restart-strategy.exponential-delay.attempts-before-reset-backoff",
                 String.valueOf(config.jobs().maxConsecutiveFailures()));
+        // Chained operators hand each record on as it is instead of a copy of it: the copies
+        // were 16 % of the join chain's CPU (bin/bench throughput, docs/benchmarks.md). Safe for
+        // these jobs: they are Flink's SQL operators and Paimon's sink only; an operator that
+        // keeps records (keyed state, a mini-batch's buffer) starts its chain and so receives
+        // records deserialized for it, key selectors copy the keys they keep, and Paimon's writer
+        // serializes each row into its buffer at once (Paimon's own jobs run with reuse on).
+        options.put("pipeline.object-reuse", "true");
         // Paimon merges by key itself; Flink's upsert materializer in front of it is refused by
         // Paimon.
         options.put("table.exec.sink.upsert-materialize", "NONE");

@@ -9,11 +9,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The streaming job's checkpoint settings, as Flink reads them. */
+/** The streaming job's settings, as Flink reads them. */
 class JobOptionsTest {
 
     @TempDir Path dataDir;
@@ -32,5 +33,21 @@ class JobOptionsTest {
                 .isEqualTo(Duration.ofMillis(500));
         assertThat(flink.get(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE))
                 .isEqualTo(CheckpointingMode.EXACTLY_ONCE);
+    }
+
+    @Test
+    void chainedOperatorsHandRecordsOnWithoutCopies() {
+        JobManagerConfig config = PipelineManagerTest.config(dataDir);
+
+        Configuration flink =
+                Configuration.fromMap(
+                        JobOptions.streaming(
+                                WarmUp.definition(),
+                                WarmUp.plan(),
+                                config,
+                                new Locations(config),
+                                null));
+
+        assertThat(flink.get(PipelineOptions.OBJECT_REUSE)).isTrue();
     }
 }
