@@ -5,16 +5,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.paimon.Snapshot;
 import org.apache.paimon.table.FileStoreTable;
 
 /**
@@ -48,7 +41,6 @@ import org.apache.paimon.table.FileStoreTable;
 public final class ThroughputBench {
 
     private static final String SCHEMA = "bench_join";
-    private static final Duration CATCH_UP_LIMIT = Duration.ofMinutes(10);
 
     public static void main(String[] args) throws Exception {
         String ddl = args[0];
@@ -77,7 +69,11 @@ public final class ThroughputBench {
                 seconds(System.nanoTime() - writeStart),
                 written.expected());
 
-        double rawRate = rawConsumeRate(bootstrap, written.events());
+        double rawRate =
+                RawConsume.rate(
+                        bootstrap,
+                        List.of(JoinChanges.usersTopic(SCHEMA), JoinChanges.domainsTopic(SCHEMA)),
+                        written.events());
 
         // Ours: through the REST front door, the planner and the job manager.
         Statements.post(
@@ -107,11 +103,12 @@ public final class ThroughputBench {
                 FlinkJobs.awaitRunning(
                         flinkPort, "mt:default_catalog." + SCHEMA + ".user_domains:");
         FileStoreTable ours = warehouse.awaitTable(SCHEMA, "user_domains", Duration.ofMinutes(2));
-        Result oursResult =
-                caughtUp("ours (CONTINUOUS materialized table)", ours, ourJob, written, flinkPort);
+        CaughtUp.Result oursResult =
+                CaughtUp.await(
+                        "ours (CONTINUOUS materialized table)", ours, ourJob, written, flinkPort);
         System.out.printf(
                 "  from the CREATE statement: %.1f s%n",
-                (oursResult.caughtUpAt - createdAt) / 1000.0);
+                (oursResult.caughtUpAt() - createdAt) / 1000.0);
         String jobId = ourJob.path("jid").asText();
         JsonNode checkpoints = FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints/config");
         long checkpointMillis = checkpoints.path("interval").asLong();
@@ -148,15 +145,15 @@ public final class ThroughputBench {
                         parallelism,
                         stateBackend);
         JsonNode handJob = FlinkJobs.get(flinkPort, "/jobs/" + client.getJobID());
-        Result handResult =
-                caughtUp("hand-written DataStream job", byHand, handJob, written, flinkPort);
+        CaughtUp.Result handResult =
+                CaughtUp.await("hand-written DataStream job", byHand, handJob, written, flinkPort);
         client.cancel().get();
         FlinkJobs.awaitNoneRunning(flinkPort);
 
         // Then rounds of the two that the goal compares, both on the cluster as warm as for the
         // jobs before, who goes first alternating: one run of each moves by 15 % on this machine.
-        List<Result> flinkResults = new ArrayList<>();
-        List<Result> oursWarm = new ArrayList<>();
+        List<CaughtUp.Result> flinkResults = new ArrayList<>();
+        List<CaughtUp.Result> oursWarm = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
             boolean flinkFirst = round % 2 == 1;
             if (flinkFirst && gatewayUrl != null) {
@@ -191,51 +188,51 @@ public final class ThroughputBench {
                                 round));
             }
         }
-        double oursWarmRate = median(oursWarm);
+        double oursWarmRate = CaughtUp.median(oursWarm);
 
         System.out.println();
         System.out.printf("raw single-thread consume:    %,10.0f events/s%n", rawRate);
         System.out.printf(
                 "ours, the first job (the cluster cold): %,10.0f events/s  (table %s)%n",
-                oursResult.rate, oursResult.verdict);
+                oursResult.rate(), oursResult.verdict());
         System.out.printf(
                 "hand-written DataStream job:            %,10.0f events/s  (table %s)%n",
-                handResult.rate, handResult.verdict);
+                handResult.rate(), handResult.verdict());
         System.out.printf(
                 "ours (the cluster warm), median of %d:  %,10.0f events/s  (goal >= 100,000;"
                         + " rounds %s)%n",
-                oursWarm.size(), oursWarmRate, rates(oursWarm));
+                oursWarm.size(), oursWarmRate, CaughtUp.rates(oursWarm));
         System.out.printf(
                 "ratio ours (warm) / hand-written: %.2f (goal >= 0.9); ours cold / warm: %.2f;"
                         + " ours (warm) / raw consume: %.3f; hand-written / raw consume: %.3f%n",
-                oursWarmRate / handResult.rate,
-                oursResult.rate / oursWarmRate,
+                oursWarmRate / handResult.rate(),
+                oursResult.rate() / oursWarmRate,
                 oursWarmRate / rawRate,
-                handResult.rate / rawRate);
+                handResult.rate() / rawRate);
         if (!flinkResults.isEmpty()) {
-            double flinkRate = median(flinkResults);
+            double flinkRate = CaughtUp.median(flinkResults);
             System.out.printf(
                     "Flink's own materialized table, median of %d: %,10.0f events/s  (rounds %s)%n",
-                    flinkResults.size(), flinkRate, rates(flinkResults));
+                    flinkResults.size(), flinkRate, CaughtUp.rates(flinkResults));
             double lowest = Double.MAX_VALUE;
             double highest = 0;
             for (int i = 0; i < oursWarm.size(); i++) {
-                double ratio = oursWarm.get(i).rate / flinkResults.get(i).rate;
+                double ratio = oursWarm.get(i).rate() / flinkResults.get(i).rate();
                 lowest = Math.min(lowest, ratio);
                 highest = Math.max(highest, ratio);
             }
             System.out.printf(
                     "ratio ours (warm) / Flink's own, of the medians: %.2f (goal >= 1.0); per"
                             + " round %.2f to %.2f; Flink's own / hand-written: %.2f%n",
-                    oursWarmRate / flinkRate, lowest, highest, flinkRate / handResult.rate);
+                    oursWarmRate / flinkRate, lowest, highest, flinkRate / handResult.rate());
         } else {
             System.out.println(
                     "Flink's own materialized table: not run here (no SQL gateway given)");
         }
-        List<Result> all = new ArrayList<>(List.of(oursResult, handResult));
+        List<CaughtUp.Result> all = new ArrayList<>(List.of(oursResult, handResult));
         all.addAll(oursWarm);
         all.addAll(flinkResults);
-        if (!all.stream().allMatch(Result::same)) {
+        if (!all.stream().allMatch(CaughtUp.Result::same)) {
             System.out.println(
                     "A TABLE DIFFERS FROM THE EXPECTED JOIN: the figures above do not count.");
             System.exit(1);
@@ -243,7 +240,7 @@ public final class ThroughputBench {
     }
 
     /** Ours once more, its table {@code user_domains_again_<round>}, on the warm cluster. */
-    private static Result oursWarm(
+    private static CaughtUp.Result oursWarm(
             String ddl,
             int flinkPort,
             Warehouse warehouse,
@@ -265,8 +262,8 @@ public final class ThroughputBench {
         JsonNode job =
                 FlinkJobs.awaitRunning(
                         flinkPort, "mt:default_catalog." + SCHEMA + "." + table + ":");
-        Result result =
-                caughtUp(
+        CaughtUp.Result result =
+                CaughtUp.await(
                         "ours again, round " + round + " (the cluster warm)",
                         warehouse.awaitTable(SCHEMA, table, Duration.ofMinutes(2)),
                         job,
@@ -276,20 +273,6 @@ public final class ThroughputBench {
         FlinkJobs.awaitNoneRunning(flinkPort);
         return result;
     }
-
-    private static double median(List<Result> results) {
-        double[] rates = results.stream().mapToDouble(Result::rate).sorted().toArray();
-        int middle = rates.length / 2;
-        return rates.length % 2 == 1 ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2;
-    }
-
-    private static String rates(List<Result> results) {
-        return results.stream()
-                .map(result -> String.format("%,.0f", result.rate))
-                .collect(Collectors.joining(", ", "[", "]"));
-    }
-
-    private record Result(double rate, long caughtUpAt, boolean same, String verdict) {}
 
     private static final String QUERY =
             "SELECT d.id AS domain_id, u.id AS user_id, u.firstname, u.lastname, d.domain_name"
@@ -303,7 +286,7 @@ public final class ThroughputBench {
      * Flink's own materialized table of the same query over the same topics, its Paimon table in
      * the same warehouse with our table's options and key, caught up and compared like ours.
      */
-    private static Result flinkOwn(
+    private static CaughtUp.Result flinkOwn(
             String gatewayUrl,
             int flinkPort,
             String warehousePath,
@@ -371,75 +354,19 @@ public final class ThroughputBench {
                         + QUERY);
         JsonNode job = FlinkJobs.awaitRunning(flinkPort, "Materialized_table_");
         FileStoreTable table = warehouse.awaitTable(SCHEMA, name, Duration.ofMinutes(2));
-        Result result =
-                caughtUp(
+        CaughtUp.Result result =
+                CaughtUp.await(
                         "Flink's own materialized table, round " + round,
                         table,
                         job,
                         written,
                         flinkPort);
         System.out.printf(
-                "  from the CREATE statement: %.1f s%n", (result.caughtUpAt - createdAt) / 1000.0);
+                "  from the CREATE statement: %.1f s%n",
+                (result.caughtUpAt() - createdAt) / 1000.0);
         FlinkJobs.cancel(flinkPort, job.path("jid").asText());
         FlinkJobs.awaitNoneRunning(flinkPort);
         return result;
-    }
-
-    /**
-     * Waits until the job's table holds the marker row, then compares the table with the expected
-     * join.
-     */
-    private static Result caughtUp(
-            String what,
-            FileStoreTable table,
-            JsonNode job,
-            JoinChanges.Written written,
-            int flinkPort)
-            throws Exception {
-        long startedAt = job.path("start-time").asLong();
-        Snapshot snapshot =
-                Warehouse.awaitRow(table, "domain_id", written.markerDomainId(), CATCH_UP_LIMIT);
-        double took = (snapshot.timeMillis() - startedAt) / 1000.0;
-        double rate = written.events() / took;
-        RowDigest digest = Warehouse.digest(table);
-        boolean same = digest.sameAs(written.expected());
-        String verdict =
-                same
-                        ? "same as expected, " + digest
-                        : "DIFFERS: " + digest + " expected " + written.expected();
-        System.out.printf(
-                "%s: caught up in %.1f s from job start (snapshot %d), %,.0f events/s; table %s%n",
-                what, took, snapshot.id(), rate, verdict);
-        System.out.println("  " + checkpoints(flinkPort, job.path("jid").asText()));
-        return new Result(rate, snapshot.timeMillis(), same, verdict);
-    }
-
-    /**
-     * The job's checkpoints so far, from Flink's REST API: how many, how long each took from
-     * trigger to acknowledged, and the state each wrote (what a checkpoint interval costs); and
-     * what they mean for a reader, who sees what the newest completed checkpoint committed: its
-     * data is at worst one interval and the slowest checkpoint old (the commit's own time left
-     * out).
-     */
-    private static String checkpoints(int flinkPort, String jobId) throws Exception {
-        JsonNode stats = FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints");
-        long interval =
-                FlinkJobs.get(flinkPort, "/jobs/" + jobId + "/checkpoints/config")
-                        .path("interval")
-                        .asLong();
-        JsonNode duration = stats.path("summary").path("end_to_end_duration");
-        JsonNode size = stats.path("summary").path("checkpointed_size");
-        return String.format(
-                "checkpoints: every %d ms, %d completed, end to end p50 %d ms, max %d ms;"
-                        + " checkpointed size p50 %,d bytes, max %,d; a reader's worst lag"
-                        + " about %,d ms (the interval and the slowest checkpoint)",
-                interval,
-                stats.path("counts").path("completed").asLong(),
-                duration.path("p50").asLong(),
-                duration.path("max").asLong(),
-                size.path("p50").asLong(),
-                size.path("max").asLong(),
-                interval + duration.path("max").asLong());
     }
 
     /** A CDC source table over a pre-filled topic, as a user declares it. */
@@ -456,45 +383,6 @@ public final class ThroughputBench {
                 + bootstrap
                 + "', 'properties.isolation.level' ="
                 + " 'read_committed', 'scan.startup.mode' = 'earliest-offset')";
-    }
-
-    /**
-     * Both topics from the start to their end by one plain consumer thread, the ceiling of any
-     * reader: change events per second (the time to read every record, tombstones included).
-     */
-    private static double rawConsumeRate(String bootstrap, long events) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
-        props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 * 1024 * 1024);
-        props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 * 1024 * 1024);
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(
-                        props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions =
-                    List.of(
-                            new TopicPartition(JoinChanges.usersTopic(SCHEMA), 0),
-                            new TopicPartition(JoinChanges.domainsTopic(SCHEMA), 0));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            var ends = consumer.endOffsets(partitions);
-            long start = System.nanoTime();
-            long read = 0;
-            long bytes = 0;
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
-                for (ConsumerRecord<byte[], byte[]> record :
-                        consumer.poll(Duration.ofMillis(500))) {
-                    read++;
-                    bytes += record.value() == null ? 0 : record.value().length;
-                }
-            }
-            double took = seconds(System.nanoTime() - start);
-            System.out.printf(
-                    "raw single-thread consume: %,d records (%,d MB of values) in %.2f s = %,.0f"
-                            + " records/s, %,.0f events/s%n",
-                    read, bytes >> 20, took, read / took, events / took);
-            return events / took;
-        }
     }
 
     private static double seconds(long nanos) {
