@@ -154,10 +154,8 @@ public final class ThroughputBench {
         // jobs before, who goes first alternating: one run of each moves by 15 % on this machine.
         List<CaughtUp.Result> flinkResults = new ArrayList<>();
         List<CaughtUp.Result> oursWarm = new ArrayList<>();
-        for (int round = 1; round <= rounds; round++) {
-            boolean flinkFirst = round % 2 == 1;
-            if (flinkFirst && gatewayUrl != null) {
-                flinkResults.add(
+        Round flinkOwn =
+                round ->
                         flinkOwn(
                                 gatewayUrl,
                                 flinkPort,
@@ -169,23 +167,16 @@ public final class ThroughputBench {
                                 ours,
                                 warehouse,
                                 written,
-                                round));
+                                round);
+        for (int round = 1; round <= rounds; round++) {
+            boolean withFlinkOwn = gatewayUrl != null;
+            boolean flinkFirst = round % 2 == 1;
+            if (withFlinkOwn && flinkFirst) {
+                flinkResults.add(flinkOwn.run(round));
             }
             oursWarm.add(oursWarm(ddl, flinkPort, warehouse, written, freshnessSeconds, round));
-            if (!flinkFirst && gatewayUrl != null) {
-                flinkResults.add(
-                        flinkOwn(
-                                gatewayUrl,
-                                flinkPort,
-                                warehousePath,
-                                bootstrap,
-                                freshnessSeconds,
-                                parallelism,
-                                stateBackend,
-                                ours,
-                                warehouse,
-                                written,
-                                round));
+            if (withFlinkOwn && !flinkFirst) {
+                flinkResults.add(flinkOwn.run(round));
             }
         }
         double oursWarmRate = CaughtUp.median(oursWarm);
@@ -237,6 +228,11 @@ public final class ThroughputBench {
                     "A TABLE DIFFERS FROM THE EXPECTED JOIN: the figures above do not count.");
             System.exit(1);
         }
+    }
+
+    /** One round's run of a job caught up. */
+    private interface Round {
+        CaughtUp.Result run(int round) throws Exception;
     }
 
     /** Ours once more, its table {@code user_domains_again_<round>}, on the warm cluster. */

@@ -5,13 +5,8 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.hasItem;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mtables.schemas.ContractCodec;
-import io.mtables.schemas.Contracts;
-import io.mtables.schemas.EventHeaders;
-import io.mtables.schemas.Topics;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
-import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
@@ -74,13 +69,7 @@ class PlanInDescribeIT {
                                         + " min."),
                         List.of(),
                         Instant.now());
-        try (TopicProbe probe = new TopicProbe()) {
-            probe.send(
-                    Topics.REFRESH_PLANS,
-                    table,
-                    new ContractCodec().encode(Contracts.REFRESH_PLANNED_V1, plan),
-                    Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
-        }
+        StatementRequests.publishPlan(table, plan);
 
         await().atMost(Duration.ofSeconds(60))
                 .untilAsserted(
@@ -153,13 +142,7 @@ class PlanInDescribeIT {
                                         + " min."),
                         List.of(),
                         Instant.now());
-        try (TopicProbe probe = new TopicProbe()) {
-            probe.send(
-                    Topics.REFRESH_PLANS,
-                    table,
-                    new ContractCodec().encode(Contracts.REFRESH_PLANNED_V1, plan),
-                    Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
-        }
+        StatementRequests.publishPlan(table, plan);
         await().atMost(Duration.ofSeconds(60))
                 .untilAsserted(
                         () ->

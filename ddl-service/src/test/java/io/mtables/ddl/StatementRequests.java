@@ -55,6 +55,11 @@ final class StatementRequests {
                         List.of("CONTINUOUS (test)"),
                         List.of(),
                         Instant.now());
+        publishPlan(table, plan);
+    }
+
+    /** Publishes {@code plan} of {@code table} on the plans topic, as planner-service does. */
+    static void publishPlan(String table, RefreshPlan plan) {
         try (TopicProbe probe = new TopicProbe()) {
             probe.send(
                     Topics.REFRESH_PLANS,
