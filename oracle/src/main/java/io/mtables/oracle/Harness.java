@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.regex.Pattern;
@@ -185,6 +186,7 @@ public final class Harness {
         out.printf(
                 "workload done: %d changes in %s%n",
                 changes, words(Duration.between(start, Instant.now())));
+        printTime("workload", start);
         return changes;
     }
 
@@ -244,6 +246,7 @@ public final class Harness {
         }
         Report report = new Report(results, changes, Duration.between(start, Instant.now()));
         print(report);
+        printTime("awaiting agreement", start);
         return report;
     }
 
@@ -315,6 +318,18 @@ public final class Harness {
     }
 
     private static final Comparator<List<String>> ROWS = Comparator.comparing(Object::toString);
+
+    /**
+     * How long a phase took, in the form bin/lib/test-report.sh adds up per test class: {@code
+     * [time] <phase>: <seconds> s}.
+     */
+    private void printTime(String phase, Instant start) {
+        out.printf(
+                Locale.ROOT,
+                "[time] %s: %.1f s%n",
+                phase,
+                Duration.between(start, Instant.now()).toMillis() / 1000.0);
+    }
 
     private static String words(Duration duration) {
         return duration.toSeconds() + " s";

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +90,22 @@ final class ServiceProcess implements AutoCloseable {
 
     /** Starts the service and waits until /q/health/ready says UP. */
     ServiceProcess start() throws IOException, InterruptedException {
+        long began = System.nanoTime();
+        launch();
+        printTime("start services", began);
+        return this;
+    }
+
+    /**
+     * Prints how long a phase of a test took since {@code began} (System.nanoTime), in the form
+     * bin/lib/test-report.sh adds up per class: {@code [time] <phase>: <seconds> s}.
+     */
+    static void printTime(String phase, long began) {
+        System.out.printf(
+                Locale.ROOT, "[time] %s: %.1f s%n", phase, (System.nanoTime() - began) / 1e9);
+    }
+
+    private void launch() throws IOException, InterruptedException {
         killed = false;
         Path jar = ROOT.resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
@@ -126,7 +143,6 @@ final class ServiceProcess implements AutoCloseable {
         // services and a cluster starting beside it, a job manager once took 71 s to reach its
         // embedded Flink cluster alone and missed a 120 s bound (OracleAcrossServicesIT).
         awaitReady(Duration.ofSeconds(240), log);
-        return this;
     }
 
     /**
@@ -134,20 +150,24 @@ final class ServiceProcess implements AutoCloseable {
      * and its own readiness, so the slowest sets the time, not the sum.
      */
     static void startTogether(List<ServiceProcess> services) {
+        long began = System.nanoTime();
         CompletableFuture.allOf(
                         services.stream()
                                 .map(service -> CompletableFuture.runAsync(service::startUnchecked))
                                 .toArray(CompletableFuture[]::new))
                 .join();
+        printTime("start services", began);
     }
 
     /** Stops services side by side (SIGTERM each, as {@link #stop()}). */
     static void stopTogether(List<ServiceProcess> services) {
+        long began = System.nanoTime();
         CompletableFuture.allOf(
                         services.stream()
                                 .map(service -> CompletableFuture.runAsync(service::stopUnchecked))
                                 .toArray(CompletableFuture[]::new))
                 .join();
+        printTime("stop services", began);
     }
 
     private void stopUnchecked() {
@@ -161,7 +181,7 @@ final class ServiceProcess implements AutoCloseable {
 
     private void startUnchecked() {
         try {
-            start();
+            launch();
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException("cannot start " + module + ": " + e.getMessage(), e);
         }

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Which kinds of process a test run's CPU went to: samples every process's CPU time (ps) every few
+# seconds until the file named by $2 exists, then writes "<kind><TAB><cpu seconds>" lines, most
+# first, to $1. A process that ends between two samples loses at most an interval of its CPU.
+# Kinds: the brokers, the object store, HDFS, PostgreSQL, Maven, each lane's test JVMs (surefire),
+# each packaged service (by module), the embedded and session Flink clusters, everything else.
+# Usage: cpu-by-process.sh <output file> <stop file> [interval seconds, default 5]
+set -uo pipefail
+
+OUT="$1"
+STOP="$2"
+INTERVAL="${3:-5}"
+
+sample() {
+  ps -eo pid=,times=,args= | awk '
+    {
+      pid = $1; cpu = $2; args = $0
+      kind = "other"
+      if (args ~ /kafka\.Kafka/) kind = "kafka broker"
+      else if (args ~ /s3proxy/) kind = "object store (S3Proxy)"
+      else if (args ~ /MiniHadoopClusterManager/) kind = "HDFS"
+      else if (args ~ /postgres/) kind = "PostgreSQL"
+      else if (args ~ /surefirebooter/) kind = "test JVMs (surefire)"
+      else if (args ~ /plexus-classworlds|org\.codehaus\.plexus\.classworlds/) kind = "Maven"
+      else if (args ~ /quarkus-run\.jar/) {
+        match(args, /[A-Za-z0-9_-]+\/target\/quarkus-app\/quarkus-run\.jar/)
+        kind = "service " substr(args, RSTART, index(substr(args, RSTART), "/") - 1)
+      }
+      else if (args ~ /LocalFlinkCluster|org\.apache\.flink\.runtime/) kind = "Flink clusters"
+      else if (args ~ /java/) kind = "other JVMs"
+      print pid, cpu, kind
+    }'
+}
+
+declare -A last total
+while [[ ! -e "$STOP" ]]; do
+  while read -r pid cpu kind; do
+    previous="${last[$pid]:-0}"
+    (( cpu >= previous )) || previous=0   # a pid used again by a new process
+    total[$kind]=$(( ${total[$kind]:-0} + cpu - previous ))
+    last[$pid]=$cpu
+  done < <(sample)
+  sleep "$INTERVAL"
+done
+for kind in "${!total[@]}"; do printf '%s\t%s\n' "$kind" "${total[$kind]}"; done | sort -t$'\t' -k2 -n -r >"$OUT"
