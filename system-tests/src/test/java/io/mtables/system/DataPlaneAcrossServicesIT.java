@@ -37,7 +37,6 @@ import org.junit.jupiter.api.Test;
  * then the job manager is stopped, killed, and the Flink cluster itself is killed, and no row is
  * lost or counted twice.
  */
-@BesideChaos
 class DataPlaneAcrossServicesIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

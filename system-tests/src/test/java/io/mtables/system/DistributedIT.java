@@ -48,7 +48,6 @@ import org.junit.jupiter.api.Test;
  * and RESUME through a savepoint on the store; every comparison reads the table through
  * ddl-service's SELECT, from the store.
  */
-@BesideChaos
 class DistributedIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -26,7 +26,6 @@ import org.junit.jupiter.api.Test;
  * leads to a plan that DESCRIBE shows; a SET FRESHNESS across the threshold leads to a new plan
  * version in the other mode; a planner restart plans nothing again.
  */
-@BesideChaos
 class PlanAcrossServicesIT {
 
     private static final String DB = "sys_" + UUID.randomUUID().toString().substring(0, 8);

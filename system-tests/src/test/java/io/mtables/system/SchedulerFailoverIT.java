@@ -27,7 +27,6 @@ import org.junit.jupiter.api.Test;
  * (SIGKILL) moves its tables to the other with no boundary missed; killing the last one and
  * starting it again after several missed periods gives each table exactly one catch-up.
  */
-@BesideChaos
 class SchedulerFailoverIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
