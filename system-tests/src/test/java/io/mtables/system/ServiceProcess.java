@@ -118,6 +118,12 @@ final class ServiceProcess implements AutoCloseable {
         Files.createDirectories(log.getParent());
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx512m"));
         command.addAll(JVM_OPTIONS);
+        // A temporary directory of the run's own, not the machine's /tmp: a service killed with
+        // SIGKILL leaves its scratch files there, and the job manager's tests in bin/test's other
+        // lane, which run meanwhile, check that their own warm-up left none in /tmp.
+        command.add(
+                "-Djava.io.tmpdir="
+                        + Files.createDirectories(ROOT.resolve("system-tests/target/service-tmp")));
         command.add("-Dquarkus.http.port=" + port);
         if (host != null) {
             command.add("-Dquarkus.http.host=" + host.address());
