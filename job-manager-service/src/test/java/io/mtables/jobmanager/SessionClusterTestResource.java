@@ -24,8 +24,8 @@ import org.awaitility.Awaitility;
 public class SessionClusterTestResource implements QuarkusTestResourceLifecycleManager {
 
     static final String HOST = "127.0.0.1";
-    static final int RPC_PORT = 18923; // 189xx: no system test uses them (they run beside these)
-    static final int REST_PORT = 18985;
+    static final int RPC_PORT = 18623;
+    static final int REST_PORT = 18685;
     static final int FIRST_SLOTS = 2;
     static final Path HOME = Path.of("target/session-cluster").toAbsolutePath();
     private final List<Process> processes = new ArrayList<>();

@@ -119,8 +119,8 @@ final class ServiceProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx512m"));
         command.addAll(JVM_OPTIONS);
         // A temporary directory of the run's own, not the machine's /tmp: a service killed with
-        // SIGKILL leaves its scratch files there, and the job manager's tests in bin/test's other
-        // lane, which run meanwhile, check that their own warm-up left none in /tmp.
+        // SIGKILL leaves its scratch files there, and the job manager's tests look in /tmp for
+        // leftovers of their own warm-up (a run beside them in another checkout once failed it).
         command.add(
                 "-Djava.io.tmpdir="
                         + Files.createDirectories(ROOT.resolve("system-tests/target/service-tmp")));
