@@ -12,27 +12,30 @@ STOP="$2"
 INTERVAL="${3:-5}"
 
 sample() {
-  ps -eo pid=,times=,args= | awk '
+  ps -ww -eo pid=,times=,args= | awk '
     {
       pid = $1; cpu = $2; args = $0
       kind = "other"
-      if (args ~ /kafka\.Kafka/) kind = "kafka broker"
-      else if (args ~ /s3proxy/) kind = "object store (S3Proxy)"
+      # By main class first: a Flink cluster a test started has Maven and the tests on its class path.
+      if (args ~ /org\.codehaus\.plexus\.classworlds\.launcher\.Launcher/) kind = "Maven"
+      else if (args ~ /LocalFlinkCluster|org\.apache\.flink\.runtime\.(entrypoint|taskexecutor)/) kind = "Flink clusters"
+      else if (args ~ / kafka\.Kafka /) kind = "kafka broker"
+      else if (args ~ /org\.gaul\.s3proxy/) kind = "object store (S3Proxy)"
       else if (args ~ /MiniHadoopClusterManager/) kind = "HDFS"
-      else if (args ~ /postgres/) kind = "PostgreSQL"
+      else if (args ~ / postgres: |bin\/postgres /) kind = "PostgreSQL"
       else if (args ~ /surefirebooter/) kind = "test JVMs (surefire)"
-      else if (args ~ /plexus-classworlds|org\.codehaus\.plexus\.classworlds/) kind = "Maven"
       else if (args ~ /quarkus-run\.jar/) {
         match(args, /[A-Za-z0-9_-]+\/target\/quarkus-app\/quarkus-run\.jar/)
         kind = "service " substr(args, RSTART, index(substr(args, RSTART), "/") - 1)
       }
-      else if (args ~ /LocalFlinkCluster|org\.apache\.flink\.runtime/) kind = "Flink clusters"
       else if (args ~ /java/) kind = "other JVMs"
       print pid, cpu, kind
     }'
 }
 
 declare -A last total
+# What ran before the sampler started counts from its first sample on, not from its own start.
+while read -r pid cpu kind; do last[$pid]=$cpu; done < <(sample)
 while [[ ! -e "$STOP" ]]; do
   while read -r pid cpu kind; do
     previous="${last[$pid]:-0}"

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -134,7 +135,10 @@ class CatalogRestartIT {
             // The same record again, as Kafka redelivers it, then the same request id in a new
             // record: only the second is answered.
             next.withService(s -> s.executeCommand(requestId, create, position));
-            String sentAgain = Topics.DDL_COMMANDS + "-0@" + Long.MAX_VALUE;
+            // Positions no real record has, and no earlier run on the same broker used (an instance
+            // reads the positions answered from the result log).
+            long unused = Long.MAX_VALUE - 2 - ThreadLocalRandom.current().nextLong(1L << 40);
+            String sentAgain = Topics.DDL_COMMANDS + "-0@" + unused;
             next.withService(s -> s.executeCommand(requestId, create, sentAgain));
 
             StatementResult lostAgain =
@@ -145,7 +149,7 @@ class CatalogRestartIT {
                                             "CREATE TABLE "
                                                     + db
                                                     + ".u (a INT) WITH ('connector' = 'datagen')",
-                                            Topics.DDL_COMMANDS + "-0@" + (Long.MAX_VALUE - 1)));
+                                            Topics.DDL_COMMANDS + "-0@" + (unused + 1)));
             assertThat(lostAgain.status())
                     .as("a change made, its result lost: %s", lostAgain.message())
                     .isEqualTo(StatementResult.Status.SUCCEEDED);

@@ -111,6 +111,10 @@ public interface JobManagerConfig {
 
         /** Its JVM heap; default from the machine's memory (see EmbeddedSizing). */
         Optional<String> heap();
+
+        /** JVM options of its own, after ours (comma-separated): the tests' quick compiler. */
+        @WithName("jvm-options")
+        Optional<List<String>> jvmOptions();
     }
 
     /** Paimon settings. */

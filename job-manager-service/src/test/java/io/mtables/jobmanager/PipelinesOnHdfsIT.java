@@ -50,21 +50,4 @@ class PipelinesOnHdfsIT extends PipelinesAboutStorage {
             "its reads use the file IO the tests here use: PipelinesIT and PipelinesOnObjectStoreIT"
                     + " run it")
     void aChainOfThreeReadsEachUpstreamAsItIsWritten() {}
-
-    /** Its writes to HDFS are those of the suspend-and-resume test, which runs here. */
-    @Override
-    @Test
-    @Disabled("its writes are the suspend-and-resume test's, which runs on HDFS")
-    void continuousTableOverAChangeStreamHoldsTheInsertsUpdatesAndDeletes() {}
-
-    /**
-     * A switch-over's new table and the old one's removal go through the catalog as on any store;
-     * it runs on S3 and the local disk.
-     */
-    @Override
-    @Test
-    @Disabled(
-            "its table creation and removal are the catalog's on any store: PipelinesIT and"
-                    + " PipelinesOnObjectStoreIT run it")
-    void aNewFreshnessKeepsTheStateAndANewQuerySwitchesReadersOverWithoutAGap() {}
 }

@@ -33,6 +33,7 @@ public class RemoteFlinkTestResource implements QuarkusTestResourceLifecycleMana
                                     Path.of(System.getProperty("java.home"), "bin", "java")
                                             .toString(),
                                     "-Xmx1g",
+                                    "-XX:TieredStopAtLevel=1", // a short life: the quick compiler
                                     "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
                                     "-cp",
                                     System.getProperty("java.class.path"),

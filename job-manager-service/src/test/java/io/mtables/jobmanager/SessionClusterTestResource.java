@@ -103,6 +103,7 @@ public class SessionClusterTestResource implements QuarkusTestResourceLifecycleM
                                     Path.of(System.getProperty("java.home"), "bin", "java")
                                             .toString(),
                                     "-Xmx768m",
+                                    "-XX:TieredStopAtLevel=1", // a short life: the quick compiler
                                     "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
                                     "-cp",
                                     System.getProperty("java.class.path"),

@@ -89,6 +89,7 @@ final class HostedFlinkProcess implements AutoCloseable {
                         List.of(
                                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                                 role.equals("jobmanager") ? "-Xmx512m" : "-Xmx768m",
+                                "-XX:TieredStopAtLevel=1", // a short life: the quick compiler
                                 "-Djava.io.tmpdir=" + Files.createDirectories(home.resolve("tmp")),
                                 "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
                                 "-cp",

@@ -23,6 +23,7 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
     private final Path dataDir;
     private final int taskSlots;
     private final String heap;
+    private final List<String> jvmOptions;
     private final Map<String, String> clusterSettings;
     private final RemoteFlinkTarget rest;
 
@@ -34,6 +35,7 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
     private volatile boolean stopping;
 
     /**
+     * @param jvmOptions JVM options of the cluster's, after those it always has
      * @param clusterSettings Flink settings of the cluster itself (its S3 file system's endpoint
      *     and keys)
      */
@@ -42,13 +44,16 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
             Path dataDir,
             int taskSlots,
             String heap,
+            List<String> jvmOptions,
             Map<String, String> clusterSettings) {
         this.port = port;
         this.dataDir = dataDir;
         this.taskSlots = taskSlots;
         this.heap = heap;
+        this.jvmOptions = List.copyOf(jvmOptions);
         this.clusterSettings = Map.copyOf(clusterSettings);
-        LocalClusterProcess.ensureRunning(port, dataDir, taskSlots, heap, this.clusterSettings);
+        LocalClusterProcess.ensureRunning(
+                port, dataDir, taskSlots, heap, this.jvmOptions, this.clusterSettings);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(() -> stopping = true, "embedded-flink-no-restart"));
         // Its class path is ours: nothing to ship with the jobs.
@@ -70,7 +75,8 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
         if (stopping) {
             return;
         }
-        LocalClusterProcess.ensureRunning(port, dataDir, taskSlots, heap, clusterSettings);
+        LocalClusterProcess.ensureRunning(
+                port, dataDir, taskSlots, heap, jvmOptions, clusterSettings);
     }
 
     @Override

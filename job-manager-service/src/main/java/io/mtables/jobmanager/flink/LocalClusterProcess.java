@@ -39,7 +39,12 @@ final class LocalClusterProcess {
      * checkpoints on an object store) in {@link #pluginsDir()}.
      */
     static void ensureRunning(
-            int port, Path dataDir, int taskSlots, String heap, Map<String, String> settings) {
+            int port,
+            Path dataDir,
+            int taskSlots,
+            String heap,
+            List<String> jvmOptions,
+            Map<String, String> settings) {
         if (listening(port)) {
             return;
         }
@@ -76,6 +81,7 @@ final class LocalClusterProcess {
                                     "-XX:G1PeriodicGCInterval=15000",
                                     "-Djava.io.tmpdir="
                                             + Files.createDirectories(home.resolve("tmp"))));
+            command.addAll(jvmOptions);
             // Flink logs through SLF4J; on this class path that is JBoss LogManager (set up by
             // LocalFlinkCluster: cluster.log).
             command.add("-Djava.util.logging.manager=org.jboss.logmanager.LogManager");

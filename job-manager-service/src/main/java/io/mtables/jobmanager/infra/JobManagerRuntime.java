@@ -381,6 +381,7 @@ public class JobManagerRuntime {
                         locations.dataDir(),
                         size.taskSlots(),
                         size.heap(),
+                        embedded.jvmOptions().orElse(List.of()),
                         locations.warehouse().fileSystemOptions());
             }
             case "remote" ->
