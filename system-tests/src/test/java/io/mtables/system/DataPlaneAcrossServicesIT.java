@@ -169,7 +169,7 @@ class DataPlaneAcrossServicesIT {
     /**
      * A CONTINUOUS table over a change stream, a FULL table over it and a FULL table over that one,
      * all through the REST front door: the scheduler refreshes the third only after the second has
-     * refreshed for the same boundary (every 20 s), and the rows are right at the end of the chain.
+     * refreshed for the same minute, and the rows are right at the end of the chain.
      */
     @Test
     void aChainOfThreeTablesRefreshesInDependencyOrder() throws Exception {
@@ -194,8 +194,7 @@ class DataPlaneAcrossServicesIT {
         post(
                 "CREATE MATERIALIZED TABLE "
                         + DB
-                        + ".per_dept FRESHNESS = INTERVAL '20' SECOND REFRESH_MODE = FULL AS"
-                        + " SELECT"
+                        + ".per_dept FRESHNESS = INTERVAL '1' MINUTE REFRESH_MODE = FULL AS SELECT"
                         + " dept, COUNT(*) AS n FROM "
                         + DB
                         + ".staff_ods GROUP BY dept",
@@ -203,8 +202,7 @@ class DataPlaneAcrossServicesIT {
         post(
                 "CREATE MATERIALIZED TABLE "
                         + DB
-                        + ".large_depts FRESHNESS = INTERVAL '20' SECOND REFRESH_MODE = FULL"
-                        + " AS"
+                        + ".large_depts FRESHNESS = INTERVAL '1' MINUTE REFRESH_MODE = FULL AS"
                         + " SELECT dept, n FROM "
                         + DB
                         + ".per_dept WHERE n >= 2",
@@ -236,8 +234,8 @@ class DataPlaneAcrossServicesIT {
                                                     org.hamcrest.Matchers.equalTo(
                                                             List.of(List.of("ops", 3)))));
 
-            // Every tick of the last table after its first: UPSTREAM, for a boundary its upstream
-            // refreshed first. Every 20 s, not a minute: the test waits for the next boundary.
+            // Every tick of the last table after its first: UPSTREAM, for a minute its upstream
+            // refreshed first.
             JsonNode upstreamTick =
                     JSON.readTree(
                             probe.await(
@@ -246,8 +244,8 @@ class DataPlaneAcrossServicesIT {
                                                             && r.value().contains("\"UPSTREAM\""),
                                             Duration.ofSeconds(90))
                                     .value());
-            Instant boundary = Instant.parse(upstreamTick.path("scheduledTime").asText());
-            assertThat(boundary.getEpochSecond() % 20).as("a boundary of 20 s").isZero();
+            Instant minute = Instant.parse(upstreamTick.path("scheduledTime").asText());
+            assertThat(minute.getEpochSecond() % 60).as("a minute boundary").isZero();
             assertThat(describe(perDept, "refresh.last_refresh")).isNotBlank();
         }
         for (String table : List.of("large_depts", "per_dept", "staff_ods")) {
