@@ -34,6 +34,8 @@ public class RemoteFlinkTestResource implements QuarkusTestResourceLifecycleMana
                                             .toString(),
                                     "-Xmx1g",
                                     "-XX:TieredStopAtLevel=1", // a short life: the quick compiler
+                                    "-XX:ReservedCodeCacheSize=240m", // C1 alone reserves only 48
+                                    // MB
                                     "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
                                     "-cp",
                                     System.getProperty("java.class.path"),

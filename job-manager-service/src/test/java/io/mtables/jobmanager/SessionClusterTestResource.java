@@ -104,6 +104,8 @@ public class SessionClusterTestResource implements QuarkusTestResourceLifecycleM
                                             .toString(),
                                     "-Xmx768m",
                                     "-XX:TieredStopAtLevel=1", // a short life: the quick compiler
+                                    "-XX:ReservedCodeCacheSize=240m", // C1 alone reserves only 48
+                                    // MB
                                     "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
                                     "-cp",
                                     System.getProperty("java.class.path"),

@@ -295,15 +295,19 @@ final class ServiceProcess implements AutoCloseable {
      * the Flink cluster's. For the same reason the job manager's warm-up compiles its sample job
      * once, not again for the JIT ({@code mt.warm-up.repeats}). The embedded cluster too runs the
      * quick compiler only: its jobs live a minute or two, and TPC-H's 22 took 84 CPU seconds there
-     * instead of 153 (the test 130 s instead of 182).
+     * instead of 153 (the test 130 s instead of 182). C1 alone reserves only 48 MB of code cache,
+     * which a Quarkus build once filled (a failed build): the tiered default, 240 MB, again.
      */
     private static final List<String> JVM_OPTIONS =
             List.of(
                             System.getProperty(
                                             "mt.services.jvm-options",
-                                            "-XX:TieredStopAtLevel=1 -Dmt.warm-up.repeats=0"
+                                            "-XX:TieredStopAtLevel=1"
+                                                    + " -XX:ReservedCodeCacheSize=240m"
+                                                    + " -Dmt.warm-up.repeats=0"
                                                     + " -Dmt.flink.embedded.jvm-options"
-                                                    + "=-XX:TieredStopAtLevel=1")
+                                                    + "=-XX:TieredStopAtLevel=1"
+                                                    + ",-XX:ReservedCodeCacheSize=240m")
                                     .split(" "))
                     .stream()
                     .filter(option -> !option.isBlank())
