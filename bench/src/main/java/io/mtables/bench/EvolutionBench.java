@@ -43,7 +43,7 @@ public final class EvolutionBench {
     private record Read(Instant at, int columns, boolean lastFilled, String progress) {}
 
     public static void main(String[] args) throws Exception {
-        Statements ddl = new Statements(args[0]);
+        Statements ddl = new Statements(args[0], io.mtables.bench.Statements.token());
         String jdbc = args[1];
         String schema = args[2];
         int rows = Integer.parseInt(args[3]);

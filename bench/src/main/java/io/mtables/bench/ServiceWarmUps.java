@@ -25,9 +25,12 @@ final class ServiceWarmUps {
      */
     static Map<String, List<String>> of(String ddl, String planner, String jobManager) {
         return Map.of(
-                ddl, List.of("sql front end", "planner"),
-                planner, List.of("planner"),
-                jobManager, List.of("job compiler", "cluster"));
+                Statements.managementUrl(ddl),
+                List.of("sql front end", "planner"),
+                planner,
+                List.of("planner"),
+                jobManager,
+                List.of("job compiler", "cluster"));
     }
 
     /** Returns how long it waited. */

@@ -1,6 +1,5 @@
 package io.mtables.ddl;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -121,7 +120,7 @@ class CatalogRestartIT {
                     Topics.DDL_COMMANDS,
                     requestId,
                     "{\"statement\": \"" + create + "\", \"requestId\": \"" + requestId + "\"}",
-                    Map.of());
+                    StatementRequests.CREDENTIALS);
             var first = awaitResult(probe, requestId);
             String position = TopicProbe.header(first, EventHeaders.COMMAND);
             assertThat(position).as("the command's position").startsWith(Topics.DDL_COMMANDS + "-");
@@ -184,7 +183,8 @@ class CatalogRestartIT {
     }
 
     private static void post(String statement, String requestId) {
-        given().contentType(ContentType.JSON)
+        StatementRequests.caller()
+                .contentType(ContentType.JSON)
                 .body(Map.of("statement", statement, "requestId", requestId))
                 .post("/api/v1/statements")
                 .then()

@@ -9,6 +9,7 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.ddl.StatementResult;
+import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.KafkaBroker;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.mtables.testing.kafka.TopicProbe;
@@ -46,7 +47,11 @@ class DdlCommandIT {
     void commandThatIsNotJsonGetsAMalformedCommandResultUnderItsKey() throws Exception {
         String key = "it-" + UUID.randomUUID();
 
-        probe.send(Topics.DDL_COMMANDS, key, "SHOW MATERIALIZED TABLES", Map.of());
+        probe.send(
+                Topics.DDL_COMMANDS,
+                key,
+                "SHOW MATERIALIZED TABLES",
+                StatementRequests.CREDENTIALS);
 
         ConsumerRecord<String, String> result = awaitResult(key);
         ConsumerRecord<String, String> dead =
@@ -78,19 +83,32 @@ class DdlCommandIT {
         try (CommandForwarder standby =
                 new CommandForwarder(
                         Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()), "standby")) {
-            StatementResult answer = standby.forward(requestId, create, Duration.ofSeconds(60));
+            StatementResult answer =
+                    standby.forward(
+                            requestId,
+                            create,
+                            TestCredentials.AUTHORIZATION,
+                            Duration.ofSeconds(60));
             assertThat(answer.requestId()).isEqualTo(requestId);
             assertThat(answer.status()).isEqualTo(StatementResult.Status.SUCCEEDED);
             assertThat(answer.table()).isEqualTo("default_catalog." + db + ".t");
 
             StatementResult again =
-                    standby.forward(requestId, "DROP TABLE " + db + ".t", Duration.ofSeconds(60));
+                    standby.forward(
+                            requestId,
+                            "DROP TABLE " + db + ".t",
+                            TestCredentials.AUTHORIZATION,
+                            Duration.ofSeconds(60));
             assertThat(again).as("the same request id: its first result").isEqualTo(answer);
             assertThat(standby.operation(requestId, Duration.ofSeconds(10))).contains(answer);
             assertThat(standby.operation("never-sent", Duration.ofSeconds(10))).isEmpty();
 
             StatementResult shown =
-                    standby.forward("show-" + db, "SHOW TABLES FROM " + db, Duration.ofSeconds(60));
+                    standby.forward(
+                            "show-" + db,
+                            "SHOW TABLES FROM " + db,
+                            TestCredentials.AUTHORIZATION,
+                            Duration.ofSeconds(60));
             assertThat(shown.rows())
                     .as("a query forwarded: its rows")
                     .containsExactly(List.of("default_catalog." + db + ".t", "SOURCE_TABLE"));
@@ -101,7 +119,11 @@ class DdlCommandIT {
     void commandWithoutStatementIsRefusedNamingTheMissingField() throws Exception {
         String key = "it-" + UUID.randomUUID();
 
-        probe.send(Topics.DDL_COMMANDS, key, "{\"sql\": \"SHOW TABLES\"}", Map.of());
+        probe.send(
+                Topics.DDL_COMMANDS,
+                key,
+                "{\"sql\": \"SHOW TABLES\"}",
+                StatementRequests.CREDENTIALS);
 
         JsonNode body = JSON.readTree(awaitResult(key).value());
         assertThat(body.path("error").path("reason").asText()).isEqualTo("MalformedCommand");
@@ -120,11 +142,11 @@ class DdlCommandIT {
         String show =
                 "{\"statement\": \"SHOW TABLES FROM " + db + "\", \"requestId\": \"s-" + db + "\"}";
 
-        probe.send(Topics.DDL_COMMANDS, "c-" + db, create, Map.of());
+        probe.send(Topics.DDL_COMMANDS, "c-" + db, create, StatementRequests.CREDENTIALS);
         JsonNode created = JSON.readTree(awaitResult("c-" + db).value());
-        probe.send(Topics.DDL_COMMANDS, "s-" + db, show, Map.of());
+        probe.send(Topics.DDL_COMMANDS, "s-" + db, show, StatementRequests.CREDENTIALS);
         JsonNode shown = JSON.readTree(awaitResult("s-" + db).value());
-        probe.send(Topics.DDL_COMMANDS, "c-" + db, create, Map.of());
+        probe.send(Topics.DDL_COMMANDS, "c-" + db, create, StatementRequests.CREDENTIALS);
         JsonNode repeated = JSON.readTree(awaitResult("c-" + db).value());
 
         assertThat(created.path("status").asText()).isEqualTo("SUCCEEDED");
@@ -159,7 +181,7 @@ class DdlCommandIT {
                         Topics.DDL_COMMANDS,
                         key,
                         JSON.writeValueAsString(Map.of("statement", statement)),
-                        Map.of());
+                        StatementRequests.CREDENTIALS);
                 assertThat(JSON.readTree(awaitResult(key).value()).path("status").asText())
                         .isEqualTo("SUCCEEDED");
             }
@@ -181,12 +203,16 @@ class DdlCommandIT {
         String next = "it-" + UUID.randomUUID();
         String huge = "SHOW TABLES LIKE '" + "x".repeat(300_000) + "'";
 
-        probe.send(Topics.DDL_COMMANDS, big, "{\"statement\": \"" + huge + "\"}", Map.of());
+        probe.send(
+                Topics.DDL_COMMANDS,
+                big,
+                "{\"statement\": \"" + huge + "\"}",
+                StatementRequests.CREDENTIALS);
         probe.send(
                 Topics.DDL_COMMANDS,
                 next,
                 "{\"statement\": \"SHOW MATERIALIZED TABLES\"}",
-                Map.of());
+                StatementRequests.CREDENTIALS);
 
         assertThat(JSON.readTree(awaitResult(big).value()).path("error").path("reason").asText())
                 .isEqualTo("StatementTooLarge");
@@ -207,7 +233,7 @@ class DdlCommandIT {
                         + requestId
                         + "\"}";
 
-        probe.send(Topics.DDL_COMMANDS, "some-other-key", command, Map.of());
+        probe.send(Topics.DDL_COMMANDS, "some-other-key", command, StatementRequests.CREDENTIALS);
 
         assertThat(JSON.readTree(awaitResult(requestId).value()).path("requestId").asText())
                 .isEqualTo(requestId);

@@ -1,6 +1,5 @@
 package io.mtables.ddl;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -452,6 +451,31 @@ class DialectIT {
                         409,
                         "TableAlreadyExists",
                         "source table"));
+        // The sandbox: table options outside the allow-list, and the system's reserved names
+        cases.add(
+                errorAt(
+                        db(
+                                "CREATE MATERIALIZED TABLE $db.unkept WITH ('write-only' = 'true')"
+                                        + " AS SELECT ds FROM $db.orders"),
+                        "OptionNotAllowed",
+                        "Option 'write-only' is not allowed",
+                        "'write-only'"));
+        cases.add(
+                error(
+                        db("DESCRIBE MATERIALIZED TABLE $db.unkept"),
+                        404,
+                        "TableNotFound",
+                        "does not exist"));
+        cases.add(
+                errorAt(
+                        db(
+                                "CREATE MATERIALIZED TABLE mt_system.refresh_history AS SELECT ds"
+                                        + " FROM $db.orders"),
+                        "ReservedName",
+                        "the schema mt_system holds the system's own tables",
+                        "mt_system"));
+        cases.add(ok("SHOW MATERIALIZED TABLES FROM mt_system", 200, "\"rows\":[]"));
+        cases.add(ok("SELECT count(*) AS n FROM information_schema.refresh_history", 200));
         cases.add(
                 error(
                         db("CREATE MATERIALIZED TABLE $db.self AS SELECT * FROM $db.self"),
@@ -506,12 +530,12 @@ class DialectIT {
                         "factors of 60"));
         cases.add(
                 ok(
-                        db("ALTER MATERIALIZED TABLE $db.by_day SET ('sink.parallelism' = '2')"),
+                        db("ALTER MATERIALIZED TABLE $db.by_day SET ('file.format' = 'parquet')"),
                         202,
                         "altered"));
         cases.add(
                 ok(
-                        db("ALTER MATERIALIZED TABLE $db.by_day RESET ('sink.parallelism')"),
+                        db("ALTER MATERIALIZED TABLE $db.by_day RESET ('file.format')"),
                         202,
                         "altered"));
         cases.add(
@@ -608,11 +632,21 @@ class DialectIT {
                         409,
                         "AlreadySuspended",
                         "already suspended"));
+        // Options outside the allow-list are refused and change nothing: the table is still
+        // suspended, so the RESUME after it resumes it.
+        cases.add(
+                errorAt(
+                        db(
+                                "ALTER MATERIALIZED TABLE $db.by_day RESUME WITH ('pipeline.jars' ="
+                                        + " 'file:///tmp/x.jar')"),
+                        "OptionNotAllowed",
+                        "'table.exec.state.ttl'",
+                        "'pipeline.jars'"));
         cases.add(
                 ok(
                         db(
                                 "ALTER MATERIALIZED TABLE $db.by_day RESUME WITH"
-                                        + " ('sink.parallelism' = '4')"),
+                                        + " ('table.exec.state.ttl' = '1 d')"),
                         202,
                         "resumed"));
         cases.add(
@@ -803,8 +837,11 @@ class DialectIT {
         assertThat(second.jsonPath().getString("message"))
                 .isEqualTo(first.jsonPath().getString("message"));
         assertThat(post(db("DESCRIBE $db.repeat_src"), null).statusCode()).isEqualTo(200);
-        given().get("/api/v1/operations/" + requestId).then().statusCode(200);
-        given().get("/api/v1/operations/nope-" + requestId).then().statusCode(404);
+        StatementRequests.caller().get("/api/v1/operations/" + requestId).then().statusCode(200);
+        StatementRequests.caller()
+                .get("/api/v1/operations/nope-" + requestId)
+                .then()
+                .statusCode(404);
     }
 
     private static String describe(Case c, int status, String body) {
@@ -831,11 +868,17 @@ class DialectIT {
                 requestId == null
                         ? Map.of("statement", statement)
                         : Map.of("statement", statement, "requestId", requestId);
-        return given().contentType(ContentType.JSON).body(body).post("/api/v1/statements");
+        return StatementRequests.caller()
+                .contentType(ContentType.JSON)
+                .body(body)
+                .post("/api/v1/statements");
     }
 
     static void awaitReady() {
         await().atMost(Duration.ofSeconds(90))
-                .until(() -> given().get("/q/health/ready").statusCode() == 200);
+                .until(
+                        () ->
+                                StatementRequests.management().get("/q/health/ready").statusCode()
+                                        == 200);
     }
 }

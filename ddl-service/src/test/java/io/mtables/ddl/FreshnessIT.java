@@ -1,7 +1,6 @@
 package io.mtables.ddl;
 
 import static io.mtables.ddl.StatementRequests.post;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -146,7 +145,8 @@ class FreshnessIT {
                     .untilAsserted(
                             () -> {
                                 String metrics =
-                                        given().get("/q/metrics")
+                                        StatementRequests.management()
+                                                .get("/q/metrics")
                                                 .then()
                                                 .statusCode(200)
                                                 .extract()
@@ -273,7 +273,7 @@ class FreshnessIT {
                 .untilAsserted(
                         () ->
                                 assertThat(
-                                                io.restassured.RestAssured.given()
+                                                StatementRequests.management()
                                                         .get("/q/metrics")
                                                         .then()
                                                         .statusCode(200)

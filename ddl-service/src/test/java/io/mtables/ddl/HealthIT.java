@@ -1,6 +1,5 @@
 package io.mtables.ddl;
 
-import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
@@ -20,7 +19,8 @@ class HealthIT {
         await().atMost(Duration.ofSeconds(60))
                 .untilAsserted(
                         () ->
-                                given().get("/q/health/ready")
+                                StatementRequests.management()
+                                        .get("/q/health/ready")
                                         .then()
                                         .statusCode(200)
                                         .body("status", equalTo("UP"))
@@ -33,6 +33,10 @@ class HealthIT {
 
     @Test
     void alive() {
-        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        StatementRequests.management()
+                .get("/q/health/live")
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("UP"));
     }
 }

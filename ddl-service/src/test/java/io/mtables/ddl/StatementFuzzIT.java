@@ -1,6 +1,5 @@
 package io.mtables.ddl;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -56,10 +55,10 @@ class StatementFuzzIT {
                         + " REFRESH_MODE = AUTO AS SELECT id, amount FROM $db.orders WHERE amount >"
                         + " 10",
                     "ALTER MATERIALIZED TABLE $db.s1 SET FRESHNESS = INTERVAL '1' HOUR",
-                    "ALTER MATERIALIZED TABLE $db.s1 SET ('k' = 'v')",
-                    "ALTER MATERIALIZED TABLE $db.s1 RESET ('k')",
+                    "ALTER MATERIALIZED TABLE $db.s1 SET ('file.format' = 'parquet')",
+                    "ALTER MATERIALIZED TABLE $db.s1 RESET ('file.format')",
                     "ALTER MATERIALIZED TABLE $db.s1 SUSPEND",
-                    "ALTER MATERIALIZED TABLE $db.s1 RESUME WITH ('a' = 'b')",
+                    "ALTER MATERIALIZED TABLE $db.s1 RESUME WITH ('table.exec.state.ttl' = '1 h')",
                     "ALTER MATERIALIZED TABLE $db.s1 AS SELECT ds, count(*) AS n, sum(amount) AS"
                             + " total, max(amount) AS m FROM $db.orders GROUP BY ds",
                     "DROP MATERIALIZED TABLE IF EXISTS $db.s3",
@@ -155,7 +154,7 @@ class StatementFuzzIT {
                         i % 10 == 0
                                 ? mutate(random)
                                 : JSON.writeValueAsString(Map.of("statement", mutate(random)));
-                probe.send(Topics.DDL_COMMANDS, key, value, Map.of());
+                probe.send(Topics.DDL_COMMANDS, key, value, StatementRequests.CREDENTIALS);
                 waiting.add(key);
             }
             long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
@@ -215,7 +214,8 @@ class StatementFuzzIT {
     }
 
     private static int post(String statement) {
-        return given().contentType(ContentType.JSON)
+        return StatementRequests.caller()
+                .contentType(ContentType.JSON)
                 .body(Map.of("statement", statement))
                 .post("/api/v1/statements")
                 .statusCode();

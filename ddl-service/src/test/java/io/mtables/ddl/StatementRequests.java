@@ -7,25 +7,44 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.TopicProbe;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * What the ddl-service ITs send: statements over REST, and plans as planner-service writes them.
  */
 final class StatementRequests {
 
+    /** The headers of a command on {@code mt.ddl.commands} sent as the tests' service account. */
+    static final Map<String, String> CREDENTIALS =
+            Map.of(EventHeaders.AUTHORIZATION, TestCredentials.AUTHORIZATION);
+
     private StatementRequests() {}
+
+    /** A request to the REST port as the tests' service account. */
+    static RequestSpecification caller() {
+        return given().header("Authorization", TestCredentials.AUTHORIZATION);
+    }
+
+    /** A request to the management port ({@code /q/*}), which asks for no credentials. */
+    static RequestSpecification management() {
+        return given().port(
+                        ConfigProvider.getConfig()
+                                .getValue("quarkus.management.test-port", Integer.class));
+    }
 
     /** Sends {@code statement} and checks the answer's HTTP status. */
     static Response post(String statement, int status) {
         var response =
-                given().contentType(ContentType.JSON)
+                caller().contentType(ContentType.JSON)
                         .body(Map.of("statement", statement))
                         .post("/api/v1/statements");
         response.then().statusCode(status);

@@ -28,7 +28,7 @@ final class ConfigKeys {
                     "cdc-capture-service");
 
     /** Read by the images themselves (deploy/Dockerfile), not by Quarkus. */
-    private static final Set<String> IMAGE_VARIABLES = Set.of("PORT", "JAVA_OPTS");
+    private static final Set<String> IMAGE_VARIABLES = Set.of("PORT", "HEALTH_PORT", "JAVA_OPTS");
 
     private static final Pattern PROPERTY_LINE =
             Pattern.compile("^(?:%[\\w-]+\\.)?([\\w.\\-\"]+)\\s*=", Pattern.MULTILINE);
@@ -38,6 +38,11 @@ final class ConfigKeys {
     private static final Pattern DOCUMENTED =
             Pattern.compile("^\\| `([a-z][\\w.\\-]+)` \\|", Pattern.MULTILINE);
     private static final Pattern GETENV = Pattern.compile("(?:getenv|env)\\(\"([A-Z][A-Z0-9_]*)\"");
+
+    /**
+     * picocli's default from the environment: {@code ${env:NAME}} or {@code ${env:NAME:-value}}.
+     */
+    private static final Pattern PICOCLI_ENV = Pattern.compile("\\$\\{env:([A-Z][A-Z0-9_]*)");
 
     private ConfigKeys() {}
 
@@ -82,10 +87,11 @@ final class ConfigKeys {
         Set<String> variables =
                 new TreeSet<>(keysOf(VARIABLE, read(root.resolve("deploy/oracle-examples.sh"))));
         sources(root.resolve("oracle/src/main/java"))
-                .forEach(code -> variables.addAll(keysOf(GETENV, code)));
-        variables.add(
-                "KAFKA_BOOTSTRAP_SERVERS"); // picocli's ${env:KAFKA_BOOTSTRAP_SERVERS} default of
-        // --bootstrap-servers
+                .forEach(
+                        code -> {
+                            variables.addAll(keysOf(GETENV, code));
+                            variables.addAll(keysOf(PICOCLI_ENV, code));
+                        });
         return variables;
     }
 

@@ -186,13 +186,15 @@ class KubernetesManifestsTest {
     void theBuiltOverlaysAreValidAndEveryServiceIsProbed() throws Exception {
         for (String overlay : List.of("dev", "prod")) {
             Path dir = K8S.resolve("overlays").resolve(overlay);
-            // prod's credentials files are not in the repository: the examples stand in for them.
+            // The credentials files are not in the repository: the examples stand in for them.
             List<Path> made = new ArrayList<>();
-            if (overlay.equals("prod")) {
-                for (String file : List.of("postgres.env", "object-store.env")) {
-                    if (!Files.exists(dir.resolve(file))) {
-                        made.add(Files.copy(dir.resolve(file + ".example"), dir.resolve(file)));
-                    }
+            List<String> secrets =
+                    overlay.equals("prod")
+                            ? List.of("postgres.env", "object-store.env", "admin-key.env")
+                            : List.of("admin-key.env");
+            for (String file : secrets) {
+                if (!Files.exists(dir.resolve(file))) {
+                    made.add(Files.copy(dir.resolve(file + ".example"), dir.resolve(file)));
                 }
             }
             List<JsonNode> built;
@@ -244,6 +246,18 @@ class KubernetesManifestsTest {
                         .isEqualTo("/q/health/live");
                 assertThat(container.path("resources").path("limits").path("memory").asText())
                         .isNotEmpty();
+                // ddl-service answers /q/* on its management port only (docs/security.md).
+                if (deployment.path("metadata").path("name").asText().equals("ddl-service")) {
+                    assertThat(
+                                    container
+                                            .path("readinessProbe")
+                                            .path("httpGet")
+                                            .path("port")
+                                            .asText())
+                            .isEqualTo("management");
+                    assertThat(container.path("env").toString())
+                            .contains("MT_AUTH_SERVICE_ACCOUNTS_ADMIN_KEY_SHA256", "mt-admin-key");
+                }
                 assertThat(deployment.path("metadata").path("namespace").asText())
                         .isEqualTo(overlay.equals("dev") ? "mtables-dev" : "mtables");
             }

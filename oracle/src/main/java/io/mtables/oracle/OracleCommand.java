@@ -71,6 +71,14 @@ public final class OracleCommand {
         String ddlUrl;
 
         @Option(
+                names = "--token",
+                defaultValue = "${env:MT_TOKEN}",
+                description =
+                        "The bearer token to call ddl-service with (an API key or a JWT)."
+                                + " Default: $MT_TOKEN")
+        String token;
+
+        @Option(
                 names = "--topic-prefix",
                 defaultValue = "cdc",
                 description = "cdc-capture-service's topic prefix. Default: ${DEFAULT-VALUE}")
@@ -117,7 +125,7 @@ public final class OracleCommand {
                             rate,
                             quietTimeout),
                     Postgres.local(),
-                    new Statements(ddlUrl),
+                    new Statements(ddlUrl, token),
                     System.out);
         }
     }

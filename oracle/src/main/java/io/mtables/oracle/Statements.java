@@ -12,24 +12,30 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Statements to ddl-service's REST front door, as any user sends them. */
+/**
+ * Statements to ddl-service's REST front door, as any user sends them: with a bearer token (a
+ * service account's API key or a JWT; docs/security.md).
+ */
 public final class Statements {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<URI> endpoints;
+    private final String token;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-    public Statements(String ddlServiceUrl) {
-        this(List.of(ddlServiceUrl));
+    /** {@code token}: the bearer token sent with every statement. */
+    public Statements(String ddlServiceUrl, String token) {
+        this(List.of(ddlServiceUrl), token);
     }
 
     /**
      * Several instances of ddl-service (any one answers: a standby forwards): a statement goes to
      * the first that takes the connection, as behind a load balancer.
      */
-    public Statements(List<String> ddlServiceUrls) {
+    public Statements(List<String> ddlServiceUrls, String token) {
+        this.token = token == null ? "" : token.strip();
         this.endpoints =
                 ddlServiceUrls.stream()
                         .map(url -> URI.create(url.replaceAll("/+$", "") + "/api/v1/statements"))
@@ -40,6 +46,11 @@ public final class Statements {
      * Sends a statement; its JSON answer, or an error with ddl-service's message when it failed.
      */
     public JsonNode send(String statement) {
+        if (token.isEmpty()) {
+            throw new IllegalStateException(
+                    "no token to call ddl-service with: set MT_TOKEN (bin/run writes the local"
+                            + " admin's API key to .run/admin.key) or pass --token");
+        }
         IOException unreachable = null;
         for (URI endpoint : endpoints) {
             try {
@@ -60,6 +71,7 @@ public final class Statements {
                             HttpRequest.newBuilder(endpoint)
                                     .timeout(Duration.ofSeconds(60))
                                     .header("content-type", "application/json")
+                                    .header("authorization", "Bearer " + token)
                                     .POST(
                                             HttpRequest.BodyPublishers.ofString(
                                                     JSON.writeValueAsString(

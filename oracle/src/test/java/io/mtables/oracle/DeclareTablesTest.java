@@ -96,7 +96,8 @@ class DeclareTablesTest {
         return new Harness(
                 settings,
                 null,
-                new Statements("http://127.0.0.1:" + ddlService.getAddress().getPort()),
+                new Statements(
+                        "http://127.0.0.1:" + ddlService.getAddress().getPort(), "mtk.test.key"),
                 new PrintStream(printed, true, StandardCharsets.UTF_8));
     }
 }

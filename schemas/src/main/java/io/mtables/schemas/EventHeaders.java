@@ -29,6 +29,14 @@ public final class EventHeaders {
 
     public static final String CONTENT_TYPE = "content-type";
 
+    /**
+     * On a command of {@code mt.ddl.commands}: its sender's credential, {@code Bearer <token>} (an
+     * API key or a JWT), checked by ddl-service exactly as on its REST port, since Kafka does not
+     * tell a consumer who produced a record. Not a CloudEvents attribute: a secret, read only by
+     * ddl-service (docs/security.md).
+     */
+    public static final String AUTHORIZATION = "authorization";
+
     /** The CloudEvents version we write. */
     public static final String SPEC_VERSION_1_0 = "1.0";
 

@@ -8,7 +8,9 @@ import io.mtables.oracle.Example;
 import io.mtables.oracle.Harness;
 import io.mtables.oracle.Postgres;
 import io.mtables.oracle.Statements;
+import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
+import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.TopicProbe;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -170,7 +172,7 @@ class ChaosIT {
                             + " (a INT) WITH ('connector' = 'datagen')\", \"requestId\": \""
                             + requestId
                             + "\"}",
-                    Map.of());
+                    Map.of(EventHeaders.AUTHORIZATION, TestCredentials.AUTHORIZATION));
             synchronized (commands) {
                 commands.put(requestId, table);
             }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.KafkaBroker;
 import io.mtables.testing.kafka.TopicProbe;
 import io.restassured.http.ContentType;
@@ -478,7 +479,7 @@ class DataPlaneAcrossServicesIT {
                 HttpClient.newHttpClient()
                         .send(
                                 HttpRequest.newBuilder(
-                                                URI.create("http://127.0.0.1:18081/q/metrics"))
+                                                URI.create(ddl.managementUri() + "/q/metrics"))
                                         .build(),
                                 HttpResponse.BodyHandlers.ofString())
                         .body();
@@ -583,6 +584,7 @@ class DataPlaneAcrossServicesIT {
     private static Response post(String statement, int status) {
         Response response =
                 given().baseUri(ddl.baseUri())
+                        .header("Authorization", TestCredentials.AUTHORIZATION)
                         .contentType(ContentType.JSON)
                         .body(Map.of("statement", statement))
                         .post("/api/v1/statements");

@@ -10,6 +10,7 @@ import io.mtables.oracle.Statements;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
+import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.TopicProbe;
 import java.io.IOException;
 import java.net.URI;
@@ -140,7 +141,7 @@ class DistributedIT {
         // finds
         startFlink();
         startServices();
-        statements = new Statements(baseUri("ddl"));
+        statements = new Statements(baseUri("ddl"), TestCredentials.API_KEY);
         System.out.println(
                 "hosts of the distributed test, each a network namespace of its own; every"
                         + " process's files in its own directory (postgres: "

@@ -4,6 +4,7 @@ import io.mtables.oracle.Example;
 import io.mtables.oracle.Harness;
 import io.mtables.oracle.Postgres;
 import io.mtables.oracle.Statements;
+import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.KafkaBroker;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -151,7 +152,11 @@ final class ExampleServices implements AutoCloseable {
         return instances.get("ddl-service").stream()
                 .filter(instance -> instance.readiness().standingBy())
                 .findFirst()
-                .map(instance -> new Statements("http://127.0.0.1:" + instance.port()))
+                .map(
+                        instance ->
+                                new Statements(
+                                        "http://127.0.0.1:" + instance.port(),
+                                        TestCredentials.API_KEY))
                 .orElseThrow(() -> new AssertionError("no ddl-service stands by"));
     }
 
@@ -246,7 +251,7 @@ final class ExampleServices implements AutoCloseable {
         instances.getOrDefault("ddl-service", List.of()).stream()
                 .filter(instance -> instance.port() != ddlPort)
                 .forEach(instance -> urls.add("http://127.0.0.1:" + instance.port()));
-        return new Statements(urls);
+        return new Statements(urls, TestCredentials.API_KEY);
     }
 
     /**

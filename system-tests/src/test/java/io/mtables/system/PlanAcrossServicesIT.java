@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.hasItem;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mtables.schemas.Topics;
+import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.TopicProbe;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -136,6 +137,7 @@ class PlanAcrossServicesIT {
     private static Response post(String statement, int status) {
         Response response =
                 given().baseUri(ddl.baseUri())
+                        .header("Authorization", TestCredentials.AUTHORIZATION)
                         .contentType(ContentType.JSON)
                         .body(Map.of("statement", statement))
                         .post("/api/v1/statements");

@@ -1,5 +1,6 @@
 package io.mtables.system;
 
+import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.KafkaBroker;
 import java.io.IOException;
 import java.net.URI;
@@ -28,6 +29,12 @@ final class ServiceProcess implements AutoCloseable {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    /**
+     * ddl-service serves /q/* on a management port of its own (docs/security.md): its port plus
+     * this.
+     */
+    private static final int MANAGEMENT_PORT_OFFSET = 20000;
 
     private final String module;
     private final int port;
@@ -84,6 +91,19 @@ final class ServiceProcess implements AutoCloseable {
         return "http://" + address() + ":" + port;
     }
 
+    /** Where /q/* answers: ddl-service's management port, the other services' only one. */
+    String managementUri() {
+        return "http://" + address() + ":" + managementPort();
+    }
+
+    private boolean hasManagementPort() {
+        return module.equals("ddl-service");
+    }
+
+    private int managementPort() {
+        return hasManagementPort() ? port + MANAGEMENT_PORT_OFFSET : port;
+    }
+
     String address() {
         return host == null ? "127.0.0.1" : host.address();
     }
@@ -127,6 +147,13 @@ final class ServiceProcess implements AutoCloseable {
         command.add("-Dquarkus.http.port=" + port);
         if (host != null) {
             command.add("-Dquarkus.http.host=" + host.address());
+        }
+        if (hasManagementPort()) {
+            command.add("-Dquarkus.management.port=" + managementPort());
+            if (host != null) {
+                command.add("-Dquarkus.management.host=" + host.address());
+            }
+            command.add(TestCredentials.ACCOUNT_PROPERTY);
         }
         properties.forEach(p -> command.add("-D" + p));
         command.addAll(List.of("-jar", jar.toString()));
@@ -226,7 +253,7 @@ final class ServiceProcess implements AutoCloseable {
         try {
             HttpResponse<String> response =
                     HTTP.send(
-                            HttpRequest.newBuilder(URI.create(baseUri() + "/q/health/ready"))
+                            HttpRequest.newBuilder(URI.create(managementUri() + "/q/health/ready"))
                                     .timeout(Duration.ofSeconds(2))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
@@ -269,7 +296,7 @@ final class ServiceProcess implements AutoCloseable {
                                     return HTTP.send(
                                                             HttpRequest.newBuilder(
                                                                             URI.create(
-                                                                                    baseUri()
+                                                                                    managementUri()
                                                                                             + "/q/health/ready"))
                                                                     .timeout(Duration.ofSeconds(2))
                                                                     .build(),

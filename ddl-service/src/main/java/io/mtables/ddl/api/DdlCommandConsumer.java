@@ -3,11 +3,13 @@ package io.mtables.ddl.api;
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.infra.DdlRuntime;
 import io.mtables.ddl.metrics.StatementMetrics;
+import io.mtables.ddl.security.Callers;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.messaging.UnreadableRecordException;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.ContractViolationException;
 import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.ddl.DdlCommand;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
@@ -35,11 +37,14 @@ public class DdlCommandConsumer {
     private final DdlRuntime runtime;
     private final DdlConfig config;
     private final StatementMetrics metrics;
+    private final Callers callers;
 
-    public DdlCommandConsumer(DdlRuntime runtime, DdlConfig config, StatementMetrics metrics) {
+    public DdlCommandConsumer(
+            DdlRuntime runtime, DdlConfig config, StatementMetrics metrics, Callers callers) {
         this.runtime = runtime;
         this.config = config;
         this.metrics = metrics;
+        this.callers = callers;
     }
 
     @Incoming("ddl-commands")
@@ -47,6 +52,20 @@ public class DdlCommandConsumer {
     public void onCommand(ConsumerRecord<String, String> command) {
         runtime.awaitReady();
         String fallbackId = fallbackRequestId(command);
+        if (callers.authenticate(authorization(command)).isEmpty()) {
+            refuse(
+                    command,
+                    unclaimedId(fallbackId, command),
+                    StatementError.of(
+                            "Unauthenticated",
+                            "The command carries no valid credential: its '"
+                                    + EventHeaders.AUTHORIZATION
+                                    + "' header must hold 'Bearer <token>' with a service"
+                                    + " account's API key or a JWT from the configured identity"
+                                    + " provider, as on the REST port.",
+                            null),
+                    null);
+        }
         int bytes =
                 command.value() == null
                         ? 0
@@ -114,6 +133,21 @@ public class DdlCommandConsumer {
                         + ": "
                         + error.message(),
                 cause);
+    }
+
+    private static String authorization(ConsumerRecord<String, String> command) {
+        var header = command.headers().lastHeader(EventHeaders.AUTHORIZATION);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The id an unauthenticated command's refusal is recorded under: its own, unless a statement
+     * already has that id (whose result a forged command must not replace), then its position.
+     */
+    private String unclaimedId(String requestId, ConsumerRecord<String, String> command) {
+        return runtime.withService(service -> service.operation(requestId)).isPresent()
+                ? position(command)
+                : requestId;
     }
 
     /**

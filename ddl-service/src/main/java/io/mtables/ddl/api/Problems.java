@@ -33,6 +33,9 @@ final class Problems {
         if (CONFLICT.contains(reason)) {
             return 409;
         }
+        if ("Unauthenticated".equals(reason)) {
+            return 401;
+        }
         if ("ServiceNotReady".equals(reason)
                 || StatementService.BROKER_UNAVAILABLE.equals(reason)) {
             return 503;

@@ -5,13 +5,16 @@ import io.mtables.ddl.infra.ServiceNotReadyException;
 import io.mtables.ddl.metrics.StatementMetrics;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
+import io.quarkus.security.Authenticated;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
@@ -24,8 +27,11 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 /**
  * The REST front door: one statement per request, executed here by the active instance, or
- * forwarded to it by a standby ({@code CommandForwarder}).
+ * forwarded to it by a standby ({@code CommandForwarder}, with the caller's credential, which the
+ * active instance checks again). Only authenticated callers (a service account's API key or a JWT:
+ * {@code io.mtables.ddl.security}); anyone else gets a 401 ({@code AuthenticationProblems}).
  */
+@Authenticated
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public class StatementResource {
@@ -57,6 +63,7 @@ public class StatementResource {
                         + " known.")
     public Response execute(
             StatementRequest request,
+            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
             @Parameter(
                             description =
                                     "Accepted for compatibility; statements complete within the"
@@ -85,6 +92,7 @@ public class StatementResource {
                                             .forward(
                                                     requestId,
                                                     request.statement(),
+                                                    authorization,
                                                     FORWARD_PATIENCE)
                                     : runtime.withService(
                                             service ->

@@ -1,5 +1,6 @@
 package io.mtables.ddl.history;
 
+import io.mtables.ddl.domain.ReservedNames;
 import io.mtables.ddl.infra.InMemorySql;
 import io.mtables.planning.Warehouse;
 import java.time.Instant;
@@ -33,7 +34,8 @@ import org.apache.paimon.types.RowKind;
  */
 public final class RefreshHistoryTable {
 
-    public static final Identifier IDENTIFIER = Identifier.create("mt_system", "refresh_history");
+    public static final Identifier IDENTIFIER =
+            Identifier.create(ReservedNames.SYSTEM_SCHEMA, "refresh_history");
 
     /**
      * The columns as information_schema.refresh_history shows them (event_id is storage, not

@@ -52,12 +52,14 @@ public class CommandForwarder implements AutoCloseable {
     }
 
     /**
-     * Sends the statement to the active instance and waits up to {@code patience} for its result.
+     * Sends the statement to the active instance, with the caller's credential ({@code
+     * authorization}, as the caller sent it), and waits up to {@code patience} for its result.
      *
      * @throws ServiceNotReadyException when no result came in time (no active instance yet: the
      *     command stays queued and is executed once; the same request id finds its result)
      */
-    public StatementResult forward(String requestId, String statement, Duration patience) {
+    public StatementResult forward(
+            String requestId, String statement, String authorization, Duration patience) {
         awaitCaughtUp(patience);
         CompletableFuture<StatementResult> result =
                 waiting.computeIfAbsent(requestId, id -> new CompletableFuture<>());
@@ -68,7 +70,10 @@ public class CommandForwarder implements AutoCloseable {
         }
         try {
             commands.append(
-                    Contracts.DDL_COMMAND_V1, requestId, new DdlCommand(statement, requestId));
+                    Contracts.DDL_COMMAND_V1,
+                    requestId,
+                    new DdlCommand(statement, requestId),
+                    Map.of(EventHeaders.AUTHORIZATION, authorization));
             return result.get(patience.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw new ServiceNotReadyException(

@@ -1,5 +1,6 @@
 package io.mtables.ddl.statements;
 
+import io.mtables.ddl.domain.AllowedOptions;
 import io.mtables.ddl.domain.CanonicalStatement;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.MaterializedTableRules;
@@ -22,6 +23,7 @@ import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.flink.sql.parser.ddl.SqlCreateMaterializedTable;
+import org.apache.flink.sql.parser.ddl.SqlTableOption;
 import org.apache.flink.table.catalog.CatalogMaterializedTable;
 import org.apache.flink.table.catalog.ResolvedCatalogMaterializedTable;
 import org.apache.flink.table.operations.materializedtable.CreateMaterializedTableOperation;
@@ -53,6 +55,7 @@ final class MaterializedTableCompiler {
     Compiled compile(ParsedStatement parsed) {
         SqlCreateMaterializedTable create = (SqlCreateMaterializedTable) parsed.node();
         String table = Identifiers.qualify(create.fullTableName(), flink, create.getTableName());
+        checkOptions(create);
         TableId id = TableId.of(table);
         flink.ensureDatabase(id.catalog(), id.database());
         ResolvedCatalogMaterializedTable resolved = convert(parsed);
@@ -106,6 +109,23 @@ final class MaterializedTableCompiler {
                         null,
                         null);
         return new Compiled(table, canonical, draft);
+    }
+
+    /**
+     * The WITH options as written, each one allowed ({@link AllowedOptions#MATERIALIZED_TABLE}),
+     * before Flink sees them; the options the job manager adds to the Paimon table are not here.
+     */
+    private static void checkOptions(SqlCreateMaterializedTable create) {
+        if (create.getPropertyList() == null) {
+            return;
+        }
+        for (SqlNode node : create.getPropertyList()) {
+            SqlTableOption option = (SqlTableOption) node;
+            AllowedOptions.MATERIALIZED_TABLE.check(
+                    option.getKeyString(),
+                    option.getValueString(),
+                    FlinkSql.positionOf(option.getKey()));
+        }
     }
 
     private ResolvedCatalogMaterializedTable convert(ParsedStatement parsed) {

@@ -1,7 +1,9 @@
 package io.mtables.ddl.statements;
 
+import io.mtables.ddl.domain.AllowedOptions;
 import io.mtables.ddl.domain.CanonicalStatement;
 import io.mtables.ddl.domain.Catalog;
+import io.mtables.ddl.domain.ReservedNames;
 import io.mtables.ddl.domain.SchemaEvolution;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
@@ -73,6 +75,7 @@ final class MaterializedTableStatements {
     Outcome create(ParsedStatement parsed, String requestId, Instant now) {
         var create = (SqlCreateMaterializedTable) parsed.node();
         String table = Identifiers.qualify(create.fullTableName(), flink, create.getTableName());
+        ReservedNames.refuseChange(table, FlinkSql.positionOf(create.getTableName()));
         var existing = catalog.find(table);
         if (existing.isPresent() && existing.get().kind() != Kind.MATERIALIZED_TABLE) {
             throw StatementException.conflict(
@@ -112,13 +115,18 @@ final class MaterializedTableStatements {
             String requestId,
             Instant now) {
         String table = Identifiers.qualify(alter.fullTableName(), flink, alter.getTableName());
+        ReservedNames.refuseChange(table, FlinkSql.positionOf(alter.getTableName()));
         TableDefinition current = existingMaterialized(table, alter.getTableName());
         if (alter instanceof SqlAlterMaterializedTableSuspend) {
             return changeStatus(current, Status.SUSPENDED, null, requestId, now);
         }
         if (alter instanceof SqlAlterMaterializedTableResume resume) {
             return changeStatus(
-                    current, Status.ACTIVE, options(resume.getPropertyList()), requestId, now);
+                    current,
+                    Status.ACTIVE,
+                    resumeOptions(resume.getPropertyList()),
+                    requestId,
+                    now);
         }
         CanonicalStatement canonical = canonicalOf(current);
         SqlNode changed;
@@ -161,6 +169,7 @@ final class MaterializedTableStatements {
      */
     Outcome refresh(SqlAlterMaterializedTableRefresh refresh, String requestId, Instant now) {
         String table = Identifiers.qualify(refresh.fullTableName(), flink, refresh.getTableName());
+        ReservedNames.refuseChange(table, FlinkSql.positionOf(refresh.getTableName()));
         TableDefinition current = existingMaterialized(table, refresh.getTableName());
         if (plannedContinuous.test(current)) {
             throw StatementException.conflict(
@@ -210,9 +219,9 @@ final class MaterializedTableStatements {
     }
 
     Outcome drop(SqlDropMaterializedTable drop, String requestId, Instant now) {
-        String table =
-                Identifiers.qualify(
-                        drop.fullTableName(), flink, (SqlIdentifier) drop.getOperandList().get(0));
+        SqlIdentifier name = (SqlIdentifier) drop.getOperandList().get(0);
+        String table = Identifiers.qualify(drop.fullTableName(), flink, name);
+        ReservedNames.refuseChange(table, FlinkSql.positionOf(name));
         var existing = catalog.find(table);
         if (existing.isEmpty()) {
             if (drop.getIfExists()) {
@@ -430,6 +439,23 @@ final class MaterializedTableStatements {
                 createdAt,
                 updatedAt,
                 requestId);
+    }
+
+    /**
+     * RESUME's options, each one allowed ({@link AllowedOptions#RESUME}): the job manager applies
+     * them over its own configuration of the table's jobs.
+     */
+    private static Map<String, String> resumeOptions(SqlNodeList list) {
+        if (list != null) {
+            for (SqlNode node : list) {
+                SqlTableOption option = (SqlTableOption) node;
+                AllowedOptions.RESUME.check(
+                        option.getKeyString(),
+                        option.getValueString(),
+                        FlinkSql.positionOf(option.getKey()));
+            }
+        }
+        return options(list);
     }
 
     private static Map<String, String> options(SqlNodeList list) {

@@ -1,6 +1,7 @@
 package io.mtables.ddl.statements;
 
 import io.mtables.ddl.domain.Catalog;
+import io.mtables.ddl.domain.ReservedNames;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.ParsedStatement;
@@ -47,6 +48,7 @@ final class SourceTableStatements {
         }
         Statements.refuseTemporary(create.isTemporary(), "table", create);
         String table = Identifiers.qualify(create.fullTableName(), flink, create.getTableName());
+        ReservedNames.refuseChange(table, FlinkSql.positionOf(create.getTableName()));
         var existing = catalog.find(table);
         if (existing.isPresent()) {
             if (create.isIfNotExists()) {
@@ -97,6 +99,7 @@ final class SourceTableStatements {
     Outcome drop(SqlDropTable drop, String requestId, Instant now) {
         Statements.refuseTemporary(drop.isTemporary(), "table", drop);
         String table = Identifiers.qualify(drop.fullTableName(), flink, drop.getTableName());
+        ReservedNames.refuseChange(table, FlinkSql.positionOf(drop.getTableName()));
         var existing = catalog.find(table);
         if (existing.isEmpty()) {
             if (drop.getIfExists()) {

@@ -1,0 +1,96 @@
+package io.mtables.ddl.security;
+
+import io.quarkus.runtime.Startup;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.identity.AuthenticationRequestContext;
+import io.quarkus.security.identity.IdentityProvider;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.request.TokenAuthenticationRequest;
+import io.quarkus.security.runtime.QuarkusPrincipal;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import org.jboss.logging.Logger;
+
+/**
+ * Authenticates bearer tokens that are service accounts' API keys; every other bearer token is left
+ * to the JWT validator after it (this provider's priority is higher).
+ */
+@ApplicationScoped
+@Startup // a malformed key digest fails the start, not the first request
+public class ApiKeyIdentityProvider implements IdentityProvider<TokenAuthenticationRequest> {
+
+    /** How a caller authenticated, as the identity's attribute {@value}. */
+    public static final String METHOD = "mt.auth.method";
+
+    private static final Logger LOG = Logger.getLogger(ApiKeyIdentityProvider.class);
+
+    private final Map<String, String> digests = new HashMap<>();
+
+    public ApiKeyIdentityProvider(AuthConfig config) {
+        config.serviceAccounts()
+                .forEach(
+                        (name, account) -> {
+                            String digest = account.keySha256().trim().toLowerCase();
+                            if (digest.length() != 64 || !isHex(digest)) {
+                                throw new IllegalArgumentException(
+                                        "mt.auth.service-accounts."
+                                                + name
+                                                + ".key-sha256 must be 64 hex digits (the SHA-256"
+                                                + " of the account's key), not '"
+                                                + account.keySha256()
+                                                + "'");
+                            }
+                            digests.put(name, digest);
+                        });
+        LOG.infof("service accounts with an API key: %s", digests.keySet());
+    }
+
+    @Override
+    public Class<TokenAuthenticationRequest> getRequestType() {
+        return TokenAuthenticationRequest.class;
+    }
+
+    @Override
+    public int priority() {
+        // Before smallrye-jwt's validator (the default, 1001), which would refuse a key as no JWT.
+        return 2000;
+    }
+
+    @Override
+    public Uni<SecurityIdentity> authenticate(
+            TokenAuthenticationRequest request, AuthenticationRequestContext context) {
+        String token = request.getToken().getToken();
+        if (!ApiKeys.looksLikeApiKey(token)) {
+            return Uni.createFrom().nullItem();
+        }
+        return ApiKeys.accountOf(token, digests)
+                .map(
+                        account ->
+                                Uni.createFrom()
+                                        .<SecurityIdentity>item(
+                                                QuarkusSecurityIdentity.builder()
+                                                        .setPrincipal(new QuarkusPrincipal(account))
+                                                        .addCredential(request.getToken())
+                                                        .addAttribute(METHOD, "api-key")
+                                                        .build()))
+                .orElseGet(
+                        () ->
+                                Uni.createFrom()
+                                        .failure(
+                                                new AuthenticationFailedException(
+                                                        "unknown API key")));
+    }
+
+    private static boolean isHex(String text) {
+        try {
+            HexFormat.of().parseHex(text);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+}
