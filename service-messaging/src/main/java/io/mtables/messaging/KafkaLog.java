@@ -201,8 +201,21 @@ public class KafkaLog implements AutoCloseable {
      */
     public <T> Optional<T> decodeOrDeadLetter(
             ConsumerRecord<String, String> record, Contract<T> contract) {
+        return decodeOrDeadLetter(record, contract, payload -> {});
+    }
+
+    /**
+     * As {@link #decodeOrDeadLetter(ConsumerRecord, Contract)}, and a payload that {@code check}
+     * refuses (by throwing) is dead-lettered the same way, with the check's message.
+     */
+    public <T> Optional<T> decodeOrDeadLetter(
+            ConsumerRecord<String, String> record,
+            Contract<T> contract,
+            java.util.function.Consumer<T> check) {
         try {
-            return Optional.of(codec.decode(contract, record.value()));
+            T payload = codec.decode(contract, record.value());
+            check.accept(payload);
+            return Optional.of(payload);
         } catch (RuntimeException e) {
             String reason =
                     source

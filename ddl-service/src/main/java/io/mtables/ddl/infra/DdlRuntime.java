@@ -16,6 +16,7 @@ import io.mtables.planning.PlannerSettings;
 import io.mtables.planning.QueryAnalysis;
 import io.mtables.planning.RefreshModeRules;
 import io.mtables.planning.StateCompatibility;
+import io.mtables.planning.StoredStatements;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
@@ -277,8 +278,11 @@ public class DdlRuntime {
         for (var record : definitions.readAllWhenAvailable()) {
             String type = KafkaLog.header(record, EventHeaders.TYPE);
             if (Contracts.TABLE_DEFINED_V1.type().equals(type)) {
+                // A definition whose SQL this service would not have written is not taken in
+                // (StoredStatements): its statement would run here when the table is registered.
                 definitions
-                        .decodeOrDeadLetter(record, Contracts.TABLE_DEFINED_V1)
+                        .decodeOrDeadLetter(
+                                record, Contracts.TABLE_DEFINED_V1, StoredStatements::check)
                         .ifPresent(
                                 defined -> {
                                     catalog.apply(defined);

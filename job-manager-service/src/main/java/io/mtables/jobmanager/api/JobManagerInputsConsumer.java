@@ -3,6 +3,8 @@ package io.mtables.jobmanager.api;
 import io.mtables.jobmanager.infra.JobManagerRuntime;
 import io.mtables.messaging.EventReader;
 import io.mtables.messaging.IncomingEvent;
+import io.mtables.messaging.UnreadableRecordException;
+import io.mtables.planning.StoredStatements;
 import io.mtables.schemas.Contract;
 import io.mtables.schemas.Contracts;
 import io.smallrye.reactive.messaging.annotations.Blocking;
@@ -15,7 +17,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * What the job manager acts on: definitions (what a table reads and writes), plans (start, change,
  * suspend or drop its pipeline) and ticks (one FULL refresh; the scheduler turns a manual refresh
  * into a MANUAL tick). Each record is acted on before its offset is committed; a record it cannot
- * read goes to {@code mt.dead-letters} with the reason.
+ * read, or a definition whose SQL ddl-service would not have written ({@link StoredStatements}),
+ * goes to {@code mt.dead-letters} with the reason.
  */
 @ApplicationScoped
 public class JobManagerInputsConsumer {
@@ -38,8 +41,14 @@ public class JobManagerInputsConsumer {
     public void onDefinition(ConsumerRecord<String, String> record) {
         IncomingEvent event = reader.read(record, DEFINITIONS);
         if (event.contract().equals(Contracts.TABLE_DEFINED_V1)) {
-            runtime.act(
-                    manager -> manager.onDefinition(event.payloadAs(Contracts.TABLE_DEFINED_V1)));
+            var definition = event.payloadAs(Contracts.TABLE_DEFINED_V1);
+            try {
+                StoredStatements.check(definition);
+            } catch (StoredStatements.ForgedStatementException forged) {
+                throw new UnreadableRecordException(
+                        event.position() + ": " + forged.getMessage(), forged);
+            }
+            runtime.act(manager -> manager.onDefinition(definition));
         }
         // a drop acts through its DROPPED plan, which comes after it
     }

@@ -16,6 +16,7 @@ import io.mtables.jobmanager.pipelines.PipelineManager;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
 import io.mtables.messaging.active.ActiveInstance;
+import io.mtables.planning.StoredStatements;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
@@ -280,7 +281,8 @@ public class JobManagerRuntime {
                                 .type()
                                 .equals(KafkaLog.header(record, EventHeaders.TYPE))) {
                     definitions
-                            .decodeOrDeadLetter(record, Contracts.TABLE_DEFINED_V1)
+                            .decodeOrDeadLetter(
+                                    record, Contracts.TABLE_DEFINED_V1, StoredStatements::check)
                             .ifPresent(loading::onDefinition);
                 }
             }

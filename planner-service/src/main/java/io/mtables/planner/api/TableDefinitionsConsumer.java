@@ -2,8 +2,10 @@ package io.mtables.planner.api;
 
 import io.mtables.messaging.EventReader;
 import io.mtables.messaging.IncomingEvent;
+import io.mtables.messaging.UnreadableRecordException;
 import io.mtables.planner.domain.Planner;
 import io.mtables.planner.infra.PlannerRuntime;
+import io.mtables.planning.StoredStatements;
 import io.mtables.schemas.Contract;
 import io.mtables.schemas.Contracts;
 import io.smallrye.reactive.messaging.annotations.Blocking;
@@ -18,7 +20,8 @@ import org.jboss.logging.Logger;
 /**
  * Plans every new definition version read from {@code mt.table.definitions}, in order. The offset
  * is committed after the plan is written; a redelivered definition finds its version planned and is
- * not planned again. A record it cannot read goes to {@code mt.dead-letters} with the reason.
+ * not planned again. A record it cannot read, or whose SQL ddl-service would not have written
+ * ({@link StoredStatements}), goes to {@code mt.dead-letters} with the reason.
  */
 @ApplicationScoped
 public class TableDefinitionsConsumer {
@@ -43,6 +46,14 @@ public class TableDefinitionsConsumer {
     public void onDefinition(ConsumerRecord<String, String> record) {
         long receivedAt = clock.millis();
         IncomingEvent event = reader.read(record, DEFINITIONS);
+        if (event.contract().equals(Contracts.TABLE_DEFINED_V1)) {
+            try {
+                StoredStatements.check(event.payloadAs(Contracts.TABLE_DEFINED_V1));
+            } catch (StoredStatements.ForgedStatementException forged) {
+                throw new UnreadableRecordException(
+                        event.position() + ": " + forged.getMessage(), forged);
+            }
+        }
         var planner = runtime.planner();
         long planningFrom = clock.millis();
         Optional<Planner.Planned> plan =

@@ -1,0 +1,114 @@
+package io.mtables.planning;
+
+import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableId;
+import java.util.List;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.flink.sql.parser.ddl.SqlCreateTable;
+import org.apache.flink.sql.parser.ddl.SqlCreateTableAs;
+import org.apache.flink.sql.parser.ddl.SqlCreateTableLike;
+
+/**
+ * The SQL a definition on {@code mt.table.definitions} carries, checked before a service hands it
+ * to Flink: anyone who can produce to the topic could otherwise run any statement (ADD JAR, SET,
+ * CREATE FUNCTION ... USING JAR) in every service that reads it and on the Flink cluster. Only what
+ * ddl-service itself writes passes: a source table's statement is one CREATE TABLE of that table
+ * (not TEMPORARY, not AS or LIKE), and a materialized table's expanded query is one query.
+ */
+public final class StoredStatements {
+
+    private StoredStatements() {}
+
+    /** Thrown for a definition ddl-service would not have written. */
+    public static final class ForgedStatementException extends IllegalArgumentException {
+
+        ForgedStatementException(String table, String what) {
+            super(
+                    "the definition of "
+                            + table
+                            + " carries SQL that ddl-service does not write ("
+                            + what
+                            + "): not run");
+        }
+    }
+
+    /**
+     * Checks the definition's own statement when it is a source table, every source table it reads,
+     * and its query.
+     *
+     * @throws ForgedStatementException naming what is wrong
+     */
+    public static void check(TableDefinition definition) {
+        if (definition.kind() == TableDefinition.Kind.SOURCE_TABLE) {
+            checkSourceTable(definition.table(), definition.statement());
+        }
+        for (TableDefinition.SourceTable source :
+                definition.sources() == null
+                        ? List.<TableDefinition.SourceTable>of()
+                        : definition.sources()) {
+            if (source.kind() == TableDefinition.Kind.SOURCE_TABLE) {
+                checkSourceTable(source.table(), source.statement());
+            }
+        }
+        if (definition.query() != null) {
+            checkQuery(definition.table(), definition.query().expanded()); // what jobs run
+        }
+    }
+
+    private static void checkSourceTable(String table, String statement) {
+        SqlNode node = single(table, statement);
+        if (!(node instanceof SqlCreateTable create)
+                || node instanceof SqlCreateTableAs
+                || node instanceof SqlCreateTableLike) {
+            throw new ForgedStatementException(
+                    table,
+                    "a source table's statement is a " + node.getKind() + ", not CREATE TABLE");
+        }
+        if (create.isTemporary()) {
+            throw new ForgedStatementException(table, "a TEMPORARY table");
+        }
+        SqlIdentifier name = create.getTableName();
+        String declared = name.names.get(name.names.size() - 1);
+        if (!declared.equals(TableId.of(table).name())) {
+            throw new ForgedStatementException(
+                    table, "its statement creates '" + name + "', another table");
+        }
+    }
+
+    private static void checkQuery(String table, String query) {
+        if (query == null) {
+            return;
+        }
+        SqlNode node;
+        try {
+            node = SqlParser.create(query, FlinkSyntax.PARSER).parseQuery();
+        } catch (SqlParseException e) {
+            throw new ForgedStatementException(table, "its query does not parse as one query");
+        }
+        if (!node.getKind().belongsTo(SqlKind.QUERY)) {
+            throw new ForgedStatementException(table, "its query is a " + node.getKind());
+        }
+    }
+
+    private static SqlNode single(String table, String statement) {
+        if (statement == null) {
+            throw new ForgedStatementException(table, "no statement");
+        }
+        SqlNodeList nodes;
+        try {
+            nodes = SqlParser.create(statement, FlinkSyntax.PARSER).parseStmtList();
+        } catch (SqlParseException e) {
+            throw new ForgedStatementException(table, "its statement does not parse");
+        }
+        if (nodes.size() != 1) {
+            throw new ForgedStatementException(
+                    table, nodes.size() + " statements where there is one");
+        }
+        return nodes.get(0);
+    }
+}

