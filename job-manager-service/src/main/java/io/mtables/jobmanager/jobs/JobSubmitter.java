@@ -60,12 +60,9 @@ public class JobSubmitter {
         var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
         ObjectPath path = new ObjectPath(id.database(), id.name());
         if (catalog.tableExists(path)) {
-            String writtenBy;
-            try {
-                writtenBy = catalog.getTable(path).getOptions().get(QueryState.TABLE_OPTION);
-            } catch (Exception e) {
-                throw new IllegalStateException(
-                        "cannot read the Paimon table of " + definition.table(), e);
+            String writtenBy = writtenBy(catalog, path, definition.table());
+            if (writtenBy == null) {
+                throw notOurs(definition.table());
             }
             if (QueryState.fingerprint(definition).equals(writtenBy)) {
                 return false;
@@ -247,10 +244,53 @@ public class JobSubmitter {
                 "DROP TABLE IF EXISTS " + JobSql.paimonName(JobSql.stagedTable(table, version)));
     }
 
-    /** Drops the table's Paimon table and its files, if it exists. */
+    /**
+     * Drops the table's Paimon table and its files, if it exists.
+     *
+     * @throws NotOurTableException when a Paimon table of that name exists that mtables did not
+     *     create: it is left as it is
+     */
     public void dropTable(String table) {
         TableEnvironment env = catalogEnvironment();
+        TableId id = TableId.of(table);
+        var catalog = env.getCatalog(JobSql.WAREHOUSE_CATALOG).orElseThrow();
+        ObjectPath path = new ObjectPath(id.database(), id.name());
+        if (catalog.tableExists(path) && writtenBy(catalog, path, table) == null) {
+            throw notOurs(table);
+        }
         env.executeSql("DROP TABLE IF EXISTS " + JobSql.paimonName(table));
+    }
+
+    /**
+     * A Paimon table in the warehouse under a materialized table's name that mtables did not create
+     * (another writer's, or ddl-service's own refresh history): never replaced or dropped.
+     */
+    public static final class NotOurTableException extends IllegalStateException {
+        NotOurTableException(String message) {
+            super(message);
+        }
+    }
+
+    private static NotOurTableException notOurs(String table) {
+        return new NotOurTableException(
+                "the Paimon table "
+                        + JobSql.paimonName(table)
+                        + " was not created by mtables (it has no '"
+                        + QueryState.TABLE_OPTION
+                        + "' option, which every table the job manager creates has): it is"
+                        + " neither replaced nor dropped; move it away, or drop it yourself");
+    }
+
+    /**
+     * The query the table's rows are of ({@link QueryState#TABLE_OPTION}); null for a table mtables
+     * did not create.
+     */
+    private static String writtenBy(Catalog catalog, ObjectPath path, String table) {
+        try {
+            return catalog.getTable(path).getOptions().get(QueryState.TABLE_OPTION);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the Paimon table of " + table, e);
+        }
     }
 
     /** Submits the CONTINUOUS job: an INSERT INTO that runs until stopped. */

@@ -262,6 +262,10 @@ final class PlanSteps {
         pipeline.refreshWaiting = null;
         try {
             submitter.dropTable(pipeline.table);
+        } catch (JobSubmitter.NotOurTableException notOurs) {
+            // The materialized table is gone; the Paimon table of its name is someone else's and
+            // stays: said once, as a failure of the table's last version, not tried again.
+            reports.failed(pipeline, null, notOurs.getMessage(), null);
         } catch (RuntimeException e) {
             LOG.warnf(
                     "cannot drop the Paimon table of %s (tried again in %d s): %s",
