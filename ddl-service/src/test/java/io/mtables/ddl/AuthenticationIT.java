@@ -170,6 +170,51 @@ class AuthenticationIT {
                 .body("status", org.hamcrest.Matchers.equalTo("SUCCEEDED"));
     }
 
+    /**
+     * Request ids are scoped per caller: another caller neither reads a result by its id nor runs a
+     * statement under it (a refusal, nothing done); the sender still reads it.
+     */
+    @Test
+    void aRequestIdIsItsSendersOnly() {
+        String requestId = "mine-" + db;
+        String alice = bearer(jwt(UnaryOperator.identity()));
+        given().header("Authorization", TestCredentials.AUTHORIZATION)
+                .contentType(ContentType.JSON)
+                .body(
+                        Map.of(
+                                "statement",
+                                "CREATE TABLE " + db + ".t (a INT) WITH ('connector' = 'datagen')",
+                                "requestId",
+                                requestId))
+                .post("/api/v1/statements")
+                .then()
+                .statusCode(202);
+
+        given().header("Authorization", alice)
+                .get("/api/v1/operations/" + requestId)
+                .then()
+                .statusCode(404);
+        Response reused =
+                given().header("Authorization", alice)
+                        .contentType(ContentType.JSON)
+                        .body(
+                                Map.of(
+                                        "statement",
+                                        "DROP TABLE " + db + ".t",
+                                        "requestId",
+                                        requestId))
+                        .post("/api/v1/statements");
+        assertThat(reused.statusCode()).as(reused.asString()).isEqualTo(409);
+        assertThat(reused.jsonPath().getString("title")).isEqualTo("RequestIdInUse");
+
+        assertThat(tables()).contains(table("t"));
+        StatementRequests.caller()
+                .get("/api/v1/operations/" + requestId)
+                .then()
+                .statusCode(200)
+                .body("principal", org.hamcrest.Matchers.equalTo("service-account:tests"));
+    }
+
     private String command(String table) throws Exception {
         return JSON.writeValueAsString(
                 Map.of(

@@ -35,6 +35,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class BrokerOutageIT {
 
+    /** Whom the statements are recorded as sent by. */
+    private static final String CALLER = "service-account:tests";
+
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Path RUN_DIR = Path.of("target/outage-broker").toAbsolutePath();
     private static final int PORT =
@@ -84,13 +87,15 @@ class BrokerOutageIT {
                                                         "CREATE TABLE "
                                                                 + db
                                                                 + ".a (id BIGINT) WITH ('connector'"
-                                                                + " = 'datagen')"))
+                                                                + " = 'datagen')",
+                                                        CALLER))
                                 .status())
                 .isEqualTo(StatementResult.Status.SUCCEEDED);
 
         kafka("stop");
         String create = "CREATE TABLE " + db + ".b (id BIGINT) WITH ('connector' = 'datagen')";
-        StatementResult refused = runtime.withService(s -> s.execute("during-" + db, create));
+        StatementResult refused =
+                runtime.withService(s -> s.execute("during-" + db, create, CALLER));
 
         assertThat(refused.status()).isEqualTo(StatementResult.Status.FAILED);
         assertThat(refused.error().reason()).isEqualTo("BrokerUnavailable");
@@ -106,11 +111,12 @@ class BrokerOutageIT {
                                         s ->
                                                 s.execute(
                                                         "show-" + System.nanoTime(),
-                                                        "SHOW TABLES FROM " + db))
+                                                        "SHOW TABLES FROM " + db,
+                                                        CALLER))
                                 .rows())
                 .as("the refused change was not applied")
                 .containsExactly(List.of("default_catalog." + db + ".a", "SOURCE_TABLE"));
-        assertThat(runtime.withService(s -> s.execute("during-" + db, create)).status())
+        assertThat(runtime.withService(s -> s.execute("during-" + db, create, CALLER)).status())
                 .as("the same request, sent again")
                 .isEqualTo(StatementResult.Status.SUCCEEDED);
         assertThat(
@@ -118,7 +124,8 @@ class BrokerOutageIT {
                                         s ->
                                                 s.execute(
                                                         "show-" + System.nanoTime(),
-                                                        "SHOW TABLES FROM " + db))
+                                                        "SHOW TABLES FROM " + db,
+                                                        CALLER))
                                 .rows())
                 .containsExactly(
                         List.of("default_catalog." + db + ".a", "SOURCE_TABLE"),

@@ -9,6 +9,7 @@ import io.mtables.planning.PlannerSettings;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.ddl.StatementResult;
+import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.KafkaBroker;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.mtables.testing.kafka.TopicProbe;
@@ -35,6 +36,9 @@ import org.junit.jupiter.api.Test;
 class CatalogRestartIT {
 
     private static final String DB = "restart_" + UUID.randomUUID().toString().substring(0, 8);
+
+    /** The tests' service account, as ddl-service names the caller of their statements. */
+    private static final String CALLER = "service-account:" + TestCredentials.ACCOUNT;
 
     @Inject DdlConfig config;
 
@@ -69,7 +73,8 @@ class CatalogRestartIT {
                         s ->
                                 s.execute(
                                         "q-" + UUID.randomUUID(),
-                                        "SHOW MATERIALIZED TABLES FROM " + DB));
+                                        "SHOW MATERIALIZED TABLES FROM " + DB,
+                                        CALLER));
         assertThat(tables.rows())
                 .containsExactly(
                         List.of(
@@ -82,11 +87,16 @@ class CatalogRestartIT {
                                 "AUTO",
                                 "INTERVAL '1' MINUTE",
                                 "SUSPENDED"));
-        Optional<StatementResult> answered = restarted.withService(s -> s.operation("r2-" + DB));
+        Optional<StatementResult> answered =
+                restarted.withService(s -> s.operation("r2-" + DB, CALLER));
         assertThat(answered.map(StatementResult::message).orElse("")).contains("created");
         StatementResult again =
                 restarted.withService(
-                        s -> s.execute("r6-" + DB, "DROP MATERIALIZED TABLE " + DB + ".gone"));
+                        s ->
+                                s.execute(
+                                        "r6-" + DB,
+                                        "DROP MATERIALIZED TABLE " + DB + ".gone",
+                                        CALLER));
         assertThat(again.status()).isEqualTo(StatementResult.Status.SUCCEEDED);
         StatementResult chainStillValid =
                 restarted.withService(
@@ -97,7 +107,8 @@ class CatalogRestartIT {
                                                 + DB
                                                 + ".chain2 AS SELECT id FROM "
                                                 + DB
-                                                + ".chain"));
+                                                + ".chain",
+                                        CALLER));
         assertThat(chainStillValid.status())
                 .as(chainStillValid.message())
                 .isEqualTo(StatementResult.Status.SUCCEEDED);
@@ -133,12 +144,12 @@ class CatalogRestartIT {
             DdlRuntime next = anotherInstance();
             // The same record again, as Kafka redelivers it, then the same request id in a new
             // record: only the second is answered.
-            next.withService(s -> s.executeCommand(requestId, create, position));
+            next.withService(s -> s.executeCommand(requestId, create, position, CALLER));
             // Positions no real record has, and no earlier run on the same broker used (an instance
             // reads the positions answered from the result log).
             long unused = Long.MAX_VALUE - 2 - ThreadLocalRandom.current().nextLong(1L << 40);
             String sentAgain = Topics.DDL_COMMANDS + "-0@" + unused;
-            next.withService(s -> s.executeCommand(requestId, create, sentAgain));
+            next.withService(s -> s.executeCommand(requestId, create, sentAgain, CALLER));
 
             StatementResult lostAgain =
                     next.withService(
@@ -148,7 +159,8 @@ class CatalogRestartIT {
                                             "CREATE TABLE "
                                                     + db
                                                     + ".u (a INT) WITH ('connector' = 'datagen')",
-                                            Topics.DDL_COMMANDS + "-0@" + (unused + 1)));
+                                            Topics.DDL_COMMANDS + "-0@" + (unused + 1),
+                                            CALLER));
             assertThat(lostAgain.status())
                     .as("a change made, its result lost: %s", lostAgain.message())
                     .isEqualTo(StatementResult.Status.SUCCEEDED);

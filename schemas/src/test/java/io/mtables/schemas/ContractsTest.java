@@ -75,7 +75,8 @@ class ContractsTest {
                         null,
                         null,
                         null,
-                        Instant.EPOCH);
+                        Instant.EPOCH,
+                        null);
 
         assertThatThrownBy(() -> codec.encode(Contracts.STATEMENT_RESULT_V1, broken))
                 .isInstanceOf(ContractViolationException.class);

@@ -4,6 +4,7 @@ import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.infra.DdlRuntime;
 import io.mtables.ddl.metrics.StatementMetrics;
 import io.mtables.ddl.security.Callers;
+import io.mtables.ddl.security.Principals;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.messaging.UnreadableRecordException;
 import io.mtables.schemas.ContractCodec;
@@ -52,7 +53,8 @@ public class DdlCommandConsumer {
     public void onCommand(ConsumerRecord<String, String> command) {
         runtime.awaitReady();
         String fallbackId = fallbackRequestId(command);
-        if (callers.authenticate(authorization(command)).isEmpty()) {
+        var sender = callers.authenticate(authorization(command));
+        if (sender.isEmpty()) {
             refuse(
                     command,
                     unclaimedId(fallbackId, command),
@@ -102,7 +104,8 @@ public class DdlCommandConsumer {
                                         service.executeCommand(
                                                 requestId,
                                                 parsed.statement(),
-                                                position(command)))))) {
+                                                position(command),
+                                                Principals.of(sender.get())))))) {
             try {
                 Thread.sleep(RETRY_PAUSE.toMillis());
             } catch (InterruptedException e) {
@@ -145,7 +148,7 @@ public class DdlCommandConsumer {
      * already has that id (whose result a forged command must not replace), then its position.
      */
     private String unclaimedId(String requestId, ConsumerRecord<String, String> command) {
-        return runtime.withService(service -> service.operation(requestId)).isPresent()
+        return runtime.withService(service -> service.taken(requestId))
                 ? position(command)
                 : requestId;
     }

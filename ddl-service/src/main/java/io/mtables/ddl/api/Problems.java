@@ -19,7 +19,8 @@ final class Problems {
                     "TableInUse",
                     "AlreadySuspended",
                     "NotSuspended",
-                    "RefreshOfContinuousTable");
+                    "RefreshOfContinuousTable",
+                    StatementService.REQUEST_ID_IN_USE);
 
     /** When a client may try a 503 again. */
     static final int RETRY_AFTER_SECONDS = 5;

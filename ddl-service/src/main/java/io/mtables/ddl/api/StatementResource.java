@@ -3,9 +3,12 @@ package io.mtables.ddl.api;
 import io.mtables.ddl.infra.DdlRuntime;
 import io.mtables.ddl.infra.ServiceNotReadyException;
 import io.mtables.ddl.metrics.StatementMetrics;
+import io.mtables.ddl.security.Principals;
+import io.mtables.ddl.statements.StatementService;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import io.quarkus.security.Authenticated;
+import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -44,10 +47,13 @@ public class StatementResource {
 
     private final DdlRuntime runtime;
     private final StatementMetrics metrics;
+    private final SecurityIdentity caller;
 
-    public StatementResource(DdlRuntime runtime, StatementMetrics metrics) {
+    public StatementResource(
+            DdlRuntime runtime, StatementMetrics metrics, SecurityIdentity caller) {
         this.runtime = runtime;
         this.metrics = metrics;
+        this.caller = caller;
     }
 
     @POST
@@ -82,6 +88,7 @@ public class StatementResource {
                 request.requestId() == null || request.requestId().isBlank()
                         ? UUID.randomUUID().toString()
                         : request.requestId();
+        String principal = Principals.of(caller);
         StatementResult result;
         try {
             result =
@@ -97,22 +104,41 @@ public class StatementResource {
                                     : runtime.withService(
                                             service ->
                                                     service.execute(
-                                                            requestId, request.statement())));
+                                                            requestId,
+                                                            request.statement(),
+                                                            principal)));
         } catch (ServiceNotReadyException e) {
             return Problems.of(
                     StatementError.of("ServiceNotReady", e.getMessage(), null), requestId);
+        }
+        if (result.principal() != null && !principal.equals(result.principal())) {
+            // A standby knew the request id as another caller's: never theirs to read.
+            return Problems.of(
+                    StatementError.of(
+                            StatementService.REQUEST_ID_IN_USE,
+                            "Request id "
+                                    + requestId
+                                    + " belongs to another caller's statement; nothing was done.",
+                            "a request id of your own (a new UUID)"),
+                    requestId);
         }
         return respond(result);
     }
 
     @GET
     @Path("/operations/{requestId}")
-    @Operation(summary = "The status of a statement, by its request id")
+    @Operation(
+            summary = "The status of a statement, by its request id",
+            description = "Only the caller who sent the statement reads it; to anyone else: 404.")
     public Response operation(@PathParam("requestId") String requestId) {
+        String principal = Principals.of(caller);
         try {
             return (runtime.standingBy()
-                            ? runtime.forwarder().operation(requestId, FORWARD_PATIENCE)
-                            : runtime.withService(service -> service.operation(requestId)))
+                            ? runtime.forwarder()
+                                    .operation(requestId, FORWARD_PATIENCE)
+                                    .filter(result -> principal.equals(result.principal()))
+                            : runtime.withService(
+                                    service -> service.operation(requestId, principal)))
                     .map(result -> Response.ok(operationBody(result)).build())
                     .orElseGet(
                             () ->
@@ -152,6 +178,7 @@ public class StatementResource {
             body.put("error", result.error());
         }
         body.put("processedAt", result.processedAt());
+        body.put("principal", result.principal());
         return body;
     }
 }

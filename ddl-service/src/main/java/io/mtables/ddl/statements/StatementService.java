@@ -41,6 +41,9 @@ public class StatementService {
     /** The reason of a change Kafka did not acknowledge (HTTP 503, retryable; nothing applied). */
     public static final String BROKER_UNAVAILABLE = "BrokerUnavailable";
 
+    /** A request id another caller's statement has: refused, nothing done. */
+    public static final String REQUEST_ID_IN_USE = "RequestIdInUse";
+
     private final FlinkSql flink;
     private final Catalog catalog;
     private final StatementRouter router;
@@ -64,6 +67,9 @@ public class StatementService {
 
     /** The position of the command {@link #executeCommand} is answering; null for a REST call. */
     private String answeringCommand;
+
+    /** Who sent the statement being executed: recorded on its result. */
+    private String answeringPrincipal;
 
     private volatile String lastResultWriteFailure = "not tried yet";
 
@@ -148,17 +154,56 @@ public class StatementService {
         previous.pendingResults.clear();
     }
 
-    /** The result recorded under {@code requestId}, if any. */
-    public Optional<StatementResult> operation(String requestId) {
-        return Optional.ofNullable(operations.get(requestId));
+    /**
+     * The result recorded under {@code requestId}, if {@code principal} sent it: request ids are
+     * scoped per caller, so guessing another's reads nothing.
+     */
+    public Optional<StatementResult> operation(String requestId, String principal) {
+        return Optional.ofNullable(operations.get(requestId))
+                .filter(result -> principal.equals(result.principal()));
     }
 
-    /** The result of {@code statement}; a repeated request id returns the first result. */
-    public synchronized StatementResult execute(String requestId, String statement) {
+    /** Whether any caller's result is recorded under {@code requestId}. */
+    public boolean taken(String requestId) {
+        return operations.containsKey(requestId);
+    }
+
+    /**
+     * The result of {@code statement}, sent by {@code principal}; a repeated request id returns the
+     * first result to the caller who sent it, and is refused ({@code RequestIdInUse}, recorded
+     * nowhere) to anyone else.
+     */
+    public synchronized StatementResult execute(
+            String requestId, String statement, String principal) {
         StatementResult earlier = operations.get(requestId);
         if (earlier != null) {
-            return earlier;
+            return principal.equals(earlier.principal())
+                    ? earlier
+                    : requestIdInUse(requestId, principal);
         }
+        answeringPrincipal = principal;
+        try {
+            return executeNew(requestId, statement);
+        } finally {
+            answeringPrincipal = null;
+        }
+    }
+
+    private StatementResult requestIdInUse(String requestId, String principal) {
+        return StatementResult.failed(
+                        requestId,
+                        StatementError.of(
+                                REQUEST_ID_IN_USE,
+                                "Request id "
+                                        + requestId
+                                        + " belongs to another caller's statement; nothing was"
+                                        + " done.",
+                                "a request id of your own (a new UUID)"),
+                        clock.instant())
+                .by(principal);
+    }
+
+    private StatementResult executeNew(String requestId, String statement) {
         String changed = changesByRequest.get(requestId);
         if (changed != null) {
             return record(
@@ -247,8 +292,13 @@ public class StatementService {
      * crash or a rebalance) was answered already and gets nothing more.
      */
     public synchronized StatementResult executeCommand(
-            String requestId, String statement, String command) {
+            String requestId, String statement, String command, String principal) {
         StatementResult earlier = operations.get(requestId);
+        if (earlier != null && !principal.equals(earlier.principal())) {
+            // Its refusal goes under the command's position: under the request id it would
+            // replace the other caller's result in the compacted log.
+            return recordFailure(command, requestIdInUse(requestId, principal).error(), command);
+        }
         if (earlier != null) {
             if (answeredCommands.add(command)) {
                 pendingResults.add(new PendingResult(earlier, command));
@@ -258,8 +308,8 @@ public class StatementService {
         }
         answeringCommand = command;
         try {
-            StatementResult result = execute(requestId, statement);
-            return result.columns() != null ? record(result) : result;
+            StatementResult result = execute(requestId, statement, principal);
+            return result.columns() != null ? record(result.by(principal)) : result;
         } finally {
             answeringCommand = null;
         }
@@ -343,7 +393,11 @@ public class StatementService {
      * not take now is written later ({@link #writePendingResults}): the change it reports is made,
      * and a client of the command topic waits for it.
      */
-    private StatementResult record(StatementResult result) {
+    private StatementResult record(StatementResult unstamped) {
+        StatementResult result =
+                answeringPrincipal == null || unstamped.principal() != null
+                        ? unstamped
+                        : unstamped.by(answeringPrincipal);
         operations.put(result.requestId(), result);
         if (answeringCommand != null) {
             answeredCommands.add(answeringCommand);

@@ -16,6 +16,9 @@ import java.util.List;
  * @param rows for a query: the rows, one list of values per row
  * @param error why it failed; absent unless it failed
  * @param processedAt when ddl-service decided
+ * @param principal who sent the statement ({@code service-account:<name>} or {@code
+ *     user:<subject>}, docs/security.md): only they read the result by its request id; absent in
+ *     results written before principals
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StatementResult(
@@ -26,7 +29,8 @@ public record StatementResult(
         List<ResultColumn> columns,
         List<List<Object>> rows,
         StatementError error,
-        Instant processedAt) {
+        Instant processedAt,
+        String principal) {
 
     /** Where the statement is. */
     public enum Status {
@@ -43,17 +47,23 @@ public record StatementResult(
      */
     public record ResultColumn(String name, String type) {}
 
+    /** The same result, sent by {@code principal}. */
+    public StatementResult by(String principal) {
+        return new StatementResult(
+                requestId, status, message, table, columns, rows, error, processedAt, principal);
+    }
+
     /** A failed result. */
     public static StatementResult failed(String requestId, StatementError error, Instant at) {
         return new StatementResult(
-                requestId, Status.FAILED, error.message(), null, null, null, error, at);
+                requestId, Status.FAILED, error.message(), null, null, null, error, at, null);
     }
 
     /** A change that was applied to {@code table}. */
     public static StatementResult succeeded(
             String requestId, String message, String table, Instant at) {
         return new StatementResult(
-                requestId, Status.SUCCEEDED, message, table, null, null, null, at);
+                requestId, Status.SUCCEEDED, message, table, null, null, null, at, null);
     }
 
     /** The rows of a query. */
@@ -67,6 +77,7 @@ public record StatementResult(
                 columns,
                 rows,
                 null,
-                at);
+                at,
+                null);
     }
 }
