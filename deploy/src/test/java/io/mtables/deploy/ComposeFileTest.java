@@ -97,6 +97,30 @@ class ComposeFileTest {
                 .isEqualTo("service_completed_successfully");
     }
 
+    /**
+     * Only ddl-service's door is published: not PostgreSQL, not Flink's REST port (where a jar
+     * upload would run code beside the object store's keys); Flink takes no jars.
+     */
+    @Test
+    void onlyTheFrontDoorIsPublishedAndFlinkTakesNoJars() {
+        var services = compose.path("services");
+        services.fieldNames()
+                .forEachRemaining(
+                        name ->
+                                assertThat(services.path(name).path("ports").toString())
+                                        .as(name + " publishes")
+                                        .isEqualTo(
+                                                name.equals("ddl-service")
+                                                        ? "[\"8081:8081\"]"
+                                                        : ""));
+        assertThat(
+                        services.path("flink-jobmanager")
+                                .path("environment")
+                                .path("FLINK_PROPERTIES")
+                                .asText())
+                .contains("web.submit.enable: false", "web.cancel.enable: false");
+    }
+
     @Test
     void aBrokenCopyIsCaught() {
         ObjectNode broken = compose.deepCopy();

@@ -77,6 +77,9 @@ public final class FlinkSessionProcess {
         conf.put("rest.address", host);
         conf.put("rest.bind-address", host);
         conf.put("rest.port", String.valueOf(restPort));
+        // Jobs come from job-manager-service alone: no jar uploads, no cancel button in the UI.
+        conf.put("web.submit.enable", "false");
+        conf.put("web.cancel.enable", "false");
         // The job manager reads each checkpoint's trigger time to measure a table's lag (see
         // LocalFlinkCluster).
         conf.put("rest.cache.checkpoint-statistics.timeout", "500 ms");

@@ -17,6 +17,7 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.MetricOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -134,6 +135,9 @@ public final class LocalFlinkCluster {
         conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         conf.set(RestOptions.ADDRESS, "127.0.0.1");
         conf.set(RestOptions.PORT, port);
+        // Jobs come from job-manager-service alone: no jar uploads, no cancel button in the UI.
+        conf.set(WebOptions.SUBMIT_ENABLE, false);
+        conf.set(WebOptions.CANCEL_ENABLE, false);
         conf.set(TaskManagerOptions.NUM_TASK_SLOTS, slots);
         // Small machines: a few hundred MB of managed memory is plenty for our jobs' state.
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("256m"));
