@@ -19,8 +19,6 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
@@ -52,7 +50,10 @@ public class StatementService {
     private final KafkaLog lifecycle;
     private final DdlConfig config;
     private final Clock clock;
-    private final Map<String, StatementResult> operations = new ConcurrentHashMap<>();
+
+    /** The newest results by request id ({@code mt.ddl.results-kept}; the log keeps them all). */
+    private final NewestEntries<String, StatementResult> operations;
+
     private final AtomicLong catalogChanges = new AtomicLong();
     private final Queue<PendingResult> pendingResults = new ConcurrentLinkedQueue<>();
 
@@ -60,10 +61,10 @@ public class StatementService {
      * The positions ({@code topic-partition@offset}) of the commands whose result is in the result
      * log or pending: a command redelivered after a crash or a rebalance is not answered twice.
      */
-    private final Set<String> answeredCommands = ConcurrentHashMap.newKeySet();
+    private final NewestEntries<String, Boolean> answeredCommands;
 
     /** The table each request id read back from the definitions log changed. */
-    private final Map<String, String> changesByRequest = new ConcurrentHashMap<>();
+    private final NewestEntries<String, String> changesByRequest;
 
     /** The position of the command {@link #executeCommand} is answering; null for a REST call. */
     private String answeringCommand;
@@ -100,6 +101,9 @@ public class StatementService {
         this.results = results;
         this.lifecycle = lifecycle;
         this.config = config;
+        this.operations = new NewestEntries<>(config.resultsKept());
+        this.answeredCommands = new NewestEntries<>(config.resultsKept());
+        this.changesByRequest = new NewestEntries<>(config.resultsKept());
         this.clock = clock;
     }
 
@@ -125,7 +129,7 @@ public class StatementService {
     public void remember(StatementResult result, String command) {
         operations.put(result.requestId(), result);
         if (command != null) {
-            answeredCommands.add(command);
+            answeredCommands.add(command, true);
         }
     }
 
@@ -147,7 +151,7 @@ public class StatementService {
                 pending -> {
                     operations.putIfAbsent(pending.result().requestId(), pending.result());
                     if (pending.command() != null) {
-                        answeredCommands.add(pending.command());
+                        answeredCommands.add(pending.command(), true);
                     }
                     pendingResults.add(pending);
                 });
@@ -159,8 +163,7 @@ public class StatementService {
      * scoped per caller, so guessing another's reads nothing.
      */
     public Optional<StatementResult> operation(String requestId, String principal) {
-        return Optional.ofNullable(operations.get(requestId))
-                .filter(result -> principal.equals(result.principal()));
+        return operations.get(requestId).filter(result -> principal.equals(result.principal()));
     }
 
     /** Whether any caller's result is recorded under {@code requestId}. */
@@ -175,7 +178,7 @@ public class StatementService {
      */
     public synchronized StatementResult execute(
             String requestId, String statement, String principal) {
-        StatementResult earlier = operations.get(requestId);
+        StatementResult earlier = operations.get(requestId).orElse(null);
         if (earlier != null) {
             return principal.equals(earlier.principal())
                     ? earlier
@@ -204,7 +207,7 @@ public class StatementService {
     }
 
     private StatementResult executeNew(String requestId, String statement) {
-        String changed = changesByRequest.get(requestId);
+        String changed = changesByRequest.get(requestId).orElse(null);
         if (changed != null) {
             return record(
                     StatementResult.succeeded(
@@ -293,14 +296,14 @@ public class StatementService {
      */
     public synchronized StatementResult executeCommand(
             String requestId, String statement, String command, String principal) {
-        StatementResult earlier = operations.get(requestId);
+        StatementResult earlier = operations.get(requestId).orElse(null);
         if (earlier != null && !principal.equals(earlier.principal())) {
             // Its refusal goes under the command's position: under the request id it would
             // replace the other caller's result in the compacted log.
             return recordFailure(command, requestIdInUse(requestId, principal).error(), command);
         }
         if (earlier != null) {
-            if (answeredCommands.add(command)) {
+            if (answeredCommands.add(command, true)) {
                 pendingResults.add(new PendingResult(earlier, command));
             }
             writePendingResults();
@@ -318,8 +321,8 @@ public class StatementService {
     /** Records the failure of the command at {@code command} that could not even be read. */
     public synchronized StatementResult recordFailure(
             String requestId, StatementError error, String command) {
-        if (!answeredCommands.add(command)) {
-            return operations.get(requestId); // redelivered: answered already
+        if (!answeredCommands.add(command, true)) {
+            return operations.get(requestId).orElse(null); // redelivered: answered already
         }
         answeringCommand = command;
         try {
@@ -400,7 +403,7 @@ public class StatementService {
                         : unstamped.by(answeringPrincipal);
         operations.put(result.requestId(), result);
         if (answeringCommand != null) {
-            answeredCommands.add(answeringCommand);
+            answeredCommands.add(answeringCommand, true);
         }
         pendingResults.add(new PendingResult(result, answeringCommand));
         writePendingResults();
