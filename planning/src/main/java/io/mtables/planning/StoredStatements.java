@@ -3,7 +3,6 @@ package io.mtables.planning;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
 import java.util.List;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -72,11 +71,15 @@ public final class StoredStatements {
         if (create.isTemporary()) {
             throw new ForgedStatementException(table, "a TEMPORARY table");
         }
-        SqlIdentifier name = create.getTableName();
-        String declared = name.names.get(name.names.size() - 1);
-        if (!declared.equals(TableId.of(table).name())) {
+        // Written as ddl-service accepted it: name, database.name or catalog.database.name, each
+        // part the table's own.
+        List<String> declared = create.getTableName().names;
+        TableId id = TableId.of(table);
+        List<String> own = List.of(id.catalog(), id.database(), id.name());
+        if (declared.size() > own.size()
+                || !declared.equals(own.subList(own.size() - declared.size(), own.size()))) {
             throw new ForgedStatementException(
-                    table, "its statement creates '" + name + "', another table");
+                    table, "its statement creates '" + create.getTableName() + "', another table");
         }
     }
 

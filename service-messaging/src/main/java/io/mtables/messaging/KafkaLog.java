@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -217,7 +218,8 @@ public class KafkaLog implements AutoCloseable {
             check.accept(payload);
             return Optional.of(payload);
         } catch (RuntimeException e) {
-            String reason =
+            deadLetter(
+                    record,
                     source
                             + " cannot read the record at "
                             + record.topic()
@@ -228,19 +230,39 @@ public class KafkaLog implements AutoCloseable {
                             + " while reading "
                             + record.topic()
                             + " back: "
-                            + e.getMessage();
-            ProducerRecord<String, String> dead =
-                    new ProducerRecord<>(Topics.DEAD_LETTERS, record.key(), record.value());
-            record.headers().forEach(header -> dead.headers().add(header));
-            dead.headers().add("dead-letter-reason", bytes(reason));
-            dead.headers().add("dead-letter-topic", bytes(record.topic()));
-            dead.headers().add("dead-letter-partition", bytes(String.valueOf(record.partition())));
-            dead.headers().add("dead-letter-offset", bytes(String.valueOf(record.offset())));
-            dead.headers().add("dead-letter-exception-class-name", bytes(e.getClass().getName()));
-            send(dead, record.key());
-            LOG.warnf("%s; sent to %s", reason, Topics.DEAD_LETTERS);
+                            + e.getMessage(),
+                    e.getClass().getName(),
+                    Set.of());
             return Optional.empty();
         }
+    }
+
+    /**
+     * Sends {@code record} to {@code mt.dead-letters} with SmallRye's reason headers, as a
+     * channel's dead-letter queue does, but without the headers named in {@code withheld} (a
+     * credential a dead letter must not spread), and returns once the broker has it.
+     */
+    public void deadLetter(
+            ConsumerRecord<String, String> record,
+            String reason,
+            String exceptionClass,
+            Set<String> withheld) {
+        ProducerRecord<String, String> dead =
+                new ProducerRecord<>(Topics.DEAD_LETTERS, record.key(), record.value());
+        record.headers()
+                .forEach(
+                        header -> {
+                            if (!withheld.contains(header.key())) {
+                                dead.headers().add(header);
+                            }
+                        });
+        dead.headers().add("dead-letter-reason", bytes(reason));
+        dead.headers().add("dead-letter-topic", bytes(record.topic()));
+        dead.headers().add("dead-letter-partition", bytes(String.valueOf(record.partition())));
+        dead.headers().add("dead-letter-offset", bytes(String.valueOf(record.offset())));
+        dead.headers().add("dead-letter-exception-class-name", bytes(exceptionClass));
+        send(dead, record.key());
+        LOG.warnf("%s; sent to %s", reason, Topics.DEAD_LETTERS);
     }
 
     private static byte[] bytes(String text) {

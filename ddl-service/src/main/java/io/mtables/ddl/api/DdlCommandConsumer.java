@@ -6,7 +6,6 @@ import io.mtables.ddl.metrics.StatementMetrics;
 import io.mtables.ddl.security.Callers;
 import io.mtables.ddl.security.Principals;
 import io.mtables.ddl.statements.StatementService;
-import io.mtables.messaging.UnreadableRecordException;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.ContractViolationException;
 import io.mtables.schemas.Contracts;
@@ -57,7 +56,8 @@ public class DdlCommandConsumer {
         if (sender.isEmpty()) {
             refuse(
                     command,
-                    unclaimedId(fallbackId, command),
+                    fallbackId,
+                    null,
                     StatementError.of(
                             "Unauthenticated",
                             "The command carries no valid credential: its '"
@@ -65,8 +65,8 @@ public class DdlCommandConsumer {
                                     + "' header must hold 'Bearer <token>' with a service"
                                     + " account's API key or a JWT from the configured identity"
                                     + " provider, as on the REST port.",
-                            null),
-                    null);
+                            null));
+            return;
         }
         int bytes =
                 command.value() == null
@@ -78,9 +78,10 @@ public class DdlCommandConsumer {
             refuse(
                     command,
                     fallbackId,
+                    Principals.of(sender.get()),
                     StatementError.of(
-                            "StatementTooLarge", "The command has " + bytes + " bytes.", limit),
-                    null);
+                            "StatementTooLarge", "The command has " + bytes + " bytes.", limit));
+            return;
         }
         DdlCommand parsed;
         try {
@@ -89,8 +90,8 @@ public class DdlCommandConsumer {
             refuse(
                     command,
                     fallbackId,
-                    StatementError.of("MalformedCommand", e.getMessage(), COMMAND_SHAPE),
-                    e);
+                    Principals.of(sender.get()),
+                    StatementError.of("MalformedCommand", e.getMessage(), COMMAND_SHAPE));
             return;
         }
         String requestId = parsed.requestId() != null ? parsed.requestId() : fallbackId;
@@ -123,34 +124,32 @@ public class DdlCommandConsumer {
                 && StatementService.BROKER_UNAVAILABLE.equals(result.error().reason());
     }
 
-    /** Answers FAILED, then sends the command to the dead-letter topic (by throwing). */
+    /**
+     * Answers FAILED (under the request id only for a known sender whose id is free: {@code
+     * StatementService.recordRefusal}), then sends the command to the dead-letter topic.
+     *
+     * @param principal the authenticated sender, null when not authenticated
+     */
     private void refuse(
             ConsumerRecord<String, String> command,
             String requestId,
-            StatementError error,
-            Exception cause) {
-        runtime.withService(service -> service.recordFailure(requestId, error, position(command)));
-        throw new UnreadableRecordException(
+            String principal,
+            StatementError error) {
+        runtime.withService(
+                service -> service.recordRefusal(requestId, error, position(command), principal));
+        // Dead-lettered here rather than by the channel's queue, which would copy the
+        // credential along with every other header.
+        runtime.deadLetterCommand(
+                command,
                 "ddl-service cannot read the command at "
                         + position(command)
                         + ": "
-                        + error.message(),
-                cause);
+                        + error.message());
     }
 
     private static String authorization(ConsumerRecord<String, String> command) {
         var header = command.headers().lastHeader(EventHeaders.AUTHORIZATION);
         return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
-    }
-
-    /**
-     * The id an unauthenticated command's refusal is recorded under: its own, unless a statement
-     * already has that id (whose result a forged command must not replace), then its position.
-     */
-    private String unclaimedId(String requestId, ConsumerRecord<String, String> command) {
-        return runtime.withService(service -> service.taken(requestId))
-                ? position(command)
-                : requestId;
     }
 
     /**

@@ -111,8 +111,9 @@ public class StatementResource {
             return Problems.of(
                     StatementError.of("ServiceNotReady", e.getMessage(), null), requestId);
         }
-        if (result.principal() != null && !principal.equals(result.principal())) {
-            // A standby knew the request id as another caller's: never theirs to read.
+        if (!principal.equals(result.principal())) {
+            // A standby knew the request id as another caller's (or as a result from before
+            // principals, which is nobody's): never theirs to read.
             return Problems.of(
                     StatementError.of(
                             StatementService.REQUEST_ID_IN_USE,

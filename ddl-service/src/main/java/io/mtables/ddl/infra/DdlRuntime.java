@@ -9,6 +9,7 @@ import io.mtables.ddl.statements.PlanPreview;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
+import io.mtables.messaging.UnreadableRecordException;
 import io.mtables.messaging.WarmUps;
 import io.mtables.messaging.active.ActiveInstance;
 import io.mtables.planning.FlinkQueryAnalyzer;
@@ -42,6 +43,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -216,6 +218,15 @@ public class DdlRuntime {
     }
 
     /** How a standby sends a statement to the active instance. */
+    /** Sends a command this instance refused to {@code mt.dead-letters}, without its credential. */
+    public void deadLetterCommand(ConsumerRecord<String, String> command, String reason) {
+        results.deadLetter(
+                command,
+                reason,
+                UnreadableRecordException.class.getName(),
+                Set.of(EventHeaders.AUTHORIZATION));
+    }
+
     public CommandForwarder forwarder() {
         return forwarder;
     }

@@ -28,21 +28,35 @@ public class ApiKeyIdentityProvider implements IdentityProvider<TokenAuthenticat
 
     private static final Logger LOG = Logger.getLogger(ApiKeyIdentityProvider.class);
 
+    private static final java.util.regex.Pattern ACCOUNT_NAME =
+            java.util.regex.Pattern.compile("[a-z0-9][a-z0-9_-]*");
+
     private final Map<String, String> digests = new HashMap<>();
 
     public ApiKeyIdentityProvider(AuthConfig config) {
         config.serviceAccounts()
                 .forEach(
                         (name, account) -> {
+                            if (!ACCOUNT_NAME.matcher(name).matches()) {
+                                throw new IllegalArgumentException(
+                                        "mt.auth.service-accounts.<name>: '"
+                                                + name
+                                                + "' is not an account name: lower-case letters,"
+                                                + " digits, '-' and '_', starting with a letter or"
+                                                + " digit (it is the middle of the key"
+                                                + " mtk.<name>.<secret>)");
+                            }
                             String digest = account.keySha256().trim().toLowerCase();
                             if (digest.length() != 64 || !isHex(digest)) {
+                                // Not echoed: a key pasted here by mistake stays out of the log.
                                 throw new IllegalArgumentException(
                                         "mt.auth.service-accounts."
                                                 + name
                                                 + ".key-sha256 must be 64 hex digits (the SHA-256"
-                                                + " of the account's key), not '"
-                                                + account.keySha256()
-                                                + "'");
+                                                + " of the account's key, not the key), not a"
+                                                + " value of "
+                                                + account.keySha256().length()
+                                                + " characters");
                             }
                             digests.put(name, digest);
                         });

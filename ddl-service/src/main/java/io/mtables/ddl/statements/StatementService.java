@@ -166,11 +166,6 @@ public class StatementService {
         return operations.get(requestId).filter(result -> principal.equals(result.principal()));
     }
 
-    /** Whether any caller's result is recorded under {@code requestId}. */
-    public boolean taken(String requestId) {
-        return operations.containsKey(requestId);
-    }
-
     /**
      * The result of {@code statement}, sent by {@code principal}; a repeated request id returns the
      * first result to the caller who sent it, and is refused ({@code RequestIdInUse}, recorded
@@ -186,7 +181,8 @@ public class StatementService {
         }
         answeringPrincipal = principal;
         try {
-            return executeNew(requestId, statement);
+            StatementResult result = executeNew(requestId, statement);
+            return result.principal() == null ? result.by(principal) : result;
         } finally {
             answeringPrincipal = null;
         }
@@ -300,7 +296,8 @@ public class StatementService {
         if (earlier != null && !principal.equals(earlier.principal())) {
             // Its refusal goes under the command's position: under the request id it would
             // replace the other caller's result in the compacted log.
-            return recordFailure(command, requestIdInUse(requestId, principal).error(), command);
+            return recordRefusal(
+                    requestId, requestIdInUse(requestId, principal).error(), command, principal);
         }
         if (earlier != null) {
             if (answeredCommands.add(command, true)) {
@@ -312,21 +309,30 @@ public class StatementService {
         answeringCommand = command;
         try {
             StatementResult result = execute(requestId, statement, principal);
-            return result.columns() != null ? record(result.by(principal)) : result;
+            return result.columns() != null ? record(result) : result;
         } finally {
             answeringCommand = null;
         }
     }
 
-    /** Records the failure of the command at {@code command} that could not even be read. */
-    public synchronized StatementResult recordFailure(
-            String requestId, StatementError error, String command) {
+    /**
+     * Records the refusal of the command at {@code command} (its position) that was not executed:
+     * under {@code requestId} when {@code principal} is known and no result has that id yet, else
+     * under the command's position, so that no refusal replaces a result or claims an id for
+     * someone who did not authenticate.
+     *
+     * @param principal the authenticated sender; null when the command's sender is not known
+     */
+    public synchronized StatementResult recordRefusal(
+            String requestId, StatementError error, String command, String principal) {
+        String id = principal != null && !operations.containsKey(requestId) ? requestId : command;
         if (!answeredCommands.add(command, true)) {
-            return operations.get(requestId).orElse(null); // redelivered: answered already
+            return operations.get(id).orElse(null); // redelivered: answered already
         }
         answeringCommand = command;
         try {
-            return record(StatementResult.failed(requestId, error, clock.instant()));
+            StatementResult refused = StatementResult.failed(id, error, clock.instant());
+            return record(principal == null ? refused : refused.by(principal));
         } finally {
             answeringCommand = null;
         }

@@ -213,6 +213,9 @@ public class JobSubmitter {
         ObjectPath retired =
                 new ObjectPath(id.database(), TableId.of(JobSql.retiredTable(table)).name());
         long gap = 0;
+        if (catalog.tableExists(main) && writtenBy(catalog, main, table) == null) {
+            throw notOurs(table); // never renamed away and dropped as the retired table
+        }
         try {
             if (catalog.tableExists(staged)) {
                 if (catalog.tableExists(retired)) {

@@ -64,6 +64,13 @@ class TableOwnershipTest {
                 .hasMessageContaining("was not created by mtables");
         assertThatThrownBy(() -> submitter.dropTable(TABLE))
                 .isInstanceOf(JobSubmitter.NotOurTableException.class);
+        env.executeSql(
+                "CREATE TABLE "
+                        + JobSql.paimonName(JobSql.stagedTable(TABLE, 2))
+                        + " (category STRING, n BIGINT)");
+        assertThatThrownBy(() -> submitter.swapInStaged(TABLE, 2))
+                .as("a switch-over would rename it away and drop it")
+                .isInstanceOf(JobSubmitter.NotOurTableException.class);
 
         assertThat(columns()).containsExactly("kept", "theirs");
     }
