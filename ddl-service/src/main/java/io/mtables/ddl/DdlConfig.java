@@ -2,6 +2,7 @@ package io.mtables.ddl;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.util.List;
 
 /** ddl-service settings. */
 @ConfigMapping(prefix = "mt.ddl")
@@ -17,4 +18,12 @@ public interface DdlConfig {
      */
     @WithDefault("100000")
     int resultsKept();
+
+    /**
+     * The Kafka cluster source tables read ({@code host:port}s, comma-separated): a source's {@code
+     * properties.bootstrap.servers} must name some of these and nothing else. By default the
+     * cluster the services use.
+     */
+    @WithDefault("${kafka.bootstrap.servers}")
+    List<String> sourceKafkaBootstrapServers();
 }

@@ -108,8 +108,8 @@ class DialectIT {
                 error(
                         db("CREATE TABLE $db.bad2 (a INT) WITH ('connector' = 'nope')"),
                         400,
-                        "InvalidStatement",
-                        "'connector'='nope'"));
+                        "InvalidOptionValue",
+                        "Connector 'nope' is not allowed for a source table"));
         cases.add(
                 error(
                         db("CREATE TEMPORARY TABLE $db.tmp (a INT) WITH ('connector' = 'datagen')"),
@@ -460,6 +460,44 @@ class DialectIT {
                         "OptionNotAllowed",
                         "Option 'write-only' is not allowed",
                         "'write-only'"));
+        // Sources read topics of the configured cluster or generated rows, and a query sets no
+        // table's options: another broker, a file, a system topic are refused.
+        cases.add(
+                errorAt(
+                        db(
+                                "CREATE TABLE $db.elsewhere (a INT) WITH ('connector' = 'kafka',"
+                                    + " 'topic' = 't', 'format' = 'json',"
+                                    + " 'properties.bootstrap.servers' = 'attacker.example:9092')"),
+                        "InvalidOptionValue",
+                        "names a Kafka cluster this server does not read sources from",
+                        "'properties.bootstrap.servers'"));
+        cases.add(
+                errorAt(
+                        db(
+                                "CREATE TABLE $db.results (a INT) WITH ('connector' = 'kafka',"
+                                        + " 'topic' = 'mt.ddl.results', 'format' = 'json',"
+                                        + " 'properties.bootstrap.servers' = '"
+                                        + KafkaBroker.bootstrapServers()
+                                        + "')"),
+                        "InvalidOptionValue",
+                        "is the system's own",
+                        "'topic'"));
+        cases.add(
+                errorAt(
+                        db(
+                                "CREATE TABLE $db.files (a INT) WITH ('connector' = 'filesystem',"
+                                        + " 'path' = 'file:///etc/passwd', 'format' = 'csv')"),
+                        "InvalidOptionValue",
+                        "Connector 'filesystem' is not allowed",
+                        "'connector'"));
+        cases.add(
+                errorAt(
+                        db(
+                                "CREATE MATERIALIZED TABLE $db.hinted AS SELECT ds FROM $db.orders"
+                                        + " /*+ OPTIONS('connector' = 'filesystem') */"),
+                        "OptionNotAllowed",
+                        "/*+ OPTIONS(...) */",
+                        "OPTIONS("));
         cases.add(
                 error(
                         db("DESCRIBE MATERIALIZED TABLE $db.unkept"),

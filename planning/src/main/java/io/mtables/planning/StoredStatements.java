@@ -11,13 +11,15 @@ import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.flink.sql.parser.ddl.SqlCreateTable;
 import org.apache.flink.sql.parser.ddl.SqlCreateTableAs;
 import org.apache.flink.sql.parser.ddl.SqlCreateTableLike;
+import org.apache.flink.sql.parser.ddl.SqlTableOption;
 
 /**
  * The SQL a definition on {@code mt.table.definitions} carries, checked before a service hands it
  * to Flink: anyone who can produce to the topic could otherwise run any statement (ADD JAR, SET,
  * CREATE FUNCTION ... USING JAR) in every service that reads it and on the Flink cluster. Only what
  * ddl-service itself writes passes: a source table's statement is one CREATE TABLE of that table
- * (not TEMPORARY, not AS or LIKE), and a materialized table's expanded query is one query.
+ * (not TEMPORARY, not AS or LIKE) with a connector and options {@link SourceConnectors} allows, and
+ * a materialized table's expanded query is one query that sets no table's options.
  */
 public final class StoredStatements {
 
@@ -81,6 +83,33 @@ public final class StoredStatements {
             throw new ForgedStatementException(
                     table, "its statement creates '" + create.getTableName() + "', another table");
         }
+        checkSourceOptions(table, create);
+    }
+
+    /** The connector and options ddl-service allows (it also checks the Kafka cluster). */
+    private static void checkSourceOptions(String table, SqlCreateTable create) {
+        List<SqlTableOption> options =
+                create.getPropertyList().getList().stream()
+                        .map(SqlTableOption.class::cast)
+                        .toList();
+        String connector =
+                options.stream()
+                        .filter(o -> o.getKeyString().equals("connector"))
+                        .map(SqlTableOption::getValueString)
+                        .findFirst()
+                        .orElseThrow(() -> new ForgedStatementException(table, "no connector"));
+        SourceConnectors.checkConnector(connector)
+                .ifPresent(
+                        refusal -> {
+                            throw new ForgedStatementException(table, refusal.reason());
+                        });
+        for (SqlTableOption option : options) {
+            SourceConnectors.checkOption(connector, option.getKeyString(), option.getValueString())
+                    .ifPresent(
+                            refusal -> {
+                                throw new ForgedStatementException(table, refusal.reason());
+                            });
+        }
     }
 
     private static void checkQuery(String table, String query) {
@@ -95,6 +124,9 @@ public final class StoredStatements {
         }
         if (!node.getKind().belongsTo(SqlKind.QUERY)) {
             throw new ForgedStatementException(table, "its query is a " + node.getKind());
+        }
+        if (!TableOptionHints.in(node).isEmpty()) {
+            throw new ForgedStatementException(table, "its query sets a table's OPTIONS");
         }
     }
 

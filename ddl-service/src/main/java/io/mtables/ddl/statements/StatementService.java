@@ -4,6 +4,7 @@ import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
+import io.mtables.ddl.domain.SourceOptions;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.WarehouseReader;
@@ -96,7 +97,15 @@ public class StatementService {
             Clock clock) {
         this.flink = flink;
         this.catalog = catalog;
-        this.router = new StatementRouter(flink, catalog, plans, statuses, preview, warehouse);
+        this.router =
+                new StatementRouter(
+                        flink,
+                        catalog,
+                        plans,
+                        statuses,
+                        preview,
+                        warehouse,
+                        new SourceOptions(config.sourceKafkaBootstrapServers()));
         this.definitions = definitions;
         this.results = results;
         this.lifecycle = lifecycle;

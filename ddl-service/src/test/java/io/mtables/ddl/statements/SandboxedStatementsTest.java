@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.mtables.ddl.domain.Catalog;
+import io.mtables.ddl.domain.SourceOptions;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.ParsedStatement;
@@ -11,6 +12,8 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Status;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTable;
 import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTableRefresh;
@@ -29,6 +32,7 @@ class SandboxedStatementsTest {
 
     private static final Instant NOW = Instant.parse("2026-12-01T00:00:00Z");
     private static final String TABLE = "default_catalog.sandbox.counts";
+    private static final String CLUSTER = "127.0.0.1:9092";
 
     private static FlinkSql flink;
     private static Catalog catalog;
@@ -39,7 +43,9 @@ class SandboxedStatementsTest {
     static void suspendedTableOverASource() {
         flink = new FlinkSql(Duration.ofMinutes(30));
         catalog = new Catalog();
-        sources = new SourceTableStatements(flink, catalog);
+        sources =
+                new SourceTableStatements(
+                        flink, catalog, new SourceOptions(List.of(CLUSTER, "127.0.0.1:9192")));
         tables = new MaterializedTableStatements(flink, catalog, table -> false, table -> false);
         accept(
                 run(
@@ -98,6 +104,28 @@ class SandboxedStatementsTest {
     }
 
     @Test
+    void aQuerySetsNoTablesOptionsWithAHint() {
+        String create =
+                "CREATE MATERIALIZED TABLE sandbox.hinted FRESHNESS = INTERVAL '1' MINUTE AS SELECT"
+                        + " ds, count(*) AS n FROM sandbox.orders /*+ OPTIONS('connector' ="
+                        + " 'filesystem', 'path' = 'file:///etc') */ GROUP BY ds";
+        String alter =
+                "ALTER MATERIALIZED TABLE sandbox.counts AS SELECT ds, count(*) AS n FROM"
+                        + " sandbox.orders /*+ OPTIONS('rows-per-second' = '100000000') */ GROUP BY"
+                        + " ds";
+
+        var created = refusal(create);
+        var altered = refusal(alter);
+
+        assertThat(created.reason()).isEqualTo("OptionNotAllowed");
+        assertThat(created.message()).contains("/*+ OPTIONS(...) */");
+        assertThat(created.column()).isEqualTo(create.indexOf("OPTIONS(") + 1);
+        assertThat(altered.reason()).isEqualTo("OptionNotAllowed");
+        assertThat(catalog.find("default_catalog.sandbox.hinted")).isEmpty();
+        assertThat(current().query().original()).doesNotContain("OPTIONS");
+    }
+
+    @Test
     void noTableIsCreatedAlteredOrDroppedUnderAReservedName() {
         String[] statements = {
             "CREATE MATERIALIZED TABLE mt_system.refresh_history AS SELECT ds FROM sandbox.orders",
@@ -116,6 +144,96 @@ class SandboxedStatementsTest {
             assertThat(error.message()).as(statement).contains("has a reserved name");
         }
         assertThat(catalog.find("default_catalog.mt_system.refresh_history")).isEmpty();
+    }
+
+    @Test
+    void aSourceReadsOnlyTopicsOfTheConfiguredClusterOrGeneratedRows() {
+        Map<String, String> refused = new LinkedHashMap<>();
+        refused.put(
+                kafkaSource("'topic' = 'o'", "'properties.bootstrap.servers' = 'evil:9092'"),
+                "InvalidOptionValue properties.bootstrap.servers");
+        refused.put(
+                kafkaSource(
+                        "'topic' = 'o'",
+                        "'properties.bootstrap.servers' = '" + CLUSTER + ",evil:9092'"),
+                "InvalidOptionValue properties.bootstrap.servers");
+        refused.put(
+                kafkaSource("'topic' = 'mt.ddl.results'", bootstrap()), "InvalidOptionValue topic");
+        refused.put(
+                kafkaSource("'topic' = 'o;__consumer_offsets'", bootstrap()),
+                "InvalidOptionValue topic");
+        refused.put(
+                kafkaSource("'topic-pattern' = '.*'", bootstrap()),
+                "OptionNotAllowed topic-pattern");
+        refused.put(
+                kafkaSource("'topic' = 'o', 'properties.sasl.jaas.config' = 'x'", bootstrap()),
+                "OptionNotAllowed properties.sasl.jaas.config");
+        refused.put(
+                kafkaSource("'topic' = 'o', 'properties.interceptor.classes' = 'a.B'", bootstrap()),
+                "OptionNotAllowed properties.interceptor.classes");
+        refused.put(
+                kafkaSource(
+                        "'topic' = 'o', 'properties.group.id' = 'planner-service'", bootstrap()),
+                "OptionNotAllowed properties.group.id");
+        refused.put(
+                kafkaSource("'topic' = 'o', 'scan.parallelism' = '64'", bootstrap()),
+                "OptionNotAllowed scan.parallelism");
+        refused.put(
+                kafkaSource("'topic' = 'o'", bootstrap())
+                        .replace("'debezium-json'", "'avro-confluent'"),
+                "InvalidOptionValue format");
+        refused.put(
+                "CREATE TABLE sandbox.files (id BIGINT) WITH ('connector' = 'filesystem',"
+                        + " 'path' = 'file:///etc', 'format' = 'csv')",
+                "InvalidOptionValue connector");
+        refused.put(
+                "CREATE TABLE sandbox.files (id BIGINT) WITH ('path' = 'file:///etc')",
+                "MissingOption connector");
+        refused.put(
+                "CREATE TABLE sandbox.files (id BIGINT) WITH ('connector' = 'datagen',"
+                        + " 'fields.id.kind' = 'sequence', 'scan.parallelism' = '64')",
+                "OptionNotAllowed scan.parallelism");
+
+        for (var each : refused.entrySet()) {
+            var error = refusal(each.getKey());
+            String[] expected = each.getValue().split(" ");
+
+            assertThat(error.reason()).as(each.getKey()).isEqualTo(expected[0]);
+            assertThat(error.message()).as(each.getKey()).contains("Nothing was changed.");
+            assertThat(error.allowed()).as(each.getKey()).isNotBlank();
+            if (!error.reason().equals("MissingOption")) {
+                assertThat(error.column())
+                        .as(each.getKey())
+                        .isEqualTo(each.getKey().indexOf("'" + expected[1] + "'") + 1);
+            }
+        }
+        assertThat(catalog.find("default_catalog.sandbox.visits")).isEmpty();
+        assertThat(catalog.find("default_catalog.sandbox.files")).isEmpty();
+
+        var accepted =
+                (Outcome.Defined)
+                        run(
+                                kafkaSource(
+                                        "'topic' = 'cdc.shop.visits', 'properties.isolation.level'"
+                                            + " = 'read_committed', 'debezium-json.schema-include'"
+                                            + " = 'false'",
+                                        "'properties.bootstrap.servers' = '127.0.0.1:9192, "
+                                                + CLUSTER
+                                                + "'"));
+        assertThat(accepted.definition().options()).containsEntry("topic", "cdc.shop.visits");
+    }
+
+    private static String kafkaSource(String topic, String bootstrap) {
+        return "CREATE TABLE sandbox.visits (id BIGINT, page STRING) WITH ('connector' = 'kafka',"
+                + " "
+                + topic
+                + ", 'format' = 'debezium-json', "
+                + bootstrap
+                + ", 'scan.startup.mode' = 'earliest-offset')";
+    }
+
+    private static String bootstrap() {
+        return "'properties.bootstrap.servers' = '" + CLUSTER + "'";
     }
 
     private static TableDefinition current() {
