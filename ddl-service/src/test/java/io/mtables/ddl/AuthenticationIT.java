@@ -44,6 +44,8 @@ class AuthenticationIT {
     void ready() {
         DialectIT.awaitReady();
         db = "auth_" + UUID.randomUUID().toString().substring(0, 8);
+        // alice (a JWT's subject) may create tables here: who may do what is AuthorizationIT's.
+        StatementRequests.post("GRANT CREATE ON SCHEMA " + db + " TO USER 'alice'", 202);
     }
 
     @Test

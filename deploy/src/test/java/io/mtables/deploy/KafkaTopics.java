@@ -49,13 +49,14 @@ final class KafkaTopics {
                                 + contract.retention().cleanupPolicy()
                                 + "'");
             }
-            if (topic.path("spec").path("partitions").asInt() != partitions) {
+            int expected = contract.partitionsOr(partitions);
+            if (topic.path("spec").path("partitions").asInt() != expected) {
                 problems.add(
                         contract.name()
                                 + ": "
                                 + topic.path("spec").path("partitions").asInt()
                                 + " partitions; the services create "
-                                + partitions);
+                                + expected);
             }
         }
         return problems;

@@ -1,5 +1,6 @@
 package io.mtables.schemas;
 
+import io.mtables.schemas.access.AccessChanged;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.ddl.DdlCommand;
@@ -41,6 +42,10 @@ public final class Contracts {
     /** A dropped table, on {@link Topics#TABLE_DEFINITIONS}. */
     public static final Contract<TableDropped> TABLE_DROPPED_V1 =
             new Contract<>("TableDropped", 1, TableDropped.class);
+
+    /** A change of roles or grants, on {@link Topics#DDL_ACCESS}. */
+    public static final Contract<AccessChanged> ACCESS_CHANGED_V1 =
+            new Contract<>("AccessChanged", 1, AccessChanged.class);
 
     /** A manual refresh, on {@link Topics#LIFECYCLE_COMMANDS}. */
     public static final Contract<RefreshRequested> REFRESH_REQUESTED_V1 =
@@ -141,6 +146,7 @@ public final class Contracts {
                     STATEMENT_RESULT_V1,
                     TABLE_DEFINED_V1,
                     TABLE_DROPPED_V1,
+                    ACCESS_CHANGED_V1,
                     REFRESH_REQUESTED_V1,
                     REFRESH_PLANNED_V1,
                     JOB_QUEUED_V1,

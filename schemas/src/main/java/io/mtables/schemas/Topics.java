@@ -44,6 +44,14 @@ public final class Topics {
      */
     public static final String SCHEDULER_LAST_TICKS = "mt.scheduler.last-ticks";
 
+    /**
+     * Who may do what: roles, their members and grants ({@code AccessChanged.v1}, keyed by request
+     * id, compacted: no key repeats, so every change is kept). One partition: the changes are
+     * replayed in the one order they were made (a REVOKE after its GRANT). Produced and read by
+     * ddl-service alone.
+     */
+    public static final String DDL_ACCESS = "mt.ddl.access";
+
     /** Every topic with its retention policy, so that any service can create what is missing. */
     public static final List<TopicSpec> ALL =
             List.of(
@@ -55,7 +63,8 @@ public final class Topics {
                     new TopicSpec(LIFECYCLE_COMMANDS, TopicSpec.Retention.DELETE),
                     new TopicSpec(REFRESH_EVENTS, TopicSpec.Retention.DELETE),
                     new TopicSpec(DEAD_LETTERS, TopicSpec.Retention.DELETE),
-                    new TopicSpec(SCHEDULER_LAST_TICKS, TopicSpec.Retention.COMPACT));
+                    new TopicSpec(SCHEDULER_LAST_TICKS, TopicSpec.Retention.COMPACT),
+                    new TopicSpec(DDL_ACCESS, TopicSpec.Retention.COMPACT, 1));
 
     private Topics() {}
 

@@ -77,7 +77,10 @@ public class TopicCreator {
     }
 
     private NewTopic newTopic(TopicSpec spec) {
-        return new NewTopic(spec.name(), config.topicPartitions(), config.topicReplicationFactor())
+        return new NewTopic(
+                        spec.name(),
+                        spec.partitionsOr(config.topicPartitions()),
+                        config.topicReplicationFactor())
                 .configs(
                         Map.of(
                                 TopicConfig.CLEANUP_POLICY_CONFIG,

@@ -154,6 +154,7 @@ final class ServiceProcess implements AutoCloseable {
                 command.add("-Dquarkus.management.host=" + host.address());
             }
             command.add(TestCredentials.ACCOUNT_PROPERTY);
+            command.add(TestCredentials.ADMIN_PROPERTY);
         }
         properties.forEach(p -> command.add("-D" + p));
         command.addAll(List.of("-jar", jar.toString()));

@@ -12,7 +12,8 @@ final class Problems {
 
     static final String MEDIA_TYPE = "application/problem+json";
 
-    private static final Set<String> NOT_FOUND = Set.of("TableNotFound", "OperationNotFound");
+    private static final Set<String> NOT_FOUND =
+            Set.of("TableNotFound", "OperationNotFound", "RoleNotFound");
     private static final Set<String> CONFLICT =
             Set.of(
                     "TableAlreadyExists",
@@ -20,6 +21,7 @@ final class Problems {
                     "AlreadySuspended",
                     "NotSuspended",
                     "RefreshOfContinuousTable",
+                    "RoleAlreadyExists",
                     StatementService.REQUEST_ID_IN_USE);
 
     /** When a client may try a 503 again. */
@@ -36,6 +38,9 @@ final class Problems {
         }
         if ("Unauthenticated".equals(reason)) {
             return 401;
+        }
+        if ("PermissionDenied".equals(reason)) {
+            return 403;
         }
         if ("ServiceNotReady".equals(reason)
                 || StatementService.BROKER_UNAVAILABLE.equals(reason)) {

@@ -8,11 +8,15 @@ import io.mtables.schemas.ddl.StatementError;
  */
 public class StatementException extends RuntimeException {
 
-    /** How the refusal maps onto HTTP: bad input, a missing object, or a conflicting change. */
+    /**
+     * How the refusal maps onto HTTP: bad input, a missing object, a conflicting change, or a
+     * caller without the privilege.
+     */
     public enum Category {
         INVALID,
         NOT_FOUND,
-        CONFLICT
+        CONFLICT,
+        FORBIDDEN
     }
 
     private final Category category;
@@ -58,6 +62,17 @@ public class StatementException extends RuntimeException {
     public static StatementException notFound(String message) {
         return new StatementException(
                 Category.NOT_FOUND, "TableNotFound", message, null, null, null);
+    }
+
+    /** The caller lacks a privilege: nothing was done. */
+    public static StatementException permissionDenied(String message, String allowed) {
+        return new StatementException(
+                Category.FORBIDDEN, "PermissionDenied", message, null, null, allowed);
+    }
+
+    /** A missing object other than a table (a role). */
+    public static StatementException notFound(String reason, String message) {
+        return new StatementException(Category.NOT_FOUND, reason, message, null, null, null);
     }
 
     public static StatementException conflict(String reason, String message) {

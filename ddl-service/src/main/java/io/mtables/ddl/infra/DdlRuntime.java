@@ -2,9 +2,12 @@ package io.mtables.ddl.infra;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.mtables.ddl.DdlConfig;
+import io.mtables.ddl.access.AccessControl;
+import io.mtables.ddl.access.AccessLog;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
+import io.mtables.ddl.security.AuthConfig;
 import io.mtables.ddl.statements.PlanPreview;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.messaging.KafkaLog;
@@ -27,6 +30,7 @@ import io.mtables.schemas.plan.RefreshPlan;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
+import io.smallrye.config.SmallRyeConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.nio.file.Path;
@@ -79,6 +83,7 @@ public class DdlRuntime {
     private KafkaLog definitions;
     private KafkaLog results;
     private KafkaLog lifecycle;
+    private AccessLog accessLog;
     private volatile ActiveInstance role;
     private CommandForwarder forwarder;
     private boolean warmedUp;
@@ -132,6 +137,14 @@ public class DdlRuntime {
                 plans);
     }
 
+    /** The principals that may do everything ({@code mt.auth.admins}, docs/security.md). */
+    private static Set<String> admins() {
+        return ConfigProvider.getConfig()
+                .unwrap(SmallRyeConfig.class)
+                .getConfigMapping(AuthConfig.class)
+                .admins();
+    }
+
     /** Reads the catalog back in the background; {@link #ready()} says when it is done. */
     public void start(
             Map<String, Object> kafka,
@@ -145,6 +158,7 @@ public class DdlRuntime {
         definitions = new KafkaLog(Topics.TABLE_DEFINITIONS, serviceName, clientConfig);
         results = new KafkaLog(Topics.DDL_RESULTS, serviceName, clientConfig);
         lifecycle = new KafkaLog(Topics.LIFECYCLE_COMMANDS, serviceName, clientConfig);
+        accessLog = new AccessLog(new KafkaLog(Topics.DDL_ACCESS, serviceName, clientConfig));
         loading = () -> load(serviceName, settings, config, clock, plans);
         startLoading();
         background.scheduleWithFixedDelay(this::writePendingResults, 2, 2, TimeUnit.SECONDS);
@@ -362,6 +376,8 @@ public class DdlRuntime {
                         return analyzer.windowEnds(table, plans::find);
                     }
                 };
+        gate.progress("reading " + Topics.DDL_ACCESS);
+        AccessControl access = accessLog.read(admins());
         StatementService loaded =
                 new StatementService(
                         flink,
@@ -373,6 +389,8 @@ public class DdlRuntime {
                         definitions,
                         results,
                         lifecycle,
+                        accessLog,
+                        access,
                         config,
                         clock);
         changesByRequest.forEach(loaded::rememberChange);

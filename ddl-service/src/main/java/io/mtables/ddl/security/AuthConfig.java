@@ -1,7 +1,9 @@
 package io.mtables.ddl.security;
 
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Who may call ddl-service besides the holders of a JWT from the configured identity provider
@@ -12,6 +14,13 @@ public interface AuthConfig {
 
     /** By account name; an account's key is {@code mtk.<name>.<secret>} (docs/security.md). */
     Map<String, ServiceAccount> serviceAccounts();
+
+    /**
+     * The principals that may do everything (every statement on every table, GRANT and REVOKE,
+     * roles): {@code service-account:<name>} or {@code user:<sub>}.
+     */
+    @WithDefault("service-account:admin")
+    Set<String> admins();
 
     interface ServiceAccount {
 

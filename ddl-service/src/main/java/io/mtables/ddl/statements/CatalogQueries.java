@@ -24,7 +24,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.flink.sql.parser.dql.SqlRichDescribeTable;
 import org.apache.flink.sql.parser.dql.SqlShowTables;
@@ -55,7 +59,8 @@ final class CatalogQueries {
         this.plans = plans;
     }
 
-    Outcome show(SqlShowTables show) {
+    /** SHOW [MATERIALIZED] TABLES: those the caller may see ({@code visible}). */
+    Outcome show(SqlShowTables show, Predicate<TableDefinition> visible) {
         boolean materialized = show.getTableKind() == SqlShowTables.SqlTableKind.MATERIALIZED_TABLE;
         if (show.getTableKind() == SqlShowTables.SqlTableKind.VIEW) {
             throw StatementException.invalidAt(
@@ -78,6 +83,9 @@ final class CatalogQueries {
                         : null;
         List<List<Object>> rows = new ArrayList<>();
         for (TableDefinition table : tables) {
+            if (!visible.test(table)) {
+                continue;
+            }
             TableId id = TableId.of(table.table());
             if (!database.isEmpty()
                     && !String.join(".", database)
@@ -106,7 +114,11 @@ final class CatalogQueries {
         return new Outcome.Rows(columns, rows);
     }
 
-    Outcome describe(SqlRichDescribeTable describe, boolean materialized) {
+    /** DESCRIBE, of a table the caller may read ({@code checkRead} refuses the others). */
+    Outcome describe(
+            SqlRichDescribeTable describe,
+            boolean materialized,
+            Consumer<TableDefinition> checkRead) {
         String table =
                 Identifiers.qualify(
                         describe.fullTableName(),
@@ -120,6 +132,7 @@ final class CatalogQueries {
                                                 (materialized ? "Materialized table " : "Table ")
                                                         + table
                                                         + " does not exist."));
+        checkRead.accept(definition);
         if (materialized && definition.kind() != Kind.MATERIALIZED_TABLE) {
             throw StatementException.invalid(
                     "WrongTableKind",
@@ -147,6 +160,7 @@ final class CatalogQueries {
         List<List<Object>> rows = new ArrayList<>();
         property(rows, "table_name", definition.table());
         property(rows, "version", definition.version());
+        property(rows, "owner", definition.owner());
         property(rows, "status", definition.status());
         property(rows, "refresh_mode", definition.refreshMode());
         property(rows, "freshness", freshness(definition));
@@ -260,9 +274,11 @@ final class CatalogQueries {
      * It is parsed and run by Calcite rather than Flink: Flink's grammar reserves words that are
      * column names here (refresh_mode).
      */
-    Outcome informationSchema(String query) {
+    Outcome informationSchema(String query, Predicate<TableDefinition> visible) {
+        List<TableDefinition> seen =
+                catalog.tables(Kind.MATERIALIZED_TABLE).stream().filter(visible).toList();
         List<Object[]> rows = new ArrayList<>();
-        for (TableDefinition table : catalog.tables(Kind.MATERIALIZED_TABLE)) {
+        for (TableDefinition table : seen) {
             // The planned mode once planner-service has planned this version, else the declared
             // one.
             String mode =
@@ -293,7 +309,7 @@ final class CatalogQueries {
                     });
         }
         List<Object[]> dependencies = new ArrayList<>();
-        for (TableDefinition table : catalog.tables(Kind.MATERIALIZED_TABLE)) {
+        for (TableDefinition table : seen) {
             for (var source : table.sources()) {
                 dependencies.add(
                         new Object[] {
@@ -303,11 +319,19 @@ final class CatalogQueries {
         }
         var answer =
                 InformationSchema.query(
-                        query,
-                        rows,
-                        dependencies,
-                        table -> RefreshHistoryTable.read(warehouse.location(), table));
+                        query, rows, dependencies, table -> visibleHistory(table, seen));
         return new Outcome.Rows(answer.columns(), answer.rows());
+    }
+
+    /** The refresh history of the tables the caller sees (its first column is the table). */
+    private List<Object[]> visibleHistory(Optional<String> table, List<TableDefinition> seen) {
+        Set<String> names = seen.stream().map(TableDefinition::table).collect(Collectors.toSet());
+        if (table.isPresent() && !names.contains(table.get())) {
+            return List.of();
+        }
+        return RefreshHistoryTable.read(warehouse.location(), table).stream()
+                .filter(row -> names.contains((String) row[0]))
+                .toList();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.mtables.ddl.statements;
 
+import io.mtables.schemas.access.AccessChanged;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.ddl.StatementResult.ResultColumn;
@@ -34,6 +35,14 @@ public sealed interface Outcome {
      * @param message what happened
      */
     record RefreshRequest(RefreshRequested request, String message) implements Outcome {}
+
+    /**
+     * A change of roles or grants, to be written to the access log.
+     *
+     * @param change the event
+     * @param message what happened
+     */
+    record AccessChange(AccessChanged change, String message) implements Outcome {}
 
     /**
      * A query answer.

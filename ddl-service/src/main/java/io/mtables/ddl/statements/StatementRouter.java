@@ -1,5 +1,7 @@
 package io.mtables.ddl.statements;
 
+import io.mtables.ddl.access.AccessControl;
+import io.mtables.ddl.access.AccessStatementParser;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
@@ -51,6 +53,8 @@ public class StatementRouter {
     private final PlanProjection plans;
     private final TableReads reads;
     private final Catalog catalog;
+    private final AccessControl access;
+    private final AccessStatements accessStatements;
     private final SourceHistory sourceHistory = new SourceHistory();
 
     public StatementRouter(
@@ -60,8 +64,11 @@ public class StatementRouter {
             RefreshStatusProjection statuses,
             PlanPreview preview,
             WarehouseReader warehouse,
-            SourceOptions sourceOptions) {
+            SourceOptions sourceOptions,
+            AccessControl access) {
         this.preview = preview;
+        this.access = access;
+        this.accessStatements = new AccessStatements(access, catalog, flink);
         this.plans = plans;
         this.catalog = catalog;
         this.reads = new TableReads(flink, catalog, warehouse);
@@ -83,15 +90,27 @@ public class StatementRouter {
         this.queries = new CatalogQueries(flink, catalog, plans, statuses, warehouse);
     }
 
-    /** What {@code statement} comes to; nothing is changed yet. */
-    public Outcome route(String statement, String requestId, Instant now) {
+    /**
+     * What {@code statement} comes to, if {@code principal} may do it; nothing is changed yet.
+     * Reads are checked before anything is read, changes once the statement says what they are.
+     */
+    public Outcome route(String statement, String requestId, Instant now, String principal) {
+        if (AccessStatementParser.isAccessStatement(statement)) {
+            return accessStatements.execute(statement, principal, requestId, now);
+        }
+        Authorization caller = new Authorization(access, catalog, principal);
+        return caller.checkAndOwn(routeFor(caller, statement, requestId, now));
+    }
+
+    private Outcome routeFor(
+            Authorization caller, String statement, String requestId, Instant now) {
         if (InformationSchema.isQueryOver(statement)) {
-            return queries.informationSchema(statement);
+            return queries.informationSchema(statement, caller::sees);
         }
         ParsedStatement parsed = flink.parse(statement);
         SqlNode node = parsed.node();
         if (parsed.explain()) {
-            return explain(parsed, requestId, now);
+            return explain(parsed, requestId, now, caller);
         }
         if (node instanceof SqlCreateMaterializedTable) {
             return refusedAtOnce(materializedTables.create(parsed, requestId, now));
@@ -112,13 +131,13 @@ public class StatementRouter {
             return sourceTables.drop(drop, requestId, now);
         }
         if (node instanceof SqlShowTables show) {
-            return queries.show(show);
+            return queries.show(show, caller::sees);
         }
         if (node instanceof SqlRichDescribeTable describe) {
-            return queries.describe(describe, parsed.describeMaterialized());
+            return queries.describe(describe, parsed.describeMaterialized(), caller::checkRead);
         }
         if (node.getKind().belongsTo(SqlKind.QUERY)) {
-            return reads.select(parsed);
+            return reads.select(parsed, caller::checkRead);
         }
         if (TEMPORARY.matcher(parsed.text()).find()) {
             Statements.refuseTemporary(true, "object", node);
@@ -257,7 +276,8 @@ public class StatementRouter {
      * it ran, then planned as planner-service would plan it; a changed query also gets the verdict
      * on its running job's state. Nothing is created or changed.
      */
-    private Outcome explain(ParsedStatement parsed, String requestId, Instant now) {
+    private Outcome explain(
+            ParsedStatement parsed, String requestId, Instant now, Authorization caller) {
         SqlNode node = parsed.node();
         Outcome wouldBe;
         if (node instanceof SqlCreateMaterializedTable) {
@@ -267,6 +287,12 @@ public class StatementRouter {
             wouldBe = materializedTables.alter(parsed, alter, requestId, now);
         } else {
             throw explainRefused(node);
+        }
+        // What the caller may not do, they may not see planned either.
+        if (wouldBe instanceof Outcome.Unchanged unchanged) {
+            caller.checkRead(materializedTables.current(unchanged.table()));
+        } else {
+            caller.checkAndOwn(wouldBe);
         }
         var definition =
                 wouldBe instanceof Outcome.Defined defined

@@ -1,6 +1,8 @@
 package io.mtables.ddl.statements;
 
 import io.mtables.ddl.DdlConfig;
+import io.mtables.ddl.access.AccessControl;
+import io.mtables.ddl.access.AccessLog;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
@@ -56,6 +58,8 @@ public class StatementService {
     private final NewestEntries<String, StatementResult> operations;
 
     private final AtomicLong catalogChanges = new AtomicLong();
+    private final AccessLog accessLog;
+    private final AccessControl access;
     private final Queue<PendingResult> pendingResults = new ConcurrentLinkedQueue<>();
 
     /**
@@ -93,6 +97,8 @@ public class StatementService {
             KafkaLog definitions,
             KafkaLog results,
             KafkaLog lifecycle,
+            AccessLog accessLog,
+            AccessControl access,
             DdlConfig config,
             Clock clock) {
         this.flink = flink;
@@ -105,7 +111,10 @@ public class StatementService {
                         statuses,
                         preview,
                         warehouse,
-                        new SourceOptions(config.sourceKafkaBootstrapServers()));
+                        new SourceOptions(config.sourceKafkaBootstrapServers()),
+                        access);
+        this.accessLog = accessLog;
+        this.access = access;
         this.definitions = definitions;
         this.results = results;
         this.lifecycle = lifecycle;
@@ -231,7 +240,12 @@ public class StatementService {
             checkSize(statement);
             outcome =
                     flink.onPlannerThread(
-                            () -> router.route(statement, requestId, clock.instant()));
+                            () ->
+                                    router.route(
+                                            statement,
+                                            requestId,
+                                            clock.instant(),
+                                            answeringPrincipal));
         } catch (StatementException e) {
             return record(StatementResult.failed(requestId, e.toError(), clock.instant()));
         } catch (BrokerUnavailableException e) {
@@ -372,6 +386,11 @@ public class StatementService {
                             defined.message(),
                             defined.definition().table(),
                             clock.instant()));
+        }
+        if (outcome instanceof Outcome.AccessChange change) {
+            accessLog.append(change.change(), access);
+            return record(
+                    StatementResult.succeeded(requestId, change.message(), null, clock.instant()));
         }
         if (outcome instanceof Outcome.RefreshRequest refresh) {
             lifecycle.append(

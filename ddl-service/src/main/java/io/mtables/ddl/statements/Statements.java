@@ -15,7 +15,8 @@ final class Statements {
                 + " ALTER MATERIALIZED TABLE ... SUSPEND | RESUME | REFRESH | SET FRESHNESS | SET"
                 + " (...) | RESET (...) | AS <query>, DROP MATERIALIZED TABLE, SHOW MATERIALIZED"
                 + " TABLES, DESCRIBE MATERIALIZED TABLE, SELECT ... FROM"
-                + " information_schema.materialized_tables";
+                + " information_schema.materialized_tables, CREATE ROLE, DROP ROLE, GRANT, REVOKE,"
+                + " SHOW GRANTS, SHOW ROLES";
 
     private Statements() {}
 

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -47,7 +48,8 @@ class TableReads {
         this.warehouse = warehouse;
     }
 
-    Outcome select(ParsedStatement parsed) {
+    /** A SELECT over tables the caller may read ({@code checkRead} refuses the others). */
+    Outcome select(ParsedStatement parsed, Consumer<TableDefinition> checkRead) {
         Map<String, SqlIdentifier> read = new LinkedHashMap<>();
         collect(parsed.node(), new HashSet<>(), read);
         if (read.isEmpty()) {
@@ -78,6 +80,7 @@ class TableReads {
                         FlinkSql.positionOf(entry.getValue()),
                         ALLOWED);
             }
+            checkRead.accept(definition);
             TableId id = TableId.of(table);
             List<List<String>> paths =
                     new ArrayList<>(

@@ -22,5 +22,11 @@ public final class TestCredentials {
     public static final String ACCOUNT_PROPERTY =
             "-Dmt.auth.service-accounts." + ACCOUNT + ".key-sha256=" + API_KEY_SHA256;
 
+    /** The system property that makes this account an admin of a ddl-service process. */
+    public static final String ADMIN_PROPERTY = "-Dmt.auth.admins=service-account:" + ACCOUNT;
+
+    /** The principal this account's statements run as. */
+    public static final String PRINCIPAL = "service-account:" + ACCOUNT;
+
     private TestCredentials() {}
 }

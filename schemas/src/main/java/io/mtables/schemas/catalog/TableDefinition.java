@@ -36,6 +36,8 @@ import java.util.Map;
  *     versions that keep the query; null while the query is the one of version 1
  * @param previewedPlan the plan ddl-service made of this version when it accepted it, for
  *     planner-service to take as its own when nothing it plans with differs; null when none
+ * @param owner the principal that created the table (version 1), carried into every later version:
+ *     it holds every privilege on the table; null for tables created before owners were recorded
  */
 public record TableDefinition(
         String table,
@@ -58,7 +60,56 @@ public record TableDefinition(
         Instant updatedAt,
         String requestId,
         QueryChange queryChange,
-        @JsonInclude(JsonInclude.Include.NON_NULL) PreviewedPlan previewedPlan) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) PreviewedPlan previewedPlan,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String owner) {
+
+    /** A version without an owner on record. */
+    public TableDefinition(
+            String table,
+            long version,
+            Kind kind,
+            String statement,
+            List<Column> columns,
+            List<String> primaryKey,
+            List<String> partitionKeys,
+            Distribution distribution,
+            Map<String, String> options,
+            String comment,
+            Freshness freshness,
+            RefreshMode refreshMode,
+            Query query,
+            List<SourceTable> sources,
+            Status status,
+            Map<String, String> resumeOptions,
+            Instant createdAt,
+            Instant updatedAt,
+            String requestId,
+            QueryChange queryChange,
+            PreviewedPlan previewedPlan) {
+        this(
+                table,
+                version,
+                kind,
+                statement,
+                columns,
+                primaryKey,
+                partitionKeys,
+                distribution,
+                options,
+                comment,
+                freshness,
+                refreshMode,
+                query,
+                sources,
+                status,
+                resumeOptions,
+                createdAt,
+                updatedAt,
+                requestId,
+                queryChange,
+                previewedPlan,
+                null);
+    }
 
     /** A version without a previewed plan. */
     public TableDefinition(
@@ -175,7 +226,8 @@ public record TableDefinition(
                 updatedAt,
                 requestId,
                 change,
-                previewedPlan);
+                previewedPlan,
+                owner);
     }
 
     /** The same version with the plan ddl-service made of it when it accepted it. */
@@ -201,7 +253,35 @@ public record TableDefinition(
                 updatedAt,
                 requestId,
                 queryChange,
-                preview);
+                preview,
+                owner);
+    }
+
+    /** The same version owned by {@code principal}. */
+    public TableDefinition withOwner(String principal) {
+        return new TableDefinition(
+                table,
+                version,
+                kind,
+                statement,
+                columns,
+                primaryKey,
+                partitionKeys,
+                distribution,
+                options,
+                comment,
+                freshness,
+                refreshMode,
+                query,
+                sources,
+                status,
+                resumeOptions,
+                createdAt,
+                updatedAt,
+                requestId,
+                queryChange,
+                previewedPlan,
+                principal);
     }
 
     /**

@@ -1,0 +1,115 @@
+package io.mtables.ddl.statements;
+
+import io.mtables.ddl.access.AccessControl;
+import io.mtables.ddl.access.Privilege;
+import io.mtables.ddl.domain.Catalog;
+import io.mtables.ddl.domain.StatementException;
+import io.mtables.schemas.catalog.TableDefinition;
+import java.util.Optional;
+
+/**
+ * What one caller may do, checked before anything is written or returned: a change needs CREATE on
+ * the schema (a new table) or ALTER or DROP on the table, and a materialized table's query SELECT
+ * on each table it reads, by the caller and by the table's owner (its jobs read with the owner's
+ * rights); a read needs SELECT; SHOW and information_schema list only what the caller may see.
+ * Every new table is owned by its creator; later versions keep their owner.
+ */
+final class Authorization {
+
+    private final AccessControl access;
+    private final Catalog catalog;
+    private final String principal;
+
+    Authorization(AccessControl access, Catalog catalog, String principal) {
+        this.access = access;
+        this.catalog = catalog;
+        this.principal = principal;
+    }
+
+    /** Whether the caller may see {@code table} at all (any privilege on it). */
+    boolean sees(TableDefinition table) {
+        return access.sees(principal, table);
+    }
+
+    /** Refuses a read of {@code table} without SELECT on it. */
+    void checkRead(TableDefinition table) {
+        require(Privilege.SELECT, table);
+    }
+
+    /**
+     * Refuses a change the caller may not make, and gives a new table its owner (the caller) and a
+     * new version of a table the owner it had.
+     */
+    Outcome checkAndOwn(Outcome outcome) {
+        if (outcome instanceof Outcome.Defined defined) {
+            TableDefinition changed = defined.definition();
+            Optional<TableDefinition> existing = catalog.find(changed.table());
+            if (existing.isPresent()) {
+                require(Privilege.ALTER, existing.get());
+            } else {
+                requireOnSchema(Privilege.CREATE, AccessControl.schemaOf(changed.table()));
+            }
+            String owner = existing.map(TableDefinition::owner).orElse(principal);
+            for (TableDefinition.SourceTable source : changed.sources()) {
+                TableDefinition read = catalog.find(source.table()).orElse(null);
+                if (read == null) {
+                    continue; // its own version check refuses it
+                }
+                require(Privilege.SELECT, read);
+                if (owner != null
+                        && !owner.equals(principal)
+                        && !access.allows(owner, Privilege.SELECT, read)) {
+                    throw StatementException.permissionDenied(
+                            changed.table()
+                                    + "'s owner "
+                                    + owner
+                                    + " may not read "
+                                    + read.table()
+                                    + ", and its jobs read with the owner's rights. Nothing was"
+                                    + " changed.",
+                            "a grant of SELECT on " + read.table() + " to " + owner);
+                }
+            }
+            return new Outcome.Defined(
+                    changed.withOwner(owner), defined.message(), defined.onCommitted());
+        }
+        if (outcome instanceof Outcome.Dropped dropped) {
+            catalog.find(dropped.dropped().table()).ifPresent(t -> require(Privilege.DROP, t));
+        } else if (outcome instanceof Outcome.RefreshRequest refresh) {
+            catalog.find(refresh.request().table()).ifPresent(t -> require(Privilege.ALTER, t));
+        }
+        return outcome;
+    }
+
+    private void require(Privilege privilege, TableDefinition table) {
+        if (!access.allows(principal, privilege, table)) {
+            throw StatementException.permissionDenied(
+                    principal
+                            + " may not "
+                            + privilege
+                            + " "
+                            + table.table()
+                            + ". Nothing was done.",
+                    "a grant of "
+                            + privilege
+                            + " on "
+                            + table.table()
+                            + " or its schema, from "
+                            + (table.owner() == null ? "" : "its owner " + table.owner() + " or ")
+                            + "an admin");
+        }
+    }
+
+    private void requireOnSchema(Privilege privilege, String schema) {
+        if (!access.allowsOnSchema(principal, privilege, schema)) {
+            throw StatementException.permissionDenied(
+                    principal
+                            + " may not "
+                            + privilege
+                            + " tables in schema "
+                            + schema
+                            + ". Nothing was done.",
+                    "a grant of " + privilege + " on SCHEMA " + schema + ", from an admin");
+        }
+    }
+}

@@ -1,0 +1,283 @@
+package io.mtables.ddl;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.mtables.ddl.domain.PlanProjection;
+import io.mtables.ddl.infra.DdlRuntime;
+import io.mtables.planning.PlannerSettings;
+import io.mtables.schemas.ddl.StatementResult;
+import io.mtables.testing.auth.TestCredentials;
+import io.mtables.testing.kafka.KafkaBroker;
+import io.mtables.testing.kafka.KafkaBrokerTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.smallrye.jwt.build.Jwt;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Who may do what (issue 47): roles, grants on schemas and tables, owners. Each denial is a 403
+ * that changes nothing; SHOW and DESCRIBE show only what the caller may see. The tests' service
+ * account is an admin (the %test profile's mt.auth.admins); alice and bob are users of the identity
+ * provider (JWTs), with no privilege until one is granted.
+ */
+@QuarkusTest
+@QuarkusTestResource(KafkaBrokerTestResource.class)
+class AuthorizationIT {
+
+    private static final String ADMIN = TestCredentials.AUTHORIZATION;
+    private static final String ALICE = "Bearer " + jwt("alice");
+    private static final String BOB = "Bearer " + jwt("bob");
+
+    @Inject DdlConfig config;
+
+    private String db;
+    private String role;
+
+    @BeforeEach
+    void schemaWithASource() {
+        DialectIT.awaitReady();
+        String id = UUID.randomUUID().toString().substring(0, 8);
+        db = "authz_" + id;
+        role = "analysts_" + id;
+        expect(ADMIN, "CREATE ROLE " + role, 202);
+        expect(
+                ADMIN,
+                "CREATE TABLE "
+                        + db
+                        + ".orders (id BIGINT, ds STRING) WITH ('connector' = 'datagen')",
+                202);
+    }
+
+    @Test
+    void withoutAGrantAUserMayNeitherCreateNorSeeAndNothingChanges() {
+        denied(ALICE, "CREATE TABLE " + db + ".x (a INT) WITH ('connector' = 'datagen')");
+        denied(ALICE, byDs("CREATE MATERIALIZED TABLE"));
+        denied(ALICE, "DESCRIBE " + db + ".orders");
+        denied(ALICE, "DROP TABLE " + db + ".orders");
+        denied(ALICE, "CREATE ROLE writers_" + role);
+        denied(ALICE, "GRANT SELECT ON TABLE " + db + ".orders TO USER 'alice'");
+        denied(ALICE, "GRANT ROLE " + role + " TO USER 'alice'");
+        denied(ALICE, "GRANT CREATE ON SCHEMA " + db + " TO USER 'alice'");
+
+        assertThat(tables(ALICE)).isEmpty();
+        assertThat(tables(ADMIN)).containsExactly(table("orders"));
+        // Other tests of this JVM grant alice privileges in their schemas, none in this one.
+        assertThat(rows(ALICE, "SHOW GRANTS"))
+                .noneMatch(row -> row.get(3).startsWith("default_catalog." + db));
+        assertThat(rows(ALICE, "SHOW GRANTS ON SCHEMA " + db)).isEmpty();
+    }
+
+    @Test
+    void aMaterializedTableNeedsCreateOnItsSchemaAndSelectOnWhatItReadsAndIsItsCreators() {
+        expect(ADMIN, "GRANT CREATE ON SCHEMA " + db + " TO USER 'alice'", 202);
+        Response noRead = denied(ALICE, byDs("CREATE MATERIALIZED TABLE"));
+        assertThat(noRead.jsonPath().getString("detail"))
+                .contains("user:alice may not SELECT default_catalog." + db + ".orders");
+
+        expect(ADMIN, "GRANT SELECT ON TABLE " + db + ".orders TO ROLE " + role, 202);
+        expect(ADMIN, "GRANT ROLE " + role + " TO USER 'alice'", 202);
+        expect(ALICE, byDs("CREATE MATERIALIZED TABLE"), 202);
+
+        assertThat(property(ALICE, "owner")).isEqualTo("user:alice");
+        assertThat(tables(ALICE)).containsExactly(table("by_ds"), table("orders"));
+        assertThat(rows(ALICE, "SHOW GRANTS ON TABLE " + db + ".by_ds"))
+                .containsExactly(List.of("user:alice", "OWNER", "TABLE", table("by_ds")));
+        // The owner changes and drops it; an admin may too.
+        expect(ALICE, "ALTER MATERIALIZED TABLE " + db + ".by_ds SUSPEND", 202);
+        expect(ADMIN, "ALTER MATERIALIZED TABLE " + db + ".by_ds RESUME", 202);
+
+        expect(ADMIN, "REVOKE ROLE " + role + " FROM USER 'alice'", 202);
+        denied(ALICE, byDs("CREATE MATERIALIZED TABLE").replace("by_ds", "again"));
+        denied(ALICE, "DESCRIBE " + db + ".orders");
+        expect(ALICE, "DROP MATERIALIZED TABLE " + db + ".by_ds", 202);
+        assertThat(tables(ADMIN)).containsExactly(table("orders"));
+    }
+
+    @Test
+    void anOwnerGrantsOnItsTableAndAGrantEndsWithTheTable() {
+        expect(ADMIN, "GRANT CREATE ON SCHEMA " + db + " TO USER 'alice'", 202);
+        expect(ADMIN, "GRANT SELECT ON " + db + ".orders TO USER 'alice'", 202);
+        expect(ALICE, byDs("CREATE MATERIALIZED TABLE"), 202);
+
+        denied(BOB, "DESCRIBE MATERIALIZED TABLE " + db + ".by_ds");
+        denied(BOB, "GRANT SELECT ON " + db + ".by_ds TO USER 'bob'");
+        expect(ALICE, "GRANT SELECT ON " + db + ".by_ds TO USER 'bob'", 202);
+
+        assertThat(tables(BOB)).containsExactly(table("by_ds"));
+        assertThat(property(BOB, "owner")).isEqualTo("user:alice");
+        assertThat(
+                        rows(
+                                BOB,
+                                "SELECT table_name FROM information_schema.materialized_tables"
+                                        + " WHERE table_name LIKE 'default_catalog."
+                                        + db
+                                        + ".%'"))
+                .containsExactly(List.of(table("by_ds")));
+        denied(BOB, "ALTER MATERIALIZED TABLE " + db + ".by_ds SUSPEND");
+        denied(BOB, "DROP MATERIALIZED TABLE " + db + ".by_ds");
+        assertThat(rows(BOB, "SHOW GRANTS TO USER 'bob'"))
+                .containsExactly(List.of("user:bob", "SELECT", "TABLE", table("by_ds")));
+
+        // Dropped and created again: a new table, without the old one's grants.
+        expect(ALICE, "DROP MATERIALIZED TABLE " + db + ".by_ds", 202);
+        expect(ALICE, byDs("CREATE MATERIALIZED TABLE"), 202);
+        denied(BOB, "DESCRIBE MATERIALIZED TABLE " + db + ".by_ds");
+        assertThat(tables(BOB)).isEmpty();
+    }
+
+    @Test
+    void rolesAndGrantsAreAnAdminsAndEveryWrongOneIsRefusedSayingWhy() {
+        Response unknownRole = post(ADMIN, "GRANT ROLE nobody_" + role + " TO USER 'alice'");
+        assertThat(unknownRole.statusCode()).as(unknownRole.asString()).isEqualTo(404);
+        assertThat(unknownRole.jsonPath().getString("title")).isEqualTo("RoleNotFound");
+
+        Response again = post(ADMIN, "CREATE ROLE " + role);
+        assertThat(again.statusCode()).isEqualTo(409);
+        assertThat(again.jsonPath().getString("title")).isEqualTo("RoleAlreadyExists");
+
+        Response createOnTable =
+                post(ADMIN, "GRANT CREATE ON TABLE " + db + ".orders TO ROLE " + role);
+        assertThat(createOnTable.statusCode()).isEqualTo(400);
+        assertThat(createOnTable.jsonPath().getString("detail")).contains("privilege on a schema");
+
+        String typo = "GRANT SELEKT ON SCHEMA " + db + " TO USER 'alice'";
+        Response bad = post(ADMIN, typo);
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.jsonPath().getInt("column")).isEqualTo(typo.indexOf("SELEKT") + 1);
+        assertThat(bad.jsonPath().getString("detail")).contains("Expected a privilege");
+        assertThat(bad.jsonPath().getString("allowed")).contains("SHOW GRANTS");
+
+        assertThat(rows(ADMIN, "SHOW ROLES")).contains(List.of(role));
+        expect(ADMIN, "GRANT ROLE " + role + " TO SERVICE ACCOUNT etl", 202);
+        assertThat(rows(ADMIN, "SHOW ROLES")).contains(List.of(role, "service-account:etl"));
+        expect(ADMIN, "DROP ROLE " + role, 202);
+        assertThat(rows(ADMIN, "SHOW ROLES")).doesNotContain(List.of(role));
+        expect(ADMIN, "DROP ROLE IF EXISTS " + role, 202);
+    }
+
+    @Test
+    void theNextInstanceKnowsEveryRoleGrantAndOwner() {
+        expect(ADMIN, "GRANT CREATE ON SCHEMA " + db + " TO USER 'alice'", 202);
+        expect(ADMIN, "GRANT SELECT ON TABLE " + db + ".orders TO ROLE " + role, 202);
+        expect(ADMIN, "GRANT ROLE " + role + " TO USER 'alice'", 202);
+        expect(ALICE, byDs("CREATE MATERIALIZED TABLE"), 202);
+        expect(ALICE, "GRANT SELECT ON " + db + ".by_ds TO USER 'bob'", 202);
+        expect(ALICE, "REVOKE SELECT ON " + db + ".by_ds FROM USER 'bob'", 202);
+
+        DdlRuntime next = new DdlRuntime();
+        next.start(
+                Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()),
+                "ddl-service",
+                PlannerSettings.defaults(),
+                config,
+                Clock.systemUTC(),
+                new PlanProjection());
+        await().atMost(Duration.ofSeconds(60)).until(next::ready);
+
+        StatementResult alice =
+                execute(next, "DESCRIBE MATERIALIZED TABLE " + db + ".by_ds", "user:alice");
+        StatementResult bob =
+                execute(next, "DESCRIBE MATERIALIZED TABLE " + db + ".by_ds", "user:bob");
+        StatementResult aliceAgain =
+                execute(
+                        next,
+                        byDs("CREATE MATERIALIZED TABLE").replace("by_ds", "again"),
+                        "user:alice");
+        assertThat(alice.status())
+                .as(String.valueOf(alice.error()))
+                .isEqualTo(StatementResult.Status.SUCCEEDED);
+        assertThat(alice.rows()).contains(List.of("owner", "user:alice"));
+        assertThat(bob.error().reason()).isEqualTo("PermissionDenied");
+        assertThat(aliceAgain.status())
+                .as(String.valueOf(aliceAgain.error()))
+                .isEqualTo(StatementResult.Status.SUCCEEDED);
+    }
+
+    private static StatementResult execute(DdlRuntime runtime, String statement, String principal) {
+        return runtime.withService(s -> s.execute("q-" + UUID.randomUUID(), statement, principal));
+    }
+
+    /** CREATE ... MATERIALIZED TABLE db.by_ds over db.orders. */
+    private String byDs(String create) {
+        return create
+                + " "
+                + db
+                + ".by_ds AS SELECT ds, count(*) AS n FROM "
+                + db
+                + ".orders GROUP BY ds";
+    }
+
+    private String table(String name) {
+        return "default_catalog." + db + "." + name;
+    }
+
+    private List<String> tables(String caller) {
+        return rows(caller, "SHOW TABLES FROM " + db).stream().map(row -> row.get(0)).toList();
+    }
+
+    /** by_ds's DESCRIBE MATERIALIZED TABLE property. */
+    private String property(String caller, String name) {
+        return rows(caller, "DESCRIBE MATERIALIZED TABLE " + db + ".by_ds").stream()
+                .filter(row -> row.get(0).equals(name))
+                .map(row -> row.get(1))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** The rows of a query, each cut to its first four columns (no times). */
+    private static List<List<String>> rows(String caller, String statement) {
+        Response response = post(caller, statement);
+        assertThat(response.statusCode()).as(statement + ": " + response.asString()).isEqualTo(200);
+        return response.jsonPath().<List<Object>>getList("rows").stream()
+                .map(
+                        row ->
+                                ((List<?>) row)
+                                        .stream()
+                                                .limit(4)
+                                                .map(v -> v == null ? null : String.valueOf(v))
+                                                .filter(v -> v != null)
+                                                .toList())
+                .toList();
+    }
+
+    private static void expect(String caller, String statement, int status) {
+        Response response = post(caller, statement);
+        assertThat(response.statusCode())
+                .as(statement + ": " + response.asString())
+                .isEqualTo(status);
+    }
+
+    private static Response denied(String caller, String statement) {
+        Response response = post(caller, statement);
+        assertThat(response.statusCode()).as(statement + ": " + response.asString()).isEqualTo(403);
+        assertThat(response.jsonPath().getString("title")).isEqualTo("PermissionDenied");
+        assertThat(response.jsonPath().getString("detail")).contains("Nothing was");
+        assertThat(response.jsonPath().getString("allowed")).isNotBlank();
+        return response;
+    }
+
+    private static Response post(String caller, String statement) {
+        return given().header("Authorization", caller)
+                .contentType(ContentType.JSON)
+                .body(Map.of("statement", statement))
+                .post("/api/v1/statements");
+    }
+
+    private static String jwt(String subject) {
+        return Jwt.issuer("https://idp.example.test")
+                .audience("mtables")
+                .subject(subject)
+                .sign("auth/test-jwt-private.pem");
+    }
+}
