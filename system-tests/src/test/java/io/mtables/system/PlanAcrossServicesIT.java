@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.hasItem;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mtables.schemas.Topics;
 import io.mtables.testing.auth.TestCredentials;
+import io.mtables.testing.kafka.KafkaBroker;
 import io.mtables.testing.kafka.TopicProbe;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -59,7 +60,9 @@ class PlanAcrossServicesIT {
                         + DB
                         + ".clicks (id BIGINT, category STRING) WITH ('connector' = 'kafka',"
                         + " 'topic' = 'clicks', 'format' = 'json', 'properties.bootstrap.servers' ="
-                        + " '127.0.0.1:9092', 'scan.startup.mode' = 'earliest-offset')",
+                        + " '"
+                        + KafkaBroker.bootstrapServers()
+                        + "', 'scan.startup.mode' = 'earliest-offset')",
                 202);
         post(
                 "CREATE MATERIALIZED TABLE "
