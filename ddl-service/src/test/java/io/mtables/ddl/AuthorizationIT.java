@@ -96,12 +96,46 @@ class AuthorizationIT {
         // The owner changes and drops it; an admin may too.
         expect(ALICE, "ALTER MATERIALIZED TABLE " + db + ".by_ds SUSPEND", 202);
         expect(ADMIN, "ALTER MATERIALIZED TABLE " + db + ".by_ds RESUME", 202);
+        assertThat(property(ALICE, "owner"))
+                .as("an admin's change keeps the owner")
+                .isEqualTo("user:alice");
 
         expect(ADMIN, "REVOKE ROLE " + role + " FROM USER 'alice'", 202);
         denied(ALICE, byDs("CREATE MATERIALIZED TABLE").replace("by_ds", "again"));
         denied(ALICE, "DESCRIBE " + db + ".orders");
         expect(ALICE, "DROP MATERIALIZED TABLE " + db + ".by_ds", 202);
         assertThat(tables(ADMIN)).containsExactly(table("orders"));
+    }
+
+    @Test
+    void readsPlansAndChangesAreDeniedBeforeAnythingIsComputedAndASchemaGrantShowsItAll() {
+        expect(ADMIN, byDs("CREATE MATERIALIZED TABLE"), 202);
+
+        denied(BOB, "SELECT * FROM " + db + ".by_ds");
+        denied(BOB, "EXPLAIN " + byDs("CREATE MATERIALIZED TABLE").replace("by_ds", "x"));
+        Response evolution =
+                denied(BOB, "CREATE OR ALTER MATERIALIZED TABLE " + db + ".by_ds AS SELECT 1 AS a");
+        assertThat(evolution.jsonPath().getString("detail"))
+                .as("refused by the name, before the hidden table's columns are compared")
+                .contains("may not ALTER");
+        denied(BOB, "ALTER MATERIALIZED TABLE " + db + ".by_ds REFRESH");
+        assertThat(
+                        rows(
+                                BOB,
+                                "SELECT table_name FROM information_schema.materialized_tables"
+                                        + " WHERE table_name LIKE 'default_catalog."
+                                        + db
+                                        + ".%'"))
+                .isEmpty();
+
+        expect(ADMIN, "GRANT SELECT ON SCHEMA " + db + " TO ROLE " + role, 202);
+        expect(ADMIN, "GRANT ROLE " + role + " TO USER 'bob'", 202);
+        assertThat(tables(BOB)).containsExactly(table("by_ds"), table("orders"));
+        expect(BOB, "SELECT * FROM " + db + ".by_ds", 200);
+        denied(BOB, "DROP MATERIALIZED TABLE " + db + ".by_ds");
+
+        expect(ADMIN, "DROP ROLE " + role, 202);
+        assertThat(tables(BOB)).as("a dropped role's grants are gone").isEmpty();
     }
 
     @Test

@@ -35,6 +35,13 @@ public final class SourceConnectors {
     /** Topics a source may not read: the system's own ({@code mt.*}) and Kafka's ({@code __*}). */
     private static final Pattern SYSTEM_TOPIC = Pattern.compile("(mt\\.|__).*");
 
+    /**
+     * A topic name as Kafka allows it. Flink reads {@code topic} as a list, split at {@code ;} and
+     * unquoted: a quoted element could hide a system topic from a plain check, so quotes are
+     * refused.
+     */
+    private static final Pattern TOPIC_NAME = Pattern.compile("[A-Za-z0-9._-]+");
+
     /** Consumer settings that tune reads and name no host, file, class, group or secret. */
     private static final List<String> CONSUMER_PROPERTIES =
             List.of(
@@ -149,6 +156,14 @@ public final class SourceConnectors {
                             "Format '" + value + "' is not allowed in a source table",
                             "formats: " + String.join(", ", FORMATS.stream().sorted().toList())));
         }
+        if (key.equals("topic") && !isTopicList(value)) {
+            return Optional.of(
+                    new Refusal(
+                            key,
+                            true,
+                            "Topic '" + value + "' is not one or more topic names separated by ';'",
+                            "topic names of letters, digits, '.', '_' and '-', separated by ';'"));
+        }
         if (key.equals("topic") && isSystemTopic(value)) {
             return Optional.of(
                     new Refusal(
@@ -163,11 +178,23 @@ public final class SourceConnectors {
         return Optional.empty();
     }
 
-    /** A topic of the system's own or of Kafka's. */
-    static boolean isSystemTopic(String topic) {
-        return Set.of(topic.split(";")).stream()
+    /** A topic of the system's own or of Kafka's among {@code topics}. */
+    static boolean isSystemTopic(String topics) {
+        return Arrays.stream(topics.split(";", -1))
                 .map(String::strip)
                 .anyMatch(each -> SYSTEM_TOPIC.matcher(each).matches());
+    }
+
+    private static boolean isTopicList(String topics) {
+        return Arrays.stream(topics.split(";", -1))
+                .map(String::strip)
+                .allMatch(each -> TOPIC_NAME.matcher(each).matches());
+    }
+
+    /** The first key given more than once: Flink would keep one of them unchecked. */
+    public static Optional<String> repeatedKey(List<String> keys) {
+        Set<String> seen = new java.util.HashSet<>();
+        return keys.stream().filter(key -> !seen.add(key)).findFirst();
     }
 
     /** The connectors a source may name, as refusals list them. */

@@ -92,6 +92,11 @@ public final class StoredStatements {
                 create.getPropertyList().getList().stream()
                         .map(SqlTableOption.class::cast)
                         .toList();
+        SourceConnectors.repeatedKey(options.stream().map(SqlTableOption::getKeyString).toList())
+                .ifPresent(
+                        key -> {
+                            throw new ForgedStatementException(table, "option '" + key + "' twice");
+                        });
         String connector =
                 options.stream()
                         .filter(o -> o.getKeyString().equals("connector"))

@@ -58,7 +58,11 @@ class StoredStatementsTest {
                 "CREATE TABLE shop.orders (id BIGINT) WITH ('connector' = 'kafka', 'topic' = 't',"
                         + " 'format' = 'json', 'properties.interceptor.classes' = 'a.Evil')",
                 "CREATE TABLE shop.orders (id BIGINT) WITH ('connector' = 'kafka', 'topic' = 't',"
-                        + " 'format' = 'avro-confluent')"
+                        + " 'format' = 'avro-confluent')",
+                "CREATE TABLE shop.orders (id BIGINT) WITH ('connector' = 'kafka', 'topic' ="
+                        + " 't;\"mt.ddl.access\"', 'format' = 'json')",
+                "CREATE TABLE shop.orders (id BIGINT) WITH ('connector' = 'datagen', 'connector' ="
+                        + " 'filesystem', 'path' = 'file:///etc')"
             })
     void anythingElseIsRefusedInTheDefinitionAndInAReadersSources(String statement) {
         assertThatThrownBy(() -> StoredStatements.check(source(statement)))

@@ -45,9 +45,9 @@ public final class Topics {
     public static final String SCHEDULER_LAST_TICKS = "mt.scheduler.last-ticks";
 
     /**
-     * Who may do what: roles, their members and grants ({@code AccessChanged.v1}, keyed by request
-     * id, compacted: no key repeats, so every change is kept). One partition: the changes are
-     * replayed in the one order they were made (a REVOKE after its GRANT). Produced and read by
+     * Who may do what: roles, their members and grants ({@code AccessChanged.v1}, each under a
+     * random key, compacted: no key repeats, so every change is kept). One partition: the changes
+     * are replayed in the one order they were made (a REVOKE after its GRANT). Produced and read by
      * ddl-service alone.
      */
     public static final String DDL_ACCESS = "mt.ddl.access";

@@ -5,6 +5,8 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.access.AccessChanged;
+import java.util.Set;
+import java.util.UUID;
 import org.jboss.logging.Logger;
 
 /**
@@ -21,8 +23,12 @@ public final class AccessLog {
         this.log = log;
     }
 
+    public void close() {
+        log.close();
+    }
+
     /** Every change on the log, in order, into a new {@link AccessControl}. */
-    public AccessControl read(java.util.Set<String> admins) {
+    public AccessControl read(Set<String> admins) {
         AccessControl access = new AccessControl(admins);
         for (var record : log.readAllWhenAvailable()) {
             String type = KafkaLog.header(record, EventHeaders.TYPE);
@@ -43,7 +49,9 @@ public final class AccessLog {
      *     nothing changed
      */
     public void append(AccessChanged change, AccessControl access) {
-        log.append(Contracts.ACCESS_CHANGED_V1, change.requestId(), change);
+        // A key of its own: the topic is compacted, and a request id a client reuses would let
+        // compaction drop an earlier change (a REVOKE) from the replay.
+        log.append(Contracts.ACCESS_CHANGED_V1, UUID.randomUUID().toString(), change);
         access.apply(change);
     }
 }

@@ -50,11 +50,13 @@ public sealed interface AccessStatement {
     /**
      * GRANT privileges ON SCHEMA|TABLE name TO grantee, or REVOKE ... FROM grantee.
      *
+     * @param all whether written as ALL [PRIVILEGES]: on a table, every one that applies there
      * @param onSchema whether the object is a schema (else a table)
      */
     record Privileges(
             boolean grant,
             List<Privilege> privileges,
+            boolean all,
             SourcePosition privilegesAt,
             boolean onSchema,
             Name object,

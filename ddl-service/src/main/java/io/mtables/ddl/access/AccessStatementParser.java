@@ -131,13 +131,14 @@ public final class AccessStatementParser {
             return new AccessStatement.RoleMembership(grant, role.text(), role.at(), member());
         }
         SourcePosition privilegesAt = peek().at();
+        boolean all = peek().is("ALL");
         List<Privilege> privileges = privileges();
         keyword("ON");
         boolean onSchema = onSchema();
         Name object = name();
         keyword(grant ? "TO" : "FROM");
         return new AccessStatement.Privileges(
-                grant, privileges, privilegesAt, onSchema, object, grantee());
+                grant, privileges, all, privilegesAt, onSchema, object, grantee());
     }
 
     private AccessStatement showGrants() {
@@ -373,10 +374,13 @@ public final class AccessStatementParser {
                 return tokens;
             }
             char c = text.charAt(i);
-            if (Character.isLetter(c) || c == '_') {
+            if (Character.isLetterOrDigit(c) || c == '_') {
+                // Names as role and account names are written: digits first and '-' inside too.
                 int start = i;
                 while (i < text.length()
-                        && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) {
+                        && (Character.isLetterOrDigit(text.charAt(i))
+                                || text.charAt(i) == '_'
+                                || text.charAt(i) == '-' && !text.startsWith("--", i))) {
                     i++;
                 }
                 tokens.add(new Token(Kind.WORD, text.substring(start, i), at));

@@ -223,6 +223,7 @@ public class DdlRuntime {
             definitions.close();
             results.close();
             lifecycle.close();
+            accessLog.close();
         }
     }
 

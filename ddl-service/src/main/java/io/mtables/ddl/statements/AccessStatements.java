@@ -188,15 +188,13 @@ final class AccessStatements {
                             + grantee.principal()
                             + ".");
         }
-        if (statement.privileges().contains(Privilege.CREATE)) {
-            if (statement.privileges().size() < Privilege.values().length) {
-                throw StatementException.invalidAt(
-                        "InvalidStatement",
-                        "CREATE is a privilege on a schema (to create tables in it), not on a"
-                                + " table. Nothing was changed.",
-                        statement.privilegesAt(),
-                        "GRANT CREATE ON SCHEMA s TO ...; on a table: SELECT, ALTER, DROP");
-            }
+        if (statement.privileges().contains(Privilege.CREATE) && !statement.all()) {
+            throw StatementException.invalidAt(
+                    "InvalidStatement",
+                    "CREATE is a privilege on a schema (to create tables in it), not on a"
+                            + " table. Nothing was changed.",
+                    statement.privilegesAt(),
+                    "GRANT CREATE ON SCHEMA s TO ...; on a table: SELECT, ALTER, DROP or ALL");
         }
         TableDefinition table = table(statement.object());
         if (!access.isAdmin(principal) && !principal.equals(table.owner())) {

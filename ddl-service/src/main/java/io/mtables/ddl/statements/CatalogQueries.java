@@ -118,7 +118,8 @@ final class CatalogQueries {
     Outcome describe(
             SqlRichDescribeTable describe,
             boolean materialized,
-            Consumer<TableDefinition> checkRead) {
+            Consumer<TableDefinition> checkRead,
+            Predicate<TableDefinition> visible) {
         String table =
                 Identifiers.qualify(
                         describe.fullTableName(),
@@ -188,7 +189,7 @@ final class CatalogQueries {
                 definition.sources().stream()
                         .map(s -> s.table() + " (" + s.kind() + " v" + s.version() + ")")
                         .toList());
-        property(rows, "read_by", catalog.readersOf(table));
+        property(rows, "read_by", visibleOnly(catalog.readersOf(table), visible));
         property(rows, "created_at", definition.createdAt());
         property(rows, "updated_at", definition.updatedAt());
         var change = definition.queryChange();
@@ -321,6 +322,13 @@ final class CatalogQueries {
                 InformationSchema.query(
                         query, rows, dependencies, table -> visibleHistory(table, seen));
         return new Outcome.Rows(answer.columns(), answer.rows());
+    }
+
+    /** The tables of {@code names} the caller may see. */
+    List<String> visibleOnly(List<String> names, Predicate<TableDefinition> visible) {
+        return names.stream()
+                .filter(name -> catalog.find(name).filter(visible).isPresent())
+                .toList();
     }
 
     /** The refresh history of the tables the caller sees (its first column is the table). */

@@ -11,8 +11,10 @@ import io.mtables.schemas.catalog.TableDefinition.Kind;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.catalog.TableId;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.flink.sql.parser.ddl.SqlCreateTable;
 import org.apache.flink.sql.parser.ddl.SqlCreateTableAs;
@@ -109,6 +111,19 @@ final class SourceTableStatements {
                 create.getPropertyList().getList().stream()
                         .map(SqlTableOption.class::cast)
                         .toList();
+        Set<String> seen = new HashSet<>();
+        for (SqlTableOption option : written) {
+            if (!seen.add(option.getKeyString())) {
+                throw StatementException.invalidAt(
+                        "DuplicateOption",
+                        "Option '"
+                                + option.getKeyString()
+                                + "' is given twice in WITH (...): one of them would be taken"
+                                + " unchecked. Nothing was changed.",
+                        FlinkSql.positionOf(option.getKey()),
+                        "each option once");
+            }
+        }
         Optional<SqlTableOption> connector =
                 written.stream().filter(o -> o.getKeyString().equals("connector")).findFirst();
         options.checkConnector(

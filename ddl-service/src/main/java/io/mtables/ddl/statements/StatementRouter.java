@@ -2,6 +2,7 @@ package io.mtables.ddl.statements;
 
 import io.mtables.ddl.access.AccessControl;
 import io.mtables.ddl.access.AccessStatementParser;
+import io.mtables.ddl.access.Privilege;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.flink.sql.parser.ddl.SqlAlterMaterializedTable;
@@ -109,6 +111,7 @@ public class StatementRouter {
         }
         ParsedStatement parsed = flink.parse(statement);
         SqlNode node = parsed.node();
+        precheck(caller, node);
         if (parsed.explain()) {
             return explain(parsed, requestId, now, caller);
         }
@@ -134,7 +137,8 @@ public class StatementRouter {
             return queries.show(show, caller::sees);
         }
         if (node instanceof SqlRichDescribeTable describe) {
-            return queries.describe(describe, parsed.describeMaterialized(), caller::checkRead);
+            return queries.describe(
+                    describe, parsed.describeMaterialized(), caller::checkRead, caller::sees);
         }
         if (node.getKind().belongsTo(SqlKind.QUERY)) {
             return reads.select(parsed, caller::checkRead);
@@ -150,6 +154,39 @@ public class StatementRouter {
                 "Statement " + node.getKind() + " is not part of the dialect.",
                 FlinkSql.positionOf(node),
                 Statements.ALLOWED);
+    }
+
+    /** The privilege a change needs on the table it names, before it is compiled or planned. */
+    private void precheck(Authorization caller, SqlNode node) {
+        if (node instanceof SqlCreateMaterializedTable create) {
+            caller.precheck(
+                    Identifiers.qualify(create.fullTableName(), flink, create.getTableName()),
+                    Privilege.ALTER,
+                    true);
+        } else if (node instanceof SqlAlterMaterializedTable alter) {
+            caller.precheck(
+                    Identifiers.qualify(alter.fullTableName(), flink, alter.getTableName()),
+                    Privilege.ALTER,
+                    false);
+        } else if (node instanceof SqlDropMaterializedTable drop) {
+            caller.precheck(
+                    Identifiers.qualify(
+                            drop.fullTableName(),
+                            flink,
+                            (SqlIdentifier) drop.getOperandList().get(0)),
+                    Privilege.DROP,
+                    false);
+        } else if (node instanceof SqlCreateTable create) {
+            caller.precheck(
+                    Identifiers.qualify(create.fullTableName(), flink, create.getTableName()),
+                    Privilege.CREATE,
+                    true);
+        } else if (node instanceof SqlDropTable drop) {
+            caller.precheck(
+                    Identifiers.qualify(drop.fullTableName(), flink, drop.getTableName()),
+                    Privilege.DROP,
+                    false);
+        }
     }
 
     /**
@@ -327,7 +364,8 @@ public class StatementRouter {
             QueryChanges.appendEvolution(rows, change);
             if (plan != null && plan.mode() == RefreshPlan.Mode.CONTINUOUS) {
                 Map<String, RefreshPlan.Mode> readers = new LinkedHashMap<>();
-                for (String reader : catalog.readersOf(definition.table())) {
+                for (String reader :
+                        queries.visibleOnly(catalog.readersOf(definition.table()), caller::sees)) {
                     readers.put(reader, plans.find(reader).map(RefreshPlan::mode).orElse(null));
                 }
                 QueryChanges.appendReaders(rows, readers);

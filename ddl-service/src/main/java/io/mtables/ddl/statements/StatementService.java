@@ -388,7 +388,12 @@ public class StatementService {
                             clock.instant()));
         }
         if (outcome instanceof Outcome.AccessChange change) {
-            accessLog.append(change.change(), access);
+            try {
+                accessLog.append(change.change(), access);
+            } catch (BrokerUnavailableException e) {
+                definitionWriteFailure = e; // in doubt: the catalog and grants are read back
+                throw e;
+            }
             return record(
                     StatementResult.succeeded(requestId, change.message(), null, clock.instant()));
         }

@@ -43,6 +43,13 @@ class AccessStatementParserTest {
                                 null, null, new AccessStatement.Grantee("role:r", at(1, 16))));
         assertThat(AccessStatementParser.parse("SHOW ROLES"))
                 .isInstanceOf(AccessStatement.ShowRoles.class);
+        assertThat(AccessStatementParser.parse("CREATE ROLE 1st-line--x\n"))
+                .as("names as accounts are written: a digit first, '-' inside; '--' a comment")
+                .isEqualTo(new AccessStatement.CreateRole("1st-line", at(1, 13)));
+        var account =
+                (AccessStatement.RoleMembership)
+                        AccessStatementParser.parse("GRANT ROLE r TO SERVICE ACCOUNT ci-bot");
+        assertThat(account.member().principal()).isEqualTo("service-account:ci-bot");
     }
 
     @Test

@@ -163,6 +163,15 @@ class SandboxedStatementsTest {
                 kafkaSource("'topic' = 'o;__consumer_offsets'", bootstrap()),
                 "InvalidOptionValue topic");
         refused.put(
+                kafkaSource("'topic' = '\"mt.ddl.access\"'", bootstrap()),
+                "InvalidOptionValue topic");
+        refused.put(
+                kafkaSource("'topic' = 'o;\"__consumer_offsets\"'", bootstrap()),
+                "InvalidOptionValue topic");
+        refused.put(
+                kafkaSource("'topic' = 'o', 'connector' = 'filesystem'", bootstrap()),
+                "DuplicateOption connector");
+        refused.put(
                 kafkaSource("'topic-pattern' = '.*'", bootstrap()),
                 "OptionNotAllowed topic-pattern");
         refused.put(
@@ -201,10 +210,15 @@ class SandboxedStatementsTest {
             assertThat(error.reason()).as(each.getKey()).isEqualTo(expected[0]);
             assertThat(error.message()).as(each.getKey()).contains("Nothing was changed.");
             assertThat(error.allowed()).as(each.getKey()).isNotBlank();
+            String key = "'" + expected[1] + "'";
             if (!error.reason().equals("MissingOption")) {
                 assertThat(error.column())
                         .as(each.getKey())
-                        .isEqualTo(each.getKey().indexOf("'" + expected[1] + "'") + 1);
+                        .isEqualTo(
+                                (error.reason().equals("DuplicateOption")
+                                                ? each.getKey().lastIndexOf(key)
+                                                : each.getKey().indexOf(key))
+                                        + 1);
             }
         }
         assertThat(catalog.find("default_catalog.sandbox.visits")).isEmpty();

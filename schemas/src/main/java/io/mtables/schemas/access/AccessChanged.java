@@ -5,10 +5,10 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A change of who may do what ({@code AccessChanged.v1} on {@code mt.ddl.access}, keyed by the
- * request id): a role created or dropped, a role given to or taken from a principal, privileges
- * granted or revoked. ddl-service alone writes and reads it; it replays the topic from its start to
- * know every grant.
+ * A change of who may do what ({@code AccessChanged.v1} on {@code mt.ddl.access}, each under a
+ * random key of its own, so that compaction keeps every one): a role created or dropped, a role
+ * given to or taken from a principal, privileges granted or revoked. ddl-service alone writes and
+ * reads it; it replays the topic from its start to know every grant.
  *
  * @param action what changed
  * @param role the role created, dropped, given or taken (CREATE_ROLE, DROP_ROLE, GRANT_ROLE,

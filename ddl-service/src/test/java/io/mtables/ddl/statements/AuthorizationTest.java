@@ -1,0 +1,181 @@
+package io.mtables.ddl.statements;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.mtables.ddl.access.AccessControl;
+import io.mtables.ddl.access.Privilege;
+import io.mtables.ddl.domain.Catalog;
+import io.mtables.ddl.domain.StatementException;
+import io.mtables.schemas.access.AccessChanged;
+import io.mtables.schemas.catalog.TableDefinition;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** One caller's checks, without Kafka or Flink: owners kept, reads checked when they change. */
+class AuthorizationTest {
+
+    private static final Instant CREATED = Instant.parse("2026-12-01T00:00:00Z");
+    private static final String ORDERS = "default_catalog.shop.orders";
+    private static final String TOTALS = "default_catalog.shop.totals";
+
+    private Catalog catalog;
+    private AccessControl access;
+
+    @BeforeEach
+    void sourceAndTable() {
+        catalog = new Catalog();
+        access = new AccessControl(Set.of("service-account:admin"));
+        catalog.apply(source(ORDERS).withOwner("user:olga"));
+    }
+
+    @Test
+    void aTableWithoutAnOwnerKeepsNoneWhoeverAltersIt() {
+        catalog.apply(totals("SELECT 1", null)); // created before owners were recorded
+        grant("user:eve", "ALTER", "TABLE", TOTALS, CREATED);
+
+        Outcome altered =
+                new Authorization(access, catalog, "user:eve")
+                        .checkAndOwn(defined(totals("SELECT 1", null).withOwner("user:eve")));
+
+        assertThat(((Outcome.Defined) altered).definition().owner()).isNull();
+        assertThat(access.allows("user:eve", Privilege.DROP, catalog.find(TOTALS).orElseThrow()))
+                .isFalse();
+    }
+
+    @Test
+    void aNewTableIsItsCreatorsAndAnAlteredOneKeepsItsOwner() {
+        grant("user:ann", "CREATE", "SCHEMA", "default_catalog.shop", null);
+        grant("user:ann", "SELECT", "TABLE", ORDERS, CREATED);
+        grant("user:bob", "ALTER", "TABLE", TOTALS, CREATED);
+
+        Outcome created =
+                new Authorization(access, catalog, "user:ann")
+                        .checkAndOwn(defined(totals("SELECT id FROM shop.orders", null)));
+        catalog.apply(((Outcome.Defined) created).definition());
+        Outcome suspended =
+                new Authorization(access, catalog, "user:bob")
+                        .checkAndOwn(defined(totals("SELECT id FROM shop.orders", null)));
+
+        assertThat(((Outcome.Defined) created).definition().owner()).isEqualTo("user:ann");
+        assertThat(((Outcome.Defined) suspended).definition().owner()).isEqualTo("user:ann");
+    }
+
+    @Test
+    void readsAreCheckedWhenTheQueryChangesNotWhenItIsKept() {
+        catalog.apply(totals("SELECT id FROM shop.orders", "user:ann"));
+        // ann may no longer read orders; her table's query stays as it is.
+        Authorization admin = new Authorization(access, catalog, "service-account:admin");
+
+        assertThatCode(() -> admin.checkAndOwn(defined(totals("SELECT id FROM shop.orders", null))))
+                .as("a SUSPEND, RESUME or SET that keeps the query")
+                .doesNotThrowAnyException();
+        StatementException changed =
+                catchThrowableOfType(
+                        () ->
+                                admin.checkAndOwn(
+                                        defined(totals("SELECT id, ds FROM shop.orders", null))),
+                        StatementException.class);
+        assertThat(changed.reason()).isEqualTo("PermissionDenied");
+        assertThat(changed.getMessage()).contains("owner user:ann may not read " + ORDERS);
+    }
+
+    @Test
+    void theNameAChangeTouchesIsCheckedFirst() {
+        catalog.apply(totals("SELECT id FROM shop.orders", "user:ann"));
+        Authorization eve = new Authorization(access, catalog, "user:eve");
+
+        for (Privilege privilege : List.of(Privilege.ALTER, Privilege.DROP)) {
+            StatementException e =
+                    catchThrowableOfType(
+                            () -> eve.precheck(TOTALS, privilege, false), StatementException.class);
+            assertThat(e.reason()).as(privilege.name()).isEqualTo("PermissionDenied");
+        }
+        StatementException create =
+                catchThrowableOfType(
+                        () -> eve.precheck("default_catalog.shop.new_one", Privilege.ALTER, true),
+                        StatementException.class);
+        assertThat(create.getMessage()).contains("may not CREATE tables in schema");
+        assertThatCode(() -> eve.precheck("default_catalog.shop.gone", Privilege.DROP, false))
+                .as("a missing table: its own refusal says so")
+                .doesNotThrowAnyException();
+    }
+
+    private void grant(String grantee, String privilege, String type, String object, Instant at) {
+        access.apply(
+                new AccessChanged(
+                        AccessChanged.Action.GRANT,
+                        null,
+                        List.of(privilege),
+                        type,
+                        object,
+                        at,
+                        grantee,
+                        "service-account:admin",
+                        CREATED,
+                        "r"));
+    }
+
+    private static Outcome defined(TableDefinition definition) {
+        return new Outcome.Defined(definition, "done", () -> {});
+    }
+
+    private static TableDefinition source(String name) {
+        return new TableDefinition(
+                name,
+                1,
+                TableDefinition.Kind.SOURCE_TABLE,
+                "CREATE TABLE " + name + " (id INT, ds STRING) WITH ('connector' = 'datagen')",
+                List.of(),
+                List.of(),
+                List.of(),
+                null,
+                Map.of(),
+                null,
+                null,
+                null,
+                null,
+                List.of(),
+                TableDefinition.Status.ACTIVE,
+                null,
+                CREATED,
+                CREATED,
+                "r0");
+    }
+
+    private static TableDefinition totals(String query, String owner) {
+        return new TableDefinition(
+                        TOTALS,
+                        1,
+                        TableDefinition.Kind.MATERIALIZED_TABLE,
+                        "CREATE MATERIALIZED TABLE shop.totals AS " + query,
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        null,
+                        Map.of(),
+                        null,
+                        null,
+                        TableDefinition.RefreshMode.AUTO,
+                        new TableDefinition.Query(query, query),
+                        List.of(
+                                new TableDefinition.SourceTable(
+                                        ORDERS,
+                                        TableDefinition.Kind.SOURCE_TABLE,
+                                        1,
+                                        "CREATE TABLE o (id INT) WITH ('connector' = 'datagen')",
+                                        List.of(),
+                                        List.of())),
+                        TableDefinition.Status.ACTIVE,
+                        null,
+                        CREATED,
+                        CREATED,
+                        "r1")
+                .withOwner(owner);
+    }
+}
