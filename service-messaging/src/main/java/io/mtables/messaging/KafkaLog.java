@@ -274,18 +274,32 @@ public class KafkaLog implements AutoCloseable {
      * an append may wait).
      */
     public static Map<String, Object> clientConfig(Map<String, Object> kafka) {
-        Map<String, Object> config = new HashMap<>();
+        Map<String, Object> config = new HashMap<>(securitySettings(kafka));
         kafka.forEach(
                 (key, value) -> {
-                    if (key.equals("bootstrap.servers")
-                            || key.equals("delivery.timeout.ms")
-                            || key.startsWith("security.")
-                            || key.startsWith("sasl.")
-                            || key.startsWith("ssl.")) {
+                    if (key.equals("bootstrap.servers") || key.equals("delivery.timeout.ms")) {
                         config.put(key, value);
                     }
                 });
         return config;
+    }
+
+    /**
+     * How a client authenticates to the broker ({@code security.*}, {@code sasl.*}, {@code ssl.*}
+     * of Quarkus's default Kafka configuration; empty on a plaintext broker): every client a
+     * service makes, its Flink jobs' included, connects with them.
+     */
+    public static Map<String, String> securitySettings(Map<String, Object> kafka) {
+        Map<String, String> settings = new HashMap<>();
+        kafka.forEach(
+                (key, value) -> {
+                    if (key.startsWith("security.")
+                            || key.startsWith("sasl.")
+                            || key.startsWith("ssl.")) {
+                        settings.put(key, String.valueOf(value));
+                    }
+                });
+        return settings;
     }
 
     /** The text of a header, or null. */

@@ -57,15 +57,8 @@ public class TopicCreator {
             jitter = 500)
     public CompletionStage<Void> ensureTopics() {
         try (Admin admin = Admin.create(adminConfig)) {
-            Set<String> existing = admin.listTopics().names().get(10, TimeUnit.SECONDS);
-            List<NewTopic> missing =
-                    Topics.ALL.stream()
-                            .filter(spec -> !existing.contains(spec.name()))
-                            .map(this::newTopic)
-                            .toList();
-            createIgnoringRaces(admin, missing);
-            alignRetention(admin);
-            LOG.infof("topics ready: %d created, %d checked", missing.size(), Topics.ALL.size());
+            int created = ensure(admin, config.topicPartitions(), config.topicReplicationFactor());
+            LOG.infof("topics ready: %d created, %d checked", created, Topics.ALL.size());
             return CompletableFuture.completedFuture(null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -76,11 +69,26 @@ public class TopicCreator {
         }
     }
 
-    private NewTopic newTopic(TopicSpec spec) {
-        return new NewTopic(
-                        spec.name(),
-                        spec.partitionsOr(config.topicPartitions()),
-                        config.topicReplicationFactor())
+    /**
+     * Creates the topics of {@link Topics#ALL} that {@code admin}'s broker lacks and aligns the
+     * retention of all (also what an operator runs where the services may not create topics);
+     * returns how many it created.
+     */
+    public static int ensure(Admin admin, int partitions, short replicationFactor)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Set<String> existing = admin.listTopics().names().get(10, TimeUnit.SECONDS);
+        List<NewTopic> missing =
+                Topics.ALL.stream()
+                        .filter(spec -> !existing.contains(spec.name()))
+                        .map(spec -> newTopic(spec, partitions, replicationFactor))
+                        .toList();
+        createIgnoringRaces(admin, missing);
+        alignRetention(admin);
+        return missing.size();
+    }
+
+    private static NewTopic newTopic(TopicSpec spec, int partitions, short replicationFactor) {
+        return new NewTopic(spec.name(), spec.partitionsOr(partitions), replicationFactor)
                 .configs(
                         Map.of(
                                 TopicConfig.CLEANUP_POLICY_CONFIG,

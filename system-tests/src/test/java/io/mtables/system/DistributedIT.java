@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mtables.messaging.KafkaAcls;
+import io.mtables.messaging.TopicCreator;
 import io.mtables.oracle.Example;
 import io.mtables.oracle.Harness;
 import io.mtables.oracle.Statements;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.KafkaPrincipals;
 import io.mtables.schemas.Topics;
 import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.TopicProbe;
@@ -22,13 +25,22 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -42,6 +54,11 @@ import org.junit.jupiter.api.Test;
  * JobManager and two TaskManagers, and the five services; no file path is shared by any two of
  * them: the warehouse, checkpoints and savepoints are on the object store, every process has a
  * directory of its own, and the test proves none of them holds table data or state.
+ *
+ * <p>The broker is secured as docs/security.md says a production one is: every service connects as
+ * its own principal (SASL/SCRAM), the broker allows what {@link KafkaPrincipals} grants and nothing
+ * else, the topics are made by the operator (the test, as the broker's admin), and the Flink jobs
+ * read the change topics with the job manager's credentials.
  *
  * <p>One scenario: the users x domains example from PostgreSQL into a CONTINUOUS table that equals
  * PostgreSQL's join; a TaskManager killed with SIGKILL in the middle of the load (the job goes on
@@ -74,6 +91,10 @@ class DistributedIT {
     private static final int KAFKA_PORT = 9092;
     private static final String ACCESS_KEY = "mt";
     private static final String SECRET_KEY = "mt-secret-key";
+    private static final String KAFKA_ADMIN = "admin";
+
+    /** A password per Kafka principal, new each run. */
+    private static final Map<String, String> KAFKA_PASSWORDS = kafkaPasswords();
 
     private static final String SCHEMA = "dist_" + UUID.randomUUID().toString().substring(0, 8);
     private static final String TABLE = SCHEMA + ".user_domains";
@@ -124,7 +145,14 @@ class DistributedIT {
                         "MT_KAFKA_CONTROLLER_PORT",
                         "9093",
                         "MT_KAFKA_HOME",
-                        home("kafka").toString()));
+                        home("kafka").toString(),
+                        "MT_KAFKA_SCRAM_USERS",
+                        String.join(
+                                ",",
+                                KAFKA_PASSWORDS.entrySet().stream()
+                                        .map(e -> e.getKey() + "=" + e.getValue())
+                                        .toList())));
+        createTopicsAndAcls();
         postgres = HostedPostgres.start(network.host("postgres"));
         stops.add(0, () -> close(postgres));
         processes.put(
@@ -205,7 +233,8 @@ class DistributedIT {
         assertThat(taskManagerRunning(jobId)).as("on the TaskManager left").isNotSameAs(victim);
 
         try (TopicProbe events =
-                new TopicProbe(address("kafka") + ":" + KAFKA_PORT).tail(Topics.REFRESH_EVENTS)) {
+                new TopicProbe(bootstrap(), kafkaSecurity(KAFKA_ADMIN))
+                        .tail(Topics.REFRESH_EVENTS)) {
             statements.send("ALTER MATERIALIZED TABLE " + TABLE + " SUSPEND");
             JsonNode suspended = event(events, Contracts.SUSPENDED_V1.type());
             assertThat(suspended.path("savepoint").asText())
@@ -227,7 +256,97 @@ class DistributedIT {
                 .isEmpty();
     }
 
+    @Test
+    void theBrokerAllowsEachPrincipalWhatItsServiceDoesAndNothingElse() throws Exception {
+        assertThat(produce(KafkaPrincipals.CLIENT.name(), Topics.DDL_COMMANDS))
+                .as("a client sends commands")
+                .isNull();
+        assertThat(produce(KafkaPrincipals.CLIENT.name(), Topics.TABLE_DEFINITIONS))
+                .as("a client forging a definition")
+                .isInstanceOf(TopicAuthorizationException.class);
+        assertThat(produce(KafkaPrincipals.PLANNER_SERVICE.name(), Topics.DDL_COMMANDS))
+                .as("a principal without the ACL sending a command")
+                .isInstanceOf(TopicAuthorizationException.class);
+        assertThat(produce(KafkaPrincipals.JOB_MANAGER_SERVICE.name(), Topics.DDL_ACCESS))
+                .as("the job manager granting itself privileges")
+                .isInstanceOf(TopicAuthorizationException.class);
+        Map<String, Object> wrongPassword = new HashMap<>(kafkaSecurity(KAFKA_ADMIN));
+        wrongPassword.put("sasl.jaas.config", jaas(KAFKA_ADMIN, "not-the-password"));
+        wrongPassword.put("bootstrap.servers", bootstrap());
+        try (Admin admin = Admin.create(wrongPassword)) {
+            Throwable refused = null;
+            try {
+                admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                refused = e.getCause();
+            }
+            assertThat(refused)
+                    .as("a wrong password")
+                    .isInstanceOf(SaslAuthenticationException.class);
+        }
+    }
+
     // ---- the components ----
+
+    /**
+     * What an operator does before the services start on a secured broker: the system's topics, and
+     * the ACLs of every principal, made as the broker's admin.
+     */
+    private static void createTopicsAndAcls() throws Exception {
+        Map<String, Object> settings = new HashMap<>(kafkaSecurity(KAFKA_ADMIN));
+        settings.put("bootstrap.servers", bootstrap());
+        try (Admin admin = Admin.create(settings)) {
+            TopicCreator.ensure(admin, 3, (short) 1);
+            admin.createAcls(KafkaAcls.all()).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Sends one record as {@code principal}: null when the broker took it, else why it refused. */
+    private static Throwable produce(String principal, String topic) throws Exception {
+        Map<String, Object> settings = new HashMap<>(kafkaSecurity(principal));
+        settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        settings.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 20_000);
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(settings, new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>(topic, "probe", "{}")).get(30, TimeUnit.SECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (TopicAuthorizationException e) {
+            return e; // refused while fetching the topic's metadata
+        }
+    }
+
+    private static Map<String, String> kafkaPasswords() {
+        Map<String, String> passwords = new LinkedHashMap<>();
+        passwords.put(KAFKA_ADMIN, UUID.randomUUID().toString());
+        KafkaPrincipals.ALL.forEach(
+                principal -> passwords.put(principal.name(), UUID.randomUUID().toString()));
+        return passwords;
+    }
+
+    /** How {@code principal} connects to the secured broker, as a Kafka client's settings. */
+    private static Map<String, String> kafkaSecurity(String principal) {
+        return Map.of(
+                "security.protocol",
+                "SASL_PLAINTEXT",
+                "sasl.mechanism",
+                "SCRAM-SHA-512",
+                "sasl.jaas.config",
+                jaas(principal, KAFKA_PASSWORDS.get(principal)));
+    }
+
+    private static String jaas(String user, String password) {
+        return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+                + user
+                + "\" password=\""
+                + password
+                + "\";";
+    }
+
+    private static String bootstrap() {
+        return address("kafka") + ":" + KAFKA_PORT;
+    }
 
     private static void startFlink() throws Exception {
         // Flink's S3 file system: the store's endpoint in its settings, its keys where the AWS
@@ -343,9 +462,23 @@ class DistributedIT {
         }
     }
 
+    /**
+     * A service on its host, connecting to the broker as its own principal (named as the module):
+     * the credentials in its environment, as k8s/ gives them from a Secret; the topics are the
+     * operator's.
+     */
     private static ServiceProcess service(String host, String module, String... properties) {
-        return new ServiceProcess(module, SERVICE_PORT, properties)
-                .on(network.host(host), home(host), address("kafka") + ":" + KAFKA_PORT);
+        List<String> settings = new ArrayList<>(List.of(properties));
+        settings.add("mt.kafka.create-topics=false");
+        Map<String, String> credentials = new HashMap<>();
+        kafkaSecurity(module)
+                .forEach(
+                        (key, value) ->
+                                credentials.put(
+                                        "KAFKA_" + key.toUpperCase().replace('.', '_'), value));
+        return new ServiceProcess(module, SERVICE_PORT, settings.toArray(String[]::new))
+                .on(network.host(host), home(host), bootstrap())
+                .withEnvironment(credentials);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.mtables.cdc.domain;
 
 import io.mtables.cdc.CdcConfig;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -31,8 +32,12 @@ public final class DebeziumProperties {
 
     private DebeziumProperties() {}
 
+    /**
+     * @param kafka the service's own Kafka client settings (bootstrap servers and, on a secured
+     *     broker, its credentials): the offset store connects with them
+     */
     public static Properties of(
-            CdcConfig config, String bootstrapServers, short replicationFactor) {
+            CdcConfig config, Map<String, Object> kafka, short replicationFactor) {
         Properties p = new Properties();
         p.setProperty("name", ENGINE_NAME);
         p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
@@ -81,7 +86,7 @@ public final class DebeziumProperties {
         p.setProperty(
                 "offset.flush.interval.ms",
                 String.valueOf(config.offsetFlushInterval().toMillis()));
-        p.setProperty("bootstrap.servers", bootstrapServers);
+        kafka.forEach((key, value) -> p.setProperty(key, String.valueOf(value)));
         p.setProperty("statistics.metrics.enabled", "false");
         // Debezium waits up to poll.interval.ms (500 ms by default) for a batch to fill: a wait
         // every change pays before it reaches Kafka. 50 ms keeps batches under load and the latency

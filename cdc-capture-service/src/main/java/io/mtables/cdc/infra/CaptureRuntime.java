@@ -72,9 +72,7 @@ public class CaptureRuntime {
                 DebeziumEngine.create(Json.class)
                         .using(
                                 DebeziumProperties.of(
-                                        config,
-                                        String.valueOf(clientConfig.get("bootstrap.servers")),
-                                        messaging.topicReplicationFactor()))
+                                        config, clientConfig, messaging.topicReplicationFactor()))
                         .using(
                                 new DebeziumEngine.ConnectorCallback() {
                                     @Override

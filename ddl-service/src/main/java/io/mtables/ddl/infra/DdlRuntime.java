@@ -84,6 +84,7 @@ public class DdlRuntime {
     private KafkaLog results;
     private KafkaLog lifecycle;
     private AccessLog accessLog;
+    private SourceHistory sourceHistory;
     private volatile ActiveInstance role;
     private CommandForwarder forwarder;
     private boolean warmedUp;
@@ -159,6 +160,7 @@ public class DdlRuntime {
         results = new KafkaLog(Topics.DDL_RESULTS, serviceName, clientConfig);
         lifecycle = new KafkaLog(Topics.LIFECYCLE_COMMANDS, serviceName, clientConfig);
         accessLog = new AccessLog(new KafkaLog(Topics.DDL_ACCESS, serviceName, clientConfig));
+        sourceHistory = new SourceHistory(KafkaLog.securitySettings(kafka));
         loading = () -> load(serviceName, settings, config, clock, plans);
         startLoading();
         background.scheduleWithFixedDelay(this::writePendingResults, 2, 2, TimeUnit.SECONDS);
@@ -392,6 +394,7 @@ public class DdlRuntime {
                         lifecycle,
                         accessLog,
                         access,
+                        sourceHistory,
                         config,
                         clock);
         changesByRequest.forEach(loaded::rememberChange);

@@ -30,6 +30,17 @@ public class SourceHistory {
 
     private static final int TIMEOUT_MS = 5_000;
 
+    private final Map<String, String> security;
+
+    /**
+     * @param security how ddl-service authenticates to the broker ({@code
+     *     KafkaLog.securitySettings}): a source names the configured cluster alone (SourceOptions),
+     *     so its credentials hold there
+     */
+    public SourceHistory(Map<String, String> security) {
+        this.security = Map.copyOf(security);
+    }
+
     /**
      * The first reason the sources of {@code definition} would not give a new query every change,
      * or empty when they would; {@code sources} finds a source's own definition (its WITH options).
@@ -79,8 +90,9 @@ public class SourceHistory {
      * A partition of {@code topics} whose oldest records were deleted by retention, in words; empty
      * when none.
      */
-    private static Optional<String> deletedRecords(String servers, List<String> topics) {
+    private Optional<String> deletedRecords(String servers, List<String> topics) {
         Properties settings = new Properties();
+        settings.putAll(security);
         settings.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
         settings.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, TIMEOUT_MS);
         settings.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, TIMEOUT_MS);

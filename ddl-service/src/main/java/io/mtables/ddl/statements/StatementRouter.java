@@ -57,7 +57,7 @@ public class StatementRouter {
     private final Catalog catalog;
     private final AccessControl access;
     private final AccessStatements accessStatements;
-    private final SourceHistory sourceHistory = new SourceHistory();
+    private final SourceHistory sourceHistory;
 
     public StatementRouter(
             FlinkSql flink,
@@ -67,8 +67,10 @@ public class StatementRouter {
             PlanPreview preview,
             WarehouseReader warehouse,
             SourceOptions sourceOptions,
+            SourceHistory sourceHistory,
             AccessControl access) {
         this.preview = preview;
+        this.sourceHistory = sourceHistory;
         this.access = access;
         this.accessStatements = new AccessStatements(access, catalog, flink);
         this.plans = plans;

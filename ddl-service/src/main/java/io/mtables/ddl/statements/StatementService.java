@@ -9,6 +9,7 @@ import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.ddl.domain.SourceOptions;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
+import io.mtables.ddl.infra.SourceHistory;
 import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.messaging.BrokerUnavailableException;
 import io.mtables.messaging.KafkaLog;
@@ -99,6 +100,7 @@ public class StatementService {
             KafkaLog lifecycle,
             AccessLog accessLog,
             AccessControl access,
+            SourceHistory sourceHistory,
             DdlConfig config,
             Clock clock) {
         this.flink = flink;
@@ -112,6 +114,7 @@ public class StatementService {
                         preview,
                         warehouse,
                         new SourceOptions(config.sourceKafkaBootstrapServers()),
+                        sourceHistory,
                         access);
         this.accessLog = accessLog;
         this.access = access;

@@ -9,6 +9,7 @@ import io.mtables.jobmanager.flink.EmbeddedSizing;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.flink.RemoteFlinkTarget;
 import io.mtables.jobmanager.jobs.JobSubmitter;
+import io.mtables.jobmanager.jobs.KafkaSourceCredentials;
 import io.mtables.jobmanager.jobs.Locations;
 import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
@@ -240,7 +241,11 @@ public class JobManagerRuntime {
         PipelineManager loading =
                 new PipelineManager(
                         flink,
-                        new JobSubmitter(flink, locations.warehouse()),
+                        new JobSubmitter(
+                                flink,
+                                locations.warehouse(),
+                                new KafkaSourceCredentials(
+                                        KafkaLog.securitySettings(clientConfig))),
                         snapshots,
                         partitions,
                         locations,

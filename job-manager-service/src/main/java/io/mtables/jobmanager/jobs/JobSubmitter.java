@@ -39,11 +39,20 @@ public class JobSubmitter {
     private final StreamingGraphs graphs;
     private TableEnvironment catalogEnvironment;
 
+    private final KafkaSourceCredentials credentials;
+
+    /** A submitter whose jobs read a plaintext broker. */
     public JobSubmitter(FlinkTarget target, Warehouse warehouse) {
+        this(target, warehouse, KafkaSourceCredentials.NONE);
+    }
+
+    public JobSubmitter(
+            FlinkTarget target, Warehouse warehouse, KafkaSourceCredentials credentials) {
         this.target = target;
         this.warehouse = warehouse;
+        this.credentials = credentials;
         this.batch = new ReadyBatchEnvironments(target.clientConfiguration(), warehouse);
-        this.graphs = new StreamingGraphs(warehouse);
+        this.graphs = new StreamingGraphs(warehouse, credentials);
     }
 
     /**
@@ -381,6 +390,7 @@ public class JobSubmitter {
         // Given back only once clean: one that failed half-way may hold part of this refresh's
         // sources.
         JobSql.declareSources(definition, pinnedInputs).forEach(env::executeSql);
+        credentials.apply(env, definition);
         for (var source : definition.sources()) {
             if (source.kind() == TableDefinition.Kind.SOURCE_TABLE) {
                 bound(env, source.table()); // a materialized table is read at its pinned or latest

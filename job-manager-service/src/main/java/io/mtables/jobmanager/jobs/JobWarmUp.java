@@ -53,7 +53,7 @@ public final class JobWarmUp {
             submitter.ensureTable(WarmUp.definition(), WarmUp.plan());
             Configuration configuration = target.clientConfiguration();
             jobOptions.forEach(configuration::setString);
-            StreamingGraphs graphs = new StreamingGraphs(warehouse);
+            StreamingGraphs graphs = new StreamingGraphs(warehouse, KafkaSourceCredentials.NONE);
             if (compile(graphs, configuration) == 0) {
                 throw new IllegalStateException("the warm-up job's graph is empty");
             }

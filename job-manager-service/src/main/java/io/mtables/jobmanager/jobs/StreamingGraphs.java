@@ -33,9 +33,11 @@ import org.apache.flink.table.catalog.ObjectPath;
 final class StreamingGraphs {
 
     private final Warehouse warehouse;
+    private final KafkaSourceCredentials credentials;
 
-    StreamingGraphs(Warehouse warehouse) {
+    StreamingGraphs(Warehouse warehouse, KafkaSourceCredentials credentials) {
         this.warehouse = warehouse;
+        this.credentials = credentials;
     }
 
     /** A job's graph and the environment that submits it. */
@@ -71,6 +73,7 @@ final class StreamingGraphs {
                         stream, EnvironmentSettings.newInstance().inStreamingMode().build());
         env.executeSql(JobSql.createCatalog(warehouse));
         JobSql.declareSources(definition, plan).forEach(env::executeSql);
+        credentials.apply(env, definition);
         definition.sources().stream()
                 .filter(source -> source.kind() != TableDefinition.Kind.MATERIALIZED_TABLE)
                 .forEach(source -> SnapshotHeldWatermark.apply(env, source.table()));

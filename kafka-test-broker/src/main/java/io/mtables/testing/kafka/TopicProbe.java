@@ -38,13 +38,23 @@ public final class TopicProbe implements AutoCloseable {
 
     /** A probe of another broker than the tests' own (the distributed test's). */
     public TopicProbe(String servers) {
+        this(servers, Map.of());
+    }
+
+    /**
+     * A probe of another broker that connects with {@code security} (a secured broker's {@code
+     * security.protocol}, {@code sasl.*} settings).
+     */
+    public TopicProbe(String servers, Map<String, String> security) {
         Properties producerProps = new Properties();
+        producerProps.putAll(security);
         producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
         producer =
                 new KafkaProducer<>(producerProps, new StringSerializer(), new StringSerializer());
 
         Properties consumerProps = new Properties();
+        consumerProps.putAll(security);
         consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
         consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, "test-probe-" + UUID.randomUUID());
         consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
