@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mtables.messaging.MessagingConfig;
+import io.mtables.schemas.KafkaPrincipals;
 import io.mtables.schemas.TopicSpec;
 import io.mtables.schemas.Topics;
 import io.smallrye.config.WithDefault;
@@ -103,6 +104,76 @@ class KubernetesManifestsTest {
                         "mt.table.definitions: cleanup.policy is 'delete'; the contract says"
                                 + " 'compact'",
                         "mt.not.declared: no KafkaTopic");
+    }
+
+    @Test
+    void everyPrincipalIsAKafkaUserWithItsAclsAndEveryServiceConnectsAsItsOwn() {
+        assertThat(KafkaUsers.problems(KafkaPrincipals.ALL, baseDocuments())).isEmpty();
+
+        JsonNode kafka =
+                baseDocuments().stream()
+                        .filter(d -> d.path("kind").asText().equals("Kafka"))
+                        .findFirst()
+                        .orElseThrow()
+                        .path("spec")
+                        .path("kafka");
+        assertThat(kafka.path("authorization").path("type").asText())
+                .as("the broker allows only what ACLs grant")
+                .isEqualTo("simple");
+        for (JsonNode listener : kafka.path("listeners")) {
+            assertThat(listener.path("authentication").path("type").asText())
+                    .as("listener " + listener.path("name").asText())
+                    .isEqualTo("scram-sha-512");
+        }
+        for (String service : ConfigKeys.SERVICES) {
+            JsonNode secret =
+                    baseDocuments().stream()
+                            .filter(
+                                    d ->
+                                            d.path("kind").asText().equals("Deployment")
+                                                    && d.path("metadata")
+                                                            .path("name")
+                                                            .asText()
+                                                            .equals(service))
+                            .flatMap(
+                                    d ->
+                                            java.util.stream.StreamSupport.stream(
+                                                    d.at("/spec/template/spec/containers/0/env")
+                                                            .spliterator(),
+                                                    false))
+                            .filter(e -> e.path("name").asText().equals("KAFKA_SASL_JAAS_CONFIG"))
+                            .map(e -> e.at("/valueFrom/secretKeyRef"))
+                            .findFirst()
+                            .orElseThrow(
+                                    () ->
+                                            new AssertionError(
+                                                    service + " has no KAFKA_SASL_JAAS_CONFIG"));
+            assertThat(secret.path("name").asText())
+                    .as(service + " connects as its own principal")
+                    .isEqualTo(service);
+        }
+
+        // The check fails on a user granted more than its contract, and on a principal without one.
+        List<JsonNode> wrong = new ArrayList<>();
+        for (JsonNode document : baseDocuments()) {
+            JsonNode copy = document.deepCopy();
+            if (copy.path("kind").asText().equals("KafkaUser")
+                    && copy.at("/metadata/name").asText().equals("planner-service")) {
+                ((ObjectNode) copy.at("/spec/authorization/acls/0/resource"))
+                        .put("name", Topics.TABLE_DEFINITIONS);
+            }
+            if (!copy.at("/metadata/name").asText().equals("mt-client")) {
+                wrong.add(copy);
+            }
+        }
+        assertThat(KafkaUsers.problems(KafkaPrincipals.ALL, wrong))
+                .containsExactly(
+                        "planner-service: missing [TOPIC LITERAL mt.refresh.plans DESCRIBE,"
+                                + " TOPIC LITERAL mt.refresh.plans READ, TOPIC LITERAL"
+                                + " mt.refresh.plans WRITE]",
+                        "planner-service: more than its contract [TOPIC LITERAL"
+                                + " mt.table.definitions WRITE]",
+                        "mt-client: no KafkaUser");
     }
 
     @Test

@@ -44,6 +44,9 @@ final class TypedResources {
                     Map.entry(
                             "kafka.strimzi.io/v1beta2/KafkaTopic",
                             io.strimzi.api.kafka.model.topic.KafkaTopic.class),
+                    Map.entry(
+                            "kafka.strimzi.io/v1beta2/KafkaUser",
+                            io.strimzi.api.kafka.model.user.KafkaUser.class),
                     Map.entry("flink.apache.org/v1beta1/FlinkDeployment", FlinkDeployment.class));
 
     /**
