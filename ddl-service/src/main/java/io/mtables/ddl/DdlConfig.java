@@ -26,4 +26,12 @@ public interface DdlConfig {
      */
     @WithDefault("${kafka.bootstrap.servers}")
     List<String> sourceKafkaBootstrapServers();
+
+    /**
+     * How many audit records ({@code mt.ddl.audit}) an instance holds for {@code
+     * information_schema.audit}, the newest; older ones are on the topic, for as long as it keeps
+     * them.
+     */
+    @WithDefault("10000")
+    int auditKept();
 }

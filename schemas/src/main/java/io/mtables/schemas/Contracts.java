@@ -4,6 +4,7 @@ import io.mtables.schemas.access.AccessChanged;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.ddl.DdlCommand;
+import io.mtables.schemas.ddl.StatementAudited;
 import io.mtables.schemas.ddl.StatementResult;
 import io.mtables.schemas.lifecycle.RefreshRequested;
 import io.mtables.schemas.plan.RefreshPlan;
@@ -34,6 +35,10 @@ public final class Contracts {
     /** The outcome of one statement, on {@link Topics#DDL_RESULTS}. */
     public static final Contract<StatementResult> STATEMENT_RESULT_V1 =
             new Contract<>("StatementResult", 1, StatementResult.class);
+
+    /** One answered statement, its sender and outcome, on {@link Topics#DDL_AUDIT}. */
+    public static final Contract<StatementAudited> STATEMENT_AUDITED_V1 =
+            new Contract<>("StatementAudited", 1, StatementAudited.class);
 
     /** A version of a table, on {@link Topics#TABLE_DEFINITIONS}. */
     public static final Contract<TableDefinition> TABLE_DEFINED_V1 =
@@ -144,6 +149,7 @@ public final class Contracts {
             List.of(
                     DDL_COMMAND_V1,
                     STATEMENT_RESULT_V1,
+                    STATEMENT_AUDITED_V1,
                     TABLE_DEFINED_V1,
                     TABLE_DROPPED_V1,
                     ACCESS_CHANGED_V1,

@@ -52,6 +52,14 @@ public final class Topics {
      */
     public static final String DDL_ACCESS = "mt.ddl.access";
 
+    /**
+     * The audit trail: every statement ddl-service answered, its sender and outcome ({@code
+     * StatementAudited.v1}, keyed by request id). Append-only: records are deleted by retention
+     * alone (the broker's, which operators set as their audit policy asks), never compacted.
+     * Produced by ddl-service; read by ddl-service ({@code information_schema.audit}) and auditors.
+     */
+    public static final String DDL_AUDIT = "mt.ddl.audit";
+
     /** Every topic with its retention policy, so that any service can create what is missing. */
     public static final List<TopicSpec> ALL =
             List.of(
@@ -64,7 +72,8 @@ public final class Topics {
                     new TopicSpec(REFRESH_EVENTS, TopicSpec.Retention.DELETE),
                     new TopicSpec(DEAD_LETTERS, TopicSpec.Retention.DELETE),
                     new TopicSpec(SCHEDULER_LAST_TICKS, TopicSpec.Retention.COMPACT),
-                    new TopicSpec(DDL_ACCESS, TopicSpec.Retention.COMPACT, 1));
+                    new TopicSpec(DDL_ACCESS, TopicSpec.Retention.COMPACT, 1),
+                    new TopicSpec(DDL_AUDIT, TopicSpec.Retention.DELETE));
 
     private Topics() {}
 

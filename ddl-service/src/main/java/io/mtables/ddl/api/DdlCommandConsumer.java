@@ -1,6 +1,7 @@
 package io.mtables.ddl.api;
 
 import io.mtables.ddl.DdlConfig;
+import io.mtables.ddl.audit.AuditTrail;
 import io.mtables.ddl.infra.DdlRuntime;
 import io.mtables.ddl.metrics.StatementMetrics;
 import io.mtables.ddl.security.Callers;
@@ -38,13 +39,19 @@ public class DdlCommandConsumer {
     private final DdlConfig config;
     private final StatementMetrics metrics;
     private final Callers callers;
+    private final AuditTrail audit;
 
     public DdlCommandConsumer(
-            DdlRuntime runtime, DdlConfig config, StatementMetrics metrics, Callers callers) {
+            DdlRuntime runtime,
+            DdlConfig config,
+            StatementMetrics metrics,
+            Callers callers,
+            AuditTrail audit) {
         this.runtime = runtime;
         this.config = config;
         this.metrics = metrics;
         this.callers = callers;
+        this.audit = audit;
     }
 
     @Incoming("ddl-commands")
@@ -95,18 +102,21 @@ public class DdlCommandConsumer {
             return;
         }
         String requestId = parsed.requestId() != null ? parsed.requestId() : fallbackId;
+        String principal = Principals.of(sender.get());
         // A change Kafka did not take was not applied and has no result yet: the command is
         // executed again until it has one, and its offset is committed only then.
+        StatementResult result;
         while (isBrokerUnavailable(
-                metrics.answered(
-                        "kafka",
-                        runtime.withServiceWhenReady(
-                                service ->
-                                        service.executeCommand(
-                                                requestId,
-                                                parsed.statement(),
-                                                position(command),
-                                                Principals.of(sender.get())))))) {
+                result =
+                        metrics.answered(
+                                "kafka",
+                                runtime.withServiceWhenReady(
+                                        service ->
+                                                service.executeCommand(
+                                                        requestId,
+                                                        parsed.statement(),
+                                                        position(command),
+                                                        principal))))) {
             try {
                 Thread.sleep(RETRY_PAUSE.toMillis());
             } catch (InterruptedException e) {
@@ -115,6 +125,7 @@ public class DdlCommandConsumer {
                         "interrupted while retrying command " + requestId, e);
             }
         }
+        audit.record("kafka", position(command), principal, parsed.statement(), result);
     }
 
     private static final Duration RETRY_PAUSE = Duration.ofSeconds(2);
@@ -135,8 +146,14 @@ public class DdlCommandConsumer {
             String requestId,
             String principal,
             StatementError error) {
-        runtime.withService(
-                service -> service.recordRefusal(requestId, error, position(command), principal));
+        StatementResult refused =
+                runtime.withService(
+                        service ->
+                                service.recordRefusal(
+                                        requestId, error, position(command), principal));
+        if (refused != null) { // null: redelivered, and its result no longer remembered
+            audit.record("kafka", position(command), principal, null, refused);
+        }
         // Dead-lettered here rather than by the channel's queue, which would copy the
         // credential along with every other header.
         runtime.deadLetterCommand(

@@ -1,5 +1,6 @@
 package io.mtables.ddl.api;
 
+import io.mtables.ddl.audit.AuditTrail;
 import io.mtables.ddl.infra.DdlRuntime;
 import io.mtables.ddl.infra.ServiceNotReadyException;
 import io.mtables.ddl.metrics.StatementMetrics;
@@ -9,6 +10,7 @@ import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -17,11 +19,13 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -48,12 +52,17 @@ public class StatementResource {
     private final DdlRuntime runtime;
     private final StatementMetrics metrics;
     private final SecurityIdentity caller;
+    private final AuditTrail audit;
 
     public StatementResource(
-            DdlRuntime runtime, StatementMetrics metrics, SecurityIdentity caller) {
+            DdlRuntime runtime,
+            StatementMetrics metrics,
+            SecurityIdentity caller,
+            AuditTrail audit) {
         this.runtime = runtime;
         this.metrics = metrics;
         this.caller = caller;
+        this.audit = audit;
     }
 
     @POST
@@ -75,20 +84,34 @@ public class StatementResource {
                                     "Accepted for compatibility; statements complete within the"
                                             + " request.")
                     @QueryParam("wait")
-                    String wait) {
+                    String wait,
+            @Context HttpServerRequest http) {
+        String principal = Principals.of(caller);
+        StatementResult result = answer(request, authorization, principal);
+        audit.record(
+                "rest",
+                AuditTrail.client(http),
+                principal,
+                request == null ? null : request.statement(),
+                result);
+        return respond(result);
+    }
+
+    private StatementResult answer(
+            StatementRequest request, String authorization, String principal) {
         if (request == null || request.statement() == null || request.statement().isBlank()) {
-            return Problems.of(
+            return StatementResult.failed(
+                    null,
                     StatementError.of(
                             "MalformedRequest",
                             "The body must be a JSON object with a non-blank 'statement'.",
                             "{\"statement\": \"...\", \"requestId\": \"optional\"}"),
-                    null);
+                    Instant.now());
         }
         String requestId =
                 request.requestId() == null || request.requestId().isBlank()
                         ? UUID.randomUUID().toString()
                         : request.requestId();
-        String principal = Principals.of(caller);
         StatementResult result;
         try {
             result =
@@ -108,22 +131,25 @@ public class StatementResource {
                                                             request.statement(),
                                                             principal)));
         } catch (ServiceNotReadyException e) {
-            return Problems.of(
-                    StatementError.of("ServiceNotReady", e.getMessage(), null), requestId);
+            return StatementResult.failed(
+                    requestId,
+                    StatementError.of("ServiceNotReady", e.getMessage(), null),
+                    Instant.now());
         }
         if (!principal.equals(result.principal())) {
             // A standby knew the request id as another caller's (or as a result from before
             // principals, which is nobody's): never theirs to read.
-            return Problems.of(
+            return StatementResult.failed(
+                    requestId,
                     StatementError.of(
                             StatementService.REQUEST_ID_IN_USE,
                             "Request id "
                                     + requestId
                                     + " belongs to another caller's statement; nothing was done.",
                             "a request id of your own (a new UUID)"),
-                    requestId);
+                    Instant.now());
         }
-        return respond(result);
+        return result;
     }
 
     @GET

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.access.AccessControl;
 import io.mtables.ddl.access.AccessLog;
+import io.mtables.ddl.audit.AuditProjection;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
@@ -97,6 +98,8 @@ public class DdlRuntime {
 
     /** The job manager's reports; a runtime made by hand (tests) has an empty one. */
     @jakarta.inject.Inject RefreshStatusProjection statuses = new RefreshStatusProjection();
+
+    @jakarta.inject.Inject AuditProjection audits = new AuditProjection(10_000);
 
     private WarehouseReader warehouse =
             new WarehouseReader(
@@ -395,6 +398,7 @@ public class DdlRuntime {
                         accessLog,
                         access,
                         sourceHistory,
+                        audits,
                         config,
                         clock);
         changesByRequest.forEach(loaded::rememberChange);

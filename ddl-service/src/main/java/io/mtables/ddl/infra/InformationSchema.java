@@ -1,5 +1,6 @@
 package io.mtables.ddl.infra;
 
+import io.mtables.ddl.audit.AuditProjection;
 import io.mtables.ddl.history.RefreshHistoryTable;
 import io.mtables.schemas.ddl.StatementResult.ResultColumn;
 import java.util.ArrayList;
@@ -62,7 +63,7 @@ public final class InformationSchema {
      *     (timestamps as epoch milliseconds)
      */
     public static InMemorySql.QueryRows query(String query, List<Object[]> rows) {
-        return query(query, rows, List.of(), table -> List.of());
+        return query(query, rows, List.of(), table -> List.of(), principal -> List.of());
     }
 
     /**
@@ -75,15 +76,27 @@ public final class InformationSchema {
      * @param history the refresh history's rows (in {@link
      *     io.mtables.ddl.history.RefreshHistoryTable#COLUMNS} order), of one table when the query
      *     fixes {@code table_name}, read only when queried
+     * @param audit the audit records the caller may read (in {@link AuditProjection#COLUMNS}
+     *     order), of one principal when the query fixes {@code principal}, read only when queried
      */
     public static InMemorySql.QueryRows query(
             String query,
             List<Object[]> rows,
             List<Object[]> dependencies,
             Function<Optional<String>, List<Object[]>> history) {
+        return query(query, rows, dependencies, history, principal -> List.of());
+    }
+
+    /** Runs {@code query} over every table, the audit's rows included. */
+    public static InMemorySql.QueryRows query(
+            String query,
+            List<Object[]> rows,
+            List<Object[]> dependencies,
+            Function<Optional<String>, List<Object[]>> history,
+            Function<Optional<String>, List<Object[]>> audit) {
         return PREPARED.query(
                 query,
-                tables(rows, dependencies, history),
+                tables(rows, dependencies, history, audit),
                 "information_schema query",
                 "SELECT <columns of "
                         + COLUMNS.stream().map(ResultColumn::name).toList()
@@ -93,18 +106,21 @@ public final class InformationSchema {
                         + RefreshHistoryTable.COLUMNS.stream()
                                 .map(InMemorySql.Column::name)
                                 .toList()
-                        + " FROM information_schema.refresh_history [WHERE ...] [ORDER BY ...]"
-                        + " [LIMIT n]");
+                        + " FROM information_schema.refresh_history, or of "
+                        + AuditProjection.COLUMNS.stream().map(InMemorySql.Column::name).toList()
+                        + " FROM information_schema.audit [WHERE ...] [ORDER BY ...] [LIMIT n]");
     }
 
     /** Each query shape planned and compiled once: most of a query's time otherwise. */
     private static final PreparedQueries PREPARED =
-            new PreparedQueries(tables(List.of(), List.of(), table -> List.of()));
+            new PreparedQueries(
+                    tables(List.of(), List.of(), table -> List.of(), principal -> List.of()));
 
     private static List<InMemorySql.Source> tables(
             List<Object[]> rows,
             List<Object[]> dependencies,
-            Function<Optional<String>, List<Object[]>> history) {
+            Function<Optional<String>, List<Object[]>> history,
+            Function<Optional<String>, List<Object[]>> audit) {
         return List.of(
                 new InMemorySql.Table(
                         List.of("information_schema", "materialized_tables"),
@@ -117,7 +133,9 @@ public final class InformationSchema {
                 new InMemorySql.LazyTable(
                         List.of("information_schema", "refresh_history"),
                         RefreshHistoryTable.COLUMNS,
-                        history));
+                        history),
+                new InMemorySql.LazyTable(
+                        List.of("information_schema", "audit"), AuditProjection.COLUMNS, audit));
     }
 
     /** For tests: the query shapes prepared now. */

@@ -1,5 +1,7 @@
 package io.mtables.ddl.infra;
 
+import io.mtables.ddl.DdlConfig;
+import io.mtables.ddl.audit.AuditProjection;
 import io.mtables.ddl.domain.FreshnessEpisodes;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
@@ -21,6 +23,12 @@ public class Projections {
     @Singleton
     RefreshStatusProjection statuses() {
         return new RefreshStatusProjection();
+    }
+
+    @Produces
+    @Singleton
+    AuditProjection audits(DdlConfig config) {
+        return new AuditProjection(config.auditKept());
     }
 
     /** Episodes begin no earlier than this start: see {@link FreshnessEpisodes}. */

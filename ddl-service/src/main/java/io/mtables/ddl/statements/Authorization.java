@@ -31,6 +31,14 @@ final class Authorization {
         return access.sees(principal, table);
     }
 
+    /**
+     * Whether the caller may read the audit records of {@code sender} (null: unauthenticated
+     * senders): an admin every one, anyone else their own.
+     */
+    boolean readsAuditOf(String sender) {
+        return access.isAdmin(principal) || principal.equals(sender);
+    }
+
     /** Refuses a read of {@code table} without SELECT on it. */
     void checkRead(TableDefinition table) {
         require(Privilege.SELECT, table);

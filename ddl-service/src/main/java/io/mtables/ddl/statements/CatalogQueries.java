@@ -1,5 +1,6 @@
 package io.mtables.ddl.statements;
 
+import io.mtables.ddl.audit.AuditProjection;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
@@ -44,13 +45,16 @@ final class CatalogQueries {
     private final RefreshStatusProjection statuses;
     private final TableFreshness freshness;
     private final WarehouseReader warehouse;
+    private final AuditProjection audits;
 
     CatalogQueries(
             FlinkSql flink,
             Catalog catalog,
             PlanProjection plans,
             RefreshStatusProjection statuses,
-            WarehouseReader warehouse) {
+            WarehouseReader warehouse,
+            AuditProjection audits) {
+        this.audits = audits;
         this.statuses = statuses;
         this.warehouse = warehouse;
         this.freshness = new TableFreshness(catalog, statuses, plans);
@@ -275,7 +279,12 @@ final class CatalogQueries {
      * It is parsed and run by Calcite rather than Flink: Flink's grammar reserves words that are
      * column names here (refresh_mode).
      */
-    Outcome informationSchema(String query, Predicate<TableDefinition> visible) {
+    /**
+     * Answers a query over information_schema with what the caller may see: the tables of {@code
+     * visible}, and the audit records of the senders {@code auditReadable} accepts.
+     */
+    Outcome informationSchema(
+            String query, Predicate<TableDefinition> visible, Predicate<String> auditReadable) {
         List<TableDefinition> seen =
                 catalog.tables(Kind.MATERIALIZED_TABLE).stream().filter(visible).toList();
         List<Object[]> rows = new ArrayList<>();
@@ -320,7 +329,11 @@ final class CatalogQueries {
         }
         var answer =
                 InformationSchema.query(
-                        query, rows, dependencies, table -> visibleHistory(table, seen));
+                        query,
+                        rows,
+                        dependencies,
+                        table -> visibleHistory(table, seen),
+                        principal -> audits.rows(principal, auditReadable));
         return new Outcome.Rows(answer.columns(), answer.rows());
     }
 

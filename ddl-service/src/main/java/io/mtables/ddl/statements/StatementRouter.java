@@ -3,6 +3,7 @@ package io.mtables.ddl.statements;
 import io.mtables.ddl.access.AccessControl;
 import io.mtables.ddl.access.AccessStatementParser;
 import io.mtables.ddl.access.Privilege;
+import io.mtables.ddl.audit.AuditProjection;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
@@ -68,7 +69,8 @@ public class StatementRouter {
             WarehouseReader warehouse,
             SourceOptions sourceOptions,
             SourceHistory sourceHistory,
-            AccessControl access) {
+            AccessControl access,
+            AuditProjection audits) {
         this.preview = preview;
         this.sourceHistory = sourceHistory;
         this.access = access;
@@ -91,7 +93,7 @@ public class StatementRouter {
                                         .filter(p -> p.definitionVersion() == definition.version())
                                         .map(p -> p.mode() == RefreshPlan.Mode.CONTINUOUS)
                                         .orElse(false));
-        this.queries = new CatalogQueries(flink, catalog, plans, statuses, warehouse);
+        this.queries = new CatalogQueries(flink, catalog, plans, statuses, warehouse, audits);
     }
 
     /**
@@ -109,7 +111,7 @@ public class StatementRouter {
     private Outcome routeFor(
             Authorization caller, String statement, String requestId, Instant now) {
         if (InformationSchema.isQueryOver(statement)) {
-            return queries.informationSchema(statement, caller::sees);
+            return queries.informationSchema(statement, caller::sees, caller::readsAuditOf);
         }
         ParsedStatement parsed = flink.parse(statement);
         SqlNode node = parsed.node();

@@ -3,6 +3,7 @@ package io.mtables.ddl.statements;
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.access.AccessControl;
 import io.mtables.ddl.access.AccessLog;
+import io.mtables.ddl.audit.AuditProjection;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
@@ -101,6 +102,7 @@ public class StatementService {
             AccessLog accessLog,
             AccessControl access,
             SourceHistory sourceHistory,
+            AuditProjection audits,
             DdlConfig config,
             Clock clock) {
         this.flink = flink;
@@ -115,7 +117,8 @@ public class StatementService {
                         warehouse,
                         new SourceOptions(config.sourceKafkaBootstrapServers()),
                         sourceHistory,
-                        access);
+                        access,
+                        audits);
         this.accessLog = accessLog;
         this.access = access;
         this.definitions = definitions;

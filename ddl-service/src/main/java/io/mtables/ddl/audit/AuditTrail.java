@@ -1,0 +1,112 @@
+package io.mtables.ddl.audit;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.mtables.messaging.KafkaLog;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.ddl.StatementAudited;
+import io.mtables.schemas.ddl.StatementResult;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Writes the audit trail: one {@code StatementAudited.v1} on {@code mt.ddl.audit} for every
+ * statement this instance answered over REST or Kafka, refusals included (an unauthenticated
+ * sender's too), before the answer goes out. A record the broker did not take is counted ({@code
+ * mt_audit_write_failures_total}) and logged; the statement's answer stands.
+ */
+@ApplicationScoped
+public class AuditTrail {
+
+    private static final Logger LOG = Logger.getLogger(AuditTrail.class);
+
+    private final Clock clock;
+    private final Counter failures;
+    private volatile KafkaLog log;
+
+    public AuditTrail(Clock clock, MeterRegistry registry) {
+        this.clock = clock;
+        this.failures =
+                Counter.builder("mt.audit.write.failures")
+                        .description("Audit records the broker did not take")
+                        .register(registry);
+    }
+
+    void onStart(
+            @Observes StartupEvent start,
+            @Identifier("default-kafka-broker") Map<String, Object> kafka,
+            @ConfigProperty(name = "quarkus.application.name") String serviceName) {
+        log = new KafkaLog(Topics.DDL_AUDIT, serviceName, KafkaLog.clientConfig(kafka));
+    }
+
+    void onStop(@Observes ShutdownEvent stop) {
+        if (log != null) {
+            log.close();
+        }
+    }
+
+    /**
+     * Records one answered statement.
+     *
+     * @param via {@code rest} or {@code kafka}
+     * @param client the caller's address, or the command's position
+     * @param principal the authenticated sender, null when not authenticated
+     * @param statement its text, null when none could be read
+     * @param result its answer
+     */
+    public void record(
+            String via, String client, String principal, String statement, StatementResult result) {
+        StatementAudited audited =
+                new StatementAudited(
+                        principal,
+                        via,
+                        client,
+                        result.requestId(),
+                        statement == null ? null : sha256(statement),
+                        statement == null ? null : StatementKinds.of(statement),
+                        result.status() == StatementResult.Status.SUCCEEDED ? result.table() : null,
+                        result.status(),
+                        result.error() == null ? null : result.error().reason(),
+                        clock.instant());
+        try {
+            String key =
+                    result.requestId() != null ? result.requestId() : UUID.randomUUID().toString();
+            log.append(Contracts.STATEMENT_AUDITED_V1, key, audited);
+        } catch (RuntimeException e) {
+            failures.increment();
+            LOG.errorf("the audit record of %s's statement was not written: %s", principal, e);
+        }
+    }
+
+    /** A REST caller's address, as the connection gives it ({@code host:port}). */
+    public static String client(HttpServerRequest http) {
+        return http == null || http.remoteAddress() == null
+                ? "unknown"
+                : http.remoteAddress().hostAddress() + ":" + http.remoteAddress().port();
+    }
+
+    static String sha256(String statement) {
+        try {
+            return HexFormat.of()
+                    .formatHex(
+                            MessageDigest.getInstance("SHA-256")
+                                    .digest(statement.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JVM", e);
+        }
+    }
+}
