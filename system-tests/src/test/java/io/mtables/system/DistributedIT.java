@@ -39,6 +39,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
@@ -55,10 +56,10 @@ import org.junit.jupiter.api.Test;
  * them: the warehouse, checkpoints and savepoints are on the object store, every process has a
  * directory of its own, and the test proves none of them holds table data or state.
  *
- * <p>The broker is secured as docs/security.md says a production one is: every service connects as
- * its own principal (SASL/SCRAM), the broker allows what {@link KafkaPrincipals} grants and nothing
- * else, the topics are made by the operator (the test, as the broker's admin), and the Flink jobs
- * read the change topics with the job manager's credentials.
+ * <p>The broker is secured as docs/security.md says a production one is: every client connects over
+ * TLS, each service as its own principal (SASL/SCRAM), the broker allows what {@link
+ * KafkaPrincipals} grants and nothing else, the topics are made by the operator (the test, as the
+ * broker's admin), and the Flink jobs read the change topics with the job manager's credentials.
  *
  * <p>One scenario: the users x domains example from PostgreSQL into a CONTINUOUS table that equals
  * PostgreSQL's join; a TaskManager killed with SIGKILL in the middle of the load (the job goes on
@@ -273,16 +274,25 @@ class DistributedIT {
         Map<String, Object> wrongPassword = new HashMap<>(kafkaSecurity(KAFKA_ADMIN));
         wrongPassword.put("sasl.jaas.config", jaas(KAFKA_ADMIN, "not-the-password"));
         wrongPassword.put("bootstrap.servers", bootstrap());
-        try (Admin admin = Admin.create(wrongPassword)) {
-            Throwable refused = null;
-            try {
-                admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            } catch (ExecutionException e) {
-                refused = e.getCause();
-            }
-            assertThat(refused)
-                    .as("a wrong password")
-                    .isInstanceOf(SaslAuthenticationException.class);
+        assertThat(refusal(wrongPassword))
+                .as("a wrong password")
+                .isInstanceOf(SaslAuthenticationException.class);
+        Map<String, Object> untrusting = new HashMap<>(kafkaSecurity(KAFKA_ADMIN));
+        untrusting.remove("ssl.truststore.type");
+        untrusting.remove("ssl.truststore.certificates");
+        untrusting.put("bootstrap.servers", bootstrap());
+        assertThat(refusal(untrusting))
+                .as("a client that does not trust the broker's certificate")
+                .isInstanceOf(SslAuthenticationException.class);
+    }
+
+    /** Why the broker refused an admin client with {@code settings}; null when it did not. */
+    private static Throwable refusal(Map<String, Object> settings) throws Exception {
+        try (Admin admin = Admin.create(settings)) {
+            admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause();
         }
     }
 
@@ -325,15 +335,32 @@ class DistributedIT {
         return passwords;
     }
 
-    /** How {@code principal} connects to the secured broker, as a Kafka client's settings. */
+    /**
+     * How {@code principal} connects to the secured broker, as a Kafka client's settings: over TLS,
+     * trusting the broker's certificate (given inline, so no process needs another's file), with
+     * its password.
+     */
     private static Map<String, String> kafkaSecurity(String principal) {
         return Map.of(
                 "security.protocol",
-                "SASL_PLAINTEXT",
+                "SASL_SSL",
+                "ssl.truststore.type",
+                "PEM",
+                "ssl.truststore.certificates",
+                brokerCertificate(),
                 "sasl.mechanism",
                 "SCRAM-SHA-512",
                 "sasl.jaas.config",
                 jaas(principal, KAFKA_PASSWORDS.get(principal)));
+    }
+
+    /** The certificate bin/kafka made for the broker's address, in PEM. */
+    private static String brokerCertificate() {
+        try {
+            return Files.readString(home("kafka").resolve("tls/broker.pem"));
+        } catch (IOException e) {
+            throw new IllegalStateException("the broker's certificate is not there yet", e);
+        }
     }
 
     private static String jaas(String user, String password) {
