@@ -124,6 +124,9 @@ class KubernetesManifestsTest {
             assertThat(listener.path("authentication").path("type").asText())
                     .as("listener " + listener.path("name").asText())
                     .isEqualTo("scram-sha-512");
+            assertThat(listener.path("tls").asBoolean())
+                    .as("listener " + listener.path("name").asText() + " speaks TLS")
+                    .isTrue();
         }
         for (String service : ConfigKeys.SERVICES) {
             JsonNode secret =
