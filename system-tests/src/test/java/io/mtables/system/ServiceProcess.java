@@ -320,11 +320,13 @@ final class ServiceProcess implements AutoCloseable {
      * for the JVM's defaults, as {@code bin/chaos} runs them to time recoveries against their
      * goal). By default only the quick compiler: the build starts 5-10 services at once on 2 cores,
      * and they were ready after 16-18 s instead of 26-34 s; they compile queries, the data work is
-     * the Flink cluster's. For the same reason the job manager's warm-up compiles its sample job
-     * once, not again for the JIT ({@code mt.warm-up.repeats}). The embedded cluster too runs the
-     * quick compiler only: its jobs live a minute or two, and TPC-H's 22 took 84 CPU seconds there
-     * instead of 153 (the test 130 s instead of 182). C1 alone reserves only 48 MB of code cache,
-     * which a Quarkus build once filled (a failed build): the tiered default, 240 MB, again.
+     * the Flink cluster's. For the same reason no service warms up ({@code mt.warm-up=false}): the
+     * warm-ups' sample statements, plans, job compiles and the embedded cluster's sample jobs ran
+     * 51 times in a build, 404 s in all by their own logs, beside the tests, for a speed no test
+     * measures (their own tests are the modules' and bin/bench's). The embedded cluster too runs
+     * the quick compiler only: its jobs live a minute or two, and TPC-H's 22 took 84 CPU seconds
+     * there instead of 153 (the test 130 s instead of 182). C1 alone reserves only 48 MB of code
+     * cache, which a Quarkus build once filled (a failed build): the tiered default, 240 MB, again.
      */
     private static final List<String> JVM_OPTIONS =
             List.of(
@@ -332,7 +334,7 @@ final class ServiceProcess implements AutoCloseable {
                                             "mt.services.jvm-options",
                                             "-XX:TieredStopAtLevel=1"
                                                     + " -XX:ReservedCodeCacheSize=240m"
-                                                    + " -Dmt.warm-up.repeats=0"
+                                                    + " -Dmt.warm-up=false"
                                                     + " -Dmt.flink.embedded.jvm-options"
                                                     + "=-XX:TieredStopAtLevel=1"
                                                     + ",-XX:ReservedCodeCacheSize=240m")
