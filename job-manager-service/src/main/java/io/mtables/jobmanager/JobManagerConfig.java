@@ -20,6 +20,14 @@ public interface JobManagerConfig {
     String dataDir();
 
     /**
+     * Whether the service warms up at its start (docs/operations.md): a mapped key, so that {@code
+     * -Dmt.warm-up=false} is not refused as unknown under this mapping's prefix.
+     */
+    @WithName("warm-up")
+    @WithDefault("true")
+    boolean warmUp();
+
+    /**
      * After the warm-up's first compile (mt.warm-up), how many times more it compiles the same job,
      * for the JIT (docs/operations.md).
      */

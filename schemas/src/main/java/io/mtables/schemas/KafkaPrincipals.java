@@ -44,10 +44,17 @@ public final class KafkaPrincipals {
     /** The capture's Debezium offsets (compacted; written in the changes' transactions). */
     public static final String CDC_OFFSETS = "mt.cdc.offsets";
 
+    /**
+     * ddl-service. Besides its own topics it writes commands (a standby instance forwards a REST
+     * statement to the active one as a command) and refresh events (the freshness alerts it
+     * raises).
+     */
     public static final Principal DDL_SERVICE =
             new Principal(
                     "ddl-service",
                     List.of(
+                            Topics.DDL_COMMANDS,
+                            Topics.REFRESH_EVENTS,
                             Topics.DDL_RESULTS,
                             Topics.TABLE_DEFINITIONS,
                             Topics.LIFECYCLE_COMMANDS,
@@ -139,6 +146,14 @@ public final class KafkaPrincipals {
                     List.of(),
                     null,
                     null);
+
+    /**
+     * The topics more than one principal writes, each for a reason of its own (the others have one
+     * writer): dead letters (every service), commands (clients, and a standby ddl-service
+     * forwarding), refresh events (the job manager, and ddl-service's freshness alerts).
+     */
+    public static final List<String> SHARED_TOPICS =
+            List.of(Topics.DEAD_LETTERS, Topics.DDL_COMMANDS, Topics.REFRESH_EVENTS);
 
     /** Every principal of the system, services first. */
     public static final List<Principal> ALL =

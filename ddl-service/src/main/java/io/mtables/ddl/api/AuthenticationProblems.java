@@ -48,10 +48,10 @@ public class AuthenticationProblems {
         StatementError error = StatementError.of("Unauthenticated", detail, HOW);
         if (http != null
                 && http.method() == HttpMethod.POST
-                && http.path().endsWith("/statements")) {
+                && http.path().equals(StatementResource.STATEMENTS_PATH)) {
             audit.record(
                     "rest",
-                    AuditTrail.client(http),
+                    ClientAddress.of(http),
                     null,
                     null,
                     StatementResult.failed(null, error, Instant.now()));

@@ -49,6 +49,9 @@ public class StatementResource {
      */
     private static final Duration FORWARD_PATIENCE = Duration.ofSeconds(60);
 
+    /** Where statements are posted. */
+    static final String STATEMENTS_PATH = "/api/v1/statements";
+
     private final DdlRuntime runtime;
     private final StatementMetrics metrics;
     private final SecurityIdentity caller;
@@ -90,7 +93,7 @@ public class StatementResource {
         StatementResult result = answer(request, authorization, principal);
         audit.record(
                 "rest",
-                AuditTrail.client(http),
+                ClientAddress.of(http),
                 principal,
                 request == null ? null : request.statement(),
                 result);

@@ -10,7 +10,6 @@ import io.mtables.schemas.ddl.StatementResult;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
-import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.nio.charset.StandardCharsets;
@@ -20,22 +19,43 @@ import java.time.Clock;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
  * Writes the audit trail: one {@code StatementAudited.v1} on {@code mt.ddl.audit} for every
  * statement this instance answered over REST or Kafka, refusals included (an unauthenticated
- * sender's too), before the answer goes out. A record the broker did not take is counted ({@code
- * mt_audit_write_failures_total}) and logged; the statement's answer stands.
+ * sender's too), as its answer goes out. The records are written in order by a thread of their own
+ * from a bounded queue, so that no caller, and no flood of unauthenticated requests, waits on the
+ * broker; a record the broker did not take, or that found the queue full, is counted ({@code
+ * mt_audit_write_failures_total}) and logged, and the statement's answer stands.
  */
 @ApplicationScoped
 public class AuditTrail {
 
     private static final Logger LOG = Logger.getLogger(AuditTrail.class);
 
+    /** Records waiting for the broker; beyond that, one is counted as failed, not queued. */
+    static final int QUEUE = 10_000;
+
     private final Clock clock;
     private final Counter failures;
+    private final ThreadPoolExecutor writer =
+            new ThreadPoolExecutor(
+                    1,
+                    1,
+                    0,
+                    TimeUnit.SECONDS,
+                    new ArrayBlockingQueue<>(QUEUE),
+                    task -> {
+                        Thread thread = new Thread(task, "audit-writer");
+                        thread.setDaemon(true);
+                        return thread;
+                    });
     private volatile KafkaLog log;
 
     public AuditTrail(Clock clock, MeterRegistry registry) {
@@ -53,7 +73,9 @@ public class AuditTrail {
         log = new KafkaLog(Topics.DDL_AUDIT, serviceName, KafkaLog.clientConfig(kafka));
     }
 
-    void onStop(@Observes ShutdownEvent stop) {
+    void onStop(@Observes ShutdownEvent stop) throws InterruptedException {
+        writer.shutdown();
+        writer.awaitTermination(10, TimeUnit.SECONDS); // what is queued is written first
         if (log != null) {
             log.close();
         }
@@ -82,21 +104,27 @@ public class AuditTrail {
                         result.status(),
                         result.error() == null ? null : result.error().reason(),
                         clock.instant());
+        String key = result.requestId() != null ? result.requestId() : UUID.randomUUID().toString();
         try {
-            String key =
-                    result.requestId() != null ? result.requestId() : UUID.randomUUID().toString();
-            log.append(Contracts.STATEMENT_AUDITED_V1, key, audited);
-        } catch (RuntimeException e) {
-            failures.increment();
-            LOG.errorf("the audit record of %s's statement was not written: %s", principal, e);
+            writer.execute(() -> write(key, audited));
+        } catch (RejectedExecutionException full) {
+            failed(audited, "the queue of " + QUEUE + " records waiting for the broker is full");
         }
     }
 
-    /** A REST caller's address, as the connection gives it ({@code host:port}). */
-    public static String client(HttpServerRequest http) {
-        return http == null || http.remoteAddress() == null
-                ? "unknown"
-                : http.remoteAddress().hostAddress() + ":" + http.remoteAddress().port();
+    private void write(String key, StatementAudited audited) {
+        try {
+            log.append(Contracts.STATEMENT_AUDITED_V1, key, audited);
+        } catch (RuntimeException e) {
+            failed(audited, e.toString());
+        }
+    }
+
+    private void failed(StatementAudited audited, String why) {
+        failures.increment();
+        LOG.errorf(
+                "the audit record of %s's statement (%s) was not written: %s",
+                audited.principal(), audited.client(), why);
     }
 
     static String sha256(String statement) {

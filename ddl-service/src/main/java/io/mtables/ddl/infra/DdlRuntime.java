@@ -99,6 +99,7 @@ public class DdlRuntime {
     /** The job manager's reports; a runtime made by hand (tests) has an empty one. */
     @jakarta.inject.Inject RefreshStatusProjection statuses = new RefreshStatusProjection();
 
+    // Injected (mt.ddl.audit-kept); a runtime a test makes without CDI keeps DdlConfig's default.
     @jakarta.inject.Inject AuditProjection audits = new AuditProjection(10_000);
 
     private WarehouseReader warehouse =

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
@@ -146,18 +147,33 @@ public class SourceHistory {
                 }
             }
             return Optional.empty();
-        } catch (ExecutionException | TimeoutException e) {
-            throw new BrokerUnavailableException(
-                    "cannot tell whether the sources still hold their whole history: the broker at "
-                            + servers
-                            + " did not answer ("
-                            + (e.getCause() == null ? e : e.getCause()).getMessage()
-                            + "); nothing was changed, try again",
-                    e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof AuthorizationException) {
+                // Not a broker that is down: asking again changes nothing.
+                return Optional.of(
+                        "the history of topics "
+                                + topics
+                                + " cannot be read: ddl-service's Kafka principal may not describe"
+                                + " them (an ACL its operator adds, docs/security.md), so whether"
+                                + " Kafka deleted records is not known");
+            }
+            throw unanswered(servers, e);
+        } catch (TimeoutException e) {
+            throw unanswered(servers, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BrokerUnavailableException(
                     "interrupted while asking the broker at " + servers, e);
         }
+    }
+
+    private static BrokerUnavailableException unanswered(String servers, Exception e) {
+        return new BrokerUnavailableException(
+                "cannot tell whether the sources still hold their whole history: the broker at "
+                        + servers
+                        + " did not answer ("
+                        + (e.getCause() == null ? e : e.getCause()).getMessage()
+                        + "); nothing was changed, try again",
+                e);
     }
 }

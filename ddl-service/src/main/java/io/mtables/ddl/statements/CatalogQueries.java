@@ -275,13 +275,11 @@ final class CatalogQueries {
     }
 
     /**
-     * A query over {@code information_schema.materialized_tables} and {@code table_dependencies}.
-     * It is parsed and run by Calcite rather than Flink: Flink's grammar reserves words that are
-     * column names here (refresh_mode).
-     */
-    /**
-     * Answers a query over information_schema with what the caller may see: the tables of {@code
-     * visible}, and the audit records of the senders {@code auditReadable} accepts.
+     * A query over information_schema ({@code materialized_tables}, {@code table_dependencies},
+     * {@code refresh_history}, {@code audit}), answered with what the caller may see: the tables of
+     * {@code visible}, and the audit records of the senders {@code auditReadable} accepts. It is
+     * parsed and run by Calcite rather than Flink: Flink's grammar reserves words that are column
+     * names here (refresh_mode).
      */
     Outcome informationSchema(
             String query, Predicate<TableDefinition> visible, Predicate<String> auditReadable) {

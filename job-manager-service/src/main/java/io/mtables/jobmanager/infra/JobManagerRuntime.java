@@ -80,9 +80,8 @@ public class JobManagerRuntime {
             @ConfigProperty(name = "quarkus.application.name") String serviceName,
             @ConfigProperty(name = "mp.messaging.incoming.refresh-plans.group.id") String group,
             JobManagerConfig config,
-            Locations locations,
-            @ConfigProperty(name = "mt.warm-up", defaultValue = "true") boolean warmUp) {
-        this.warmUp = warmUp;
+            Locations locations) {
+        this.warmUp = config.warmUp();
         ClassLoader quarkus = Thread.currentThread().getContextClassLoader();
         control =
                 Executors.newSingleThreadScheduledExecutor(

@@ -429,29 +429,7 @@ public class JobSubmitter {
     /** A batch refresh reads each source up to where it stands now. */
     private static void bound(TableEnvironment env, String table) {
         TableId id = TableId.of(table);
-        Map<String, String> options;
-        try {
-            options =
-                    env.getCatalog(id.catalog())
-                            .orElseThrow()
-                            .getTable(new ObjectPath(id.database(), id.name()))
-                            .getOptions();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read the options of " + table, e);
-        }
-        Map<String, String> extra = BoundedReads.extraOptions(options);
-        if (!extra.isEmpty()) {
-            List<String> pairs =
-                    extra.entrySet().stream()
-                            .map(
-                                    e ->
-                                            JobSql.literal(e.getKey())
-                                                    + " = "
-                                                    + JobSql.literal(e.getValue()))
-                            .toList();
-            env.executeSql(
-                    "ALTER TABLE " + id.quoted() + " SET (" + String.join(", ", pairs) + ")");
-        }
+        DeclaredTables.set(env, id, BoundedReads.extraOptions(DeclaredTables.options(env, id)));
     }
 
     /**

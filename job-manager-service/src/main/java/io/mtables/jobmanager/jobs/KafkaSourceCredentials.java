@@ -2,10 +2,10 @@ package io.mtables.jobmanager.jobs;
 
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.api.TableEnvironment;
-import org.apache.flink.table.catalog.ObjectPath;
 
 /**
  * How a job's Kafka sources authenticate to the broker: the job manager's own Kafka security
@@ -38,32 +38,12 @@ public final class KafkaSourceCredentials {
                 continue;
             }
             TableId id = TableId.of(source.table());
-            if (!KAFKA_CONNECTORS.contains(connector(env, id))) {
-                continue;
+            String connector = DeclaredTables.options(env, id).getOrDefault("connector", "");
+            if (KAFKA_CONNECTORS.contains(connector)) {
+                Map<String, String> properties = new HashMap<>();
+                settings.forEach((key, value) -> properties.put("properties." + key, value));
+                DeclaredTables.set(env, id, properties);
             }
-            List<String> pairs =
-                    settings.entrySet().stream()
-                            .sorted(Map.Entry.comparingByKey())
-                            .map(
-                                    e ->
-                                            JobSql.literal("properties." + e.getKey())
-                                                    + " = "
-                                                    + JobSql.literal(e.getValue()))
-                            .toList();
-            env.executeSql(
-                    "ALTER TABLE " + id.quoted() + " SET (" + String.join(", ", pairs) + ")");
-        }
-    }
-
-    private static String connector(TableEnvironment env, TableId id) {
-        try {
-            return env.getCatalog(id.catalog())
-                    .orElseThrow()
-                    .getTable(new ObjectPath(id.database(), id.name()))
-                    .getOptions()
-                    .getOrDefault("connector", "");
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read the options of " + id, e);
         }
     }
 }
