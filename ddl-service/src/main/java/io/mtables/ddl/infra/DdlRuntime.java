@@ -10,6 +10,8 @@ import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.ddl.security.AuthConfig;
 import io.mtables.ddl.statements.PlanPreview;
+import io.mtables.ddl.statements.ReadModels;
+import io.mtables.ddl.statements.StatementLogs;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
@@ -389,17 +391,11 @@ public class DdlRuntime {
                 new StatementService(
                         flink,
                         catalog,
-                        plans,
-                        statuses,
+                        new ReadModels(plans, statuses, warehouse, audits),
                         preview,
-                        warehouse,
-                        definitions,
-                        results,
-                        lifecycle,
-                        accessLog,
+                        new StatementLogs(definitions, results, lifecycle, accessLog),
                         access,
                         sourceHistory,
-                        audits,
                         config,
                         clock);
         changesByRequest.forEach(loaded::rememberChange);

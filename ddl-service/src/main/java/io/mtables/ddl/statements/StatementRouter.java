@@ -3,7 +3,6 @@ package io.mtables.ddl.statements;
 import io.mtables.ddl.access.AccessControl;
 import io.mtables.ddl.access.AccessStatementParser;
 import io.mtables.ddl.access.Privilege;
-import io.mtables.ddl.audit.AuditProjection;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
@@ -13,7 +12,6 @@ import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.InformationSchema;
 import io.mtables.ddl.infra.ParsedStatement;
 import io.mtables.ddl.infra.SourceHistory;
-import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.HistoryBridge;
 import io.mtables.schemas.catalog.TableDefinition.QueryChange;
@@ -63,21 +61,20 @@ public class StatementRouter {
     public StatementRouter(
             FlinkSql flink,
             Catalog catalog,
-            PlanProjection plans,
-            RefreshStatusProjection statuses,
+            ReadModels models,
             PlanPreview preview,
-            WarehouseReader warehouse,
             SourceOptions sourceOptions,
             SourceHistory sourceHistory,
-            AccessControl access,
-            AuditProjection audits) {
+            AccessControl access) {
+        PlanProjection plans = models.plans();
+        RefreshStatusProjection statuses = models.statuses();
         this.preview = preview;
         this.sourceHistory = sourceHistory;
         this.access = access;
         this.accessStatements = new AccessStatements(access, catalog, flink);
         this.plans = plans;
         this.catalog = catalog;
-        this.reads = new TableReads(flink, catalog, warehouse);
+        this.reads = new TableReads(flink, catalog, models.warehouse());
         this.flink = flink;
         this.sourceTables = new SourceTableStatements(flink, catalog, sourceOptions);
         this.materializedTables =
@@ -93,7 +90,9 @@ public class StatementRouter {
                                         .filter(p -> p.definitionVersion() == definition.version())
                                         .map(p -> p.mode() == RefreshPlan.Mode.CONTINUOUS)
                                         .orElse(false));
-        this.queries = new CatalogQueries(flink, catalog, plans, statuses, warehouse, audits);
+        this.queries =
+                new CatalogQueries(
+                        flink, catalog, plans, statuses, models.warehouse(), models.audits());
     }
 
     /**

@@ -3,15 +3,11 @@ package io.mtables.ddl.statements;
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.access.AccessControl;
 import io.mtables.ddl.access.AccessLog;
-import io.mtables.ddl.audit.AuditProjection;
 import io.mtables.ddl.domain.Catalog;
-import io.mtables.ddl.domain.PlanProjection;
-import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.ddl.domain.SourceOptions;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.SourceHistory;
-import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.messaging.BrokerUnavailableException;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.schemas.Contract;
@@ -92,17 +88,11 @@ public class StatementService {
     public StatementService(
             FlinkSql flink,
             Catalog catalog,
-            PlanProjection plans,
-            RefreshStatusProjection statuses,
+            ReadModels models,
             PlanPreview preview,
-            WarehouseReader warehouse,
-            KafkaLog definitions,
-            KafkaLog results,
-            KafkaLog lifecycle,
-            AccessLog accessLog,
+            StatementLogs logs,
             AccessControl access,
             SourceHistory sourceHistory,
-            AuditProjection audits,
             DdlConfig config,
             Clock clock) {
         this.flink = flink;
@@ -111,19 +101,16 @@ public class StatementService {
                 new StatementRouter(
                         flink,
                         catalog,
-                        plans,
-                        statuses,
+                        models,
                         preview,
-                        warehouse,
                         new SourceOptions(config.sourceKafkaBootstrapServers()),
                         sourceHistory,
-                        access,
-                        audits);
-        this.accessLog = accessLog;
+                        access);
+        this.accessLog = logs.access();
         this.access = access;
-        this.definitions = definitions;
-        this.results = results;
-        this.lifecycle = lifecycle;
+        this.definitions = logs.definitions();
+        this.results = logs.results();
+        this.lifecycle = logs.lifecycle();
         this.config = config;
         this.operations = new NewestEntries<>(config.resultsKept());
         this.answeredCommands = new NewestEntries<>(config.resultsKept());
