@@ -71,7 +71,7 @@ class SelectIT {
                 .body("rows[0][0]", equalTo(15));
     }
 
-    private static void writeAsTheJobManagerWould(String db, String table, Map<String, Long> rows)
+    static void writeAsTheJobManagerWould(String db, String table, Map<String, Long> rows)
             throws Exception {
         // The warehouse ddl-service reads, by its own configuration (a local path or an object
         // store).

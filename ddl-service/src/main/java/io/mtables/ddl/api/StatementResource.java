@@ -3,9 +3,7 @@ package io.mtables.ddl.api;
 import io.mtables.ddl.audit.AuditTrail;
 import io.mtables.ddl.infra.DdlRuntime;
 import io.mtables.ddl.infra.ServiceNotReadyException;
-import io.mtables.ddl.metrics.StatementMetrics;
 import io.mtables.ddl.security.Principals;
-import io.mtables.ddl.statements.StatementService;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import io.quarkus.security.Authenticated;
@@ -24,7 +22,6 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -33,37 +30,30 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 /**
- * The REST front door: one statement per request, executed here by the active instance, or
- * forwarded to it by a standby ({@code CommandForwarder}, with the caller's credential, which the
- * active instance checks again). Only authenticated callers (a service account's API key or a JWT:
- * {@code io.mtables.ddl.security}); anyone else gets a 401 ({@code AuthenticationProblems}).
+ * The REST front door: one statement per request, answered by {@code StatementAnswers}. Only
+ * authenticated callers (a service account's API key or a JWT: {@code io.mtables.ddl.security});
+ * anyone else gets a 401 ({@code AuthenticationProblems}).
  */
 @Authenticated
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public class StatementResource {
 
-    /**
-     * How long a standby waits for the active instance's answer: longer than a takeover (the
-     * group's session timeout, then the catalog read back).
-     */
-    private static final Duration FORWARD_PATIENCE = Duration.ofSeconds(60);
-
     /** Where statements are posted. */
     static final String STATEMENTS_PATH = "/api/v1/statements";
 
     private final DdlRuntime runtime;
-    private final StatementMetrics metrics;
+    private final StatementAnswers answers;
     private final SecurityIdentity caller;
     private final AuditTrail audit;
 
     public StatementResource(
             DdlRuntime runtime,
-            StatementMetrics metrics,
+            StatementAnswers answers,
             SecurityIdentity caller,
             AuditTrail audit) {
         this.runtime = runtime;
-        this.metrics = metrics;
+        this.answers = answers;
         this.caller = caller;
         this.audit = audit;
     }
@@ -115,44 +105,7 @@ public class StatementResource {
                 request.requestId() == null || request.requestId().isBlank()
                         ? UUID.randomUUID().toString()
                         : request.requestId();
-        StatementResult result;
-        try {
-            result =
-                    metrics.answered(
-                            "rest",
-                            runtime.standingBy()
-                                    ? runtime.forwarder()
-                                            .forward(
-                                                    requestId,
-                                                    request.statement(),
-                                                    authorization,
-                                                    FORWARD_PATIENCE)
-                                    : runtime.withService(
-                                            service ->
-                                                    service.execute(
-                                                            requestId,
-                                                            request.statement(),
-                                                            principal)));
-        } catch (ServiceNotReadyException e) {
-            return StatementResult.failed(
-                    requestId,
-                    StatementError.of("ServiceNotReady", e.getMessage(), null),
-                    Instant.now());
-        }
-        if (!principal.equals(result.principal())) {
-            // A standby knew the request id as another caller's (or as a result from before
-            // principals, which is nobody's): never theirs to read.
-            return StatementResult.failed(
-                    requestId,
-                    StatementError.of(
-                            StatementService.REQUEST_ID_IN_USE,
-                            "Request id "
-                                    + requestId
-                                    + " belongs to another caller's statement; nothing was done.",
-                            "a request id of your own (a new UUID)"),
-                    Instant.now());
-        }
-        return result;
+        return answers.answer("rest", requestId, request.statement(), authorization, principal);
     }
 
     @GET
@@ -165,7 +118,7 @@ public class StatementResource {
         try {
             return (runtime.standingBy()
                             ? runtime.forwarder()
-                                    .operation(requestId, FORWARD_PATIENCE)
+                                    .operation(requestId, StatementAnswers.FORWARD_PATIENCE)
                                     .filter(result -> principal.equals(result.principal()))
                             : runtime.withService(
                                     service -> service.operation(requestId, principal)))

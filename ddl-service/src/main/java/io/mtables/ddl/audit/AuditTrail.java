@@ -84,7 +84,7 @@ public class AuditTrail {
     /**
      * Records one answered statement.
      *
-     * @param via {@code rest} or {@code kafka}
+     * @param via {@code rest}, {@code kafka} or {@code wire}
      * @param client the caller's address, or the command's position
      * @param principal the authenticated sender, null when not authenticated
      * @param statement its text, null when none could be read

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * CREATE OR ALTER MATERIALIZED TABLE}, {@code GRANT}, {@code SELECT}), after comments; null when it
  * does not begin with one. Only keywords: a name or a literal never reaches the trail.
  */
-final class StatementKinds {
+public final class StatementKinds {
 
     private static final Set<String> KEYWORDS =
             Set.of(
@@ -61,7 +61,7 @@ final class StatementKinds {
 
     private StatementKinds() {}
 
-    static String of(String statement) {
+    public static String of(String statement) {
         Matcher comments = LEADING_COMMENTS.matcher(statement);
         int start = comments.lookingAt() ? comments.end() : 0;
         Matcher word = WORD.matcher(statement);

@@ -9,7 +9,7 @@ import java.time.Instant;
  *
  * @param principal who sent it ({@code service-account:<name>}, {@code user:<sub>}); null when the
  *     sender was not authenticated
- * @param via {@code rest} or {@code kafka}
+ * @param via {@code rest}, {@code kafka} or {@code wire} (the PostgreSQL wire protocol)
  * @param client the REST caller's address ({@code host:port}), or the command's position on {@code
  *     mt.ddl.commands}
  * @param requestId the statement's request id, when one is known

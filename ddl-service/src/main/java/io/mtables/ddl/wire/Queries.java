@@ -1,0 +1,376 @@
+package io.mtables.ddl.wire;
+
+import io.mtables.schemas.ddl.StatementResult.ResultColumn;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * A connection's queries once it is authenticated: the simple protocol (Query: one or more
+ * statements, each answered, the first error ending the rest) and the extended one (Parse, Bind,
+ * Describe, Execute, Sync, Close, Flush; after an error everything up to Sync is skipped). A portal
+ * runs its statement once and hands its rows out in as many Executes as the client's row limit
+ * takes (a JDBC fetch size); Describe of a portal runs a query then, so that its columns can be
+ * described, and never runs a change before Execute.
+ */
+final class Queries {
+
+    private static final Pattern NUMBER =
+            Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+    private static final int BOOL = 16;
+    private static final List<Integer> NUMERIC_TYPES = List.of(20, 21, 23, 700, 701, 1700);
+
+    /** A parsed statement: its text and its parameters' declared types (0: unspecified). */
+    private record Prepared(String query, int[] parameterTypes) {}
+
+    /** A bound statement, its reply once run, and how many of its rows went out. */
+    private static final class Portal {
+        final String statement;
+        final short[] resultFormats;
+        Reply reply;
+        int sent;
+        boolean noticesSent;
+
+        Portal(String statement, short[] resultFormats) {
+            this.statement = statement;
+            this.resultFormats = resultFormats;
+        }
+    }
+
+    private final WireConnection connection;
+    private final WireOutput out;
+    private final Map<String, Prepared> prepared = new HashMap<>();
+    private final Map<String, Portal> portals = new HashMap<>();
+    private boolean skippingToSync;
+
+    Queries(WireConnection connection) {
+        this.connection = connection;
+        this.out = connection.out();
+    }
+
+    void serve(WireInput in) throws IOException {
+        for (WireInput.Payload message = in.next(); message != null; message = in.next()) {
+            if (skippingToSync && message.type != 'S' && message.type != 'X') {
+                continue;
+            }
+            switch (message.type) {
+                case 'Q' -> simpleQuery(message.cstring());
+                case 'P' -> parse(message);
+                case 'B' -> bind(message);
+                case 'D' -> describe(message);
+                case 'E' -> execute(message);
+                case 'C' -> close(message);
+                case 'H' -> out.flush();
+                case 'S' -> sync();
+                case 'X' -> {
+                    return;
+                }
+                default ->
+                        throw new WireProtocolException(
+                                "a message of type '" + message.type + "', which is not a query's");
+            }
+        }
+    }
+
+    private void simpleQuery(String query) throws IOException {
+        List<SqlText.Piece> pieces = SqlText.split(query);
+        if (pieces.isEmpty()) {
+            out.send(new WireOutput.Message('I'));
+        }
+        for (SqlText.Piece piece : pieces) {
+            Reply reply = connection.run(piece.text());
+            Portal portal = new Portal(piece.text(), new short[0]);
+            portal.reply = reply;
+            if (reply instanceof Reply.Rows rows) {
+                out.send(
+                        WireReplies.rowDescription(
+                                rows.columns(), formats(rows.columns(), portal)));
+            }
+            if (!sendResult(portal, 0, piece.offset())) {
+                break;
+            }
+        }
+        connection.readyForQuery();
+    }
+
+    private void parse(WireInput.Payload message) throws IOException {
+        String name = message.cstring();
+        String query = message.cstring();
+        int declared = message.int16();
+        int[] types = new int[Math.max(declared, SqlText.parameterCount(query))];
+        for (int i = 0; i < declared; i++) {
+            types[i] = message.int32();
+        }
+        if (SqlText.split(query).size() > 1) {
+            fail(
+                    Reply.Failed.of(
+                            SqlStates.SYNTAX_ERROR,
+                            "cannot insert multiple commands into a prepared statement"));
+            return;
+        }
+        prepared.put(name, new Prepared(query, types));
+        out.send(new WireOutput.Message('1'));
+    }
+
+    private void bind(WireInput.Payload message) throws IOException {
+        String portalName = message.cstring();
+        String statementName = message.cstring();
+        Prepared statement = prepared.get(statementName);
+        if (statement == null) {
+            fail(
+                    Reply.Failed.of(
+                            SqlStates.UNDEFINED_PREPARED_STATEMENT,
+                            "prepared statement \"" + statementName + "\" does not exist"));
+            return;
+        }
+        short[] parameterFormats = shorts(message);
+        int count = message.int16();
+        if (count != statement.parameterTypes().length) {
+            fail(
+                    Reply.Failed.of(
+                            SqlStates.PROTOCOL_VIOLATION,
+                            "bind message supplies "
+                                    + count
+                                    + " parameters, but prepared statement \""
+                                    + statementName
+                                    + "\" requires "
+                                    + statement.parameterTypes().length));
+            return;
+        }
+        String[] literals = new String[count];
+        for (int i = 0; i < count; i++) {
+            int length = message.int32();
+            byte[] value = length < 0 ? null : message.bytes(length);
+            short format =
+                    parameterFormats.length == 0
+                            ? 0
+                            : parameterFormats.length == 1
+                                    ? parameterFormats[0]
+                                    : parameterFormats[i];
+            try {
+                literals[i] = literal(value, format, statement.parameterTypes()[i]);
+            } catch (IllegalArgumentException invalid) {
+                fail(
+                        new Reply.Failed(
+                                SqlStates.INVALID_PARAMETER_VALUE,
+                                "parameter $" + (i + 1) + ": " + invalid.getMessage(),
+                                null,
+                                null,
+                                -1));
+                return;
+            }
+        }
+        short[] resultFormats = shorts(message);
+        String bound = SqlText.replaceParameters(statement.query(), number -> literals[number - 1]);
+        portals.put(portalName, new Portal(bound, resultFormats));
+        out.send(new WireOutput.Message('2'));
+    }
+
+    private void describe(WireInput.Payload message) throws IOException {
+        char kind = (char) message.byte1();
+        String name = message.cstring();
+        if (kind == 'S') {
+            Prepared statement = prepared.get(name);
+            if (statement == null) {
+                fail(
+                        Reply.Failed.of(
+                                SqlStates.UNDEFINED_PREPARED_STATEMENT,
+                                "prepared statement \"" + name + "\" does not exist"));
+                return;
+            }
+            WireOutput.Message parameters =
+                    new WireOutput.Message('t').int16(statement.parameterTypes().length);
+            for (int type : statement.parameterTypes()) {
+                parameters.int32(type == 0 ? PgTypes.TEXT.oid : type);
+            }
+            out.send(parameters);
+            if (statement.parameterTypes().length == 0
+                    && WireStatements.isRead(statement.query())) {
+                describeRows(new Portal(statement.query(), new short[0]));
+            } else {
+                out.send(new WireOutput.Message('n'));
+            }
+            return;
+        }
+        Portal portal = portals.get(name);
+        if (portal == null) {
+            fail(
+                    Reply.Failed.of(
+                            SqlStates.UNDEFINED_CURSOR, "portal \"" + name + "\" does not exist"));
+            return;
+        }
+        describeRows(portal);
+    }
+
+    /** RowDescription for a query (run now), NoData for anything else (run at Execute). */
+    private void describeRows(Portal portal) throws IOException {
+        if (!WireStatements.isRead(portal.statement)) {
+            out.send(new WireOutput.Message('n'));
+            return;
+        }
+        if (portal.reply == null) {
+            portal.reply = connection.run(portal.statement);
+        }
+        if (portal.reply instanceof Reply.Rows rows) {
+            out.send(WireReplies.rowDescription(rows.columns(), formats(rows.columns(), portal)));
+        } else if (portal.reply instanceof Reply.Failed failed) {
+            fail(failed);
+        } else {
+            out.send(new WireOutput.Message('n'));
+        }
+    }
+
+    private void execute(WireInput.Payload message) throws IOException {
+        String name = message.cstring();
+        int limit = message.int32();
+        Portal portal = portals.get(name);
+        if (portal == null) {
+            fail(
+                    Reply.Failed.of(
+                            SqlStates.UNDEFINED_CURSOR, "portal \"" + name + "\" does not exist"));
+            return;
+        }
+        if (portal.statement.isBlank()) {
+            out.send(new WireOutput.Message('I'));
+            return;
+        }
+        if (portal.reply == null) {
+            portal.reply = connection.run(portal.statement);
+        }
+        if (!sendResult(portal, limit, 0)) {
+            skippingToSync = true;
+        }
+    }
+
+    private void close(WireInput.Payload message) throws IOException {
+        char kind = (char) message.byte1();
+        String name = message.cstring();
+        (kind == 'S' ? prepared : portals).remove(name);
+        out.send(new WireOutput.Message('3'));
+    }
+
+    private void sync() throws IOException {
+        skippingToSync = false;
+        if (connection.session().transaction == Session.Transaction.IDLE) {
+            portals.clear(); // a portal lives as long as its transaction
+        }
+        connection.readyForQuery();
+    }
+
+    /**
+     * Sends a portal's notices, then up to {@code limit} of its rows (0: all) and PortalSuspended
+     * when rows remain, or its CommandComplete, or its error; false when it failed.
+     */
+    private boolean sendResult(Portal portal, int limit, int base) throws IOException {
+        if (portal.reply instanceof Reply.Failed failed) {
+            out.send(WireReplies.error("ERROR", failed, base));
+            connection.session().failed();
+            return false;
+        }
+        if (!portal.noticesSent) {
+            portal.noticesSent = true;
+            List<String> notices =
+                    portal.reply instanceof Reply.Rows rows
+                            ? rows.notices()
+                            : ((Reply.Done) portal.reply).notices();
+            for (String notice : notices) {
+                out.send(WireReplies.notice(notice));
+            }
+        }
+        if (portal.reply instanceof Reply.Done done) {
+            out.send(WireReplies.commandComplete(done.tag()));
+            return true;
+        }
+        Reply.Rows rows = (Reply.Rows) portal.reply;
+        PgTypes[] types = WireReplies.types(rows.columns());
+        short[] formats = formats(rows.columns(), portal);
+        int end =
+                limit <= 0 ? rows.rows().size() : Math.min(rows.rows().size(), portal.sent + limit);
+        for (; portal.sent < end; portal.sent++) {
+            if (connection.cancelRequested()) {
+                out.send(
+                        WireReplies.error(
+                                "ERROR",
+                                Reply.Failed.of(
+                                        SqlStates.QUERY_CANCELED,
+                                        "canceling statement due to user request"),
+                                0));
+                connection.session().failed();
+                return false;
+            }
+            out.send(WireReplies.dataRow(types, rows.rows().get(portal.sent), formats));
+        }
+        if (portal.sent < rows.rows().size()) {
+            out.send(new WireOutput.Message('s'));
+        } else {
+            out.send(WireReplies.commandComplete("SELECT " + portal.sent));
+        }
+        return true;
+    }
+
+    private static short[] formats(List<ResultColumn> columns, Portal portal) {
+        return WireReplies.formats(columns, portal.resultFormats);
+    }
+
+    private void fail(Reply.Failed failed) throws IOException {
+        out.send(WireReplies.error("ERROR", failed, 0));
+        connection.session().failed();
+        skippingToSync = true;
+    }
+
+    private static short[] shorts(WireInput.Payload message) {
+        short[] values = new short[message.int16()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = message.int16();
+        }
+        return values;
+    }
+
+    /**
+     * A parameter's value as a literal of the dialect: numbers and booleans bare, the rest quoted.
+     */
+    static String literal(byte[] value, short format, int type) {
+        if (value == null) {
+            return "NULL";
+        }
+        String text =
+                format == WireReplies.BINARY
+                        ? binaryText(value, type)
+                        : new String(value, StandardCharsets.UTF_8);
+        if (NUMERIC_TYPES.contains(type)) {
+            if (!NUMBER.matcher(text).matches()) {
+                throw new IllegalArgumentException("'" + text + "' is not a number");
+            }
+            return text;
+        }
+        if (type == BOOL) {
+            return switch (text.toLowerCase(java.util.Locale.ROOT)) {
+                case "t", "true", "1", "on", "yes" -> "TRUE";
+                case "f", "false", "0", "off", "no" -> "FALSE";
+                default -> throw new IllegalArgumentException("'" + text + "' is not a boolean");
+            };
+        }
+        return SqlText.literal(text);
+    }
+
+    private static String binaryText(byte[] value, int type) {
+        java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(value);
+        return switch (type) {
+            case 16 -> value[0] != 0 ? "true" : "false";
+            case 21 -> Short.toString(bytes.getShort());
+            case 23 -> Integer.toString(bytes.getInt());
+            case 20 -> Long.toString(bytes.getLong());
+            case 700 -> Float.toString(bytes.getFloat());
+            case 701 -> Double.toString(bytes.getDouble());
+            case 0, 25, 1043 -> new String(value, StandardCharsets.UTF_8);
+            default ->
+                    throw new IllegalArgumentException(
+                            "binary values of type oid "
+                                    + type
+                                    + " are not taken; send it as text");
+        };
+    }
+}

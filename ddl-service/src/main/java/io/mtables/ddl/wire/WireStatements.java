@@ -1,0 +1,114 @@
+package io.mtables.ddl.wire;
+
+import io.mtables.ddl.api.StatementAnswers;
+import io.mtables.ddl.audit.AuditTrail;
+import io.mtables.ddl.audit.StatementKinds;
+import io.mtables.schemas.ddl.StatementError;
+import io.mtables.schemas.ddl.StatementResult;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * One statement from a PostgreSQL client, answered as its REST twin is ({@link StatementAnswers},
+ * recorded in the audit trail as {@code via: wire}), or by the door itself when it is about the
+ * session ({@link SessionStatements}).
+ */
+@ApplicationScoped
+public class WireStatements {
+
+    /** Statements that only read, and so may run inside a transaction block. */
+    private static final Set<String> READS =
+            Set.of("SELECT", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "WITH", "VALUES");
+
+    private final StatementAnswers answers;
+    private final AuditTrail audit;
+    private final Clock clock;
+    private final SessionStatements sessionStatements =
+            new SessionStatements("PostgreSQL 15.0 (mtables, the PostgreSQL wire protocol)");
+
+    public WireStatements(StatementAnswers answers, AuditTrail audit, Clock clock) {
+        this.answers = answers;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    /** Whether {@code statement} only reads (a query), so that running it early changes nothing. */
+    static boolean isRead(String statement) {
+        String kind = StatementKinds.of(statement);
+        return kind != null && READS.contains(kind.split(" ")[0]);
+    }
+
+    Reply run(String statement, Caller caller, Session session) {
+        Optional<Reply> aboutTheSession = sessionStatements.answer(statement, session);
+        if (aboutTheSession.isPresent()) {
+            return aboutTheSession.get();
+        }
+        if (caller.expired(clock.instant())) {
+            return new Reply.Failed(
+                    SqlStates.INVALID_AUTHORIZATION,
+                    "the token this connection authenticated with expired at " + caller.expiresAt(),
+                    null,
+                    "connect again with a new token as the password",
+                    -1);
+        }
+        if (session.transaction != Session.Transaction.IDLE && !isRead(statement)) {
+            String kind = Optional.ofNullable(StatementKinds.of(statement)).orElse("a change");
+            return new Reply.Failed(
+                    SqlStates.ACTIVE_SQL_TRANSACTION,
+                    kind + " cannot run inside a transaction block",
+                    "The catalog has no transactions: a change is durable when it is answered, and"
+                            + " could not be rolled back with the block.",
+                    "run it outside BEGIN ... COMMIT (with autocommit on)",
+                    -1);
+        }
+        StatementResult result =
+                answers.answer(
+                        "wire",
+                        UUID.randomUUID().toString(),
+                        statement,
+                        caller.authorization(),
+                        caller.principal());
+        audit.record("wire", caller.client(), caller.principal(), statement, result);
+        return replyOf(statement, result);
+    }
+
+    static Reply replyOf(String statement, StatementResult result) {
+        if (result.status() == StatementResult.Status.FAILED) {
+            StatementError error = result.error();
+            return new Reply.Failed(
+                    SqlStates.of(error.reason()),
+                    error.message(),
+                    "reason: " + error.reason(),
+                    error.allowed() == null ? null : "allowed: " + error.allowed(),
+                    offset(statement, error.line(), error.column()));
+        }
+        if (result.columns() != null) {
+            return new Reply.Rows(result.columns(), result.rows(), List.of());
+        }
+        String tag = Optional.ofNullable(StatementKinds.of(statement)).orElse("OK");
+        return new Reply.Done(
+                tag, result.message() == null ? List.of() : List.of(result.message()));
+    }
+
+    /**
+     * The 0-based offset of 1-based {@code line} and {@code column} in {@code text}; -1 without.
+     */
+    static int offset(String text, Integer line, Integer column) {
+        if (line == null || column == null || line < 1 || column < 1) {
+            return -1;
+        }
+        int at = 0;
+        for (int l = 1; l < line; l++) {
+            int newline = text.indexOf('\n', at);
+            if (newline < 0) {
+                return -1;
+            }
+            at = newline + 1;
+        }
+        return Math.min(at + column - 1, text.length());
+    }
+}

@@ -1,0 +1,270 @@
+package io.mtables.ddl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mtables.ddl.wire.WireServer;
+import io.mtables.testing.auth.TestCredentials;
+import io.mtables.testing.kafka.KafkaBrokerTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.util.PSQLException;
+
+/**
+ * The PostgreSQL wire protocol (issue 48), driven by clients no one here wrote: pgJDBC (the
+ * extended protocol, a fetch size, prepared parameters, its SQLSTATEs) and psql (the simple
+ * protocol, scripted with -f, its caret under an error), over TLS with an API key as the password.
+ */
+@QuarkusTest
+@QuarkusTestResource(KafkaBrokerTestResource.class)
+class WireProtocolIT {
+
+    private static final Path CERTIFICATE = Path.of("src/test/resources/wire/test-wire-cert.pem");
+
+    @Inject WireServer wire;
+
+    private String db;
+
+    @BeforeEach
+    void ready() {
+        DialectIT.awaitReady();
+        db = "wire_" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    @Test
+    void jdbcOverVerifiedTlsCreatesTablesAndReadsRows() throws Exception {
+        try (Connection connection =
+                        connect("sslmode=verify-full&sslrootcert=" + CERTIFICATE.toAbsolutePath());
+                Statement statement = connection.createStatement()) {
+            assertThat(connection.getMetaData().getDatabaseProductVersion()).startsWith("15");
+            assertThat(
+                            statement.executeUpdate(
+                                    "CREATE TABLE "
+                                            + db
+                                            + ".visits (id BIGINT, ds STRING) WITH ('connector' ="
+                                            + " 'datagen')"))
+                    .isZero();
+            statement.executeUpdate(
+                    "CREATE MATERIALIZED TABLE "
+                            + db
+                            + ".daily FRESHNESS = INTERVAL '1' HOUR AS SELECT ds, COUNT(*) AS n"
+                            + " FROM "
+                            + db
+                            + ".visits GROUP BY ds");
+            SelectIT.writeAsTheJobManagerWould(
+                    db, "daily", Map.of("2026-11-27", 3L, "2026-11-28", 5L, "2026-11-29", 7L));
+
+            try (ResultSet rows =
+                    statement.executeQuery("SELECT ds, n FROM " + db + ".daily ORDER BY ds")) {
+                assertThat(rows.getMetaData().getColumnTypeName(1)).isIn("varchar", "text");
+                assertThat(rows.getMetaData().getColumnTypeName(2)).isEqualTo("int8");
+                List<String> read = new ArrayList<>();
+                while (rows.next()) {
+                    read.add(rows.getString("ds") + "=" + rows.getLong("n"));
+                }
+                assertThat(read).containsExactly("2026-11-27=3", "2026-11-28=5", "2026-11-29=7");
+            }
+            try (PreparedStatement byDay =
+                    connection.prepareStatement(
+                            "SELECT n FROM " + db + ".daily WHERE ds = ? AND n > ?")) {
+                byDay.setString(1, "2026-11-28");
+                byDay.setLong(2, 4);
+                try (ResultSet rows = byDay.executeQuery()) {
+                    assertThat(rows.next()).isTrue();
+                    assertThat(rows.getLong(1)).isEqualTo(5);
+                    assertThat(rows.next()).isFalse();
+                }
+                byDay.setString(1, "x' OR '1' = '1");
+                try (ResultSet rows = byDay.executeQuery()) {
+                    assertThat(rows.next()).as("a parameter is a value, never SQL").isFalse();
+                }
+            }
+            try (ResultSet rows = statement.executeQuery("DESCRIBE " + db + ".daily")) {
+                assertThat(rows.next()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aFetchSizeReadsRowsInBatchesInsideABlockThatRefusesChanges() throws Exception {
+        try (Connection connection = connect("sslmode=require");
+                Statement statement = connection.createStatement()) {
+            for (int i = 0; i < 5; i++) {
+                statement.executeUpdate(
+                        "CREATE TABLE "
+                                + db
+                                + ".s"
+                                + i
+                                + " (a INT) WITH ('connector' = 'datagen')");
+            }
+            connection.setAutoCommit(false); // pgJDBC uses a fetch size only inside a transaction
+            statement.setFetchSize(2);
+            List<String> tables = new ArrayList<>();
+            try (ResultSet rows = statement.executeQuery("SHOW TABLES FROM " + db)) {
+                while (rows.next()) {
+                    String name = rows.getString(1);
+                    tables.add(name.substring(name.lastIndexOf('.') + 1));
+                }
+            }
+            assertThat(tables).containsExactlyInAnyOrder("s0", "s1", "s2", "s3", "s4");
+
+            assertThatThrownBy(() -> statement.executeUpdate("DROP TABLE " + db + ".s0"))
+                    .isInstanceOf(PSQLException.class)
+                    .hasMessageContaining("cannot run inside a transaction block")
+                    .extracting(e -> ((SQLException) e).getSQLState())
+                    .isEqualTo("25001");
+            connection.rollback();
+            connection.setAutoCommit(true);
+            try (ResultSet rows = statement.executeQuery("SHOW TABLES FROM " + db)) {
+                int count = 0;
+                while (rows.next()) {
+                    count++;
+                }
+                assertThat(count).as("the refused DROP changed nothing").isEqualTo(5);
+            }
+        }
+    }
+
+    @Test
+    void refusalsCarryTheirSqlStateAndPosition() throws Exception {
+        try (Connection connection = connect("sslmode=require");
+                Statement statement = connection.createStatement()) {
+            PSQLException syntax =
+                    (PSQLException)
+                            catchSql(
+                                    () ->
+                                            statement.execute(
+                                                    "CREATE TABLE "
+                                                            + db
+                                                            + ".t (a INT) WITH ('connector' ="
+                                                            + " 'datagen'"));
+            assertThat(syntax.getSQLState()).isEqualTo("42601");
+            assertThat(syntax.getServerErrorMessage().getPosition()).isPositive();
+
+            PSQLException missing =
+                    (PSQLException)
+                            catchSql(
+                                    () ->
+                                            statement.executeQuery(
+                                                    "SELECT * FROM " + db + ".nowhere"));
+            assertThat(missing.getSQLState()).isEqualTo("42P01");
+            assertThat(missing.getServerErrorMessage().getDetail())
+                    .isEqualTo("reason: TableNotFound");
+
+            try (ResultSet rows = statement.executeQuery("SHOW MATERIALIZED TABLES")) {
+                assertThat(rows.getMetaData().getColumnCount())
+                        .isPositive(); // the connection lives on
+            }
+        }
+    }
+
+    @Test
+    void aWrongTokenOrPlaintextFromElsewhereIsRefused() {
+        Properties wrong = new Properties();
+        wrong.setProperty("user", "tests");
+        wrong.setProperty("password", "mtk.tests.not-the-key");
+        wrong.setProperty("sslmode", "require");
+        assertThatThrownBy(() -> DriverManager.getConnection(url(""), wrong).close())
+                .isInstanceOf(PSQLException.class)
+                .extracting(e -> ((SQLException) e).getSQLState())
+                .isEqualTo("28P01");
+    }
+
+    @Test
+    void psqlRunsAScriptAndDrawsItsCaret() throws Exception {
+        Path script = Files.createTempFile("wire", ".sql");
+        Files.writeString(
+                script,
+                "CREATE TABLE "
+                        + db
+                        + ".orders (id BIGINT, amount DECIMAL(10, 2)) WITH ('connector' ="
+                        + " 'datagen');\n"
+                        + "SHOW TABLES FROM "
+                        + db
+                        + ";\n"
+                        + "SELECT table_name FROM information_schema.materialized_tables WHERE"
+                        + " table_name = 'nothing';\n"
+                        + "CREATE MATERIALIZED TABLE "
+                        + db
+                        + ".m FRESHNESS = INTERVAL '1' HOUR AS SELECT id FROM "
+                        + db
+                        + ".nowhere;\n");
+        ProcessBuilder psql =
+                new ProcessBuilder(
+                                "psql",
+                                "-X",
+                                "-v",
+                                "ON_ERROR_STOP=0",
+                                "host=127.0.0.1 port="
+                                        + wire.port()
+                                        + " user=tests dbname=mtables sslmode=require",
+                                "-f",
+                                script.toString())
+                        .redirectErrorStream(true);
+        psql.environment().put("PGPASSWORD", TestCredentials.API_KEY);
+        Process process = psql.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(output)
+                .contains("CREATE TABLE")
+                .contains(db + ".orders | SOURCE_TABLE")
+                .contains("(1 row)")
+                .contains("(0 rows)")
+                .contains("ERROR:  ")
+                .contains("'nowhere' not found")
+                .containsPattern("LINE 1: .*FROM wire_");
+        List<String> lines = output.lines().toList();
+        int quoted =
+                lines.indexOf(
+                        lines.stream()
+                                .filter(l -> l.startsWith("LINE 1:"))
+                                .findFirst()
+                                .orElseThrow());
+        assertThat(lines.get(quoted + 1).indexOf('^'))
+                .as("the caret under the unknown table's name")
+                .isEqualTo(lines.get(quoted).indexOf("FROM wire_") + "FROM ".length());
+    }
+
+    private Connection connect(String options) throws SQLException {
+        Properties credentials = new Properties();
+        credentials.setProperty("user", TestCredentials.ACCOUNT);
+        credentials.setProperty("password", TestCredentials.API_KEY);
+        return DriverManager.getConnection(url(options), credentials);
+    }
+
+    private String url(String options) {
+        return "jdbc:postgresql://localhost:" + wire.port() + "/mtables?" + options;
+    }
+
+    private interface SqlCall {
+        Object call() throws SQLException;
+    }
+
+    private static SQLException catchSql(SqlCall call) {
+        try {
+            call.call();
+        } catch (SQLException e) {
+            return e;
+        }
+        throw new AssertionError("expected an error");
+    }
+}
