@@ -111,7 +111,7 @@ class ComposeFileTest {
                                         .as(name + " publishes")
                                         .isEqualTo(
                                                 name.equals("ddl-service")
-                                                        ? "[\"8081:8081\"]"
+                                                        ? "[\"8081:8081\",\"127.0.0.1:5433:5433\"]"
                                                         : ""));
         assertThat(
                         services.path("flink-jobmanager")

@@ -36,7 +36,7 @@ final class ConfigKeys {
     private static final Pattern CONFIG_PROPERTY =
             Pattern.compile("ConfigProperty\\(name = \"([^\"]+)\"");
     private static final Pattern DOCUMENTED =
-            Pattern.compile("^\\| `([a-z][\\w.\\-]+)` \\|", Pattern.MULTILINE);
+            Pattern.compile("^\\| `([a-z][\\w.\\-\"]+)` \\|", Pattern.MULTILINE);
     private static final Pattern GETENV = Pattern.compile("(?:getenv|env)\\(\"([A-Z][A-Z0-9_]*)\"");
 
     /**
@@ -73,7 +73,11 @@ final class ConfigKeys {
                     .forEach(
                             doc ->
                                     keysOf(DOCUMENTED, read(doc))
-                                            .forEach(key -> variables.add(asVariable(key))));
+                                            .forEach(
+                                                    key -> {
+                                                        variables.add(asVariable(key));
+                                                        variables.add(asQuotedVariable(key));
+                                                    }));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -96,6 +100,14 @@ final class ConfigKeys {
     }
 
     /** Quarkus's environment variable for a configuration key. */
+    /**
+     * A key with quoted segments (a map's keys) as SmallRye Config finds it in the environment:
+     * each quote an underscore too ({@code quarkus.tls."wire".x} is {@code QUARKUS_TLS__WIRE__X}).
+     */
+    static String asQuotedVariable(String key) {
+        return key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+    }
+
     static String asVariable(String key) {
         return key.replace("\"", "").toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
     }

@@ -155,6 +155,8 @@ final class ServiceProcess implements AutoCloseable {
             }
             command.add(TestCredentials.ACCOUNT_PROPERTY);
             command.add(TestCredentials.ADMIN_PROPERTY);
+            // Any free port for PostgreSQL clients: two instances run side by side.
+            command.add("-Dmt.wire.port=0");
         }
         properties.forEach(p -> command.add("-D" + p));
         command.addAll(List.of("-jar", jar.toString()));

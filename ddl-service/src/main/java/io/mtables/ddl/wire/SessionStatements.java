@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * The statements PostgreSQL's clients send about their session rather than about tables, which the
  * door answers itself: SET and SHOW of a setting, RESET, and transaction blocks (BEGIN, COMMIT,
  * ROLLBACK: accepted around reads, which need no transaction; a change inside one is refused, since
- * the catalog has no transactions to roll it back). Everything else goes to the dialect.
+ * the catalog has no transactions to roll it back), and a pool's {@code SELECT 1}. Everything else
+ * goes to the dialect.
  */
 final class SessionStatements {
 
@@ -37,6 +38,10 @@ final class SessionStatements {
             Pattern.compile(
                     "\\A\\s*(DISCARD\\s+ALL|DEALLOCATE\\b.*|UNLISTEN\\b.*|CLOSE\\s+ALL)" + END,
                     FLAGS);
+
+    /** What connection pools send to check a connection (HikariCP's connectionTestQuery). */
+    private static final Pattern SELECT_ONE = Pattern.compile("\\A\\s*SELECT\\s+1" + END, FLAGS);
+
     private static final Pattern VERSION =
             Pattern.compile(
                     "\\A\\s*SELECT\\s+(?:pg_catalog\\.)?version\\s*\\(\\s*\\)" + END, FLAGS);
@@ -101,6 +106,13 @@ final class SessionStatements {
             return done(
                     statement.trim().split("\\s+")[0].toUpperCase(Locale.ROOT)
                             + (statement.toUpperCase(Locale.ROOT).contains(" ALL") ? " ALL" : ""));
+        }
+        if (SELECT_ONE.matcher(statement).matches()) {
+            return Optional.of(
+                    new Reply.Rows(
+                            List.of(new ResultColumn("?column?", "INT")),
+                            List.of(List.of(1)),
+                            List.of()));
         }
         if (VERSION.matcher(statement).matches()) {
             return Optional.of(oneValue("version", version));

@@ -35,6 +35,12 @@ class SessionStatementsTest {
     }
 
     @Test
+    void aPoolsCheckIsAnswered() {
+        assertThat(statements.answer("select 1;", session)).containsInstanceOf(Reply.Rows.class);
+        assertThat(statements.answer("SELECT 1 FROM t", session)).isEmpty();
+    }
+
+    @Test
     void onlyUtf8IsSpoken() {
         assertThat(statements.answer("SET client_encoding = 'LATIN1'", session).orElseThrow())
                 .isInstanceOfSatisfying(
