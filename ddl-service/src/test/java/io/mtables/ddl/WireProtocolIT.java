@@ -30,14 +30,17 @@ import org.postgresql.util.PSQLException;
 
 /**
  * The PostgreSQL wire protocol (issue 48), driven by clients no one here wrote: pgJDBC (the
- * extended protocol, a fetch size, prepared parameters, its SQLSTATEs) and psql (the simple
- * protocol, scripted with -f, its caret under an error), over TLS with an API key as the password.
+ * extended protocol, a fetch size, prepared parameters, its SQLSTATEs), psql (the simple protocol,
+ * scripted with -f, its caret under an error), psycopg 3 and node-postgres (their own scripts in
+ * src/test/resources/wire/clients), over TLS with an API key as the password.
  */
 @QuarkusTest
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 class WireProtocolIT {
 
     private static final Path CERTIFICATE = Path.of("src/test/resources/wire/test-wire-cert.pem");
+    private static final Path CLIENTS = Path.of("src/test/resources/wire/clients").toAbsolutePath();
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
     @Inject WireServer wire;
 
@@ -168,6 +171,9 @@ class WireProtocolIT {
             assertThat(missing.getSQLState()).isEqualTo("42P01");
             assertThat(missing.getServerErrorMessage().getDetail())
                     .isEqualTo("reason: TableNotFound");
+            assertThat(missing.getServerErrorMessage().getPosition())
+                    .as("under the table's name")
+                    .isEqualTo("SELECT * FROM ".length() + 1);
 
             try (ResultSet rows = statement.executeQuery("SHOW MATERIALIZED TABLES")) {
                 assertThat(rows.getMetaData().getColumnCount())
@@ -242,6 +248,88 @@ class WireProtocolIT {
         assertThat(lines.get(quoted + 1).indexOf('^'))
                 .as("the caret under the unknown table's name")
                 .isEqualTo(lines.get(quoted).indexOf("FROM wire_") + "FROM ".length());
+    }
+
+    @Test
+    void psycopgRunsItsScript() throws Exception {
+        declareDaily();
+        String output =
+                client(
+                        "psycopg 3 (Debian's python3-psycopg)",
+                        "/usr/bin/python3",
+                        CLIENTS.resolve("psycopg_client.py").toString());
+
+        assertThat(output.lines())
+                .containsExactly(
+                        "tables daily,py_source,visits",
+                        "row 2026-11-28 5 int",
+                        "error 42P01 15",
+                        "count 3",
+                        "refused 25001");
+    }
+
+    @Test
+    void nodePostgresRunsItsScript() throws Exception {
+        declareDaily();
+        Path nodeModules = ROOT.resolve(".run/clients/node_modules");
+        assertThat(nodeModules.resolve("pg"))
+                .as("node-postgres, installed by bin/lib/test-clients.sh (bin/test runs it)")
+                .isDirectory();
+        String output =
+                client(
+                        "node-postgres",
+                        Map.of("NODE_PATH", nodeModules.toString()),
+                        "node",
+                        CLIENTS.resolve("node_pg_client.js").toString());
+
+        assertThat(output.lines())
+                .containsExactly(
+                        "rows 2026-11-27=3,2026-11-28=5,2026-11-29=7", "param 7", "error 42P01 15");
+    }
+
+    /** A source and a materialized table over it, with three rows as a refresh would write them. */
+    private void declareDaily() throws Exception {
+        try (Connection connection = connect("sslmode=require");
+                Statement statement = connection.createStatement()) {
+            statement.executeUpdate(
+                    "CREATE TABLE "
+                            + db
+                            + ".visits (id BIGINT, ds STRING) WITH ('connector' = 'datagen')");
+            statement.executeUpdate(
+                    "CREATE MATERIALIZED TABLE "
+                            + db
+                            + ".daily FRESHNESS = INTERVAL '1' HOUR AS SELECT ds, COUNT(*) AS n"
+                            + " FROM "
+                            + db
+                            + ".visits GROUP BY ds");
+        }
+        SelectIT.writeAsTheJobManagerWould(
+                db, "daily", Map.of("2026-11-27", 3L, "2026-11-28", 5L, "2026-11-29", 7L));
+    }
+
+    private String client(String name, String... command) throws Exception {
+        return client(name, Map.of(), command);
+    }
+
+    /** Runs a client's script (port, certificate, schema) with the token in MT_TOKEN. */
+    private String client(String name, Map<String, String> environment, String... command)
+            throws Exception {
+        List<String> arguments = new ArrayList<>(List.of(command));
+        arguments.addAll(
+                List.of(
+                        Integer.toString(wire.port()),
+                        CERTIFICATE.toAbsolutePath().toString(),
+                        db));
+        ProcessBuilder builder = new ProcessBuilder(arguments).redirectErrorStream(true);
+        builder.environment().put("MT_TOKEN", TestCredentials.API_KEY);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue())
+                .as(name + " (installed by bin/lib/test-clients.sh) ended with:\n" + output)
+                .isZero();
+        return output;
     }
 
     private Connection connect(String options) throws SQLException {

@@ -64,6 +64,17 @@ public class StatementException extends RuntimeException {
                 Category.NOT_FOUND, "TableNotFound", message, null, null, null);
     }
 
+    /** A table the statement names at {@code at} does not exist. */
+    public static StatementException notFoundAt(String message, SourcePosition at) {
+        return new StatementException(
+                Category.NOT_FOUND,
+                "TableNotFound",
+                message,
+                at == null ? null : at.line(),
+                at == null ? null : at.column(),
+                null);
+    }
+
     /** The caller lacks a privilege: nothing was done. */
     public static StatementException permissionDenied(String message, String allowed) {
         return new StatementException(

@@ -67,10 +67,11 @@ class TableReads {
                     catalog.find(table)
                             .orElseThrow(
                                     () ->
-                                            StatementException.notFound(
+                                            StatementException.notFoundAt(
                                                     "Materialized table "
                                                             + table
-                                                            + " does not exist."));
+                                                            + " does not exist.",
+                                                    FlinkSql.positionOf(entry.getValue())));
             if (definition.kind() != TableDefinition.Kind.MATERIALIZED_TABLE) {
                 throw StatementException.invalidAt(
                         "WrongTableKind",

@@ -3,6 +3,7 @@ package io.mtables.ddl.wire;
 import io.mtables.ddl.api.StatementAnswers;
 import io.mtables.ddl.audit.AuditTrail;
 import io.mtables.ddl.audit.StatementKinds;
+import io.mtables.ddl.domain.SourcePosition;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -97,18 +98,9 @@ public class WireStatements {
     /**
      * The 0-based offset of 1-based {@code line} and {@code column} in {@code text}; -1 without.
      */
-    static int offset(String text, Integer line, Integer column) {
-        if (line == null || column == null || line < 1 || column < 1) {
-            return -1;
-        }
-        int at = 0;
-        for (int l = 1; l < line; l++) {
-            int newline = text.indexOf('\n', at);
-            if (newline < 0) {
-                return -1;
-            }
-            at = newline + 1;
-        }
-        return Math.min(at + column - 1, text.length());
+    private static int offset(String text, Integer line, Integer column) {
+        return line == null || column == null
+                ? -1
+                : new SourcePosition(line, column).offsetIn(text);
     }
 }
