@@ -34,4 +34,19 @@ public interface DdlConfig {
      */
     @WithDefault("10000")
     int auditKept();
+
+    /** How many SELECTs over materialized tables read the warehouse at once. */
+    @WithDefault("4")
+    int readConcurrency();
+
+    /** How long a SELECT over materialized tables may take before it is stopped. */
+    @WithDefault("60s")
+    java.time.Duration readTimeout();
+
+    /**
+     * The most rows a SELECT reads from one table's snapshot (it reads the whole snapshot before
+     * WHERE and LIMIT apply); past it the SELECT is refused as {@code ResultTooLarge}.
+     */
+    @WithDefault("1000000")
+    int readMaxRows();
 }

@@ -1,5 +1,6 @@
 package io.mtables.ddl.api;
 
+import io.mtables.ddl.statements.QueryRunner;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.schemas.ddl.StatementError;
 import jakarta.ws.rs.core.Response;
@@ -43,7 +44,8 @@ final class Problems {
             return 403;
         }
         if ("ServiceNotReady".equals(reason)
-                || StatementService.BROKER_UNAVAILABLE.equals(reason)) {
+                || StatementService.BROKER_UNAVAILABLE.equals(reason)
+                || QueryRunner.TOO_MANY_QUERIES.equals(reason)) {
             return 503;
         }
         if (StatementService.INTERNAL_ERROR.equals(reason)) {

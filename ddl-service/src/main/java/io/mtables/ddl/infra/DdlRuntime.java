@@ -10,6 +10,7 @@ import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.ddl.security.AuthConfig;
 import io.mtables.ddl.statements.PlanPreview;
+import io.mtables.ddl.statements.QueryRunner;
 import io.mtables.ddl.statements.ReadModels;
 import io.mtables.ddl.statements.StatementLogs;
 import io.mtables.ddl.statements.StatementService;
@@ -107,7 +108,10 @@ public class DdlRuntime {
     private WarehouseReader warehouse =
             new WarehouseReader(
                     Warehouse.at(
-                            Path.of(".run/data/warehouse").toAbsolutePath().toUri().toString()));
+                            Path.of(".run/data/warehouse").toAbsolutePath().toUri().toString()),
+                    1_000_000);
+
+    private QueryRunner queries = new QueryRunner(4, Duration.ofSeconds(60));
 
     void onStart(
             @Observes StartupEvent start,
@@ -134,7 +138,10 @@ public class DdlRuntime {
         forwarder = new CommandForwarder(KafkaLog.clientConfig(kafka), serviceName);
         // The Paimon warehouse job-manager-service writes: the same keys and defaults as its own.
         this.warehouse =
-                new WarehouseReader(WarehouseReader.configured(ConfigProvider.getConfig()));
+                new WarehouseReader(
+                        WarehouseReader.configured(ConfigProvider.getConfig()),
+                        config.readMaxRows());
+        this.queries = new QueryRunner(config.readConcurrency(), config.readTimeout());
         start(
                 kafka,
                 serviceName,
@@ -391,7 +398,7 @@ public class DdlRuntime {
                 new StatementService(
                         flink,
                         catalog,
-                        new ReadModels(plans, statuses, warehouse, audits),
+                        new ReadModels(plans, statuses, warehouse, queries, audits),
                         preview,
                         new StatementLogs(definitions, results, lifecycle, accessLog),
                         access,

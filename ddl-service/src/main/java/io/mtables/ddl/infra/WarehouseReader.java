@@ -1,5 +1,6 @@
 package io.mtables.ddl.infra;
 
+import io.mtables.ddl.domain.StatementException;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.SwitchOverNames;
 import io.mtables.schemas.catalog.TableId;
@@ -33,10 +34,19 @@ import org.eclipse.microprofile.config.Config;
  */
 public class WarehouseReader {
 
-    private final Warehouse warehouse;
+    /** The reason of a read refused past {@code mt.ddl.read-max-rows}. */
+    public static final String RESULT_TOO_LARGE = "ResultTooLarge";
 
-    public WarehouseReader(Warehouse warehouse) {
+    private final Warehouse warehouse;
+    private final int maxRows;
+
+    /**
+     * @param maxRows the most rows one read takes from a table's snapshot; past it the read is
+     *     refused ({@value #RESULT_TOO_LARGE})
+     */
+    public WarehouseReader(Warehouse warehouse, int maxRows) {
         this.warehouse = warehouse;
+        this.maxRows = maxRows;
     }
 
     /**
@@ -96,12 +106,17 @@ public class WarehouseReader {
                 Table found = lookup.table();
                 String uuid = found.uuid();
                 Optional<Long> snapshot = found.latestSnapshot().map(Snapshot::id);
-                List<InMemorySql.Table> tables = readRows(found, paths);
+                List<InMemorySql.Table> tables = readRows(table, found, paths);
                 if (!tables.get(0).rows().isEmpty()
                         || unchanged(catalog, lookup.name(), uuid, snapshot)) {
                     return Optional.of(tables);
                 }
+            } catch (StatementException refused) {
+                throw refused; // too large: reading again would not make it smaller
             } catch (Exception e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw cannotRead(table, e); // stopped (mt.ddl.read-timeout): not again
+                }
                 moved = e; // a file moved or dropped under the read, or the read failed: again
             }
         }
@@ -169,7 +184,7 @@ public class WarehouseReader {
         }
     }
 
-    private static List<InMemorySql.Table> readRows(Table paimon, List<List<String>> paths)
+    private List<InMemorySql.Table> readRows(String table, Table paimon, List<List<String>> paths)
             throws Exception {
         List<DataField> fields = paimon.rowType().getFields();
         List<InMemorySql.Column> columns = new ArrayList<>();
@@ -191,6 +206,12 @@ public class WarehouseReader {
                 read.newRead().createReader(read.newScan().plan())) {
             reader.forEachRemaining(
                     row -> {
+                        if (rows.size() == maxRows) {
+                            throw tooLarge(table);
+                        }
+                        if (Thread.currentThread().isInterrupted()) {
+                            throw new IllegalStateException("the read was stopped");
+                        }
                         Object[] values = new Object[getters.size()];
                         for (int i = 0; i < values.length; i++) {
                             values[i] =
@@ -206,6 +227,19 @@ public class WarehouseReader {
             tables.add(new InMemorySql.Table(path, columns, rows));
         }
         return tables;
+    }
+
+    private StatementException tooLarge(String table) {
+        return StatementException.invalid(
+                RESULT_TOO_LARGE,
+                "The read of "
+                        + table
+                        + " stopped at "
+                        + maxRows
+                        + " rows (mt.ddl.read-max-rows): a SELECT here reads a table's whole"
+                        + " latest snapshot before WHERE and LIMIT apply.",
+                "a SELECT over a smaller table, a larger mt.ddl.read-max-rows, or the Paimon table"
+                        + " read by an engine of its own (Flink SQL, Spark, Trino)");
     }
 
     private IllegalStateException cannotRead(String table, Exception e) {

@@ -6,6 +6,7 @@ import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.ddl.StatementResult.ResultColumn;
 import io.mtables.schemas.lifecycle.RefreshRequested;
 import java.util.List;
+import java.util.concurrent.Callable;
 
 /** What a statement comes to, before anything is written. */
 public sealed interface Outcome {
@@ -51,6 +52,14 @@ public sealed interface Outcome {
      * @param rows the rows
      */
     record Rows(List<ResultColumn> columns, List<List<Object>> rows) implements Outcome {}
+
+    /**
+     * A query whose rows are read after the catalog's turn ({@link QueryRunner}): reading the
+     * warehouse takes as long as the table is large, and no change waits for it.
+     *
+     * @param rows reads the rows; a refusal is a {@code StatementException}
+     */
+    record Read(Callable<Rows> rows) implements Outcome {}
 
     /**
      * Nothing to change (IF EXISTS on a missing table, the same CREATE OR ALTER twice).

@@ -7,10 +7,12 @@ import io.mtables.ddl.infra.WarehouseReader;
 
 /**
  * What statements read besides the catalog: the projections of the other services' events, the
- * warehouse the materialized tables are in, and the audit trail's newest records.
+ * warehouse the materialized tables are in (read by {@code queries}, off the catalog's lock), and
+ * the audit trail's newest records.
  */
 public record ReadModels(
         PlanProjection plans,
         RefreshStatusProjection statuses,
         WarehouseReader warehouse,
+        QueryRunner queries,
         AuditProjection audits) {}

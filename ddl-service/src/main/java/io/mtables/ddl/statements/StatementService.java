@@ -50,6 +50,7 @@ public class StatementService {
     private final KafkaLog results;
     private final KafkaLog lifecycle;
     private final DdlConfig config;
+    private final QueryRunner queries;
     private final Clock clock;
 
     /** The newest results by request id ({@code mt.ddl.results-kept}; the log keeps them all). */
@@ -112,6 +113,7 @@ public class StatementService {
         this.results = logs.results();
         this.lifecycle = logs.lifecycle();
         this.config = config;
+        this.queries = models.queries();
         this.operations = new NewestEntries<>(config.resultsKept());
         this.answeredCommands = new NewestEntries<>(config.resultsKept());
         this.changesByRequest = new NewestEntries<>(config.resultsKept());
@@ -180,20 +182,37 @@ public class StatementService {
     /**
      * The result of {@code statement}, sent by {@code principal}; a repeated request id returns the
      * first result to the caller who sent it, and is refused ({@code RequestIdInUse}, recorded
-     * nowhere) to anyone else.
+     * nowhere) to anyone else. A SELECT over materialized tables is checked in the catalog's turn
+     * and read after it ({@link QueryRunner}): no change waits for a read of the warehouse.
      */
-    public synchronized StatementResult execute(
-            String requestId, String statement, String principal) {
+    public StatementResult execute(String requestId, String statement, String principal) {
+        Decision decision = decide(requestId, statement, principal);
+        StatementResult result =
+                decision.read() == null
+                        ? decision.result()
+                        : queries.run(requestId, decision.read(), clock);
+        return result.principal() == null ? result.by(principal) : result;
+    }
+
+    /** What the catalog's turn decided: a result, or a read to run after it. */
+    private record Decision(StatementResult result, Outcome.Read read) {
+
+        static Decision of(StatementResult result) {
+            return new Decision(result, null);
+        }
+    }
+
+    private synchronized Decision decide(String requestId, String statement, String principal) {
         StatementResult earlier = operations.get(requestId).orElse(null);
         if (earlier != null) {
-            return principal.equals(earlier.principal())
-                    ? earlier
-                    : requestIdInUse(requestId, principal);
+            return Decision.of(
+                    principal.equals(earlier.principal())
+                            ? earlier
+                            : requestIdInUse(requestId, principal));
         }
         answeringPrincipal = principal;
         try {
-            StatementResult result = executeNew(requestId, statement);
-            return result.principal() == null ? result.by(principal) : result;
+            return executeNew(requestId, statement);
         } finally {
             answeringPrincipal = null;
         }
@@ -213,19 +232,20 @@ public class StatementService {
                 .by(principal);
     }
 
-    private StatementResult executeNew(String requestId, String statement) {
+    private Decision executeNew(String requestId, String statement) {
         String changed = changesByRequest.get(requestId).orElse(null);
         if (changed != null) {
-            return record(
-                    StatementResult.succeeded(
-                            requestId,
-                            "This request changed "
-                                    + changed
-                                    + " already; its result had not been written (ddl-service"
-                                    + " restarted or read its catalog back), so nothing was done"
-                                    + " again.",
-                            changed,
-                            clock.instant()));
+            return Decision.of(
+                    record(
+                            StatementResult.succeeded(
+                                    requestId,
+                                    "This request changed "
+                                            + changed
+                                            + " already; its result had not been written"
+                                            + " (ddl-service restarted or read its catalog back),"
+                                            + " so nothing was done again.",
+                                    changed,
+                                    clock.instant())));
         }
         long start = System.nanoTime();
         Outcome outcome;
@@ -240,10 +260,11 @@ public class StatementService {
                                             clock.instant(),
                                             answeringPrincipal));
         } catch (StatementException e) {
-            return record(StatementResult.failed(requestId, e.toError(), clock.instant()));
+            return Decision.of(
+                    record(StatementResult.failed(requestId, e.toError(), clock.instant())));
         } catch (BrokerUnavailableException e) {
-            return brokerUnavailable(
-                    requestId, e); // a source's broker asked while checking the statement
+            // a source's broker asked while checking the statement
+            return Decision.of(brokerUnavailable(requestId, e));
         } catch (RuntimeException e) {
             // Every fault of the statement is a StatementException: anything else is ours, not the
             // user's.
@@ -258,7 +279,10 @@ public class StatementService {
                                     + requestId
                                     + ".",
                             null);
-            return record(StatementResult.failed(requestId, error, clock.instant()));
+            return Decision.of(record(StatementResult.failed(requestId, error, clock.instant())));
+        }
+        if (outcome instanceof Outcome.Read read) {
+            return new Decision(null, read);
         }
         long checked = System.nanoTime();
         try {
@@ -272,9 +296,9 @@ public class StatementService {
                         (checked - start) / 1_000_000,
                         (System.nanoTime() - checked) / 1_000_000);
             }
-            return result;
+            return Decision.of(result);
         } catch (BrokerUnavailableException e) {
-            return brokerUnavailable(requestId, e);
+            return Decision.of(brokerUnavailable(requestId, e));
         }
     }
 

@@ -60,6 +60,7 @@ class TableReads {
                     ALLOWED);
         }
         String[] current = flink.currentCatalogAndDatabase();
+        List<Runnable> reads = new ArrayList<>();
         List<InMemorySql.Table> tables = new ArrayList<>();
         for (var entry : read.entrySet()) {
             String table = entry.getKey();
@@ -91,13 +92,21 @@ class TableReads {
             if (id.database().equals(current[1])) {
                 paths.add(List.of(id.name()));
             }
-            tables.addAll(
-                    warehouse
-                            .read(table, definition.version(), paths)
-                            .orElseGet(() -> emptyTable(definition, paths)));
+            reads.add(
+                    () ->
+                            tables.addAll(
+                                    warehouse
+                                            .read(table, definition.version(), paths)
+                                            .orElseGet(() -> emptyTable(definition, paths))));
         }
-        var answer = InMemorySql.query(parsed.text(), tables, "SELECT", ALLOWED);
-        return new Outcome.Rows(answer.columns(), answer.rows());
+        // Checked and allowed: the warehouse is read after the catalog's turn (QueryRunner).
+        String text = parsed.text();
+        return new Outcome.Read(
+                () -> {
+                    reads.forEach(Runnable::run);
+                    var answer = InMemorySql.query(text, tables, "SELECT", ALLOWED);
+                    return new Outcome.Rows(answer.columns(), answer.rows());
+                });
     }
 
     /** A table not refreshed yet has its columns and no rows. */

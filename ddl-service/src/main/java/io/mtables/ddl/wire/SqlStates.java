@@ -1,5 +1,7 @@
 package io.mtables.ddl.wire;
 
+import io.mtables.ddl.infra.WarehouseReader;
+import io.mtables.ddl.statements.QueryRunner;
 import io.mtables.ddl.statements.StatementService;
 import java.util.Map;
 
@@ -51,7 +53,10 @@ final class SqlStates {
                     Map.entry("ServiceNotReady", "57P03"),
                     Map.entry(StatementService.BROKER_UNAVAILABLE, "57P03"),
                     Map.entry(StatementService.INTERNAL_ERROR, "XX000"),
-                    Map.entry(StatementService.REQUEST_ID_IN_USE, "42710"));
+                    Map.entry(StatementService.REQUEST_ID_IN_USE, "42710"),
+                    Map.entry(QueryRunner.QUERY_TIMEOUT, QUERY_CANCELED),
+                    Map.entry(QueryRunner.TOO_MANY_QUERIES, "53000"),
+                    Map.entry(WarehouseReader.RESULT_TOO_LARGE, PROGRAM_LIMIT_EXCEEDED));
 
     private SqlStates() {}
 

@@ -1,7 +1,9 @@
 package io.mtables.ddl.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mtables.ddl.domain.StatementException;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.SwitchOverNames;
 import io.mtables.schemas.catalog.TableId;
@@ -61,7 +63,7 @@ class WarehouseReaderTest {
                             }
                         });
         switcher.start();
-        WarehouseReader reader = new WarehouseReader(warehouse);
+        WarehouseReader reader = new WarehouseReader(warehouse, 1_000_000);
         List<String> path = List.of(id.catalog(), id.database(), id.name());
         int reads = 0;
         try {
@@ -86,11 +88,37 @@ class WarehouseReaderTest {
     }
 
     @Test
+    void aReadPastItsRowCapIsRefusedOnce() throws Exception {
+        Warehouse warehouse = Warehouse.at(dir.toUri().toString());
+        TableId id = TableId.of(TABLE);
+        try (Catalog catalog = catalog(warehouse)) {
+            catalog.createDatabase(id.database(), true);
+            create(catalog, Identifier.create(id.database(), id.name()), 1); // three rows
+        }
+        List<List<String>> paths = List.of(List.of("shop", "totals"));
+
+        assertThat(new WarehouseReader(warehouse, 3).read(TABLE, 1, paths).orElseThrow())
+                .singleElement()
+                .satisfies(table -> assertThat(table.rows()).hasSize(3));
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> new WarehouseReader(warehouse, 2).read(TABLE, 1, paths))
+                .isInstanceOfSatisfying(
+                        StatementException.class,
+                        refused ->
+                                assertThat(refused.reason())
+                                        .isEqualTo(WarehouseReader.RESULT_TOO_LARGE))
+                .hasMessageContaining("stopped at 2 rows (mt.ddl.read-max-rows)");
+        assertThat((System.nanoTime() - start) / 1_000_000)
+                .as("milliseconds: refused at once, not read again")
+                .isLessThan(WarehouseReader.ATTEMPTS * 50L);
+    }
+
+    @Test
     void aTableNotCreatedYetIsNoTableAtOnce() {
         Warehouse warehouse = Warehouse.at(dir.toUri().toString());
         long start = System.nanoTime();
         assertThat(
-                        new WarehouseReader(warehouse)
+                        new WarehouseReader(warehouse, 1_000_000)
                                 .read(TABLE, 1, List.of(List.of("shop", "totals"))))
                 .isEmpty();
         assertThat((System.nanoTime() - start) / 1_000_000)
