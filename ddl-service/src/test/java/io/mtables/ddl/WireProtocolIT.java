@@ -100,6 +100,25 @@ class WireProtocolIT {
                     assertThat(rows.next()).as("a parameter is a value, never SQL").isFalse();
                 }
             }
+            try (PreparedStatement quarters =
+                    connection.prepareStatement(
+                            "SELECT ds, CAST(n AS DECIMAL(10, 2)) / 4 AS quarter FROM "
+                                    + db
+                                    + ".daily WHERE n >= ? ORDER BY ds")) {
+                // From the fifth run pgJDBC prepares by name, describes the statement rather than
+                // the portal, and asks for binary values.
+                for (int run = 1; run <= 8; run++) {
+                    quarters.setLong(1, 5);
+                    try (ResultSet rows = quarters.executeQuery()) {
+                        assertThat(rows.getMetaData().getColumnTypeName(2)).isEqualTo("numeric");
+                        assertThat(rows.next()).isTrue();
+                        assertThat(rows.getBigDecimal("quarter")).isEqualByComparingTo("1.25");
+                        assertThat(rows.next()).isTrue();
+                        assertThat(rows.getBigDecimal("quarter")).isEqualByComparingTo("1.75");
+                        assertThat(rows.next()).as("run %d", run).isFalse();
+                    }
+                }
+            }
             try (ResultSet rows = statement.executeQuery("DESCRIBE " + db + ".daily")) {
                 assertThat(rows.next()).isTrue();
             }

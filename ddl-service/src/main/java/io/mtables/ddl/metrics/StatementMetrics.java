@@ -6,7 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Statements at the front door by outcome, {@code mt_statements_total{via, status, reason}}: via
- * rest or kafka, the result's status, and the error's reason (none when it succeeded).
+ * rest, wire or kafka, the result's status, and the error's reason (none when it succeeded).
  */
 @ApplicationScoped
 public class StatementMetrics {

@@ -6,10 +6,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -74,11 +77,6 @@ enum PgTypes {
         };
     }
 
-    /** Whether this type's values can go out in binary; the others go as text whatever is asked. */
-    boolean hasBinary() {
-        return this != NUMERIC && this != TIME;
-    }
-
     /** {@code value} in PostgreSQL's text format. */
     byte[] text(Object value) {
         String text =
@@ -96,7 +94,7 @@ enum PgTypes {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** {@code value} in PostgreSQL's binary format ({@link #hasBinary()} types only). */
+    /** {@code value} in PostgreSQL's binary format. */
     byte[] binary(Object value) {
         ByteBuffer out = size > 0 ? ByteBuffer.allocate(size) : null;
         switch (this) {
@@ -114,6 +112,10 @@ enum PgTypes {
             case TIMESTAMP, TIMESTAMPTZ ->
                     out.putLong(
                             ChronoUnit.MICROS.between(PG_EPOCH.atStartOfDay(), timestamp(value)));
+            case TIME -> out.putLong(LocalTime.parse(value.toString()).toNanoOfDay() / 1000);
+            case NUMERIC -> {
+                return numeric(new BigDecimal(value.toString()));
+            }
             case BYTEA -> {
                 return value instanceof byte[] bytes ? bytes : text(value);
             }
@@ -121,6 +123,43 @@ enum PgTypes {
                 return text(value);
             }
         }
+        return out.array();
+    }
+
+    /**
+     * A numeric in PostgreSQL's binary form: the count of base-10000 digits, the weight of the
+     * first, the sign, the scale, then the digits (the integer part grouped from the decimal point
+     * leftwards, the fraction rightwards).
+     */
+    static byte[] numeric(BigDecimal value) {
+        int scale = Math.max(value.scale(), 0);
+        String plain = value.abs().setScale(scale).toPlainString();
+        int point = plain.indexOf('.');
+        String whole = point < 0 ? plain : plain.substring(0, point);
+        String fraction = point < 0 ? "" : plain.substring(point + 1);
+        whole = "0".repeat((4 - whole.length() % 4) % 4) + whole;
+        fraction = fraction + "0".repeat((4 - fraction.length() % 4) % 4);
+        List<Short> digits = new ArrayList<>();
+        for (int i = 0; i < whole.length(); i += 4) {
+            digits.add(Short.parseShort(whole.substring(i, i + 4)));
+        }
+        for (int i = 0; i < fraction.length(); i += 4) {
+            digits.add(Short.parseShort(fraction.substring(i, i + 4)));
+        }
+        int weight = whole.length() / 4 - 1;
+        while (!digits.isEmpty() && digits.get(0) == 0) {
+            digits.remove(0);
+            weight--;
+        }
+        while (!digits.isEmpty() && digits.get(digits.size() - 1) == 0) {
+            digits.remove(digits.size() - 1);
+        }
+        ByteBuffer out = ByteBuffer.allocate(8 + 2 * digits.size());
+        out.putShort((short) digits.size())
+                .putShort((short) (digits.isEmpty() ? 0 : weight))
+                .putShort((short) (value.signum() < 0 ? 0x4000 : 0))
+                .putShort((short) scale);
+        digits.forEach(out::putShort);
         return out.array();
     }
 

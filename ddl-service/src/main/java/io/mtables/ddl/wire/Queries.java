@@ -187,12 +187,13 @@ final class Queries {
                 parameters.int32(type == 0 ? PgTypes.TEXT.oid : type);
             }
             out.send(parameters);
-            if (statement.parameterTypes().length == 0
-                    && WireStatements.isRead(statement.query())) {
-                describeRows(new Portal(statement.query(), new short[0]));
-            } else {
-                out.send(new WireOutput.Message('n'));
-            }
+            // A query's columns are known only by running it: with NULL for each parameter (a
+            // driver that prepares by name, as pgJDBC does from the fifth run, describes the
+            // statement, not the portal).
+            describeRows(
+                    new Portal(
+                            SqlText.replaceParameters(statement.query(), number -> "NULL"),
+                            new short[0]));
             return;
         }
         Portal portal = portals.get(name);

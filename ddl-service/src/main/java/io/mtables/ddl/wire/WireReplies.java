@@ -51,7 +51,7 @@ final class WireReplies {
                 .byte1('\0');
     }
 
-    /** The format each column goes out in: binary where asked and the type has one. */
+    /** The format each column goes out in, as the client asked. */
     static short[] formats(List<ResultColumn> columns, short[] requested) {
         short[] formats = new short[columns.size()];
         for (int i = 0; i < formats.length; i++) {
@@ -59,10 +59,7 @@ final class WireReplies {
                     requested.length == 0
                             ? TEXT
                             : requested.length == 1 ? requested[0] : requested[i];
-            formats[i] =
-                    asked == BINARY && PgTypes.of(columns.get(i).type()).hasBinary()
-                            ? BINARY
-                            : TEXT;
+            formats[i] = asked == BINARY ? BINARY : TEXT;
         }
         return formats;
     }

@@ -46,7 +46,26 @@ class PgTypesTest {
         assertThat(ByteBuffer.wrap(PgTypes.DATE.binary("2000-01-02")).getInt()).isEqualTo(1);
         assertThat(ByteBuffer.wrap(PgTypes.TIMESTAMP.binary("2000-01-01T00:00:01Z")).getLong())
                 .isEqualTo(1_000_000L);
-        assertThat(PgTypes.NUMERIC.hasBinary()).isFalse();
+        assertThat(ByteBuffer.wrap(PgTypes.TIME.binary("00:00:01.5")).getLong())
+                .isEqualTo(1_500_000L);
+    }
+
+    @Test
+    void numericsGoOutInPostgresqlsBaseTenThousandDigits() {
+        assertThat(numeric("0")).containsExactly(0, 0, 0, 0);
+        assertThat(numeric("12345.678")).containsExactly(3, 1, 0, 3, 1, 2345, 6780);
+        assertThat(numeric("-0.5")).containsExactly(1, -1, 0x4000, 1, 5000);
+        assertThat(numeric("1E+3")).containsExactly(1, 0, 0, 0, 1000);
+        assertThat(numeric("10000")).containsExactly(1, 1, 0, 0, 1);
+    }
+
+    private static short[] numeric(String value) {
+        ByteBuffer bytes = ByteBuffer.wrap(PgTypes.numeric(new BigDecimal(value)));
+        short[] shorts = new short[bytes.remaining() / 2];
+        for (int i = 0; i < shorts.length; i++) {
+            shorts[i] = bytes.getShort();
+        }
+        return shorts;
     }
 
     private static String text(PgTypes type, Object value) {
