@@ -10,8 +10,8 @@ import java.time.Instant;
  * @param principal who sent it ({@code service-account:<name>}, {@code user:<sub>}); null when the
  *     sender was not authenticated
  * @param via {@code rest}, {@code kafka} or {@code wire} (the PostgreSQL wire protocol)
- * @param client the REST or wire caller's address ({@code host:port}), or the command's position on {@code
- *     mt.ddl.commands}
+ * @param client the REST or wire caller's address ({@code host:port}), or the command's position on
+ *     {@code mt.ddl.commands}
  * @param requestId the statement's request id, when one is known
  * @param statementSha256 the SHA-256 of the statement's text, in hex
  * @param statementKind its first words in upper case; null when it could not be read
