@@ -1,20 +1,13 @@
 package io.mtables.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mtables.client.MtablesClient;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.util.Map;
 
 /**
- * Statements to ddl-service's REST front door, as a user sends them: with the bearer token in
- * {@code MT_TOKEN}, the service account bin/bench gives the ddl-service it starts.
+ * Statements to ddl-service's REST front door, as a user sends them (mtables-client): with the
+ * bearer token in {@code MT_TOKEN}, the service account bin/bench gives the ddl-service it starts.
  */
 final class Statements {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private Statements() {}
 
@@ -33,21 +26,7 @@ final class Statements {
     }
 
     /** Sends a statement and returns once ddl-service acknowledged it; fails on an error answer. */
-    static void post(String ddlServiceUrl, String statement) throws Exception {
-        HttpResponse<String> response =
-                HTTP.send(
-                        HttpRequest.newBuilder(URI.create(ddlServiceUrl + "/api/v1/statements"))
-                                .header("content-type", "application/json")
-                                .header("authorization", "Bearer " + token())
-                                .POST(
-                                        HttpRequest.BodyPublishers.ofString(
-                                                JSON.writeValueAsString(
-                                                        Map.of("statement", statement))))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() >= 300) {
-            throw new IllegalStateException(
-                    "HTTP " + response.statusCode() + " for " + statement + ": " + response.body());
-        }
+    static void post(String ddlServiceUrl, String statement) {
+        new MtablesClient(ddlServiceUrl, token()).execute(statement);
     }
 }

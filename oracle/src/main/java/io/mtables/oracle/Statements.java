@@ -1,29 +1,19 @@
 package io.mtables.oracle;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.mtables.client.MtablesClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Statements to ddl-service's REST front door, as any user sends them: with a bearer token (a
- * service account's API key or a JWT; docs/security.md).
+ * Statements to ddl-service's REST front door, as any user sends them, through mtables-client
+ * ({@link MtablesClient}) with a bearer token (a service account's API key or a JWT;
+ * docs/security.md). Not retried: the oracle's runs see each refusal as it comes.
  */
 public final class Statements {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private final List<URI> endpoints;
-    private final String token;
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final MtablesClient client;
 
     /** {@code token}: the bearer token sent with every statement. */
     public Statements(String ddlServiceUrl, String token) {
@@ -35,64 +25,20 @@ public final class Statements {
      * the first that takes the connection, as behind a load balancer.
      */
     public Statements(List<String> ddlServiceUrls, String token) {
-        this.token = token == null ? "" : token.strip();
-        this.endpoints =
-                ddlServiceUrls.stream()
-                        .map(url -> URI.create(url.replaceAll("/+$", "") + "/api/v1/statements"))
-                        .toList();
+        this.client = new MtablesClient(ddlServiceUrls, token, Duration.ZERO);
     }
 
     /**
      * Sends a statement; its JSON answer, or an error with ddl-service's message when it failed.
      */
     public JsonNode send(String statement) {
-        if (token.isEmpty()) {
-            throw new IllegalStateException(
-                    "no token to call ddl-service with: set MT_TOKEN (bin/run writes the local"
-                            + " admin's API key to .run/admin.key) or pass --token");
-        }
-        IOException unreachable = null;
-        for (URI endpoint : endpoints) {
-            try {
-                return send(endpoint, statement);
-            } catch (IOException e) {
-                unreachable = e; // this instance is not there: the next one
-            }
-        }
-        throw new IllegalStateException(
-                "ddl-service at " + endpoints + " did not answer: " + unreachable.getMessage(),
-                unreachable);
-    }
-
-    private JsonNode send(URI endpoint, String statement) throws IOException {
         try {
-            HttpResponse<String> response =
-                    http.send(
-                            HttpRequest.newBuilder(endpoint)
-                                    .timeout(Duration.ofSeconds(60))
-                                    .header("content-type", "application/json")
-                                    .header("authorization", "Bearer " + token)
-                                    .POST(
-                                            HttpRequest.BodyPublishers.ofString(
-                                                    JSON.writeValueAsString(
-                                                            Map.of("statement", statement))))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
-            JsonNode body =
-                    response.body().isBlank()
-                            ? JSON.createObjectNode()
-                            : JSON.readTree(response.body());
-            if (response.statusCode() >= 300) {
-                throw new StatementFailed(
-                        response.statusCode(),
-                        body.path("title").asText(""),
-                        body.path("detail").asText(body.toString()),
-                        statement);
+            return client.execute(statement);
+        } catch (MtablesClient.StatementFailed failed) {
+            if (failed.status() == 0) {
+                throw new IllegalStateException(failed.getMessage(), failed); // none answered
             }
-            return body;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
+            throw new StatementFailed(failed.status(), failed.reason(), failed.detail(), statement);
         }
     }
 

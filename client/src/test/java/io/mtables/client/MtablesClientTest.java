@@ -1,0 +1,115 @@
+package io.mtables.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The client against a stand-in for ddl-service's REST port (the JDK's HTTP server). */
+class MtablesClientTest {
+
+    private final List<String> bodies = new CopyOnWriteArrayList<>();
+    private final List<String> authorizations = new CopyOnWriteArrayList<>();
+    private HttpServer server;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aStatementRefusedWith503IsSentAgainUnderItsRequestId() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        String url =
+                serve(
+                        () ->
+                                calls.incrementAndGet() == 1
+                                        ? new Answer(
+                                                503,
+                                                "{\"title\": \"ServiceNotReady\", \"detail\":"
+                                                        + " \"catalog loading\"}")
+                                        : new Answer(200, "{\"columns\": [], \"rows\": [[1]]}"));
+
+        var client = new MtablesClient(List.of(url), "mtk.a.b", Duration.ofSeconds(10));
+
+        assertThat(client.rows("SHOW MATERIALIZED TABLES")).hasSize(1);
+        assertThat(bodies).hasSize(2);
+        assertThat(bodies.get(0)).contains("\"requestId\"").isEqualTo(bodies.get(1));
+        assertThat(authorizations).containsOnly("Bearer mtk.a.b");
+    }
+
+    @Test
+    void aRefusalIsItsReasonAndDetailAtOnce() throws Exception {
+        String url =
+                serve(
+                        () ->
+                                new Answer(
+                                        404,
+                                        "{\"title\": \"TableNotFound\", \"detail\": \"Table x does"
+                                                + " not exist.\"}"));
+
+        var client = new MtablesClient(List.of(url), "mtk.a.b", Duration.ofSeconds(10));
+
+        assertThatThrownBy(() -> client.execute("DROP TABLE x"))
+                .isInstanceOfSatisfying(
+                        MtablesClient.StatementFailed.class,
+                        failed -> {
+                            assertThat(failed.status()).isEqualTo(404);
+                            assertThat(failed.reason()).isEqualTo("TableNotFound");
+                            assertThat(failed.detail()).isEqualTo("Table x does not exist.");
+                        });
+        assertThat(bodies).hasSize(1);
+    }
+
+    @Test
+    void anInstanceThatIsNotThereIsPassedOver() throws Exception {
+        String url = serve(() -> new Answer(202, "{\"status\": \"SUCCEEDED\"}"));
+
+        var client =
+                new MtablesClient(
+                        List.of("http://127.0.0.1:1", url), "mtk.a.b", Duration.ofSeconds(10));
+
+        assertThat(client.execute("CREATE TABLE t (a INT)").path("status").asText())
+                .isEqualTo("SUCCEEDED");
+    }
+
+    private record Answer(int status, String body) {}
+
+    private interface Answers {
+        Answer next();
+    }
+
+    private String serve(Answers answers) throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext(
+                "/api/v1/statements",
+                exchange -> {
+                    bodies.add(
+                            new String(
+                                    exchange.getRequestBody().readAllBytes(),
+                                    StandardCharsets.UTF_8));
+                    authorizations.add(exchange.getRequestHeaders().getFirst("authorization"));
+                    Answer answer = answers.next();
+                    byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+                    if (answer.status() == 503) {
+                        exchange.getResponseHeaders().add("Retry-After", "1");
+                    }
+                    exchange.sendResponseHeaders(answer.status(), body.length);
+                    exchange.getResponseBody().write(body);
+                    exchange.close();
+                });
+        server.start();
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+}
