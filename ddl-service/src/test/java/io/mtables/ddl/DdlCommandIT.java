@@ -239,6 +239,46 @@ class DdlCommandIT {
                 .isEqualTo(requestId);
     }
 
+    @Test
+    void aSelectOverKafkaIsAnsweredOnTheLogWhenItsReadFailsToo() throws Exception {
+        String db = "cmdread_" + UUID.randomUUID().toString().substring(0, 8);
+        StatementRequests.post(
+                "CREATE TABLE "
+                        + db
+                        + ".visits (id BIGINT, ds STRING) WITH ('connector' = 'datagen')",
+                202);
+        StatementRequests.post(
+                "CREATE MATERIALIZED TABLE "
+                        + db
+                        + ".daily FRESHNESS = INTERVAL '1' HOUR AS SELECT ds, COUNT(*) AS n FROM "
+                        + db
+                        + ".visits GROUP BY ds",
+                202);
+        String good =
+                "{\"statement\": \"SELECT ds, n FROM "
+                        + db
+                        + ".daily\", \"requestId\": \"g-"
+                        + db
+                        + "\"}";
+        // The column is checked only when the rows are read, after the catalog's turn.
+        String bad =
+                "{\"statement\": \"SELECT nope FROM "
+                        + db
+                        + ".daily\", \"requestId\": \"b-"
+                        + db
+                        + "\"}";
+
+        probe.send(Topics.DDL_COMMANDS, "g-" + db, good, StatementRequests.CREDENTIALS);
+        JsonNode read = JSON.readTree(awaitResult("g-" + db).value());
+        probe.send(Topics.DDL_COMMANDS, "b-" + db, bad, StatementRequests.CREDENTIALS);
+        JsonNode refused = JSON.readTree(awaitResult("b-" + db).value());
+
+        assertThat(read.path("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(read.path("columns").size()).isEqualTo(2);
+        assertThat(refused.path("status").asText()).isEqualTo("FAILED");
+        assertThat(refused.path("error").path("message").asText()).contains("nope");
+    }
+
     private ConsumerRecord<String, String> awaitResult(String key) {
         return probe.await(
                 record -> record.topic().equals(Topics.DDL_RESULTS) && key.equals(record.key()),

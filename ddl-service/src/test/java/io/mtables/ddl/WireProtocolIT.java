@@ -100,6 +100,16 @@ class WireProtocolIT {
                     assertThat(rows.next()).as("a parameter is a value, never SQL").isFalse();
                 }
             }
+            try (PreparedStatement commented =
+                    connection.prepareStatement(
+                            "SELECT ds FROM " + db + ".daily WHERE n > 0-? AND ds = ?")) {
+                // Unbracketed, -1 after the minus would open a comment that the newline ends.
+                commented.setLong(1, -1);
+                commented.setString(2, "x\n OR TRUE --");
+                try (ResultSet rows = commented.executeQuery()) {
+                    assertThat(rows.next()).as("a parameter is a value, never SQL").isFalse();
+                }
+            }
             try (PreparedStatement quarters =
                     connection.prepareStatement(
                             "SELECT ds, CAST(n AS DECIMAL(10, 2)) / 4 AS quarter FROM "

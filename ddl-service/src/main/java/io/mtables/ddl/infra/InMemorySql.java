@@ -96,13 +96,19 @@ public final class InMemorySql {
      */
     public static QueryRows query(
             String query, List<? extends Source> tables, String what, String allowed) {
+        return query(query, tables, what, allowed, Integer.MAX_VALUE);
+    }
+
+    /** Runs {@code query} over {@code tables}, refused past {@code maxRows} rows of answer. */
+    static QueryRows query(
+            String query, List<? extends Source> tables, String what, String allowed, int maxRows) {
         try (Connection connection = connect()) {
             for (Source table : tables) {
                 add(connection, table, () -> table);
             }
             try (var statement = connection.createStatement();
                     ResultSet result = statement.executeQuery(query)) {
-                return read(result);
+                return read(result, maxRows);
             }
         } catch (SQLException e) {
             String message = rootMessage(e);
@@ -147,6 +153,14 @@ public final class InMemorySql {
     }
 
     static QueryRows read(ResultSet result) throws SQLException {
+        return read(result, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The rows of {@code result}: refused ({@code ResultTooLarge}) past {@code maxRows}, and
+     * stopped when the reading thread is interrupted (a read past its timeout).
+     */
+    static QueryRows read(ResultSet result, int maxRows) throws SQLException {
         ResultSetMetaData meta = result.getMetaData();
         List<ResultColumn> columns = new ArrayList<>();
         for (int i = 1; i <= meta.getColumnCount(); i++) {
@@ -154,6 +168,15 @@ public final class InMemorySql {
         }
         List<List<Object>> rows = new ArrayList<>();
         while (result.next()) {
+            if (rows.size() == maxRows) {
+                throw StatementException.invalid(
+                        WarehouseReader.RESULT_TOO_LARGE,
+                        "The answer has more than " + maxRows + " rows (mt.ddl.read-max-rows).",
+                        "a narrower SELECT (WHERE, LIMIT, an aggregate)");
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new IllegalStateException("the query was stopped");
+            }
             List<Object> row = new ArrayList<>();
             for (int i = 1; i <= columns.size(); i++) {
                 Object value = result.getObject(i);

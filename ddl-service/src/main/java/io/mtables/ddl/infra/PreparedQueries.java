@@ -1,5 +1,6 @@
 package io.mtables.ddl.infra;
 
+import io.mtables.ddl.domain.StatementException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -56,6 +57,16 @@ final class PreparedQueries {
      */
     synchronized InMemorySql.QueryRows query(
             String query, List<? extends InMemorySql.Source> tables, String what, String allowed) {
+        return query(query, tables, what, allowed, Integer.MAX_VALUE);
+    }
+
+    /** Runs {@code query}, refused past {@code maxRows} rows of answer. */
+    synchronized InMemorySql.QueryRows query(
+            String query,
+            List<? extends InMemorySql.Source> tables,
+            String what,
+            String allowed,
+            int maxRows) {
         Optional<QueryShape> shape = QueryShape.of(query);
         if (shape.isPresent()) {
             tables.forEach(table -> current.put(table.path(), table));
@@ -67,16 +78,21 @@ final class PreparedQueries {
                         statement.setObject(i + 1, parameters.get(i));
                     }
                     try (ResultSet result = statement.executeQuery()) {
-                        return InMemorySql.read(result);
+                        return InMemorySql.read(result, maxRows);
                     }
                 }
+            } catch (StatementException tooLarge) {
+                throw tooLarge; // a one-off would answer as many rows
             } catch (SQLException | RuntimeException e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new IllegalStateException("the query was stopped", e);
+                }
                 LOG.debugf("running %s as a one-off: %s", query, InMemorySql.rootMessage(e));
             } finally {
                 current.clear();
             }
         }
-        return InMemorySql.query(query, tables, what, allowed);
+        return InMemorySql.query(query, tables, what, allowed, maxRows);
     }
 
     /**
@@ -136,6 +152,20 @@ final class PreparedQueries {
             statement.close();
         } catch (SQLException e) {
             // a statement of an in-memory connection holds nothing outside this JVM
+        }
+    }
+
+    /** Closes the prepared statements and their connection (a shape asked for again reopens it). */
+    synchronized void close() {
+        prepared.values().forEach(PreparedQueries::close);
+        prepared.clear();
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                // an in-memory connection holds nothing outside this JVM
+            }
+            connection = null;
         }
     }
 

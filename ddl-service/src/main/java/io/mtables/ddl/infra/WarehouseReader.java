@@ -73,6 +73,11 @@ public class WarehouseReader {
                 config.getOptionalValue("mt.s3.secret-key", String.class));
     }
 
+    /** The most rows one read takes (mt.ddl.read-max-rows). */
+    public int maxRows() {
+        return maxRows;
+    }
+
     /** Where it reads. */
     public Warehouse location() {
         return warehouse;

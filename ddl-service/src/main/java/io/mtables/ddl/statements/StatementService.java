@@ -12,15 +12,11 @@ import io.mtables.messaging.BrokerUnavailableException;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.schemas.Contract;
 import io.mtables.schemas.Contracts;
-import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
@@ -47,39 +43,22 @@ public class StatementService {
     private final Catalog catalog;
     private final StatementRouter router;
     private final KafkaLog definitions;
-    private final KafkaLog results;
     private final KafkaLog lifecycle;
     private final DdlConfig config;
     private final QueryRunner queries;
     private final Clock clock;
 
-    /** The newest results by request id ({@code mt.ddl.results-kept}; the log keeps them all). */
-    private final NewestEntries<String, StatementResult> operations;
+    private final StatementResults results;
 
     private final AtomicLong catalogChanges = new AtomicLong();
     private final AccessLog accessLog;
     private final AccessControl access;
-    private final Queue<PendingResult> pendingResults = new ConcurrentLinkedQueue<>();
-
-    /**
-     * The positions ({@code topic-partition@offset}) of the commands whose result is in the result
-     * log or pending: a command redelivered after a crash or a rebalance is not answered twice.
-     */
-    private final NewestEntries<String, Boolean> answeredCommands;
-
-    /** The table each request id read back from the definitions log changed. */
-    private final NewestEntries<String, String> changesByRequest;
 
     /** The position of the command {@link #executeCommand} is answering; null for a REST call. */
     private String answeringCommand;
 
     /** Who sent the statement being executed: recorded on its result. */
     private String answeringPrincipal;
-
-    private volatile String lastResultWriteFailure = "not tried yet";
-
-    /** A result to write, with the position of the command it answers (null for none). */
-    private record PendingResult(StatementResult result, String command) {}
 
     /** Told when a definition write failed in doubt: the catalog must be read back from its log. */
     private Runnable onDefinitionInDoubt = () -> {};
@@ -110,13 +89,10 @@ public class StatementService {
         this.accessLog = logs.access();
         this.access = access;
         this.definitions = logs.definitions();
-        this.results = logs.results();
+        this.results = new StatementResults(logs.results(), config.resultsKept());
         this.lifecycle = logs.lifecycle();
         this.config = config;
         this.queries = models.queries();
-        this.operations = new NewestEntries<>(config.resultsKept());
-        this.answeredCommands = new NewestEntries<>(config.resultsKept());
-        this.changesByRequest = new NewestEntries<>(config.resultsKept());
         this.clock = clock;
     }
 
@@ -137,13 +113,10 @@ public class StatementService {
 
     /**
      * Remembers a result read back from the result log at start, and the position of the command it
-     * answered ({@link EventHeaders#COMMAND}; null for a REST statement's or an older result).
+     * answered ({@code EventHeaders.COMMAND}; null for a REST statement's or an older result).
      */
     public void remember(StatementResult result, String command) {
-        operations.put(result.requestId(), result);
-        if (command != null) {
-            answeredCommands.add(command, true);
-        }
+        results.remember(result, command);
     }
 
     /**
@@ -154,21 +127,13 @@ public class StatementService {
      */
     public void rememberChange(String requestId, String table) {
         if (requestId != null) {
-            changesByRequest.put(requestId, table);
+            results.rememberChange(requestId, table);
         }
     }
 
     /** Takes over the results {@code previous} had not written yet (a catalog read back). */
     public synchronized void takePendingResults(StatementService previous) {
-        previous.pendingResults.forEach(
-                pending -> {
-                    operations.putIfAbsent(pending.result().requestId(), pending.result());
-                    if (pending.command() != null) {
-                        answeredCommands.add(pending.command(), true);
-                    }
-                    pendingResults.add(pending);
-                });
-        previous.pendingResults.clear();
+        results.takePending(previous.results);
     }
 
     /**
@@ -176,7 +141,7 @@ public class StatementService {
      * scoped per caller, so guessing another's reads nothing.
      */
     public Optional<StatementResult> operation(String requestId, String principal) {
-        return operations.get(requestId).filter(result -> principal.equals(result.principal()));
+        return results.get(requestId).filter(result -> principal.equals(result.principal()));
     }
 
     /**
@@ -194,16 +159,19 @@ public class StatementService {
         return result.principal() == null ? result.by(principal) : result;
     }
 
-    /** What the catalog's turn decided: a result, or a read to run after it. */
-    private record Decision(StatementResult result, Outcome.Read read) {
+    /**
+     * What the catalog's turn decided: a result, or a read to run after it; {@code answered} when
+     * the result is one a command had already (it is not written again).
+     */
+    private record Decision(StatementResult result, Outcome.Read read, boolean answered) {
 
         static Decision of(StatementResult result) {
-            return new Decision(result, null);
+            return new Decision(result, null, false);
         }
     }
 
     private synchronized Decision decide(String requestId, String statement, String principal) {
-        StatementResult earlier = operations.get(requestId).orElse(null);
+        StatementResult earlier = results.get(requestId).orElse(null);
         if (earlier != null) {
             return Decision.of(
                     principal.equals(earlier.principal())
@@ -233,7 +201,7 @@ public class StatementService {
     }
 
     private Decision executeNew(String requestId, String statement) {
-        String changed = changesByRequest.get(requestId).orElse(null);
+        String changed = results.changedBy(requestId).orElse(null);
         if (changed != null) {
             return Decision.of(
                     record(
@@ -282,7 +250,7 @@ public class StatementService {
             return Decision.of(record(StatementResult.failed(requestId, error, clock.instant())));
         }
         if (outcome instanceof Outcome.Read read) {
-            return new Decision(null, read);
+            return new Decision(null, read, false);
         }
         long checked = System.nanoTime();
         try {
@@ -330,26 +298,54 @@ public class StatementService {
      * written again (its sender waits for it), a command redelivered (the same position, after a
      * crash or a rebalance) was answered already and gets nothing more.
      */
-    public synchronized StatementResult executeCommand(
+    public StatementResult executeCommand(
             String requestId, String statement, String command, String principal) {
-        StatementResult earlier = operations.get(requestId).orElse(null);
+        Decision decision = decideCommand(requestId, statement, command, principal);
+        if (decision.read() == null) {
+            StatementResult result = decision.result();
+            // A query's rows (SHOW, DESCRIBE) are no change, so not recorded yet: a command's are.
+            return result.columns() != null && !decision.answered()
+                    ? recordAnswer(result, command)
+                    : result;
+        }
+        // Read after the catalog's turn, as over REST; then recorded, failures too: every command
+        // gets its result on the log (a standby waits for it).
+        StatementResult read = queries.run(requestId, decision.read(), clock);
+        return recordAnswer(read.principal() == null ? read.by(principal) : read, command);
+    }
+
+    private synchronized Decision decideCommand(
+            String requestId, String statement, String command, String principal) {
+        StatementResult earlier = results.get(requestId).orElse(null);
         if (earlier != null && !principal.equals(earlier.principal())) {
             // Its refusal goes under the command's position: under the request id it would
             // replace the other caller's result in the compacted log.
-            return recordRefusal(
-                    requestId, requestIdInUse(requestId, principal).error(), command, principal);
+            return Decision.of(
+                    recordRefusal(
+                            requestId,
+                            requestIdInUse(requestId, principal).error(),
+                            command,
+                            principal));
         }
         if (earlier != null) {
-            if (answeredCommands.add(command, true)) {
-                pendingResults.add(new PendingResult(earlier, command));
+            if (results.answering(command)) {
+                results.writeAgain(earlier, command);
             }
-            writePendingResults();
-            return earlier;
+            results.write();
+            return new Decision(earlier, null, true);
         }
         answeringCommand = command;
         try {
-            StatementResult result = execute(requestId, statement, principal);
-            return result.columns() != null ? record(result) : result;
+            return decide(requestId, statement, principal); // every other result is recorded
+        } finally {
+            answeringCommand = null;
+        }
+    }
+
+    private synchronized StatementResult recordAnswer(StatementResult result, String command) {
+        answeringCommand = command;
+        try {
+            return record(results.fitting(result));
         } finally {
             answeringCommand = null;
         }
@@ -365,9 +361,9 @@ public class StatementService {
      */
     public synchronized StatementResult recordRefusal(
             String requestId, StatementError error, String command, String principal) {
-        String id = principal != null && !operations.containsKey(requestId) ? requestId : command;
-        if (!answeredCommands.add(command, true)) {
-            return operations.get(id).orElse(null); // redelivered: answered already
+        String id = principal != null && !results.contains(requestId) ? requestId : command;
+        if (!results.answering(command)) {
+            return results.get(id).orElse(null); // redelivered: answered already
         }
         answeringCommand = command;
         try {
@@ -457,12 +453,7 @@ public class StatementService {
                 answeringPrincipal == null || unstamped.principal() != null
                         ? unstamped
                         : unstamped.by(answeringPrincipal);
-        operations.put(result.requestId(), result);
-        if (answeringCommand != null) {
-            answeredCommands.add(answeringCommand, true);
-        }
-        pendingResults.add(new PendingResult(result, answeringCommand));
-        writePendingResults();
+        results.record(result, answeringCommand);
         return result;
     }
 
@@ -470,28 +461,7 @@ public class StatementService {
      * Writes the results Kafka did not take yet, oldest first; stops at the first it still refuses.
      */
     public synchronized void writePendingResults() {
-        while (!pendingResults.isEmpty()) {
-            PendingResult next = pendingResults.peek();
-            try {
-                results.append(
-                        Contracts.STATEMENT_RESULT_V1,
-                        next.result().requestId(),
-                        next.result(),
-                        next.command() == null
-                                ? Map.of()
-                                : Map.of(EventHeaders.COMMAND, next.command()));
-            } catch (RuntimeException e) {
-                // Not acknowledged (the broker away), or refused (a producer that lost its state
-                // with a broker that crashed): the change is made, so its result is kept and
-                // written again; readiness is down meanwhile.
-                lastResultWriteFailure = e.getMessage();
-                LOG.warnf(
-                        "%d statement result(s) not written yet, retried: %s",
-                        pendingResults.size(), e.getMessage());
-                return;
-            }
-            pendingResults.remove();
-        }
+        results.write();
     }
 
     /**
@@ -499,12 +469,12 @@ public class StatementService {
      * ready.
      */
     public int pendingResults() {
-        return pendingResults.size();
+        return results.pendingCount();
     }
 
     /** Why the oldest pending result was not written the last time it was tried. */
     public String lastResultWriteFailure() {
-        return lastResultWriteFailure;
+        return results.lastWriteFailure();
     }
 
     private void checkSize(String statement) {

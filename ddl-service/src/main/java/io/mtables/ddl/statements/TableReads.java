@@ -5,6 +5,7 @@ import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.InMemorySql;
 import io.mtables.ddl.infra.ParsedStatement;
+import io.mtables.ddl.infra.TableQueries;
 import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
@@ -37,6 +38,12 @@ class TableReads {
 
     private static final String ALLOWED =
             "SELECT ... FROM <materialized table> [WHERE ...] [ORDER BY ...] [LIMIT n]";
+
+    /**
+     * Each query shape over each set of tables planned and compiled once (the time of a small
+     * read).
+     */
+    private static final TableQueries PREPARED = new TableQueries(32);
 
     private final FlinkSql flink;
     private final Catalog catalog;
@@ -104,7 +111,8 @@ class TableReads {
         return new Outcome.Read(
                 () -> {
                     reads.forEach(Runnable::run);
-                    var answer = InMemorySql.query(text, tables, "SELECT", ALLOWED);
+                    var answer =
+                            PREPARED.query(text, tables, "SELECT", ALLOWED, warehouse.maxRows());
                     return new Outcome.Rows(answer.columns(), answer.rows());
                 });
     }

@@ -98,7 +98,8 @@ enum PgTypes {
     byte[] binary(Object value) {
         ByteBuffer out = size > 0 ? ByteBuffer.allocate(size) : null;
         switch (this) {
-            case BOOL -> out.put((byte) (Boolean.TRUE.equals(value) ? 1 : 0));
+            case BOOL ->
+                    out.put((byte) (Boolean.TRUE.equals(value) || "true".equals(value) ? 1 : 0));
             case INT2 -> out.putShort(((Number) value).shortValue());
             case INT4 -> out.putInt(((Number) value).intValue());
             case INT8 -> out.putLong(((Number) value).longValue());

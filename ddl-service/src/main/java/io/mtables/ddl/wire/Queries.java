@@ -21,6 +21,10 @@ final class Queries {
     private static final Pattern NUMBER =
             Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
     private static final int BOOL = 16;
+
+    /** Prepared statements, and portals, one connection may hold (each portal holds its rows). */
+    static final int MOST_PER_CONNECTION = 100;
+
     private static final List<Integer> NUMERIC_TYPES = List.of(20, 21, 23, 700, 701, 1700);
 
     /** A parsed statement: its text and its parameters' declared types (0: unspecified). */
@@ -99,10 +103,25 @@ final class Queries {
     private void parse(WireInput.Payload message) throws IOException {
         String name = message.cstring();
         String query = message.cstring();
-        int declared = message.int16();
-        int[] types = new int[Math.max(declared, SqlText.parameterCount(query))];
+        int declared = message.int16() & 0xFFFF;
+        int used;
+        try {
+            used = SqlText.parameterCount(query);
+        } catch (IllegalArgumentException tooMany) {
+            fail(Reply.Failed.of(SqlStates.PROTOCOL_VIOLATION, tooMany.getMessage()));
+            return;
+        }
+        int[] types = new int[Math.max(declared, used)];
         for (int i = 0; i < declared; i++) {
             types[i] = message.int32();
+        }
+        if (!name.isEmpty() && prepared.containsKey(name)) {
+            fail(Reply.Failed.of("42P05", "prepared statement \"" + name + "\" already exists"));
+            return;
+        }
+        if (prepared.size() >= MOST_PER_CONNECTION) {
+            fail(tooMany("prepared statements"));
+            return;
         }
         if (SqlText.split(query).size() > 1) {
             fail(
@@ -164,6 +183,14 @@ final class Queries {
             }
         }
         short[] resultFormats = shorts(message);
+        if (!portalName.isEmpty() && portals.containsKey(portalName)) {
+            fail(Reply.Failed.of("42P03", "portal \"" + portalName + "\" already exists"));
+            return;
+        }
+        if (portals.size() >= MOST_PER_CONNECTION) {
+            fail(tooMany("portals"));
+            return;
+        }
         String bound = SqlText.replaceParameters(statement.query(), number -> literals[number - 1]);
         portals.put(portalName, new Portal(bound, resultFormats));
         out.send(new WireOutput.Message('2'));
@@ -192,7 +219,13 @@ final class Queries {
             // statement, not the portal).
             describeRows(
                     new Portal(
-                            SqlText.replaceParameters(statement.query(), number -> "NULL"),
+                            SqlText.replaceParameters(
+                                    statement.query(),
+                                    number ->
+                                            "CAST(NULL AS "
+                                                    + dialectType(
+                                                            statement.parameterTypes()[number - 1])
+                                                    + ")"),
                             new short[0]));
             return;
         }
@@ -307,13 +340,24 @@ final class Queries {
         if (portal.sent < rows.rows().size()) {
             out.send(new WireOutput.Message('s'));
         } else {
-            out.send(WireReplies.commandComplete("SELECT " + portal.sent));
+            String done = "SELECT " + portal.sent;
+            out.send(WireReplies.commandComplete(done));
+            portal.reply = new Reply.Done(done, List.of()); // its rows are not held any longer
         }
         return true;
     }
 
     private static short[] formats(List<ResultColumn> columns, Portal portal) {
         return WireReplies.formats(columns, portal.resultFormats);
+    }
+
+    private static Reply.Failed tooMany(String what) {
+        return new Reply.Failed(
+                SqlStates.PROGRAM_LIMIT_EXCEEDED,
+                "a connection holds at most " + MOST_PER_CONNECTION + " " + what,
+                null,
+                "close the ones done with (Close), or end the transaction block",
+                -1);
     }
 
     private void fail(Reply.Failed failed) throws IOException {
@@ -330,8 +374,25 @@ final class Queries {
         return values;
     }
 
+    /** The dialect's type for a parameter declared with PostgreSQL's type {@code oid}. */
+    private static String dialectType(int oid) {
+        return switch (oid) {
+            case 16 -> "BOOLEAN";
+            case 21 -> "SMALLINT";
+            case 23 -> "INT";
+            case 20 -> "BIGINT";
+            case 700 -> "FLOAT";
+            case 701 -> "DOUBLE";
+            case 1700 -> "DECIMAL(38, 10)";
+            case 1082 -> "DATE";
+            case 1114 -> "TIMESTAMP";
+            default -> "VARCHAR";
+        };
+    }
+
     /**
-     * A parameter's value as a literal of the dialect: numbers and booleans bare, the rest quoted.
+     * A parameter's value as a literal of the dialect: numbers (in parentheses) and booleans bare,
+     * the rest quoted.
      */
     static String literal(byte[] value, short format, int type) {
         if (value == null) {
@@ -345,7 +406,8 @@ final class Queries {
             if (!NUMBER.matcher(text).matches()) {
                 throw new IllegalArgumentException("'" + text + "' is not a number");
             }
-            return text;
+            // In parentheses: a negative number after a minus would otherwise start a comment.
+            return "(" + text + ")";
         }
         if (type == BOOL) {
             return switch (text.toLowerCase(java.util.Locale.ROOT)) {

@@ -21,6 +21,10 @@ final class SessionStatements {
     private static final String END = "\\s*;?\\s*\\z";
     private static final Pattern BEGIN =
             Pattern.compile("\\A\\s*(BEGIN|START\\s+TRANSACTION)\\b.*", FLAGS);
+    private static final Pattern SAVEPOINTS =
+            Pattern.compile(
+                    "\\A\\s*(SAVEPOINT|RELEASE|ROLLBACK\\s+(WORK\\s+|TRANSACTION\\s+)?TO)\\b.*",
+                    FLAGS);
     private static final Pattern COMMIT = Pattern.compile("\\A\\s*(COMMIT|END)\\b.*", FLAGS);
     private static final Pattern ROLLBACK = Pattern.compile("\\A\\s*(ROLLBACK|ABORT)\\b.*", FLAGS);
     private static final Pattern SET =
@@ -63,8 +67,19 @@ final class SessionStatements {
     /** The answer to {@code statement} when it is about the session, else empty. */
     Optional<Reply> answer(String statement, Session session) {
         if (BEGIN.matcher(statement).matches()) {
-            session.transaction = Session.Transaction.BLOCK;
-            return done("BEGIN");
+            if (session.transaction == Session.Transaction.IDLE) {
+                session.transaction = Session.Transaction.BLOCK;
+            }
+            return done("BEGIN"); // in a block already (failed or not), it stays as it is
+        }
+        if (SAVEPOINTS.matcher(statement).matches()) {
+            return Optional.of(
+                    new Reply.Failed(
+                            SqlStates.FEATURE_NOT_SUPPORTED,
+                            "savepoints are not supported",
+                            null,
+                            "ROLLBACK the whole block: reads need none",
+                            -1));
         }
         if (COMMIT.matcher(statement).matches()) {
             boolean failed = session.transaction == Session.Transaction.FAILED;

@@ -42,7 +42,14 @@ final class SqlText {
         }
     }
 
-    /** The highest parameter number ({@code $n}) in {@code statement}, 0 when it has none. */
+    /** PostgreSQL's limit on a statement's parameters. */
+    static final int MOST_PARAMETERS = 65_535;
+
+    /**
+     * The highest parameter number ({@code $n}) in {@code statement}, 0 when it has none.
+     *
+     * @throws IllegalArgumentException past {@link #MOST_PARAMETERS}
+     */
     static int parameterCount(String statement) {
         int[] highest = {0};
         replaceParameters(
@@ -70,7 +77,12 @@ final class SqlText {
                 digits++;
             }
             if (c == '$' && digits > at + 1 && !partOfName(statement, at)) {
-                out.append(value.apply(Integer.parseInt(statement.substring(at + 1, digits))));
+                String number = statement.substring(at + 1, digits);
+                if (number.length() > 5 || Integer.parseInt(number) > MOST_PARAMETERS) {
+                    throw new IllegalArgumentException(
+                            "parameter $" + number + ": at most $" + MOST_PARAMETERS);
+                }
+                out.append(value.apply(Integer.parseInt(number)));
                 at = digits;
             } else {
                 int next = skipQuotedOrComment(statement, at);
@@ -87,7 +99,11 @@ final class SqlText {
     }
 
     private static boolean partOfName(String text, int dollar) {
-        return dollar > 0 && Character.isLetterOrDigit(text.charAt(dollar - 1));
+        return dollar > 0 && isNameCharacter(text.charAt(dollar - 1));
+    }
+
+    private static boolean isNameCharacter(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
     }
 
     /**
@@ -97,8 +113,18 @@ final class SqlText {
     private static int skipQuotedOrComment(String text, int at) {
         char c = text.charAt(at);
         if (c == '\'' || c == '"' || c == '`') {
+            // E'...': a backslash escapes the next character, a quote among them.
+            boolean escapes =
+                    c == '\''
+                            && at > 0
+                            && Character.toUpperCase(text.charAt(at - 1)) == 'E'
+                            && !(at > 1 && isNameCharacter(text.charAt(at - 2)));
             int end = at + 1;
             while (end < text.length()) {
+                if (escapes && text.charAt(end) == '\\') {
+                    end += 2;
+                    continue;
+                }
                 if (text.charAt(end) == c) {
                     if (end + 1 < text.length() && text.charAt(end + 1) == c) {
                         end += 2; // a doubled quote stands for itself
@@ -110,7 +136,7 @@ final class SqlText {
             }
             return text.length();
         }
-        if (text.startsWith("--", at)) {
+        if (text.startsWith("--", at) || text.startsWith("//", at)) {
             int end = text.indexOf('\n', at);
             return end < 0 ? text.length() : end + 1;
         }

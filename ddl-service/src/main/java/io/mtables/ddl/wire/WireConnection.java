@@ -4,6 +4,9 @@ import io.quarkus.security.identity.SecurityIdentity;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.BufferUnderflowException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +22,9 @@ import org.jboss.logging.Logger;
 final class WireConnection implements Runnable {
 
     private static final Logger LOG = Logger.getLogger(WireConnection.class);
+
+    /** How long a client has to authenticate (PostgreSQL's authentication_timeout: 1 min). */
+    private static final Duration STARTUP_PATIENCE = Duration.ofSeconds(30);
 
     private static final int PROTOCOL_3_0 = 196608;
     private static final int SSL_REQUEST = 80877103;
@@ -49,19 +55,35 @@ final class WireConnection implements Runnable {
     @Override
     public void run() {
         try {
+            // A client that does not authenticate in time gives its slot back.
+            socket.setSoTimeout((int) STARTUP_PATIENCE.toMillis());
             // Unbuffered until TLS is settled: nothing after the request may be read ahead.
             in = new WireInput(socket.getInputStream(), server.largestMessage());
             out = new WireOutput(socket.getOutputStream());
             if (startUp()) {
+                socket.setSoTimeout(0);
                 new Queries(this).serve(in);
             }
         } catch (WireProtocolException e) {
             fatal(SqlStates.PROTOCOL_VIOLATION, e.getMessage(), null);
+        } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
+            fatal(
+                    SqlStates.PROTOCOL_VIOLATION,
+                    "Protocol violation: a message shorter than its fields.",
+                    null);
+        } catch (SocketTimeoutException e) {
+            fatal(
+                    SqlStates.INVALID_AUTHORIZATION,
+                    "no authentication within " + STARTUP_PATIENCE.toSeconds() + " s",
+                    null);
         } catch (IOException e) {
             LOG.debugf("a PostgreSQL client's connection ended: %s", e);
         } catch (RuntimeException e) {
-            LOG.errorf(e, "a PostgreSQL client's connection failed");
-            fatal("XX000", "internal error: " + e, null);
+            LOG.errorf(e, "a PostgreSQL client's connection failed (process %d)", processId);
+            fatal(
+                    "XX000",
+                    "internal error (ddl-service's log has it under process " + processId + ")",
+                    null);
         } finally {
             close();
             server.forget(this);

@@ -80,6 +80,14 @@ final class WireInput {
         }
 
         byte[] bytes(int count) {
+            if (count < 0 || count > body.remaining()) {
+                throw new WireProtocolException(
+                        "a value of "
+                                + count
+                                + " bytes in a message of "
+                                + body.remaining()
+                                + " more");
+            }
             byte[] bytes = new byte[count];
             body.get(bytes);
             return bytes;

@@ -80,6 +80,14 @@ public class WireServer {
         Optional<TlsConfiguration> named = tlsConfigurations.get(config.tlsConfigurationName());
         if (named.isPresent()) {
             tls = Optional.of(named.get().createSSLContext());
+        } else if (config.plaintext() == WireConfig.Plaintext.NOBODY) {
+            throw new IllegalStateException(
+                    "mt.wire.plaintext=nobody, and there is no TLS configuration named '"
+                            + config.tlsConfigurationName()
+                            + "' (quarkus.tls.\""
+                            + config.tlsConfigurationName()
+                            + "\".key-store.pem.*): no client could connect. Give it a certificate"
+                            + " (docs/clients.md), or set mt.wire.enabled=false");
         }
         listener = new ServerSocket();
         listener.setReuseAddress(true);
@@ -113,11 +121,18 @@ public class WireServer {
             Socket socket;
             try {
                 socket = listener.accept();
-                socket.setTcpNoDelay(true);
             } catch (IOException e) {
                 if (!listener.isClosed()) {
+                    // Out of file descriptors, say: not in a tight loop.
                     LOG.errorf("the PostgreSQL endpoint could not accept a connection: %s", e);
+                    pause();
                 }
+                continue;
+            }
+            try {
+                socket.setTcpNoDelay(true);
+            } catch (IOException e) {
+                closeQuietly(socket);
                 continue;
             }
             if (connections.size() >= config.maxConnections()) {
@@ -158,6 +173,22 @@ public class WireServer {
             out.flush();
         } catch (IOException e) {
             LOG.debugf("could not refuse a PostgreSQL client: %s", e);
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // gone already
         }
     }
 

@@ -25,6 +25,9 @@ public class WireStatements {
     private static final Set<String> READS =
             Set.of("SELECT", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "WITH", "VALUES");
 
+    private static final java.util.regex.Pattern LEADING_PARENTHESES =
+            java.util.regex.Pattern.compile("\\A[\\s(]+");
+
     private final StatementAnswers answers;
     private final AuditTrail audit;
     private final Clock clock;
@@ -39,7 +42,8 @@ public class WireStatements {
 
     /** Whether {@code statement} only reads (a query), so that running it early changes nothing. */
     static boolean isRead(String statement) {
-        String kind = StatementKinds.of(statement);
+        // A query in parentheses is a query too.
+        String kind = StatementKinds.of(LEADING_PARENTHESES.matcher(statement).replaceFirst(""));
         return kind != null && READS.contains(kind.split(" ")[0]);
     }
 

@@ -41,6 +41,17 @@ class SessionStatementsTest {
     }
 
     @Test
+    void savepointsAreRefusedNotTakenForARollback() {
+        statements.answer("BEGIN", session);
+
+        assertThat(statements.answer("ROLLBACK TO SAVEPOINT s", session).orElseThrow())
+                .isInstanceOfSatisfying(
+                        Reply.Failed.class,
+                        failed -> assertThat(failed.sqlState()).isEqualTo("0A000"));
+        assertThat(session.transaction).isEqualTo(Session.Transaction.BLOCK);
+    }
+
+    @Test
     void onlyUtf8IsSpoken() {
         assertThat(statements.answer("SET client_encoding = 'LATIN1'", session).orElseThrow())
                 .isInstanceOfSatisfying(
@@ -58,6 +69,10 @@ class SessionStatementsTest {
                 .isInstanceOfSatisfying(
                         Reply.Failed.class,
                         failed -> assertThat(failed.sqlState()).isEqualTo("25P02"));
+        assertThat(statements.answer("BEGIN", session)).isPresent();
+        assertThat(session.transaction)
+                .as("BEGIN inside a failed block leaves it failed")
+                .isEqualTo(Session.Transaction.FAILED);
         assertThat(statements.answer("COMMIT", session))
                 .contains(new Reply.Done("ROLLBACK", List.of()));
         assertThat(session.transaction).isEqualTo(Session.Transaction.IDLE);

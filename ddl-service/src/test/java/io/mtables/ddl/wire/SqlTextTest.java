@@ -1,6 +1,7 @@
 package io.mtables.ddl.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,35 @@ class SqlTextTest {
         assertThat(SqlText.parameterCount(statement)).isEqualTo(2);
         assertThat(SqlText.replaceParameters(statement, n -> n == 1 ? "'x'" : "42"))
                 .isEqualTo("SELECT '$1', a$1 FROM t WHERE a = 42 AND b = 'x' -- $3");
+    }
+
+    @Test
+    void quotesAndCommentsAreSkippedAsFlinksParserReadsThem() {
+        String statement = "SELECT E'it\\'s $1', a_$1, b$$1 // $2\nFROM t WHERE x = $3";
+
+        assertThat(SqlText.replaceParameters(statement, n -> "<" + n + ">"))
+                .isEqualTo("SELECT E'it\\'s $1', a_$1, b$$1 // $2\nFROM t WHERE x = <3>");
+    }
+
+    @Test
+    void parametersArePostgresqlsAtMost() {
+        assertThat(SqlText.parameterCount("SELECT $65535")).isEqualTo(65_535);
+        assertThatThrownBy(() -> SqlText.parameterCount("SELECT $65536"))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SqlText.parameterCount("SELECT $99999999999"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aNegativeNumberCannotStartAComment() {
+        assertThat(Queries.literal("-1".getBytes(), (short) 0, 20)).isEqualTo("(-1)");
+        assertThat(
+                        SqlText.replaceParameters(
+                                "SELECT 0-$1",
+                                n -> Queries.literal("-1".getBytes(), (short) 0, 20)))
+                .isEqualTo("SELECT 0-(-1)");
+        assertThatThrownBy(() -> Queries.literal("1 OR TRUE".getBytes(), (short) 0, 20))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
