@@ -153,6 +153,9 @@ class DdlCommandIT {
         assertThat(created.path("table").asText()).isEqualTo("default_catalog." + db + ".t");
         assertThat(shown.path("rows").toString())
                 .isEqualTo("[[\"default_catalog." + db + ".t\",\"SOURCE_TABLE\"]]");
+        assertThat(shown.path("principal").asText())
+                .as("a query's result is its sender's too: a standby hands it only to them")
+                .isEqualTo(TestCredentials.PRINCIPAL);
         assertThat(repeated).isEqualTo(created);
     }
 

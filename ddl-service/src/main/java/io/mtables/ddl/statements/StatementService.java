@@ -152,10 +152,15 @@ public class StatementService {
      */
     public StatementResult execute(String requestId, String statement, String principal) {
         Decision decision = decide(requestId, statement, principal);
-        StatementResult result =
+        return stamped(
                 decision.read() == null
                         ? decision.result()
-                        : queries.run(requestId, decision.read(), clock);
+                        : queries.run(requestId, decision.read(), clock),
+                principal);
+    }
+
+    /** The result as its sender's: only they read it by its request id (a standby checks). */
+    private static StatementResult stamped(StatementResult result, String principal) {
         return result.principal() == null ? result.by(principal) : result;
     }
 
@@ -302,7 +307,7 @@ public class StatementService {
             String requestId, String statement, String command, String principal) {
         Decision decision = decideCommand(requestId, statement, command, principal);
         if (decision.read() == null) {
-            StatementResult result = decision.result();
+            StatementResult result = stamped(decision.result(), principal);
             // A query's rows (SHOW, DESCRIBE) are no change, so not recorded yet: a command's are.
             return result.columns() != null && !decision.answered()
                     ? recordAnswer(result, command)
@@ -310,8 +315,8 @@ public class StatementService {
         }
         // Read after the catalog's turn, as over REST; then recorded, failures too: every command
         // gets its result on the log (a standby waits for it).
-        StatementResult read = queries.run(requestId, decision.read(), clock);
-        return recordAnswer(read.principal() == null ? read.by(principal) : read, command);
+        return recordAnswer(
+                stamped(queries.run(requestId, decision.read(), clock), principal), command);
     }
 
     private synchronized Decision decideCommand(
