@@ -58,22 +58,7 @@ class WireProtocolIT {
                         connect("sslmode=verify-full&sslrootcert=" + CERTIFICATE.toAbsolutePath());
                 Statement statement = connection.createStatement()) {
             assertThat(connection.getMetaData().getDatabaseProductVersion()).startsWith("15");
-            assertThat(
-                            statement.executeUpdate(
-                                    "CREATE TABLE "
-                                            + db
-                                            + ".visits (id BIGINT, ds STRING) WITH ('connector' ="
-                                            + " 'datagen')"))
-                    .isZero();
-            statement.executeUpdate(
-                    "CREATE MATERIALIZED TABLE "
-                            + db
-                            + ".daily FRESHNESS = INTERVAL '1' HOUR AS SELECT ds, COUNT(*) AS n"
-                            + " FROM "
-                            + db
-                            + ".visits GROUP BY ds");
-            SelectIT.writeAsTheJobManagerWould(
-                    db, "daily", Map.of("2026-11-27", 3L, "2026-11-28", 5L, "2026-11-29", 7L));
+            declareDaily(statement);
 
             try (ResultSet rows =
                     statement.executeQuery("SELECT ds, n FROM " + db + ".daily ORDER BY ds")) {
@@ -320,18 +305,25 @@ class WireProtocolIT {
     private void declareDaily() throws Exception {
         try (Connection connection = connect("sslmode=require");
                 Statement statement = connection.createStatement()) {
-            statement.executeUpdate(
-                    "CREATE TABLE "
-                            + db
-                            + ".visits (id BIGINT, ds STRING) WITH ('connector' = 'datagen')");
-            statement.executeUpdate(
-                    "CREATE MATERIALIZED TABLE "
-                            + db
-                            + ".daily FRESHNESS = INTERVAL '1' HOUR AS SELECT ds, COUNT(*) AS n"
-                            + " FROM "
-                            + db
-                            + ".visits GROUP BY ds");
+            declareDaily(statement);
         }
+    }
+
+    private void declareDaily(Statement statement) throws Exception {
+        assertThat(
+                        statement.executeUpdate(
+                                "CREATE TABLE "
+                                        + db
+                                        + ".visits (id BIGINT, ds STRING) WITH ('connector' ="
+                                        + " 'datagen')"))
+                .as("a change's update count")
+                .isZero();
+        statement.executeUpdate(
+                "CREATE MATERIALIZED TABLE "
+                        + db
+                        + ".daily FRESHNESS = INTERVAL '1' HOUR AS SELECT ds, COUNT(*) AS n FROM "
+                        + db
+                        + ".visits GROUP BY ds");
         SelectIT.writeAsTheJobManagerWould(
                 db, "daily", Map.of("2026-11-27", 3L, "2026-11-28", 5L, "2026-11-29", 7L));
     }

@@ -139,10 +139,7 @@ final class Queries {
         String statementName = message.cstring();
         Prepared statement = prepared.get(statementName);
         if (statement == null) {
-            fail(
-                    Reply.Failed.of(
-                            SqlStates.UNDEFINED_PREPARED_STATEMENT,
-                            "prepared statement \"" + statementName + "\" does not exist"));
+            fail(noStatement(statementName));
             return;
         }
         short[] parameterFormats = shorts(message);
@@ -202,10 +199,7 @@ final class Queries {
         if (kind == 'S') {
             Prepared statement = prepared.get(name);
             if (statement == null) {
-                fail(
-                        Reply.Failed.of(
-                                SqlStates.UNDEFINED_PREPARED_STATEMENT,
-                                "prepared statement \"" + name + "\" does not exist"));
+                fail(noStatement(name));
                 return;
             }
             WireOutput.Message parameters =
@@ -231,9 +225,7 @@ final class Queries {
         }
         Portal portal = portals.get(name);
         if (portal == null) {
-            fail(
-                    Reply.Failed.of(
-                            SqlStates.UNDEFINED_CURSOR, "portal \"" + name + "\" does not exist"));
+            fail(noPortal(name));
             return;
         }
         describeRows(portal);
@@ -262,9 +254,7 @@ final class Queries {
         int limit = message.int32();
         Portal portal = portals.get(name);
         if (portal == null) {
-            fail(
-                    Reply.Failed.of(
-                            SqlStates.UNDEFINED_CURSOR, "portal \"" + name + "\" does not exist"));
+            fail(noPortal(name));
             return;
         }
         if (portal.statement.isBlank()) {
@@ -349,6 +339,17 @@ final class Queries {
 
     private static short[] formats(List<ResultColumn> columns, Portal portal) {
         return WireReplies.formats(columns, portal.resultFormats);
+    }
+
+    private static Reply.Failed noStatement(String name) {
+        return Reply.Failed.of(
+                SqlStates.UNDEFINED_PREPARED_STATEMENT,
+                "prepared statement \"" + name + "\" does not exist");
+    }
+
+    private static Reply.Failed noPortal(String name) {
+        return Reply.Failed.of(
+                SqlStates.UNDEFINED_CURSOR, "portal \"" + name + "\" does not exist");
     }
 
     private static Reply.Failed tooMany(String what) {

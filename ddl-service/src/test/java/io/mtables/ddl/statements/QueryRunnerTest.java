@@ -33,11 +33,12 @@ class QueryRunnerTest {
     @Test
     void aSlowReadIsStoppedAtTheTimeout() throws Exception {
         CountDownLatch interrupted = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
         Outcome.Read endless =
                 new Outcome.Read(
                         () -> {
                             try {
-                                Thread.sleep(60_000);
+                                never.await(); // a read that ends only when it is stopped
                             } catch (InterruptedException stopped) {
                                 interrupted.countDown();
                             }
