@@ -51,6 +51,11 @@ public class QueryRunner {
                         });
     }
 
+    /** How long a read may take (mt.ddl.read-timeout). */
+    Duration timeout() {
+        return timeout;
+    }
+
     /** The result of {@code read}, or why it has none. */
     StatementResult run(String requestId, Outcome.Read read, Clock clock) {
         Future<Outcome.Rows> rows;

@@ -12,6 +12,7 @@ import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.InformationSchema;
 import io.mtables.ddl.infra.ParsedStatement;
 import io.mtables.ddl.infra.SourceHistory;
+import io.mtables.ddl.pgcatalog.PgCatalog;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.HistoryBridge;
 import io.mtables.schemas.catalog.TableDefinition.QueryChange;
@@ -53,6 +54,7 @@ public class StatementRouter {
     private final PlanPreview preview;
     private final PlanProjection plans;
     private final TableReads reads;
+    private final PgCatalogQueries pgCatalog;
     private final Catalog catalog;
     private final AccessControl access;
     private final AccessStatements accessStatements;
@@ -75,6 +77,9 @@ public class StatementRouter {
         this.plans = plans;
         this.catalog = catalog;
         this.reads = new TableReads(flink, catalog, models.warehouse());
+        this.pgCatalog =
+                new PgCatalogQueries(
+                        catalog, models.warehouse().maxRows(), models.queries().timeout());
         this.flink = flink;
         this.sourceTables = new SourceTableStatements(flink, catalog, sourceOptions);
         this.materializedTables =
@@ -109,6 +114,9 @@ public class StatementRouter {
 
     private Outcome routeFor(
             Authorization caller, String statement, String requestId, Instant now) {
+        if (PgCatalog.isQueryOver(statement)) {
+            return pgCatalog.query(statement, caller::sees);
+        }
         if (InformationSchema.isQueryOver(statement)) {
             return queries.informationSchema(statement, caller::sees, caller::readsAuditOf);
         }

@@ -1,5 +1,6 @@
 package io.mtables.ddl.wire;
 
+import io.mtables.ddl.pgcatalog.PgColumnType;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -51,30 +52,18 @@ enum PgTypes {
         this.size = size;
     }
 
-    /** The type of a result column whose type is {@code type} (such as {@code BIGINT NOT NULL}). */
+    /**
+     * The type of a result column whose type is {@code type} (such as {@code BIGINT NOT NULL}), as
+     * the emulated pg_catalog says it ({@link PgColumnType}).
+     */
     static PgTypes of(String type) {
-        String name = type == null ? "" : type.toUpperCase(Locale.ROOT).replace(" NOT NULL", "");
-        int parameters = name.indexOf('(');
-        String base = (parameters < 0 ? name : name.substring(0, parameters)).trim();
-        if (base.startsWith("TIMESTAMP")) {
-            return name.contains("LOCAL TIME ZONE") || base.equals("TIMESTAMP_LTZ")
-                    ? TIMESTAMPTZ
-                    : TIMESTAMP;
+        int oid = PgColumnType.of(type).type().oid;
+        for (PgTypes candidate : values()) {
+            if (candidate.oid == oid) {
+                return candidate;
+            }
         }
-        return switch (base) {
-            case "BOOLEAN" -> BOOL;
-            case "TINYINT", "SMALLINT" -> INT2;
-            case "INT", "INTEGER" -> INT4;
-            case "BIGINT" -> INT8;
-            case "FLOAT", "REAL" -> FLOAT4;
-            case "DOUBLE" -> FLOAT8;
-            case "DECIMAL", "NUMERIC" -> NUMERIC;
-            case "VARCHAR" -> VARCHAR;
-            case "BINARY", "VARBINARY", "BYTES" -> BYTEA;
-            case "DATE" -> DATE;
-            case "TIME" -> TIME;
-            default -> TEXT; // STRING, CHAR, and what has no PostgreSQL twin (ARRAY, MAP, ROW)
-        };
+        return TEXT;
     }
 
     /** {@code value} in PostgreSQL's text format. */

@@ -1,5 +1,6 @@
 package io.mtables.ddl.wire;
 
+import io.mtables.ddl.pgcatalog.PgCatalogFunctions;
 import io.mtables.schemas.ddl.StatementResult.ResultColumn;
 import java.util.List;
 import java.util.Locale;
@@ -49,6 +50,14 @@ final class SessionStatements {
     private static final Pattern VERSION =
             Pattern.compile(
                     "\\A\\s*SELECT\\s+(?:pg_catalog\\.)?version\\s*\\(\\s*\\)" + END, FLAGS);
+
+    /** The session's database and user, as drivers and tools ask for them at connect. */
+    private static final Pattern WHO =
+            Pattern.compile(
+                    "\\A\\s*SELECT\\s+(?:pg_catalog\\.)?(current_database\\s*\\(\\s*\\)|current_catalog"
+                        + "|current_user|session_user)"
+                            + END,
+                    FLAGS);
 
     /** Settings SHOW answers besides the session's own; any other name goes to the dialect. */
     private static final Map<String, String> FIXED =
@@ -128,6 +137,14 @@ final class SessionStatements {
                             List.of(new ResultColumn("?column?", "INT")),
                             List.of(List.of(1)),
                             List.of()));
+        }
+        Matcher who = WHO.matcher(statement);
+        if (who.matches()) {
+            String asked = who.group(1).replaceAll("\\s", "").toLowerCase(Locale.ROOT);
+            return Optional.of(
+                    asked.endsWith("_user")
+                            ? oneValue(asked, session.setting("session_authorization"))
+                            : oneValue(asked.replace("()", ""), PgCatalogFunctions.databaseName()));
         }
         if (VERSION.matcher(statement).matches()) {
             return Optional.of(oneValue("version", version));

@@ -1,6 +1,7 @@
 package io.mtables.ddl.wire;
 
 import io.mtables.ddl.infra.WarehouseReader;
+import io.mtables.ddl.pgcatalog.PgCatalog;
 import io.mtables.ddl.statements.QueryRunner;
 import io.mtables.ddl.statements.StatementService;
 import java.util.Map;
@@ -33,6 +34,7 @@ final class SqlStates {
             Map.ofEntries(
                     Map.entry("SyntaxError", SYNTAX_ERROR),
                     Map.entry("UnsupportedStatement", FEATURE_NOT_SUPPORTED),
+                    Map.entry(PgCatalog.UNSUPPORTED, FEATURE_NOT_SUPPORTED),
                     Map.entry("TableNotFound", "42P01"),
                     Map.entry("TableAlreadyExists", "42P07"),
                     Map.entry("RoleNotFound", "42704"),

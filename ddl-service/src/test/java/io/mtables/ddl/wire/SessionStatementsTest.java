@@ -2,6 +2,7 @@ package io.mtables.ddl.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mtables.schemas.ddl.StatementResult.ResultColumn;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +39,23 @@ class SessionStatementsTest {
     void aPoolsCheckIsAnswered() {
         assertThat(statements.answer("select 1;", session)).containsInstanceOf(Reply.Rows.class);
         assertThat(statements.answer("SELECT 1 FROM t", session)).isEmpty();
+    }
+
+    @Test
+    void theDatabaseAndUserAreTheSessions() {
+        assertThat(statements.answer("select current_database()", session).orElseThrow())
+                .isEqualTo(
+                        new Reply.Rows(
+                                List.of(new ResultColumn("current_database", "STRING")),
+                                List.of(List.of("default_catalog")),
+                                List.of()));
+        assertThat(statements.answer("SELECT current_user;", session).orElseThrow())
+                .isInstanceOfSatisfying(
+                        Reply.Rows.class,
+                        rows ->
+                                assertThat(rows.rows())
+                                        .containsExactly(List.of("service-account:tests")));
+        assertThat(statements.answer("SELECT current_user FROM t", session)).isEmpty();
     }
 
     @Test
