@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The PostgreSQL clients WireProtocolIT drives besides pgJDBC (a Maven test dependency) and psql
 # (Debian's postgresql-client, which bin/postgres installs with the server): psycopg 3 (Debian's
-# python3-psycopg, for /usr/bin/python3) and node-postgres (npm's pg, into .run/clients).
+# python3-psycopg, for /usr/bin/python3), node-postgres (npm's pg, into .run/clients) and tmux
+# (to type into an interactive psql).
 # Installs what is missing; bin/test runs it while the build runs.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -14,6 +15,11 @@ if ! /usr/bin/python3 -c 'import psycopg' 2>/dev/null; then
   log "installing python3-psycopg from Debian's packages"
   export DEBIAN_FRONTEND=noninteractive
   apt-get install -y -q python3-psycopg >&2 || { apt-get update -q >&2 && apt-get install -y -q python3-psycopg >&2; }
+fi
+if ! command -v tmux >/dev/null; then
+  log "installing tmux from Debian's packages"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q tmux >&2 || { apt-get update -q >&2 && apt-get install -y -q tmux >&2; }
 fi
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   log "installing Node.js and npm from Debian's packages"

@@ -137,9 +137,7 @@ CREATE ALIAS mtpg.has_table_privilege FOR 'io.mtables.ddl.pgcatalog.PgCatalogFun
 CREATE ALIAS mtpg.has_schema_privilege FOR 'io.mtables.ddl.pgcatalog.PgCatalogFunctions.granted';
 CREATE ALIAS mtpg.has_database_privilege FOR 'io.mtables.ddl.pgcatalog.PgCatalogFunctions.granted';
 
--- What never changes: the databases' access methods, the built-in types mtables maps to.
-INSERT INTO mtpg.pg_am VALUES (2, 'heap', 'heap_tableam_handler', 't'),
-  (403, 'btree', 'bthandler', 'i');
+-- What never changes: the tablespace and the collation.
 INSERT INTO mtpg.pg_tablespace VALUES (1663, 'pg_default', 10, NULL, NULL);
 INSERT INTO mtpg.pg_collation VALUES (100, 'default', 11, 10, 'd', TRUE, -1, NULL, NULL, NULL, NULL);
 -- What pg_get_indexdef() and pg_get_constraintdef() answer, by the index's or constraint's oid.

@@ -25,6 +25,10 @@ async function main() {
   } catch (error) {
     console.log('error', error.code, error.position);
   }
+  const tables = await client.query(
+    'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
+    [schema]);
+  console.log('tables', tables.rows.map((r) => r.table_name).join(','));
   await client.end();
 }
 

@@ -16,6 +16,11 @@ with psycopg.connect(autocommit=True, **settings) as connection:
         f"CREATE TABLE {schema}.py_source (a INT) WITH ('connector' = 'datagen')")
     names = [row[0] for row in connection.execute(f"SHOW TABLES FROM {schema}")]
     print("tables", ",".join(sorted(name.rsplit(".", 1)[1] for name in names)))
+    columns = connection.execute(
+        "SELECT column_name, data_type FROM information_schema.columns"
+        " WHERE table_schema = %s AND table_name = 'daily' ORDER BY ordinal_position",
+        (schema,)).fetchall()
+    print("columns", ",".join(f"{name}:{kind}" for name, kind in columns))
     # Parameters go as the extended protocol's, bound by the server.
     row = connection.execute(
         f"SELECT ds, n FROM {schema}.daily WHERE ds = %s AND n > %s", ("2026-11-28", 4)).fetchone()

@@ -13,11 +13,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +32,9 @@ import org.postgresql.util.PSQLException;
 
 /**
  * The PostgreSQL wire protocol (issue 48), driven by clients no one here wrote: pgJDBC (the
- * extended protocol, a fetch size, prepared parameters, its SQLSTATEs), psql (the simple protocol,
- * scripted with -f, its caret under an error), psycopg 3 and node-postgres (their own scripts in
+ * extended protocol, a fetch size, prepared parameters, its SQLSTATEs, DatabaseMetaData), psql (the
+ * simple protocol, scripted with -f, its caret under an error, its backslash commands, and {@code
+ * \\d} typed into it through tmux), psycopg 3 and node-postgres (their own scripts in
  * src/test/resources/wire/clients), over TLS with an API key as the password.
  */
 @QuarkusTest
@@ -227,22 +230,7 @@ class WireProtocolIT {
                         + ".m FRESHNESS = INTERVAL '1' HOUR AS SELECT id FROM "
                         + db
                         + ".nowhere;\n");
-        ProcessBuilder psql =
-                new ProcessBuilder(
-                                "psql",
-                                "-X",
-                                "-v",
-                                "ON_ERROR_STOP=0",
-                                "host=127.0.0.1 port="
-                                        + wire.port()
-                                        + " user=tests dbname=mtables sslmode=require",
-                                "-f",
-                                script.toString())
-                        .redirectErrorStream(true);
-        psql.environment().put("PGPASSWORD", TestCredentials.API_KEY);
-        Process process = psql.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String output = psql("-f", script.toString());
 
         assertThat(output)
                 .contains("CREATE TABLE")
@@ -265,6 +253,111 @@ class WireProtocolIT {
     }
 
     @Test
+    void psqlListsAndDescribesWithItsBackslashCommands() throws Exception {
+        declareDaily();
+        declareKeyed();
+        String output =
+                psql(
+                        "-c", "\\l",
+                        "-c", "\\dn",
+                        "-c", "\\dt " + db + ".*",
+                        "-c", "\\d " + db + ".keyed",
+                        "-c", "\\d+ " + db + ".daily");
+
+        assertThat(output)
+                .doesNotContain("ERROR")
+                .contains("List of databases")
+                .contains(" default_catalog ")
+                .contains("List of schemas")
+                .containsPattern(db + " +\\| daily +\\| table")
+                .containsPattern(db + " +\\| keyed +\\| table")
+                .containsPattern(db + " +\\| visits +\\| table")
+                .contains("Table \"" + db + ".keyed\"")
+                .containsPattern("id +\\| bigint +\\| +\\| not null")
+                .containsPattern("name +\\| text")
+                .contains("\"keyed_pkey\" PRIMARY KEY, btree (id)")
+                .contains("Table \"" + db + ".daily\"")
+                .containsPattern("n +\\| bigint")
+                .contains("Access method: paimon");
+    }
+
+    @Test
+    void psqlDescribesATableInteractively() throws Exception {
+        declareDaily();
+        String socket = "mt-wire-it";
+        String session = db;
+        run(
+                "tmux",
+                "-L",
+                socket,
+                "new-session",
+                "-d",
+                "-s",
+                session,
+                "-x",
+                "160",
+                "-y",
+                "50",
+                "-e",
+                "PGPASSWORD=" + TestCredentials.API_KEY,
+                "psql -X 'host=127.0.0.1 port="
+                        + wire.port()
+                        + " user=tests dbname=mtables sslmode=require'");
+        try {
+            String prompt = awaitScreen(socket, session, "mtables=>");
+            assertThat(prompt).contains("SSL connection");
+            run("tmux", "-L", socket, "send-keys", "-t", session, "\\d " + db + ".daily", "Enter");
+            String screen = awaitScreen(socket, session, "Table \"" + db + ".daily\"");
+            assertThat(screen).containsPattern("ds +\\| text").containsPattern("n +\\| bigint");
+            run("tmux", "-L", socket, "send-keys", "-t", session, "\\q", "Enter");
+        } finally {
+            new ProcessBuilder("tmux", "-L", socket, "kill-session", "-t", session)
+                    .start()
+                    .waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void jdbcMetadataListsSchemasTablesColumnsAndKeys() throws Exception {
+        declareDaily();
+        declareKeyed();
+        try (Connection connection = connect("sslmode=require")) {
+            DatabaseMetaData metadata = connection.getMetaData();
+            assertThat(values(metadata.getSchemas(), "TABLE_SCHEM")).contains(db);
+            assertThat(values(metadata.getCatalogs(), "TABLE_CAT")).contains("default_catalog");
+            assertThat(
+                            values(
+                                    metadata.getTables(null, db, "%", new String[] {"TABLE"}),
+                                    "TABLE_NAME"))
+                    .containsExactly("daily", "keyed", "visits");
+            List<String> columns = new ArrayList<>();
+            try (ResultSet rows = metadata.getColumns(null, db, "keyed", null)) {
+                while (rows.next()) {
+                    columns.add(
+                            rows.getString("COLUMN_NAME")
+                                    + " "
+                                    + rows.getString("TYPE_NAME")
+                                    + " "
+                                    + rows.getInt("DATA_TYPE")
+                                    + " "
+                                    + rows.getString("IS_NULLABLE"));
+                }
+            }
+            assertThat(columns)
+                    .containsExactly(
+                            "id int8 " + Types.BIGINT + " NO",
+                            "name text " + Types.VARCHAR + " YES");
+            try (ResultSet keys = metadata.getPrimaryKeys(null, db, "keyed")) {
+                assertThat(keys.next()).isTrue();
+                assertThat(keys.getString("COLUMN_NAME")).isEqualTo("id");
+                assertThat(keys.getInt("KEY_SEQ")).isEqualTo(1);
+                assertThat(keys.getString("PK_NAME")).isEqualTo("keyed_pkey");
+                assertThat(keys.next()).isFalse();
+            }
+        }
+    }
+
+    @Test
     void psycopgRunsItsScript() throws Exception {
         declareDaily();
         String output =
@@ -276,6 +369,7 @@ class WireProtocolIT {
         assertThat(output.lines())
                 .containsExactly(
                         "tables daily,py_source,visits",
+                        "columns ds:text,n:bigint",
                         "row 2026-11-28 5 int",
                         "error 42P01 15",
                         "count 3",
@@ -298,7 +392,10 @@ class WireProtocolIT {
 
         assertThat(output.lines())
                 .containsExactly(
-                        "rows 2026-11-27=3,2026-11-28=5,2026-11-29=7", "param 7", "error 42P01 15");
+                        "rows 2026-11-27=3,2026-11-28=5,2026-11-29=7",
+                        "param 7",
+                        "error 42P01 15",
+                        "tables daily,visits");
     }
 
     /** A source and a materialized table over it, with three rows as a refresh would write them. */
@@ -326,6 +423,76 @@ class WireProtocolIT {
                         + ".visits GROUP BY ds");
         SelectIT.writeAsTheJobManagerWould(
                 db, "daily", Map.of("2026-11-27", 3L, "2026-11-28", 5L, "2026-11-29", 7L));
+    }
+
+    /** A source table with a primary key. */
+    private void declareKeyed() throws Exception {
+        try (Connection connection = connect("sslmode=require");
+                Statement statement = connection.createStatement()) {
+            statement.executeUpdate(
+                    "CREATE TABLE "
+                            + db
+                            + ".keyed (id BIGINT, name STRING, PRIMARY KEY (id) NOT ENFORCED)"
+                            + " WITH ('connector' = 'datagen')");
+        }
+    }
+
+    /** psql with {@code arguments}, connected over TLS with the token as the password. */
+    private String psql(String... arguments) throws Exception {
+        List<String> command =
+                new ArrayList<>(
+                        List.of(
+                                "psql",
+                                "-X",
+                                "-v",
+                                "ON_ERROR_STOP=0",
+                                "host=127.0.0.1 port="
+                                        + wire.port()
+                                        + " user=tests dbname=mtables sslmode=require"));
+        command.addAll(List.of(arguments));
+        ProcessBuilder psql = new ProcessBuilder(command).redirectErrorStream(true);
+        psql.environment().put("PGPASSWORD", TestCredentials.API_KEY);
+        Process process = psql.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return output;
+    }
+
+    private static void run(String... command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(String.join(" ", command) + ":\n" + output).isZero();
+    }
+
+    /** The tmux pane's text once it shows {@code expected}, within 30 seconds. */
+    private static String awaitScreen(String socket, String session, String expected)
+            throws Exception {
+        String screen = "";
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            Process capture =
+                    new ProcessBuilder("tmux", "-L", socket, "capture-pane", "-p", "-t", session)
+                            .redirectErrorStream(true)
+                            .start();
+            screen = new String(capture.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            capture.waitFor(10, TimeUnit.SECONDS);
+            if (screen.contains(expected)) {
+                return screen;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the screen never showed " + expected + ":\n" + screen);
+    }
+
+    private static List<String> values(ResultSet rows, String column) throws SQLException {
+        try (rows) {
+            List<String> values = new ArrayList<>();
+            while (rows.next()) {
+                values.add(rows.getString(column));
+            }
+            return values;
+        }
     }
 
     private String client(String name, String... command) throws Exception {

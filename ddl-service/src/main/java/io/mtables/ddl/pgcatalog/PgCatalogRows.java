@@ -29,6 +29,10 @@ final class PgCatalogRows {
     static final int SYSTEM_ROLE = 10;
 
     static final String SYSTEM_ROLE_NAME = "mtables";
+
+    /** btree's oid in PostgreSQL: a primary key's index. */
+    private static final int INDEX_METHOD = 403;
+
     static final int PG_CATALOG = 11;
     static final int INFORMATION_SCHEMA = 13_000;
     static final String DEFAULT_DATABASE = "default_catalog";
@@ -39,6 +43,7 @@ final class PgCatalogRows {
                     "pg_database",
                     "pg_namespace",
                     "pg_roles",
+                    "pg_am",
                     "pg_class",
                     "pg_attribute",
                     "pg_index",
@@ -199,6 +204,23 @@ final class PgCatalogRows {
         }
         insert(connection, "pg_namespace", namespaces);
 
+        // A table's access method says where its rows are: Paimon for a materialized table, the
+        // connector for a source table (psql's \d+ prints it).
+        Map<String, Integer> accessMethods = new HashMap<>();
+        List<Object[]> methods = new ArrayList<>();
+        methods.add(new Object[] {2, "heap", "heap_tableam_handler", "t"});
+        accessMethods.put("heap", 2);
+        methods.add(new Object[] {INDEX_METHOD, "btree", "bthandler", "i"});
+        for (TableDefinition table : sorted) {
+            String method = accessMethod(table);
+            if (!accessMethods.containsKey(method)) {
+                int oid = oids.of("am:" + method);
+                accessMethods.put(method, oid);
+                methods.add(new Object[] {oid, method, null, "t"});
+            }
+        }
+        insert(connection, "pg_am", methods);
+
         Rows rows = new Rows();
         rows.classes.add(
                 relation(
@@ -218,7 +240,8 @@ final class PgCatalogRows {
                     table,
                     id,
                     schemaOids.get(id.database()),
-                    table.owner() == null ? SYSTEM_ROLE : roleOids.get(table.owner()));
+                    table.owner() == null ? SYSTEM_ROLE : roleOids.get(table.owner()),
+                    accessMethods.get(accessMethod(table)));
         }
         insert(connection, "pg_class", rows.classes);
         insert(connection, "pg_attribute", rows.attributes);
@@ -238,7 +261,16 @@ final class PgCatalogRows {
         final List<Object[]> definitions = new ArrayList<>();
     }
 
-    private void add(Rows rows, TableDefinition table, TableId id, int schema, int owner)
+    private static String accessMethod(TableDefinition table) {
+        if (table.kind() == TableDefinition.Kind.MATERIALIZED_TABLE) {
+            return "paimon";
+        }
+        String connector = table.options() == null ? null : table.options().get("connector");
+        return connector == null || connector.isBlank() ? "heap" : connector;
+    }
+
+    private void add(
+            Rows rows, TableDefinition table, TableId id, int schema, int owner, int accessMethod)
             throws SQLException {
         int oid = oids.of("table:" + table.table());
         List<String> key = table.primaryKey() == null ? List.of() : table.primaryKey();
@@ -249,7 +281,7 @@ final class PgCatalogRows {
                         id.name(),
                         schema,
                         owner,
-                        2,
+                        accessMethod,
                         "r",
                         !key.isEmpty(),
                         columns.size(),
@@ -304,7 +336,16 @@ final class PgCatalogRows {
         int constraint = oid + 2;
         String indexName = id.name() + "_pkey";
         rows.classes.add(
-                relation(index, indexName, schema, owner, 403, "i", false, keyNumbers.size(), "n"));
+                relation(
+                        index,
+                        indexName,
+                        schema,
+                        owner,
+                        INDEX_METHOD,
+                        "i",
+                        false,
+                        keyNumbers.size(),
+                        "n"));
         Short[] keyArray = keyNumbers.toArray(Short[]::new);
         Integer[] zeros = new Integer[keyArray.length];
         Short[] noOptions = new Short[keyArray.length];

@@ -91,7 +91,8 @@ class PgCatalogTest {
             } else if (text.startsWith("SELECT c.relchecks")) {
                 assertThat(answer).hasSize(1);
                 assertThat(answer.get(0).get(1)).isEqualTo("r");
-                assertThat(answer.get(0).get(answer.get(0).size() - 1)).isEqualTo("heap");
+                // The access method says where the rows are: here, the source's connector.
+                assertThat(answer.get(0).get(answer.get(0).size() - 1)).isEqualTo("datagen");
             } else {
                 assertThat(answer).as(text).isEmpty(); // policies, statistics, publications, ...
             }
@@ -252,7 +253,9 @@ class PgCatalogTest {
                 key,
                 List.of(),
                 null,
-                Map.of(),
+                kind == TableDefinition.Kind.SOURCE_TABLE
+                        ? Map.of("connector", "datagen")
+                        : Map.of(),
                 comment,
                 null,
                 kind == TableDefinition.Kind.MATERIALIZED_TABLE
