@@ -8,7 +8,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -49,6 +48,14 @@ public final class PgCatalog {
                             + "|get_userbyid|table_is_visible|get_expr)\\b"
                             + "|\\binformation_schema\\s*\\.\\s*(schemata|tables|columns"
                             + "|table_constraints|key_column_usage)\\b");
+
+    /**
+     * A private in-memory database in PostgreSQL's mode; the catalog's functions may be named as
+     * H2's built-in ones (pg_get_userbyid).
+     */
+    private static final String URL =
+            "jdbc:h2:mem:;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;BUILTIN_ALIAS_OVERRIDE=TRUE;"
+                    + "DEFAULT_NULL_ORDERING=HIGH";
 
     private static final Logger LOG = Logger.getLogger(PgCatalog.class);
 
@@ -107,10 +114,9 @@ public final class PgCatalog {
         if (connection != null) {
             return;
         }
-        Connection opened =
-                DriverManager.getConnection(
-                        "jdbc:h2:mem:;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;BUILTIN_ALIAS_OVERRIDE=TRUE;"
-                            + "DEFAULT_NULL_ORDERING=HIGH");
+        // H2's driver directly, not DriverManager: it only hands out drivers its caller's class
+        // loader sees, and Quarkus's loaders are not the one that registered H2.
+        Connection opened = new org.h2.Driver().connect(URL, new java.util.Properties());
         try (Statement statement = opened.createStatement()) {
             for (String sql : script().split(";\\s*\n")) {
                 String trimmed = stripComments(sql);
