@@ -7,7 +7,9 @@ import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.plan.SyntheticKey;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.paimon.Snapshot;
@@ -20,6 +22,7 @@ import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
@@ -39,6 +42,7 @@ public class WarehouseReader {
 
     private final Warehouse warehouse;
     private final int maxRows;
+    private Catalog catalog;
 
     /**
      * @param maxRows the most rows one read takes from a table's snapshot; past it the read is
@@ -93,14 +97,22 @@ public class WarehouseReader {
      */
     public Optional<List<InMemorySql.Table>> read(
             String table, long version, List<List<String>> paths) {
+        return read(table, version, paths, PushedDown.NOTHING);
+    }
+
+    /**
+     * The rows of {@code table} that {@code pushed} selects (the query still applies all of its
+     * WHERE to them); otherwise as {@link #read(String, long, List)}.
+     */
+    public Optional<List<InMemorySql.Table>> read(
+            String table, long version, List<List<String>> paths, PushedDown pushed) {
         Exception moved = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             if (attempt > 0) {
                 pause();
             }
-            try (Catalog catalog =
-                    CatalogFactory.createCatalog(
-                            CatalogContext.create(Options.fromMap(warehouse.catalogOptions())))) {
+            try {
+                Catalog catalog = catalog();
                 Lookup lookup = lookUp(catalog, table, version);
                 if (lookup.absent()) {
                     return Optional.empty();
@@ -111,7 +123,7 @@ public class WarehouseReader {
                 Table found = lookup.table();
                 String uuid = found.uuid();
                 Optional<Long> snapshot = found.latestSnapshot().map(Snapshot::id);
-                List<InMemorySql.Table> tables = readRows(table, found, paths);
+                List<InMemorySql.Table> tables = readRows(table, found, paths, pushed);
                 if (!tables.get(0).rows().isEmpty()
                         || unchanged(catalog, lookup.name(), uuid, snapshot)) {
                     return Optional.of(tables);
@@ -123,6 +135,7 @@ public class WarehouseReader {
                     throw cannotRead(table, e); // stopped (mt.ddl.read-timeout): not again
                 }
                 moved = e; // a file moved or dropped under the read, or the read failed: again
+                forgetCatalog(); // and open the catalog afresh, in case it is what failed
             }
         }
         throw cannotRead(
@@ -131,6 +144,31 @@ public class WarehouseReader {
                         ? moved
                         : new IllegalStateException(
                                 "its Paimon table kept moving for " + ATTEMPTS + " reads"));
+    }
+
+    /**
+     * The warehouse's catalog, opened once rather than per read (an object store's client is slow
+     * to make), without Paimon's cache of tables: a switch-over renames tables under it, and a read
+     * looks for the names as they are now.
+     */
+    private synchronized Catalog catalog() {
+        if (catalog == null) {
+            Map<String, String> options = new LinkedHashMap<>(warehouse.catalogOptions());
+            options.put("cache-enabled", "false");
+            catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)));
+        }
+        return catalog;
+    }
+
+    private synchronized void forgetCatalog() {
+        if (catalog != null) {
+            try {
+                catalog.close();
+            } catch (Exception e) {
+                // a catalog that failed may fail to close; a new one is opened either way
+            }
+            catalog = null;
+        }
     }
 
     /** Reads of a table whose files move under it before one is given up. */
@@ -189,7 +227,8 @@ public class WarehouseReader {
         }
     }
 
-    private List<InMemorySql.Table> readRows(String table, Table paimon, List<List<String>> paths)
+    private List<InMemorySql.Table> readRows(
+            String table, Table paimon, List<List<String>> paths, PushedDown pushed)
             throws Exception {
         List<DataField> fields = paimon.rowType().getFields();
         List<InMemorySql.Column> columns = new ArrayList<>();
@@ -206,11 +245,22 @@ public class WarehouseReader {
             getters.add(InternalRow.createFieldGetter(fields.get(i).type(), i));
         }
         List<Object[]> rows = new ArrayList<>();
+        PushedDown.Filter filter = pushed.filter(paimon.rowType());
+        Predicate predicate = filter.predicate().orElse(null);
         ReadBuilder read = paimon.newReadBuilder();
+        if (predicate != null) {
+            read.withFilter(predicate); // skips what statistics rule out; rows are tested below
+        }
         try (RecordReader<InternalRow> reader =
                 read.newRead().createReader(read.newScan().plan())) {
-            reader.forEachRemaining(
-                    row -> {
+            RecordReader.RecordIterator<InternalRow> batch;
+            while (!enough(rows, filter) && (batch = reader.readBatch()) != null) {
+                try {
+                    InternalRow row;
+                    while (!enough(rows, filter) && (row = batch.next()) != null) {
+                        if (predicate != null && !predicate.test(row)) {
+                            continue;
+                        }
                         if (rows.size() == maxRows) {
                             throw tooLarge(table);
                         }
@@ -225,13 +275,22 @@ public class WarehouseReader {
                                             columns.get(i).type());
                         }
                         rows.add(values);
-                    });
+                    }
+                } finally {
+                    batch.releaseBatch();
+                }
+            }
         }
         List<InMemorySql.Table> tables = new ArrayList<>();
         for (List<String> path : paths) {
             tables.add(new InMemorySql.Table(path, columns, rows));
         }
         return tables;
+    }
+
+    /** Whether the rows read are all the answer can take (its pushed-down LIMIT). */
+    private static boolean enough(List<Object[]> rows, PushedDown.Filter filter) {
+        return filter.limit() >= 0 && rows.size() >= filter.limit();
     }
 
     private StatementException tooLarge(String table) {
@@ -241,10 +300,13 @@ public class WarehouseReader {
                         + table
                         + " stopped at "
                         + maxRows
-                        + " rows (mt.ddl.read-max-rows): a SELECT here reads a table's whole"
-                        + " latest snapshot before WHERE and LIMIT apply.",
-                "a SELECT over a smaller table, a larger mt.ddl.read-max-rows, or the Paimon table"
-                        + " read by an engine of its own (Flink SQL, Spark, Trino)");
+                        + " rows (mt.ddl.read-max-rows): a SELECT here holds the rows of a table's"
+                        + " latest snapshot that its WHERE's comparisons of a column with a literal"
+                        + " select (all of them without such a WHERE) before the rest applies.",
+                "a WHERE comparing columns with literals (col = 42 AND day >= DATE"
+                        + " '2026-01-01'), a LIMIT without ORDER BY, a larger mt.ddl.read-max-rows,"
+                        + " or the Paimon table read by an engine of its own (Flink SQL, Spark,"
+                        + " Trino)");
     }
 
     private IllegalStateException cannotRead(String table, Exception e) {

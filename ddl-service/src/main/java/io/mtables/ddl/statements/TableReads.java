@@ -5,6 +5,7 @@ import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.InMemorySql;
 import io.mtables.ddl.infra.ParsedStatement;
+import io.mtables.ddl.infra.PushedDown;
 import io.mtables.ddl.infra.TableQueries;
 import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.schemas.catalog.TableDefinition;
@@ -99,11 +100,20 @@ class TableReads {
             if (id.database().equals(current[1])) {
                 paths.add(List.of(id.name()));
             }
+            // One table read once: its WHERE's comparisons and LIMIT may be applied as it is read.
+            PushedDown pushed =
+                    read.size() == 1
+                            ? ReadPushdowns.of(
+                                    parsed.node(),
+                                    definition.columns().stream()
+                                            .map(TableDefinition.Column::name)
+                                            .toList())
+                            : PushedDown.NOTHING;
             reads.add(
                     () ->
                             tables.addAll(
                                     warehouse
-                                            .read(table, definition.version(), paths)
+                                            .read(table, definition.version(), paths, pushed)
                                             .orElseGet(() -> emptyTable(definition, paths))));
         }
         // Checked and allowed: the warehouse is read after the catalog's turn (QueryRunner).

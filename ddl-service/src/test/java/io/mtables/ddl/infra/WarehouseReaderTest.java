@@ -7,6 +7,7 @@ import io.mtables.ddl.domain.StatementException;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.SwitchOverNames;
 import io.mtables.schemas.catalog.TableId;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,6 +112,57 @@ class WarehouseReaderTest {
         assertThat((System.nanoTime() - start) / 1_000_000)
                 .as("milliseconds: refused at once, not read again")
                 .isLessThan(WarehouseReader.ATTEMPTS * 50L);
+    }
+
+    @Test
+    void aReadHoldsOnlyTheRowsItsWhereSelectsAndStopsAtItsLimit() throws Exception {
+        Warehouse warehouse = Warehouse.at(dir.toUri().toString());
+        TableId id = TableId.of(TABLE);
+        try (Catalog catalog = catalog(warehouse)) {
+            catalog.createDatabase(id.database(), true);
+            create(catalog, Identifier.create(id.database(), id.name()), 1); // k 1, 2, 3
+        }
+        List<List<String>> paths = List.of(List.of("shop", "totals"));
+        PushedDown.Condition secondKey =
+                new PushedDown.Condition("k", PushedDown.Comparison.EQUAL, BigDecimal.valueOf(2));
+
+        // A cap of one row: only the row the WHERE selects is held.
+        assertThat(
+                        new WarehouseReader(warehouse, 1)
+                                .read(TABLE, 1, paths, new PushedDown(List.of(secondKey), true, -1))
+                                .orElseThrow())
+                .singleElement()
+                .satisfies(
+                        table ->
+                                assertThat(table.rows())
+                                        .singleElement()
+                                        .satisfies(row -> assertThat(row[0]).isEqualTo(2)));
+        // A LIMIT 2 over a table of three: two rows read, under a cap of two.
+        assertThat(
+                        new WarehouseReader(warehouse, 2)
+                                .read(TABLE, 1, paths, new PushedDown(List.of(), true, 2))
+                                .orElseThrow()
+                                .get(0)
+                                .rows())
+                .hasSize(2);
+        // k > 1 AND k < 'x': the second cannot be stated for Paimon, so the LIMIT is not applied
+        // and the first still is.
+        PushedDown partly =
+                new PushedDown(
+                        List.of(
+                                new PushedDown.Condition(
+                                        "k", PushedDown.Comparison.GREATER, BigDecimal.ONE),
+                                new PushedDown.Condition("k", PushedDown.Comparison.LESS, "x")),
+                        true,
+                        1);
+        assertThat(
+                        new WarehouseReader(warehouse, 2)
+                                .read(TABLE, 1, paths, partly)
+                                .orElseThrow()
+                                .get(0)
+                                .rows())
+                .extracting(row -> row[0])
+                .containsExactlyInAnyOrder(2, 3);
     }
 
     @Test
