@@ -137,6 +137,49 @@ class PlanAcrossServicesIT {
                         });
     }
 
+    /**
+     * What only the packaged service shows: its API's contract and Swagger UI on the API's port,
+     * and the catalog PostgreSQL's clients query, run by H2 calling back into the service's classes
+     * (its functions) under Quarkus's production class loader.
+     */
+    @Test
+    void thePackagedServiceServesSwaggerUiAndPostgresCatalog() {
+        given().baseUri(ddl.baseUri())
+                .get("/q/swagger-ui/")
+                .then()
+                .statusCode(200)
+                .body(org.hamcrest.Matchers.containsString("swagger-ui"));
+        given().baseUri(ddl.baseUri())
+                .get("/q/openapi")
+                .then()
+                .statusCode(200)
+                .body(org.hamcrest.Matchers.containsString("/api/v1/statements"))
+                .body(org.hamcrest.Matchers.containsString("scheme: bearer"));
+
+        String schema = DB + "_pg";
+        post(
+                "CREATE TABLE "
+                        + schema
+                        + ".orders (id BIGINT, note STRING, PRIMARY KEY (id) NOT ENFORCED) WITH"
+                        + " ('connector' = 'datagen')",
+                202);
+        post(
+                        "SELECT c.relname, pg_catalog.pg_get_userbyid(c.relowner) AS owner,"
+                                + " pg_catalog.format_type(a.atttypid, a.atttypmod) AS type FROM"
+                                + " pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid ="
+                                + " c.relnamespace JOIN pg_catalog.pg_attribute a ON a.attrelid ="
+                                + " c.oid WHERE n.nspname = '"
+                                + schema
+                                + "' AND c.relkind = 'r' ORDER BY a.attnum",
+                        200)
+                .then()
+                .body(
+                        "rows",
+                        org.hamcrest.Matchers.contains(
+                                List.of("orders", "service-account:tests", "bigint"),
+                                List.of("orders", "service-account:tests", "text")));
+    }
+
     private static Response post(String statement, int status) {
         Response response =
                 given().baseUri(ddl.baseUri())
