@@ -413,6 +413,142 @@ class KubernetesManifestsTest {
     }
 
     /** The files the base's kustomization lists. */
+    /**
+     * The network (docs/security.md): nothing reaches a pod unless a policy lets it; every port a
+     * service listens on is let in from somewhere; only ddl-service's statement ports (REST and
+     * PostgreSQL's) from anywhere; the Flink cluster's REST port (it runs any jar it is sent) from
+     * the job manager and the operator alone; Kafka's listener from the services and Flink.
+     */
+    @Test
+    void onlyTheStatementPortsAreOpenToAllAndEveryOtherPortToItsPeers() {
+        List<JsonNode> policies =
+                baseDocuments().stream()
+                        .filter(d -> d.path("kind").asText().equals("NetworkPolicy"))
+                        .toList();
+        assertThat(policies)
+                .as("a policy that selects every pod and lets nothing in")
+                .anySatisfy(
+                        p -> {
+                            assertThat(p.path("spec").path("podSelector").size()).isZero();
+                            assertThat(p.path("spec").path("policyTypes").toString())
+                                    .contains("Ingress");
+                            assertThat(p.path("spec").has("ingress")).isFalse();
+                        });
+        List<String> openToAll = new ArrayList<>();
+        for (JsonNode deployment :
+                baseDocuments().stream()
+                        .filter(d -> d.path("kind").asText().equals("Deployment"))
+                        .toList()) {
+            String name = deployment.path("metadata").path("name").asText();
+            JsonNode labels =
+                    deployment.path("spec").path("template").path("metadata").path("labels");
+            for (JsonNode port :
+                    deployment
+                            .path("spec")
+                            .path("template")
+                            .path("spec")
+                            .path("containers")
+                            .get(0)
+                            .path("ports")) {
+                int number = port.path("containerPort").asInt();
+                List<JsonNode> rules = new ArrayList<>();
+                for (JsonNode policy : policies) {
+                    if (!selects(policy.path("spec").path("podSelector"), labels)) {
+                        continue;
+                    }
+                    for (JsonNode rule : policy.path("spec").path("ingress")) {
+                        if (admits(rule, number)) {
+                            rules.add(rule);
+                        }
+                    }
+                }
+                assertThat(rules)
+                        .as(name + "'s port " + number + " is let in by a policy")
+                        .isNotEmpty();
+                if (rules.stream().anyMatch(rule -> !rule.has("from"))) {
+                    openToAll.add(name + ":" + number);
+                }
+            }
+        }
+        assertThat(openToAll).containsExactlyInAnyOrder("ddl-service:8081", "ddl-service:5433");
+
+        JsonNode flink =
+                policies.stream()
+                        .filter(
+                                p ->
+                                        p.path("spec")
+                                                .path("podSelector")
+                                                .path("matchLabels")
+                                                .path("app")
+                                                .asText()
+                                                .equals("mt-flink"))
+                        .findFirst()
+                        .orElseThrow();
+        for (JsonNode rule : flink.path("spec").path("ingress")) {
+            assertThat(rule.has("from")).as("Flink's cluster is never open to all").isTrue();
+            if (admits(rule, 8081) && rule.has("ports")) {
+                assertThat(rule.path("from").toString())
+                        .contains("job-manager-service")
+                        .contains("flink-kubernetes-operator")
+                        .doesNotContain("ddl-service");
+            }
+        }
+        JsonNode kafka =
+                baseDocuments().stream()
+                        .filter(d -> d.path("kind").asText().equals("Kafka"))
+                        .findFirst()
+                        .orElseThrow();
+        for (JsonNode listener : kafka.path("spec").path("kafka").path("listeners")) {
+            String peers = listener.path("networkPolicyPeers").toString();
+            assertThat(peers)
+                    .as("listener " + listener.path("name").asText() + "'s peers")
+                    .contains(
+                            "ddl-service",
+                            "planner-service",
+                            "refresh-scheduler-service",
+                            "job-manager-service",
+                            "cdc-capture-service",
+                            "mt-flink");
+        }
+    }
+
+    /** Whether {@code selector} (matchLabels, matchExpressions with In) selects {@code labels}. */
+    private static boolean selects(JsonNode selector, JsonNode labels) {
+        var expected = selector.path("matchLabels").fields();
+        while (expected.hasNext()) {
+            var label = expected.next();
+            if (!labels.path(label.getKey()).asText().equals(label.getValue().asText())) {
+                return false;
+            }
+        }
+        for (JsonNode expression : selector.path("matchExpressions")) {
+            if (!expression.path("operator").asText().equals("In")) {
+                throw new AssertionError("only In is read here: " + expression);
+            }
+            boolean in = false;
+            for (JsonNode value : expression.path("values")) {
+                in |= value.asText().equals(labels.path(expression.path("key").asText()).asText());
+            }
+            if (!in) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether an ingress {@code rule} lets in {@code port} (a rule without ports lets in all). */
+    private static boolean admits(JsonNode rule, int port) {
+        if (!rule.has("ports")) {
+            return true;
+        }
+        for (JsonNode allowed : rule.path("ports")) {
+            if (allowed.path("port").asInt() == port) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static List<Path> baseResources() {
         List<Path> files = new ArrayList<>();
         Yaml.document(BASE.resolve("kustomization.yaml"))

@@ -33,6 +33,9 @@ final class TypedResources {
                             io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class),
                     Map.entry("batch/v1/Job", io.fabric8.kubernetes.api.model.batch.v1.Job.class),
                     Map.entry(
+                            "networking.k8s.io/v1/NetworkPolicy",
+                            io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class),
+                    Map.entry(
                             "policy/v1/PodDisruptionBudget",
                             io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class),
                     Map.entry(
