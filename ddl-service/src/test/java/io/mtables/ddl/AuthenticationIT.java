@@ -11,16 +11,28 @@ import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.smallrye.jwt.build.Jwt;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.KeyPairGenerator;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +58,49 @@ class AuthenticationIT {
         db = "auth_" + UUID.randomUUID().toString().substring(0, 8);
         // alice (a JWT's subject) may create tables here: who may do what is AuthorizationIT's.
         StatementRequests.post("GRANT CREATE ON SCHEMA " + db + " TO USER 'alice'", 202);
+    }
+
+    @TestHTTPResource(value = "/api/v1/statements", tls = true)
+    URL statementsOverHttps;
+
+    /** REST over HTTPS (docs/security.md, "HTTPS"), the server's certificate verified. */
+    @Test
+    void statementsGoOverHttpsWithTheCertificateVerified() throws Exception {
+        assertThat(statementsOverHttps.getProtocol()).isEqualTo("https");
+        KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+        trusted.load(null, null);
+        try (var pem =
+                Files.newInputStream(Path.of("src/test/resources/wire/test-wire-cert.pem"))) {
+            trusted.setCertificateEntry(
+                    "ddl-service",
+                    CertificateFactory.getInstance("X.509").generateCertificate(pem));
+        }
+        TrustManagerFactory trust =
+                TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(trusted);
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(null, trust.getTrustManagers(), null);
+        URI uri =
+                URI.create(
+                        "https://localhost:"
+                                + statementsOverHttps.getPort()
+                                + statementsOverHttps.getPath());
+        HttpResponse<String> answer =
+                HttpClient.newBuilder()
+                        .sslContext(tls)
+                        .build()
+                        .send(
+                                HttpRequest.newBuilder(uri)
+                                        .header("authorization", TestCredentials.AUTHORIZATION)
+                                        .header("content-type", "application/json")
+                                        .POST(
+                                                HttpRequest.BodyPublishers.ofString(
+                                                        "{\"statement\": \"SHOW MATERIALIZED"
+                                                                + " TABLES\"}"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        assertThat(answer.body()).contains("\"columns\"");
     }
 
     @Test

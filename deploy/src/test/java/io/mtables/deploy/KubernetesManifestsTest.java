@@ -470,7 +470,7 @@ class KubernetesManifestsTest {
                 }
             }
         }
-        assertThat(openToAll).containsExactlyInAnyOrder("ddl-service:8081", "ddl-service:5433");
+        assertThat(openToAll).containsExactlyInAnyOrder("ddl-service:8443", "ddl-service:5433");
 
         JsonNode flink =
                 policies.stream()
