@@ -18,7 +18,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.Set;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
@@ -50,11 +52,11 @@ public final class PgCatalog {
                             + "|table_constraints|key_column_usage)\\b");
 
     /**
-     * A private in-memory database in PostgreSQL's mode; the catalog's functions may be named as
-     * H2's built-in ones (pg_get_userbyid).
+     * The settings of the in-memory database: PostgreSQL's mode; the catalog's functions may be
+     * named as H2's built-in ones (pg_get_userbyid).
      */
-    private static final String URL =
-            "jdbc:h2:mem:;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;BUILTIN_ALIAS_OVERRIDE=TRUE;"
+    private static final String SETTINGS =
+            ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;BUILTIN_ALIAS_OVERRIDE=TRUE;"
                     + "DEFAULT_NULL_ORDERING=HIGH";
 
     private static final Logger LOG = Logger.getLogger(PgCatalog.class);
@@ -62,7 +64,15 @@ public final class PgCatalog {
     /** The names the emulation defines in its schema (pg_catalog.sql). */
     private static final Set<String> EMULATED = emulatedNames();
 
+    /** The database's owner: it defines and fills the catalog. */
     private Connection connection;
+
+    /**
+     * Where clients' queries run: a user that may only read the catalog's two schemas, so that a
+     * query cannot reach what H2 gives an administrator (files, other databases, Java classes).
+     */
+    private Connection reader;
+
     private PgCatalogRows rows;
     private List<TableDefinition> loaded;
 
@@ -84,18 +94,17 @@ public final class PgCatalog {
                 rows.load(tables);
                 loaded = List.copyOf(tables);
             }
-            try (Statement statement = connection.createStatement()) {
-                statement.setMaxRows(maxRows + 1);
-                statement.setQueryTimeout((int) Math.max(1, timeout.toSeconds()));
-                try (ResultSet result = statement.executeQuery(h2)) {
-                    return answer(result);
-                }
+        } catch (SQLException e) {
+            close(); // the emulation itself failed: a fresh database next time
+            throw new IllegalStateException("the emulated pg_catalog failed: " + e.getMessage(), e);
+        }
+        try (Statement statement = reader.createStatement()) {
+            statement.setMaxRows(maxRows + 1);
+            statement.setQueryTimeout((int) Math.max(1, timeout.toSeconds()));
+            try (ResultSet result = statement.executeQuery(h2)) {
+                return answer(result);
             }
         } catch (SQLException e) {
-            if (e.getErrorCode() >= 90_000 && e.getErrorCode() < 91_000 && connection != null) {
-                // H2's general errors: start again from a fresh database next time.
-                close();
-            }
             LOG.debugf("A query over pg_catalog failed as %s: %s", h2, e.getMessage());
             throw StatementException.invalid(
                     UNSUPPORTED,
@@ -114,9 +123,13 @@ public final class PgCatalog {
         if (connection != null) {
             return;
         }
+        // A database of this instance's own, named so that the reader can connect to it too.
+        String url = "jdbc:h2:mem:mt_pgcatalog_" + UUID.randomUUID().toString().replace("-", "");
+        String password = UUID.randomUUID().toString();
         // H2's driver directly, not DriverManager: it only hands out drivers its caller's class
         // loader sees, and Quarkus's loaders are not the one that registered H2.
-        Connection opened = new org.h2.Driver().connect(URL, new java.util.Properties());
+        Connection opened = new org.h2.Driver().connect(url + SETTINGS, new Properties());
+        Connection readOnly = null;
         try (Statement statement = opened.createStatement()) {
             for (String sql : script().split(";\\s*\n")) {
                 String trimmed = stripComments(sql);
@@ -125,21 +138,40 @@ public final class PgCatalog {
                 }
             }
             PgCatalogRows.loadTypes(opened);
+            statement.execute("CREATE USER mt_reader PASSWORD '" + password + "'");
+            statement.execute("GRANT SELECT ON SCHEMA mtpg TO mt_reader");
+            statement.execute("GRANT SELECT ON SCHEMA mtis TO mt_reader");
+            Properties credentials = new Properties();
+            credentials.setProperty("user", "mt_reader");
+            credentials.setProperty("password", password);
+            readOnly = new org.h2.Driver().connect(url, credentials);
+            try (Statement search = readOnly.createStatement()) {
+                search.execute("SET SCHEMA_SEARCH_PATH mtpg, public");
+            }
         } catch (SQLException e) {
+            if (readOnly != null) {
+                readOnly.close();
+            }
             opened.close();
             throw e;
         }
         connection = opened;
+        reader = readOnly;
         rows = new PgCatalogRows(opened);
         loaded = null;
     }
 
     private synchronized void close() {
-        try {
-            connection.close();
-        } catch (SQLException e) {
-            // Closing an in-memory database frees it; nothing else to do.
+        for (Connection open : new Connection[] {reader, connection}) {
+            try {
+                if (open != null) {
+                    open.close();
+                }
+            } catch (SQLException e) {
+                // Closing the last connection frees the in-memory database; nothing else to do.
+            }
         }
+        reader = null;
         connection = null;
         rows = null;
         loaded = null;

@@ -9,6 +9,7 @@ import io.mtables.schemas.catalog.TableDefinition.Column;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -186,6 +187,29 @@ class PgCatalogTest {
                 .isEqualTo(PgCatalog.UNSUPPORTED);
         // The emulation still answers after a failure.
         assertThat(rows(queries("psql15.sql").get(1))).hasSize(1);
+    }
+
+    @Test
+    void aQueryCannotReachBeyondTheCatalog() {
+        for (String query :
+                List.of(
+                        "SELECT FILE_READ('/etc/hostname') FROM pg_catalog.pg_class",
+                        "SELECT * FROM pg_catalog.pg_class WHERE 1 = (SELECT COUNT(*) FROM"
+                                + " CSVREAD('/etc/hostname'))",
+                        "SELECT 1 FROM pg_catalog.pg_class; CREATE ALIAS getenv FOR"
+                                + " 'java.lang.System.getenv'",
+                        "SELECT 1 FROM pg_catalog.pg_class; CALL FILE_WRITE('x',"
+                                + " '/tmp/mt-pgcatalog')",
+                        "SELECT 1 FROM pg_catalog.pg_class; DELETE FROM pg_catalog.pg_class",
+                        "SELECT 1 FROM pg_catalog.pg_class; SET MODE Regular")) {
+            assertThatThrownBy(() -> rows(query))
+                    .as(query)
+                    .isInstanceOf(StatementException.class)
+                    .hasMessageMatching("(?s).*(Admin rights|Not enough rights).*");
+        }
+        assertThat(Path.of("/tmp/mt-pgcatalog")).doesNotExist();
+        assertThat(rows("SELECT COUNT(*) FROM pg_catalog.pg_class")).isNotEmpty();
+        assertThat(rows(queries("psql15.sql").get(2))).hasSize(2);
     }
 
     @Test
