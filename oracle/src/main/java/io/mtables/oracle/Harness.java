@@ -1,5 +1,6 @@
 package io.mtables.oracle;
 
+import io.mtables.client.MtablesClient;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -100,7 +101,7 @@ public final class Harness {
         for (String statement : settings.example().materializedTables(settings.schema())) {
             try {
                 statements.send(statement);
-            } catch (Statements.StatementFailed refused) {
+            } catch (MtablesClient.StatementFailed refused) {
                 if (!refused.reason().equals("IncompatibleSchemaChange")) {
                     throw refused;
                 }
@@ -275,7 +276,7 @@ public final class Harness {
             List<List<String>> actual;
             try {
                 actual = statements.rows(check.materializedQuery());
-            } catch (Statements.StatementFailed notReadable) {
+            } catch (MtablesClient.StatementFailed notReadable) {
                 actual = List.of(); // not created or not written yet
             }
             results.add(

@@ -29,7 +29,8 @@ public final class Statements {
     }
 
     /**
-     * Sends a statement; its JSON answer, or an error with ddl-service's message when it failed.
+     * Sends a statement; its JSON answer, or {@link MtablesClient.StatementFailed} with
+     * ddl-service's reason when it refused it (an IllegalStateException when none answered).
      */
     public JsonNode send(String statement) {
         try {
@@ -38,7 +39,7 @@ public final class Statements {
             if (failed.status() == 0) {
                 throw new IllegalStateException(failed.getMessage(), failed); // none answered
             }
-            throw new StatementFailed(failed.status(), failed.reason(), failed.detail(), statement);
+            throw failed;
         }
     }
 
@@ -51,43 +52,5 @@ public final class Statements {
             rows.add(values);
         }
         return rows;
-    }
-
-    /**
-     * ddl-service refused a statement: its HTTP status, the reason (the problem's title) and
-     * detail.
-     */
-    public static final class StatementFailed extends RuntimeException {
-        private final int status;
-        private final String reason;
-        private final String detail;
-
-        StatementFailed(int status, String reason, String detail, String statement) {
-            super(
-                    "HTTP "
-                            + status
-                            + " "
-                            + reason
-                            + ": "
-                            + detail
-                            + " (statement: "
-                            + statement.strip().lines().findFirst().orElse("")
-                            + " ...)");
-            this.status = status;
-            this.reason = reason;
-            this.detail = detail;
-        }
-
-        public int status() {
-            return status;
-        }
-
-        public String reason() {
-            return reason;
-        }
-
-        public String detail() {
-            return detail;
-        }
     }
 }

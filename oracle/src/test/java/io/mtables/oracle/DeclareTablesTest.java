@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import io.mtables.client.MtablesClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -56,7 +57,7 @@ class DeclareTablesTest {
                         + " fresh\"}";
 
         assertThatThrownBy(() -> harness(new ByteArrayOutputStream()).declareTables())
-                .isInstanceOf(Statements.StatementFailed.class)
+                .isInstanceOf(MtablesClient.StatementFailed.class)
                 .hasMessageContaining("HTTP 400 PlanRefused: cannot be kept fresh");
     }
 

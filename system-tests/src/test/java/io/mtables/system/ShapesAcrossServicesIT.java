@@ -3,6 +3,7 @@ package io.mtables.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mtables.client.MtablesClient;
 import io.mtables.oracle.Example;
 import io.mtables.oracle.Harness;
 import io.mtables.oracle.Shapes;
@@ -45,7 +46,7 @@ class ShapesAcrossServicesIT {
         for (List<String> refused : Shapes.refused(SCHEMA)) {
             assertThatThrownBy(() -> statements().send(refused.get(0)))
                     .as(refused.get(0))
-                    .isInstanceOf(Statements.StatementFailed.class)
+                    .isInstanceOf(MtablesClient.StatementFailed.class)
                     .hasMessageContaining("HTTP 400")
                     .hasMessageContaining("PlanRefused")
                     .hasMessageContaining(refused.get(1));
