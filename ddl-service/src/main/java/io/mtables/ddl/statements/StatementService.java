@@ -2,22 +2,17 @@ package io.mtables.ddl.statements;
 
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.access.AccessControl;
-import io.mtables.ddl.access.AccessLog;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.SourceOptions;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.SourceHistory;
 import io.mtables.messaging.BrokerUnavailableException;
-import io.mtables.messaging.KafkaLog;
-import io.mtables.schemas.Contract;
-import io.mtables.schemas.Contracts;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
 /**
@@ -42,17 +37,12 @@ public class StatementService {
     private final FlinkSql flink;
     private final Catalog catalog;
     private final StatementRouter router;
-    private final KafkaLog definitions;
-    private final KafkaLog lifecycle;
+    private final OutcomeWriter writer;
     private final DdlConfig config;
     private final QueryRunner queries;
     private final Clock clock;
 
     private final StatementResults results;
-
-    private final AtomicLong catalogChanges = new AtomicLong();
-    private final AccessLog accessLog;
-    private final AccessControl access;
 
     /** The position of the command {@link #executeCommand} is answering; null for a REST call. */
     private String answeringCommand;
@@ -62,8 +52,6 @@ public class StatementService {
 
     /** Told when a definition write failed in doubt: the catalog must be read back from its log. */
     private Runnable onDefinitionInDoubt = () -> {};
-
-    private BrokerUnavailableException definitionWriteFailure;
 
     public StatementService(
             FlinkSql flink,
@@ -86,11 +74,8 @@ public class StatementService {
                         new SourceOptions(config.sourceKafkaBootstrapServers()),
                         sourceHistory,
                         access);
-        this.accessLog = logs.access();
-        this.access = access;
-        this.definitions = logs.definitions();
+        this.writer = new OutcomeWriter(flink, catalog, logs, access);
         this.results = new StatementResults(logs.results(), config.resultsKept());
-        this.lifecycle = logs.lifecycle();
         this.config = config;
         this.queries = models.queries();
         this.clock = clock;
@@ -108,7 +93,7 @@ public class StatementService {
 
     /** How many catalog changes this instance has written since it started. */
     public long catalogChanges() {
-        return catalogChanges.get();
+        return writer.catalogChanges();
     }
 
     /**
@@ -282,8 +267,7 @@ public class StatementService {
      */
     private StatementResult brokerUnavailable(String requestId, BrokerUnavailableException e) {
         LOG.warnf("request %s: %s", requestId, e.getMessage());
-        if (e == definitionWriteFailure) {
-            definitionWriteFailure = null;
+        if (writer.leftInDoubt(e)) {
             onDefinitionInDoubt.run();
         }
         StatementError error =
@@ -383,69 +367,10 @@ public class StatementService {
         if (outcome instanceof Outcome.Rows rows) {
             return StatementResult.rows(requestId, rows.columns(), rows.rows(), clock.instant());
         }
-        if (outcome instanceof Outcome.Unchanged unchanged) {
-            return record(
-                    StatementResult.succeeded(
-                            requestId, unchanged.message(), unchanged.table(), clock.instant()));
-        }
-        if (outcome instanceof Outcome.Defined defined) {
-            appendDefinition(
-                    Contracts.TABLE_DEFINED_V1, defined.definition().table(), defined.definition());
-            catalog.apply(defined.definition());
-            catalogChanges.incrementAndGet();
-            flink.onPlannerThread(
-                    () -> {
-                        defined.onCommitted().run();
-                        return null;
-                    });
-            return record(
-                    StatementResult.succeeded(
-                            requestId,
-                            defined.message(),
-                            defined.definition().table(),
-                            clock.instant()));
-        }
-        if (outcome instanceof Outcome.AccessChange change) {
-            try {
-                accessLog.append(change.change(), access);
-            } catch (BrokerUnavailableException e) {
-                definitionWriteFailure = e; // in doubt: the catalog and grants are read back
-                throw e;
-            }
-            return record(
-                    StatementResult.succeeded(requestId, change.message(), null, clock.instant()));
-        }
-        if (outcome instanceof Outcome.RefreshRequest refresh) {
-            lifecycle.append(
-                    Contracts.REFRESH_REQUESTED_V1, refresh.request().table(), refresh.request());
-            return record(
-                    StatementResult.succeeded(
-                            requestId,
-                            refresh.message(),
-                            refresh.request().table(),
-                            clock.instant()));
-        }
-        Outcome.Dropped dropped = (Outcome.Dropped) outcome;
-        appendDefinition(Contracts.TABLE_DROPPED_V1, dropped.dropped().table(), dropped.dropped());
-        catalog.apply(dropped.dropped());
-        catalogChanges.incrementAndGet();
-        flink.onPlannerThread(
-                () -> {
-                    flink.forget(dropped.dropped().table());
-                    return null;
-                });
+        OutcomeWriter.Written written = writer.write(outcome);
         return record(
                 StatementResult.succeeded(
-                        requestId, dropped.message(), dropped.dropped().table(), clock.instant()));
-    }
-
-    private <T> void appendDefinition(Contract<T> contract, String table, T payload) {
-        try {
-            definitions.append(contract, table, payload);
-        } catch (BrokerUnavailableException e) {
-            definitionWriteFailure = e;
-            throw e;
-        }
+                        requestId, written.message(), written.table(), clock.instant()));
     }
 
     /**
