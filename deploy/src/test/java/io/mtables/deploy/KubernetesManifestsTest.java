@@ -412,7 +412,6 @@ class KubernetesManifestsTest {
         }
     }
 
-    /** The files the base's kustomization lists. */
     /**
      * The network (docs/security.md): nothing reaches a pod unless a policy lets it; every port a
      * service listens on is let in from somewhere; only ddl-service's statement ports (REST and
@@ -465,7 +464,7 @@ class KubernetesManifestsTest {
                 assertThat(rules)
                         .as(name + "'s port " + number + " is let in by a policy")
                         .isNotEmpty();
-                if (rules.stream().anyMatch(rule -> !rule.has("from"))) {
+                if (rules.stream().anyMatch(KubernetesManifestsTest::fromAnywhere)) {
                     openToAll.add(name + ":" + number);
                 }
             }
@@ -536,6 +535,27 @@ class KubernetesManifestsTest {
         return true;
     }
 
+    /**
+     * Whether an ingress {@code rule} lets in any pod or address: no {@code from}, a peer of every
+     * namespace with no pod selector, or an address block of the whole internet.
+     */
+    private static boolean fromAnywhere(JsonNode rule) {
+        if (!rule.has("from")) {
+            return true;
+        }
+        for (JsonNode peer : rule.path("from")) {
+            boolean everyNamespace =
+                    peer.has("namespaceSelector")
+                            && peer.path("namespaceSelector").isEmpty()
+                            && !peer.has("podSelector");
+            String cidr = peer.path("ipBlock").path("cidr").asText();
+            if (everyNamespace || cidr.equals("0.0.0.0/0") || cidr.equals("::/0")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether an ingress {@code rule} lets in {@code port} (a rule without ports lets in all). */
     private static boolean admits(JsonNode rule, int port) {
         if (!rule.has("ports")) {
@@ -549,6 +569,7 @@ class KubernetesManifestsTest {
         return false;
     }
 
+    /** The files the base's kustomization lists. */
     private static List<Path> baseResources() {
         List<Path> files = new ArrayList<>();
         Yaml.document(BASE.resolve("kustomization.yaml"))

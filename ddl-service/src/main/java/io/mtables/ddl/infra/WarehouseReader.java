@@ -111,8 +111,9 @@ public class WarehouseReader {
             if (attempt > 0) {
                 pause();
             }
+            Catalog catalog = null;
             try {
-                Catalog catalog = catalog();
+                catalog = catalog();
                 Lookup lookup = lookUp(catalog, table, version);
                 if (lookup.absent()) {
                     return Optional.empty();
@@ -135,7 +136,7 @@ public class WarehouseReader {
                     throw cannotRead(table, e); // stopped (mt.ddl.read-timeout): not again
                 }
                 moved = e; // a file moved or dropped under the read, or the read failed: again
-                forgetCatalog(); // and open the catalog afresh, in case it is what failed
+                forgetCatalog(catalog); // and open the catalog afresh, in case it is what failed
             }
         }
         throw cannotRead(
@@ -160,8 +161,9 @@ public class WarehouseReader {
         return catalog;
     }
 
-    private synchronized void forgetCatalog() {
-        if (catalog != null) {
+    /** Forgets {@code failed} if it is still the catalog reads use (another read may have). */
+    private synchronized void forgetCatalog(Catalog failed) {
+        if (catalog != null && catalog == failed) {
             try {
                 catalog.close();
             } catch (Exception e) {

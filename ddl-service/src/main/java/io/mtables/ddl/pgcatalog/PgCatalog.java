@@ -74,6 +74,10 @@ public final class PgCatalog {
     private Connection reader;
 
     private PgCatalogRows rows;
+
+    /** The oids given so far, kept across a fresh database: a client may send one back later. */
+    private final PgCatalogRows.Oids oids = new PgCatalogRows.Oids();
+
     private List<TableDefinition> loaded;
 
     /** Whether {@code statement} is a query that reads PostgreSQL's catalog. */
@@ -87,6 +91,13 @@ public final class PgCatalog {
      */
     public synchronized Answer query(
             String query, List<TableDefinition> tables, int maxRows, Duration timeout) {
+        if (!PgCatalogSql.oneStatement(query)) {
+            throw StatementException.invalid(
+                    UNSUPPORTED,
+                    "A query over PostgreSQL's catalog is one statement; this one has more after"
+                            + " a ';'.",
+                    "one SELECT per query");
+        }
         String h2 = PgCatalogSql.toH2(query, EMULATED);
         try {
             open();
@@ -131,6 +142,8 @@ public final class PgCatalog {
         Connection opened = new org.h2.Driver().connect(url + SETTINGS, new Properties());
         Connection readOnly = null;
         try (Statement statement = opened.createStatement()) {
+            // First, while the database is empty, as H2 requires.
+            statement.execute("SET JAVA_OBJECT_SERIALIZER '" + NoJavaObjects.class.getName() + "'");
             for (String sql : script().split(";\\s*\n")) {
                 String trimmed = stripComments(sql);
                 if (!trimmed.isBlank()) {
@@ -157,7 +170,7 @@ public final class PgCatalog {
         }
         connection = opened;
         reader = readOnly;
-        rows = new PgCatalogRows(opened);
+        rows = new PgCatalogRows(opened, oids);
         loaded = null;
     }
 
@@ -219,7 +232,15 @@ public final class PgCatalog {
         ResultSetMetaData meta = result.getMetaData();
         List<ResultColumn> columns = new ArrayList<>();
         for (int i = 1; i <= meta.getColumnCount(); i++) {
-            columns.add(new ResultColumn(meta.getColumnLabel(i), typeName(meta.getColumnType(i))));
+            int type = meta.getColumnType(i);
+            if (type == Types.JAVA_OBJECT || type == Types.OTHER) {
+                // Reading one would deserialize bytes the client chose.
+                throw new SQLException(
+                        "column "
+                                + meta.getColumnLabel(i)
+                                + " is a Java object, not a value of the catalog");
+            }
+            columns.add(new ResultColumn(meta.getColumnLabel(i), typeName(type)));
         }
         List<List<Object>> rows = new ArrayList<>();
         while (result.next()) {

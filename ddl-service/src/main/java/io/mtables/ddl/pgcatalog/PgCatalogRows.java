@@ -54,10 +54,11 @@ final class PgCatalogRows {
     private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_$]*");
 
     private final Connection connection;
-    private final Oids oids = new Oids();
+    private final Oids oids;
 
-    PgCatalogRows(Connection connection) {
+    PgCatalogRows(Connection connection, Oids oids) {
         this.connection = connection;
+        this.oids = oids;
     }
 
     /** pg_type's rows: the built-in types and their array types. */
@@ -521,12 +522,12 @@ final class PgCatalogRows {
      * it read a moment before: from the name's hash, four apart (a table's index and constraint
      * take the next two), probing on a collision in name order.
      */
-    private static final class Oids {
+    static final class Oids {
         private static final int FIRST = 16_384;
         private final Map<String, Integer> byName = new HashMap<>();
         private final Set<Integer> taken = new HashSet<>();
 
-        int of(String name) {
+        synchronized int of(String name) {
             Integer known = byName.get(name);
             if (known != null) {
                 return known;

@@ -111,7 +111,32 @@ final class PgCatalogSql {
 
     private static final Pattern SERIES = Pattern.compile("(?i)\\bgenerate_series\\s*\\(");
     private static final Pattern ALIAS =
-            Pattern.compile("(?i)\\s+(?:AS\\s+)?([a-z_][a-z0-9_]*)(?!\\s*\\()");
+            Pattern.compile("(?i)\\s+(?:AS\\s+)?+([a-z_][a-z0-9_]*+)(?!\\s*\\()");
+
+    /** Words that may follow a function in FROM and are no alias of it. */
+    private static final java.util.Set<String> NOT_ALIASES =
+            java.util.Set.of(
+                    "where",
+                    "order",
+                    "group",
+                    "having",
+                    "limit",
+                    "offset",
+                    "join",
+                    "inner",
+                    "left",
+                    "right",
+                    "full",
+                    "cross",
+                    "natural",
+                    "on",
+                    "using",
+                    "union",
+                    "intersect",
+                    "except",
+                    "window",
+                    "fetch",
+                    "for");
 
     /**
      * {@code generate_series(...) s} as {@code generate_series(...) s(s)}: in PostgreSQL the alias
@@ -137,7 +162,8 @@ final class PgCatalogSql {
             Matcher alias = ALIAS.matcher(code).region(end + 1, code.length());
             out.append(code, copied, end + 1);
             copied = end + 1;
-            if (alias.lookingAt() && !alias.group(1).equalsIgnoreCase("WHERE")) {
+            if (alias.lookingAt()
+                    && !NOT_ALIASES.contains(alias.group(1).toLowerCase(java.util.Locale.ROOT))) {
                 out.append(code, end + 1, alias.end())
                         .append('(')
                         .append(alias.group(1))
@@ -146,6 +172,19 @@ final class PgCatalogSql {
             }
         }
         return out.append(code.substring(copied)).toString();
+    }
+
+    /**
+     * Whether {@code sql} is one statement: no {@code ;} outside its literals, identifiers and
+     * comments but a trailing one. H2 would run a second statement too.
+     */
+    static boolean oneStatement(String sql) {
+        String code =
+                mask(sql, new ArrayList<>()).replaceAll("\"(?:[^\"]|\"\")*\"", "\"\"").strip();
+        while (code.endsWith(";")) {
+            code = code.substring(0, code.length() - 1).strip();
+        }
+        return code.indexOf(';') < 0;
     }
 
     /** Whether {@code sql} names {@code pattern} outside its string literals. */
@@ -175,12 +214,53 @@ final class PgCatalogSql {
                 literals.add("'" + (escaped ? unescape(body) : body) + "'");
                 out.append('\u0000').append(literals.size() - 1).append('\u0000');
                 i = end;
+            } else if (c == '"') {
+                // An identifier in quotes: kept as it is, its quotes never a literal's.
+                int end = i + 1;
+                while (end < sql.length()) {
+                    if (sql.charAt(end) == '"') {
+                        if (end + 1 < sql.length() && sql.charAt(end + 1) == '"') {
+                            end += 2;
+                            continue;
+                        }
+                        end++;
+                        break;
+                    }
+                    end++;
+                }
+                out.append(sql, i, end);
+                i = end;
+            } else if (c == '$' && DOLLAR_TAG.matcher(sql).region(i, sql.length()).lookingAt()) {
+                // $tag$...$tag$: a literal with nothing escaped in it.
+                Matcher tag = DOLLAR_TAG.matcher(sql).region(i, sql.length());
+                tag.lookingAt();
+                int close = sql.indexOf(tag.group(), tag.end());
+                int end = close < 0 ? sql.length() : close;
+                literals.add("'" + sql.substring(tag.end(), end).replace("'", "''") + "'");
+                out.append('\u0000').append(literals.size() - 1).append('\u0000');
+                i = close < 0 ? sql.length() : close + tag.group().length();
             } else if (c == '-' && sql.startsWith("--", i)) {
                 int end = sql.indexOf('\n', i);
                 i = end < 0 ? sql.length() : end;
             } else if (c == '/' && sql.startsWith("/*", i)) {
-                int end = sql.indexOf("*/", i + 2);
-                i = end < 0 ? sql.length() : end + 2;
+                // PostgreSQL's block comments nest.
+                int depth = 0;
+                int end = i;
+                while (end < sql.length()) {
+                    if (sql.startsWith("/*", end)) {
+                        depth++;
+                        end += 2;
+                    } else if (sql.startsWith("*/", end)) {
+                        depth--;
+                        end += 2;
+                        if (depth == 0) {
+                            break;
+                        }
+                    } else {
+                        end++;
+                    }
+                }
+                i = end;
                 out.append(' ');
             } else {
                 out.append(c);
@@ -189,6 +269,9 @@ final class PgCatalogSql {
         }
         return out.toString();
     }
+
+    /** The opening of a dollar-quoted literal, {@code $$} or {@code $tag$}. */
+    private static final Pattern DOLLAR_TAG = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)?\\$");
 
     /** The index just past the literal whose opening quote is at {@code start}. */
     private static int literalEnd(String sql, int start, boolean escaped) {
@@ -229,6 +312,32 @@ final class PgCatalogSql {
                 case 'b' -> out.append('\b');
                 case 'f' -> out.append('\f');
                 case '\'' -> out.append("''");
+                case 'x', 'u', 'U' -> {
+                    int digits = next == 'x' ? 2 : next == 'u' ? 4 : 8;
+                    int end = i + 1;
+                    while (end < body.length()
+                            && end - i - 1 < digits
+                            && Character.digit(body.charAt(end), 16) >= 0) {
+                        end++;
+                    }
+                    if (end == i + 1) {
+                        out.append(next); // no digits: the letter itself, as PostgreSQL reads it
+                    } else {
+                        appendCodePoint(out, Integer.parseInt(body.substring(i + 1, end), 16));
+                        i = end - 1;
+                    }
+                }
+                case '0', '1', '2', '3', '4', '5', '6', '7' -> {
+                    int end = i;
+                    while (end < body.length()
+                            && end - i < 3
+                            && body.charAt(end) >= '0'
+                            && body.charAt(end) <= '7') {
+                        end++;
+                    }
+                    appendCodePoint(out, Integer.parseInt(body.substring(i, end), 8));
+                    i = end - 1;
+                }
                 default -> out.append(next);
             }
         }
@@ -239,13 +348,29 @@ final class PgCatalogSql {
     private static final Pattern NUMBER_ARRAY =
             Pattern.compile("'\\{\\s*-?\\d+(\\s*,\\s*-?\\d+)*\\s*}'");
 
+    /** A comparison just before a literal. */
+    private static final Pattern COMPARED = Pattern.compile("(?:=|<>|!=)\\s*$");
+
+    /** A character of an escape, a quote doubled as the literal it goes into needs. */
+    private static void appendCodePoint(StringBuilder out, int codePoint) {
+        if (codePoint == '\'') {
+            out.append("''");
+        } else if (Character.isValidCodePoint(codePoint)) {
+            out.appendCodePoint(codePoint);
+        }
+    }
+
     private static String unmask(String code, List<String> literals) {
         Matcher masked = MASKED.matcher(code);
         StringBuilder out = new StringBuilder(code.length());
         while (masked.find()) {
             String literal = literals.get(Integer.parseInt(masked.group(1)));
-            if (NUMBER_ARRAY.matcher(literal).matches()) {
-                // H2 compares an array with an array, not with its text.
+            boolean compared =
+                    COMPARED.matcher(
+                                    code.substring(Math.max(0, masked.start() - 8), masked.start()))
+                            .find();
+            if (compared && NUMBER_ARRAY.matcher(literal).matches()) {
+                // psql's pol.polroles = '{0}': H2 compares an array with an array, not its text.
                 literal = "ARRAY[" + literal.substring(2, literal.length() - 2) + "]";
             }
             masked.appendReplacement(out, Matcher.quoteReplacement(literal));

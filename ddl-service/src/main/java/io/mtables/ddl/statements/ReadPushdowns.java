@@ -77,9 +77,12 @@ final class ReadPushdowns {
         }
         ordered |= select.getOrderList() != null && !select.getOrderList().isEmpty();
         List<String> qualifiers = qualifiers(select.getFrom());
-        if (qualifiers == null
-                || nestsAQuery(select.getSelectList())
-                || nestsAQuery(select.getWhere())) {
+        boolean nested =
+                select.getOperandList().stream()
+                                .filter(operand -> operand != select.getFrom())
+                                .anyMatch(ReadPushdowns::nestsAQuery)
+                        || (query instanceof SqlOrderBy orderBy && nestsAQuery(orderBy.orderList));
+        if (qualifiers == null || nested) {
             // A join or a subquery in FROM: the rows read are not the answer's. A subquery
             // elsewhere may read the same table, and must see all of it.
             return PushedDown.NOTHING;
@@ -112,6 +115,7 @@ final class ReadPushdowns {
         }
         if (from instanceof SqlBasicCall as
                 && as.getKind() == SqlKind.AS
+                && as.operandCount() == 2 // not AS d(x, y), which renames the columns
                 && as.operand(0) instanceof SqlIdentifier
                 && as.operand(1) instanceof SqlIdentifier alias) {
             return List.of(alias.getSimple());
@@ -201,12 +205,19 @@ final class ReadPushdowns {
             negated = true;
         }
         if (value instanceof SqlUnknownLiteral typed && typed.tag.equalsIgnoreCase("DATE")) {
-            value = typed.resolve(SqlTypeName.DATE); // DATE '...', as the parser leaves it
+            try {
+                value = typed.resolve(SqlTypeName.DATE); // DATE '...', as the parser leaves it
+            } catch (RuntimeException notADate) {
+                return Optional.empty(); // the query's own validation says what is wrong
+            }
         }
         if (!(value instanceof SqlLiteral literal) || literal.getValue() == null) {
             return Optional.empty();
         }
         if (literal instanceof SqlNumericLiteral number) {
+            if (!number.isExact()) {
+                return Optional.empty(); // 1E3 is a double to the query, not a decimal
+            }
             BigDecimal decimal = number.getValueAs(BigDecimal.class);
             return Optional.of(negated ? decimal.negate() : decimal);
         }
@@ -246,8 +257,12 @@ final class ReadPushdowns {
 
     private static Long count(SqlNode node) {
         if (node instanceof SqlNumericLiteral number && number.isInteger()) {
-            long value = number.getValueAs(BigDecimal.class).longValue();
-            return value >= 0 ? value : null;
+            try {
+                long value = number.getValueAs(BigDecimal.class).longValueExact();
+                return value >= 0 ? value : null;
+            } catch (ArithmeticException tooLarge) {
+                return null;
+            }
         }
         return null;
     }

@@ -201,12 +201,25 @@ class PgCatalogTest {
                         "SELECT 1 FROM pg_catalog.pg_class; CALL FILE_WRITE('x',"
                                 + " '/tmp/mt-pgcatalog')",
                         "SELECT 1 FROM pg_catalog.pg_class; DELETE FROM pg_catalog.pg_class",
-                        "SELECT 1 FROM pg_catalog.pg_class; SET MODE Regular")) {
+                        "SELECT 1 FROM pg_catalog.pg_class; SET MODE Regular",
+                        // Needs no rights, and would change the session every caller shares.
+                        "SELECT 1 FROM pg_catalog.pg_class; SET SCHEMA_SEARCH_PATH public",
+                        "SELECT 1 FROM pg_catalog.pg_class /* ; */; SET @a = 1;",
+                        // Bytes of the caller's choosing, deserialized by H2 if it could.
+                        "SELECT CAST(X'ACED0005737200' AS JAVA_OBJECT) FROM pg_catalog.pg_class")) {
             assertThatThrownBy(() -> rows(query))
                     .as(query)
                     .isInstanceOf(StatementException.class)
-                    .hasMessageMatching("(?s).*(Admin rights|Not enough rights).*");
+                    .hasMessageMatching(
+                            "(?s).*(Admin rights|Not enough rights|one statement|Java object"
+                                    + "|JAVA_OBJECT|serializ).*");
         }
+        // One statement, a trailing ';' and ';' inside literals, identifiers and comments.
+        assertThat(
+                        rows(
+                                "SELECT relname AS \"a;b\" FROM pg_catalog.pg_class WHERE relname"
+                                        + " <> ';' -- ;\n;"))
+                .isNotEmpty();
         assertThat(Path.of("/tmp/mt-pgcatalog")).doesNotExist();
         assertThat(rows("SELECT COUNT(*) FROM pg_catalog.pg_class")).isNotEmpty();
         assertThat(rows(queries("psql15.sql").get(2))).hasSize(2);
@@ -240,6 +253,29 @@ class PgCatalogTest {
                 .isEqualTo(
                         "SELECT mtpg.regclass_of('pg_class'), 'it''s', 'pg_catalog.x', unnest(a),"
                                 + " mtpg.pg_class.oid");
+    }
+
+    @Test
+    void rewritesWhatPostgresWritesAndLeavesTheRestAlone() {
+        assertThat(
+                        PgCatalogSql.toH2(
+                                "SELECT 1 AS \"it's\" FROM pg_catalog.pg_class",
+                                Set.of("pg_catalog.pg_class")))
+                .isEqualTo("SELECT 1 AS \"it's\" FROM mtpg.pg_class");
+        assertThat(
+                        PgCatalogSql.toH2(
+                                "SELECT n FROM generate_series(1, 3) AS gs(n), generate_series(1,"
+                                        + " 2) s WHERE s = 1",
+                                Set.of()))
+                .isEqualTo(
+                        "SELECT n FROM generate_series(1, 3) AS gs(n), generate_series(1, 2) s(s)"
+                                + " WHERE s = 1");
+        assertThat(PgCatalogSql.toH2("SELECT * FROM generate_series(1, 3) WHERE 1 = 1", Set.of()))
+                .isEqualTo("SELECT * FROM generate_series(1, 3) WHERE 1 = 1");
+        assertThat(PgCatalogSql.toH2("SELECT E'\\x41\\101\\u0041\\n', $$it's$$", Set.of()))
+                .isEqualTo("SELECT 'AAA\n', 'it''s'");
+        assertThat(PgCatalogSql.toH2("SELECT 1 WHERE a = '{0}' OR b LIKE '{1}'", Set.of()))
+                .isEqualTo("SELECT 1 WHERE a = ARRAY[0] OR b LIKE '{1}'");
     }
 
     private List<List<Object>> rows(String query) {

@@ -54,6 +54,10 @@ class ReadPushdownsTest {
         assertThat(of("SELECT * FROM daily WHERE x.id = 1").conditions()).isEmpty();
         assertThat(of("SELECT * FROM daily WHERE id = n").conditions()).isEmpty();
         assertThat(of("SELECT * FROM daily WHERE id = NULL").conditions()).isEmpty();
+        // An approximate number is a double to the query; a malformed date its own error.
+        assertThat(of("SELECT * FROM daily WHERE id = 9007199254740993E0").conditions()).isEmpty();
+        assertThat(of("SELECT * FROM daily WHERE ds = DATE '2026-13-45'").conditions()).isEmpty();
+        assertThat(of("SELECT * FROM daily LIMIT 18446744073709551617").limit()).isEqualTo(-1);
     }
 
     @Test
@@ -78,7 +82,14 @@ class ReadPushdownsTest {
                         "SELECT (SELECT MAX(n) FROM daily) AS m, id FROM daily WHERE id = 1",
                         "SELECT * FROM daily a JOIN daily b ON a.id = b.id WHERE a.id = 1",
                         "SELECT * FROM (SELECT * FROM daily) WHERE id = 1",
-                        "SELECT * FROM daily WHERE id = 1 UNION ALL SELECT * FROM daily")) {
+                        "SELECT * FROM daily WHERE id = 1 UNION ALL SELECT * FROM daily",
+                        // A subquery anywhere may read the same table, which is read once.
+                        "SELECT n FROM daily WHERE n = 1 GROUP BY n HAVING COUNT(*) >= (SELECT"
+                                + " COUNT(*) FROM daily)",
+                        "SELECT id FROM daily WHERE id = 1 ORDER BY (SELECT MAX(n) FROM daily)"
+                                + " LIMIT 1",
+                        // Columns renamed in FROM: id here is the table's n.
+                        "SELECT * FROM daily AS d(n, id) WHERE id = 1")) {
             assertThat(of(query)).as(query).isEqualTo(PushedDown.NOTHING);
         }
     }
