@@ -9,6 +9,7 @@ import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.paimon.catalog.Catalog;
@@ -69,6 +70,34 @@ class SelectIT {
         post("SELECT SUM(n) AS total FROM default_catalog." + db + ".daily", 200)
                 .then()
                 .body("rows[0][0]", equalTo(15));
+
+        // What is applied while reading (docs/ddl.md) answers as the whole query would.
+        String daily = db + ".daily";
+        post("SELECT ds FROM " + daily + " WHERE n = 5", 200)
+                .then()
+                .body("rows", contains(List.of("2026-11-28")));
+        post("SELECT ds, n FROM " + daily + " WHERE n >= 5 AND ds <> '2026-11-29' LIMIT 5", 200)
+                .then()
+                .body("rows", contains(List.of("2026-11-28", 5)));
+        post("SELECT ds FROM " + daily + " d WHERE d.n > 3 LIMIT 1", 200)
+                .then()
+                .body("rows", hasSize(1));
+        post("SELECT ds FROM " + daily + " WHERE n > 0 LIMIT 2 OFFSET 2", 200)
+                .then()
+                .body("rows", hasSize(1));
+        post(
+                        "SELECT n FROM "
+                                + daily
+                                + " WHERE n = 5 GROUP BY n HAVING COUNT(*) >= (SELECT COUNT(*)"
+                                + " FROM "
+                                + daily
+                                + ")",
+                        200)
+                .then()
+                .body("rows", hasSize(0));
+        post("SELECT * FROM " + daily + " AS d(x, y) WHERE y = 3", 200)
+                .then()
+                .body("rows", contains(List.of("2026-11-27", 3)));
     }
 
     static void writeAsTheJobManagerWould(String db, String table, Map<String, Long> rows)
