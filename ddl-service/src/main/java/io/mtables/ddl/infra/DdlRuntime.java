@@ -21,16 +21,12 @@ import io.mtables.messaging.WarmUps;
 import io.mtables.messaging.active.ActiveInstance;
 import io.mtables.planning.FlinkQueryAnalyzer;
 import io.mtables.planning.PlannerSettings;
-import io.mtables.planning.QueryAnalysis;
-import io.mtables.planning.RefreshModeRules;
-import io.mtables.planning.StateCompatibility;
 import io.mtables.planning.StoredStatements;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.catalog.TableDefinition;
-import io.mtables.schemas.plan.RefreshPlan;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
@@ -45,8 +41,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -316,6 +310,65 @@ public class DdlRuntime {
         Catalog catalog = new Catalog();
         Map<String, String> changesByRequest = new HashMap<>();
         gate.progress("reading " + Topics.TABLE_DEFINITIONS);
+        readDefinitions(catalog, changesByRequest);
+        for (TableDefinition table : catalog.inDependencyOrder()) {
+            try {
+                flink.onPlannerThread(
+                        () -> {
+                            flink.register(table);
+                            return null;
+                        });
+            } catch (RuntimeException e) {
+                LOG.errorf(
+                        "cannot restore %s into Flink's catalog: %s",
+                        table.table(), e.getMessage());
+            }
+        }
+        gate.progress("starting Flink's planner for EXPLAIN");
+        FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
+        PlanPreview preview = new FlinkPlanPreview(analyzer, settings, clock, plans);
+        gate.progress("reading " + Topics.DDL_ACCESS);
+        AccessControl access = accessLog.read(admins());
+        StatementService loaded =
+                new StatementService(
+                        flink,
+                        catalog,
+                        new ReadModels(plans, statuses, warehouse, queries, audits),
+                        preview,
+                        new StatementLogs(definitions, results, lifecycle, accessLog),
+                        access,
+                        sourceHistory,
+                        config,
+                        clock);
+        changesByRequest.forEach(loaded::rememberChange);
+        gate.progress("reading " + Topics.DDL_RESULTS);
+        readResults(loaded);
+        StatementService previous = service != null ? service : replaced;
+        if (previous != null) {
+            loaded.takePendingResults(previous);
+        }
+        replaced = null;
+        loaded.onDefinitionInDoubt(this::reloadCatalog);
+        service = loaded;
+        if (previous != null) {
+            previous.onDefinitionInDoubt(() -> {});
+        }
+        gate.open();
+        LOG.infof("catalog loaded: %d tables", catalog.inDependencyOrder().size());
+        if (warmUp && !warmedUp) {
+            // Once per process, after opening: a statement that comes meanwhile waits for the
+            // planner's thread as long as its own cold compilation would have taken.
+            warmedUp = true;
+            WarmUps.run("sql front end", flink::warmUp, registry);
+            WarmUps.run("planner", () -> analyzer.warmUp(0), registry);
+        }
+    }
+
+    /**
+     * The definition log read into {@code catalog}, and which request made each table's latest
+     * change into {@code changesByRequest}.
+     */
+    private void readDefinitions(Catalog catalog, Map<String, String> changesByRequest) {
         for (var record : definitions.readAllWhenAvailable()) {
             String type = KafkaLog.header(record, EventHeaders.TYPE);
             if (Contracts.TABLE_DEFINED_V1.type().equals(type)) {
@@ -341,72 +394,10 @@ public class DdlRuntime {
                 LOG.warnf("skipping a record of type %s in %s", type, Topics.TABLE_DEFINITIONS);
             }
         }
-        for (TableDefinition table : catalog.inDependencyOrder()) {
-            try {
-                flink.onPlannerThread(
-                        () -> {
-                            flink.register(table);
-                            return null;
-                        });
-            } catch (RuntimeException e) {
-                LOG.errorf(
-                        "cannot restore %s into Flink's catalog: %s",
-                        table.table(), e.getMessage());
-            }
-        }
-        gate.progress("starting Flink's planner for EXPLAIN");
-        FlinkQueryAnalyzer analyzer = new FlinkQueryAnalyzer();
-        PlanPreview preview =
-                new PlanPreview() {
-                    @Override
-                    public PlanPreview.Preview preview(TableDefinition table) {
-                        // Which upstream plans it was made with: planner-service takes the plan
-                        // only when its own are the same versions.
-                        Map<String, Long> upstreamVersions = new ConcurrentHashMap<>();
-                        var analysis =
-                                analyzer.analyze(
-                                        table,
-                                        upstream -> {
-                                            var plan = plans.find(upstream);
-                                            upstreamVersions.put(
-                                                    upstream,
-                                                    plan.map(RefreshPlan::definitionVersion)
-                                                            .orElse(0L));
-                                            return plan;
-                                        });
-                        return new PlanPreview.Preview(
-                                RefreshModeRules.plan(table, settings, analysis, clock.instant()),
-                                analysis.verdict() == QueryAnalysis.Verdict.BLOCKED,
-                                new TreeMap<>(upstreamVersions),
-                                settings.toString());
-                    }
+    }
 
-                    @Override
-                    public StateCompatibility.Result stateVerdict(
-                            TableDefinition running, TableDefinition changed) {
-                        return analyzer.stateVerdict(running, changed, plans::find);
-                    }
-
-                    @Override
-                    public Set<String> windowEnds(TableDefinition table) {
-                        return analyzer.windowEnds(table, plans::find);
-                    }
-                };
-        gate.progress("reading " + Topics.DDL_ACCESS);
-        AccessControl access = accessLog.read(admins());
-        StatementService loaded =
-                new StatementService(
-                        flink,
-                        catalog,
-                        new ReadModels(plans, statuses, warehouse, queries, audits),
-                        preview,
-                        new StatementLogs(definitions, results, lifecycle, accessLog),
-                        access,
-                        sourceHistory,
-                        config,
-                        clock);
-        changesByRequest.forEach(loaded::rememberChange);
-        gate.progress("reading " + Topics.DDL_RESULTS);
+    /** The result log read into {@code loaded}: the results it answers again without executing. */
+    private void readResults(StatementService loaded) {
         for (var record : results.readAllWhenAvailable()) {
             if (Contracts.STATEMENT_RESULT_V1
                     .type()
@@ -418,25 +409,6 @@ public class DdlRuntime {
                                                 result,
                                                 KafkaLog.header(record, EventHeaders.COMMAND)));
             }
-        }
-        StatementService previous = service != null ? service : replaced;
-        if (previous != null) {
-            loaded.takePendingResults(previous);
-        }
-        replaced = null;
-        loaded.onDefinitionInDoubt(this::reloadCatalog);
-        service = loaded;
-        if (previous != null) {
-            previous.onDefinitionInDoubt(() -> {});
-        }
-        gate.open();
-        LOG.infof("catalog loaded: %d tables", catalog.inDependencyOrder().size());
-        if (warmUp && !warmedUp) {
-            // Once per process, after opening: a statement that comes meanwhile waits for the
-            // planner's thread as long as its own cold compilation would have taken.
-            warmedUp = true;
-            WarmUps.run("sql front end", flink::warmUp, registry);
-            WarmUps.run("planner", () -> analyzer.warmUp(0), registry);
         }
     }
 

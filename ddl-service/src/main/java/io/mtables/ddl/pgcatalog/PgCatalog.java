@@ -61,6 +61,9 @@ public final class PgCatalog {
 
     private static final Logger LOG = Logger.getLogger(PgCatalog.class);
 
+    /** The longest a catalog query may run. */
+    private static final long MAX_SECONDS = 10;
+
     /** The names the emulation defines in its schema (pg_catalog.sql). */
     private static final Set<String> EMULATED = emulatedNames();
 
@@ -111,7 +114,10 @@ public final class PgCatalog {
         }
         try (Statement statement = reader.createStatement()) {
             statement.setMaxRows(maxRows + 1);
-            statement.setQueryTimeout((int) Math.max(1, timeout.toSeconds()));
+            // Catalog queries take milliseconds; one that takes longer holds every other caller's
+            // (the emulation answers one at a time), so it gets less than a read's timeout.
+            statement.setQueryTimeout(
+                    (int) Math.max(1, Math.min(MAX_SECONDS, timeout.toSeconds())));
             try (ResultSet result = statement.executeQuery(h2)) {
                 return answer(result);
             }
