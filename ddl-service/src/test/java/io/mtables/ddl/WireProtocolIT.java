@@ -20,12 +20,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.postgresql.util.PSQLException;
@@ -466,23 +468,21 @@ class WireProtocolIT {
     }
 
     /** The tmux pane's text once it shows {@code expected}, within 30 seconds. */
-    private static String awaitScreen(String socket, String session, String expected)
-            throws Exception {
-        String screen = "";
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            Process capture =
-                    new ProcessBuilder("tmux", "-L", socket, "capture-pane", "-p", "-t", session)
-                            .redirectErrorStream(true)
-                            .start();
-            screen = new String(capture.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            capture.waitFor(10, TimeUnit.SECONDS);
-            if (screen.contains(expected)) {
-                return screen;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("the screen never showed " + expected + ":\n" + screen);
+    private static String awaitScreen(String socket, String session, String expected) {
+        return Awaitility.await("the screen showing " + expected)
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> screen(socket, session), screen -> screen.contains(expected));
+    }
+
+    private static String screen(String socket, String session) throws Exception {
+        Process capture =
+                new ProcessBuilder("tmux", "-L", socket, "capture-pane", "-p", "-t", session)
+                        .redirectErrorStream(true)
+                        .start();
+        String screen = new String(capture.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        capture.waitFor(10, TimeUnit.SECONDS);
+        return screen;
     }
 
     private static List<String> values(ResultSet rows, String column) throws SQLException {
