@@ -1,9 +1,11 @@
 package io.mtables.ddl;
 
 import static io.mtables.ddl.StatementRequests.post;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.nullValue;
 
 import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
@@ -98,6 +100,82 @@ class SelectIT {
         post("SELECT * FROM " + daily + " AS d(x, y) WHERE y = 3", 200)
                 .then()
                 .body("rows", contains(List.of("2026-11-27", 3)));
+    }
+
+    @Test
+    void aSelectOfATablesRowsIsReadPageByPage() throws Exception {
+        DialectIT.awaitReady();
+        post("CREATE TABLE " + db + ".hits (ds STRING) WITH ('connector' = 'datagen')", 202);
+        post(
+                "CREATE MATERIALIZED TABLE "
+                        + db
+                        + ".per_day FRESHNESS = INTERVAL '1' HOUR AS SELECT ds, COUNT(*) AS n FROM "
+                        + db
+                        + ".hits GROUP BY ds",
+                202);
+        Map<String, Long> rows = new java.util.TreeMap<>();
+        for (int day = 1; day <= 7; day++) {
+            rows.put("2026-11-0" + day, (long) day);
+        }
+        writeAsTheJobManagerWould(db, "per_day", rows);
+        String select = "SELECT ds, n AS hits FROM " + db + ".per_day WHERE n >= 2";
+
+        // Pages of three, each asked with the last one's token: every row once.
+        List<Object> read = new java.util.ArrayList<>();
+        String token = null;
+        int pages = 0;
+        do {
+            Map<String, Object> body = new java.util.HashMap<>();
+            body.put("statement", select);
+            body.put("pageSize", 3);
+            if (token != null) {
+                body.put("pageToken", token);
+            }
+            var page = page(body, 200);
+            page.then().body("columns.name", contains("ds", "hits"));
+            read.addAll(page.jsonPath().getList("rows"));
+            token = page.jsonPath().getString("nextPageToken");
+            pages++;
+        } while (token != null && pages < 10);
+        assertThat(pages).isEqualTo(2);
+        assertThat(read)
+                .containsExactlyInAnyOrder(
+                        rows.entrySet().stream()
+                                .filter(row -> row.getValue() >= 2)
+                                .map(row -> List.of(row.getKey(), row.getValue().intValue()))
+                                .toArray());
+
+        // A token with another statement, a page size out of range: refused, with what is allowed.
+        var first = page(Map.of("statement", select, "pageSize", 3), 200);
+        page(
+                        Map.of(
+                                "statement",
+                                select + " LIMIT 4",
+                                "pageSize",
+                                3,
+                                "pageToken",
+                                first.jsonPath().getString("nextPageToken")),
+                        400)
+                .then()
+                .body("title", equalTo("InvalidPageToken"));
+        page(Map.of("statement", select, "pageSize", 0), 400)
+                .then()
+                .body("title", equalTo("InvalidPageSize"));
+        // An answer the query engine makes (ORDER BY) comes whole, with no token.
+        page(Map.of("statement", select + " ORDER BY ds", "pageSize", 3), 200)
+                .then()
+                .body("rows", hasSize(6))
+                .body("nextPageToken", nullValue());
+    }
+
+    private static io.restassured.response.Response page(Map<String, Object> body, int status) {
+        var response =
+                StatementRequests.caller()
+                        .contentType(io.restassured.http.ContentType.JSON)
+                        .body(body)
+                        .post("/api/v1/statements");
+        response.then().statusCode(status);
+        return response;
     }
 
     static void writeAsTheJobManagerWould(String db, String table, Map<String, Long> rows)

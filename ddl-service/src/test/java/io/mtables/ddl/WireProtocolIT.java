@@ -126,6 +126,39 @@ class WireProtocolIT {
     }
 
     @Test
+    void aSelectOfATablesRowsStreamsInBatchesOfTheFetchSize() throws Exception {
+        try (Connection connection = connect("sslmode=require");
+                Statement statement = connection.createStatement()) {
+            declareDaily(statement);
+            connection.setAutoCommit(false);
+            statement.setFetchSize(2); // pulled from the table's read two rows per Execute
+            for (int run = 0; run < 3; run++) {
+                List<String> read = new ArrayList<>();
+                try (ResultSet rows =
+                        statement.executeQuery(
+                                "SELECT d.ds AS days, n FROM " + db + ".daily d WHERE n > 1")) {
+                    assertThat(rows.getMetaData().getColumnLabel(1)).isEqualTo("days");
+                    assertThat(rows.getMetaData().getColumnTypeName(2)).isEqualTo("int8");
+                    while (rows.next()) {
+                        read.add(rows.getString("days") + "=" + rows.getLong("n"));
+                    }
+                }
+                assertThat(read)
+                        .containsExactlyInAnyOrder("2026-11-27=3", "2026-11-28=5", "2026-11-29=7");
+                try (ResultSet rows =
+                        statement.executeQuery("SELECT n FROM " + db + ".daily LIMIT 2 OFFSET 1")) {
+                    int count = 0;
+                    while (rows.next()) {
+                        count++;
+                    }
+                    assertThat(count).isEqualTo(2);
+                }
+                connection.commit(); // the block's portals, and their reads, end here
+            }
+        }
+    }
+
+    @Test
     void aFetchSizeReadsRowsInBatchesInsideABlockThatRefusesChanges() throws Exception {
         try (Connection connection = connect("sslmode=require");
                 Statement statement = connection.createStatement()) {

@@ -1,5 +1,6 @@
 package io.mtables.ddl.api;
 
+import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.ddl.statements.QueryRunner;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.schemas.ddl.StatementError;
@@ -43,9 +44,13 @@ final class Problems {
         if ("PermissionDenied".equals(reason)) {
             return 403;
         }
+        if (WarehouseReader.PAGE_EXPIRED.equals(reason)) {
+            return 410;
+        }
         if ("ServiceNotReady".equals(reason)
                 || StatementService.BROKER_UNAVAILABLE.equals(reason)
-                || QueryRunner.TOO_MANY_QUERIES.equals(reason)) {
+                || QueryRunner.TOO_MANY_QUERIES.equals(reason)
+                || WarehouseReader.READ_FAILED.equals(reason)) {
             return 503;
         }
         if (StatementService.INTERNAL_ERROR.equals(reason)) {

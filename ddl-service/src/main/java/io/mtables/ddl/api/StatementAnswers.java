@@ -1,8 +1,11 @@
 package io.mtables.ddl.api;
 
 import io.mtables.ddl.infra.DdlRuntime;
+import io.mtables.ddl.infra.ScanPosition;
 import io.mtables.ddl.infra.ServiceNotReadyException;
 import io.mtables.ddl.metrics.StatementMetrics;
+import io.mtables.ddl.statements.PageTokens;
+import io.mtables.ddl.statements.QueryAnswer;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
@@ -30,6 +33,58 @@ public class StatementAnswers {
     public StatementAnswers(DdlRuntime runtime, StatementMetrics metrics) {
         this.runtime = runtime;
         this.metrics = metrics;
+    }
+
+    /**
+     * As {@link #answer(String, String, String, String, String)}, for a door that streams: a SELECT
+     * whose rows go straight from one table to the answer comes as a cursor from {@code from}
+     * (closed by the caller). A standby forwards the statement and answers its rows whole: it has
+     * no page to go on from.
+     */
+    public QueryAnswer answer(
+            String via,
+            String requestId,
+            String statement,
+            String authorization,
+            String principal,
+            ScanPosition from) {
+        if (runtime.standingBy()) {
+            if (!from.isStart()) {
+                StatementError elsewhere =
+                        StatementError.of(
+                                PageTokens.INVALID_PAGE_TOKEN,
+                                "This instance stands by: the active instance gave the token and"
+                                        + " reads the pages.",
+                                "the next page from the instance that gave the first, or the"
+                                        + " SELECT again");
+                return QueryAnswer.of(
+                        metrics.answered(
+                                via,
+                                StatementResult.failed(requestId, elsewhere, Instant.now())
+                                        .by(principal)));
+            }
+            return QueryAnswer.of(answer(via, requestId, statement, authorization, principal));
+        }
+        QueryAnswer answer;
+        try {
+            answer =
+                    runtime.withService(
+                            service -> service.answer(requestId, statement, principal, from));
+        } catch (ServiceNotReadyException e) {
+            return QueryAnswer.of(
+                    StatementResult.failed(
+                            requestId,
+                            StatementError.of("ServiceNotReady", e.getMessage(), null),
+                            Instant.now()));
+        }
+        metrics.answered(via, answer.result());
+        if (!principal.equals(answer.result().principal())) {
+            if (answer.cursor() != null) {
+                answer.cursor().close();
+            }
+            return QueryAnswer.of(requestIdInUse(requestId));
+        }
+        return answer;
     }
 
     /**
@@ -67,16 +122,20 @@ public class StatementAnswers {
         if (!principal.equals(result.principal())) {
             // A standby knew the request id as another caller's (or as a result from before
             // principals, which is nobody's): never theirs to read.
-            return StatementResult.failed(
-                    requestId,
-                    StatementError.of(
-                            StatementService.REQUEST_ID_IN_USE,
-                            "Request id "
-                                    + requestId
-                                    + " belongs to another caller's statement; nothing was done.",
-                            "a request id of your own (a new UUID)"),
-                    Instant.now());
+            return requestIdInUse(requestId);
         }
         return result;
+    }
+
+    private static StatementResult requestIdInUse(String requestId) {
+        return StatementResult.failed(
+                requestId,
+                StatementError.of(
+                        StatementService.REQUEST_ID_IN_USE,
+                        "Request id "
+                                + requestId
+                                + " belongs to another caller's statement; nothing was done.",
+                        "a request id of your own (a new UUID)"),
+                Instant.now());
     }
 }

@@ -1,9 +1,13 @@
 package io.mtables.ddl.api;
 
 import io.mtables.ddl.audit.AuditTrail;
+import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.DdlRuntime;
+import io.mtables.ddl.infra.ScanPosition;
 import io.mtables.ddl.infra.ServiceNotReadyException;
 import io.mtables.ddl.security.Principals;
+import io.mtables.ddl.statements.PageTokens;
+import io.mtables.ddl.statements.QueryAnswer;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import io.quarkus.security.Authenticated;
@@ -46,12 +50,15 @@ public class StatementResource {
     private final StatementAnswers answers;
     private final SecurityIdentity caller;
     private final AuditTrail audit;
+    private final RestPages pages;
 
     public StatementResource(
             DdlRuntime runtime,
             StatementAnswers answers,
             SecurityIdentity caller,
-            AuditTrail audit) {
+            AuditTrail audit,
+            RestPages pages) {
+        this.pages = pages;
         this.runtime = runtime;
         this.answers = answers;
         this.caller = caller;
@@ -80,32 +87,52 @@ public class StatementResource {
                     String wait,
             @Context HttpServerRequest http) {
         String principal = Principals.of(caller);
-        StatementResult result = answer(request, authorization, principal);
+        RestPages.Page page = answer(request, authorization, principal);
         audit.record(
                 "rest",
                 ClientAddress.of(http),
                 principal,
                 request == null ? null : request.statement(),
-                result);
-        return respond(result);
+                page.result());
+        return respond(page);
     }
 
-    private StatementResult answer(
+    private RestPages.Page answer(
             StatementRequest request, String authorization, String principal) {
         if (request == null || request.statement() == null || request.statement().isBlank()) {
-            return StatementResult.failed(
+            return refused(
                     null,
                     StatementError.of(
                             "MalformedRequest",
                             "The body must be a JSON object with a non-blank 'statement'.",
-                            "{\"statement\": \"...\", \"requestId\": \"optional\"}"),
-                    Instant.now());
+                            "{\"statement\": \"...\", \"requestId\": \"optional\","
+                                    + " \"pageSize\": 1000, \"pageToken\": \"optional\"}"));
         }
         String requestId =
                 request.requestId() == null || request.requestId().isBlank()
                         ? UUID.randomUUID().toString()
                         : request.requestId();
-        return answers.answer("rest", requestId, request.statement(), authorization, principal);
+        StatementError badSize = pages.checkSize(request.pageSize());
+        if (badSize != null) {
+            return refused(requestId, badSize);
+        }
+        ScanPosition from;
+        try {
+            from =
+                    request.pageToken() == null
+                            ? ScanPosition.START
+                            : PageTokens.read(request.pageToken(), request.statement());
+        } catch (StatementException invalid) {
+            return refused(requestId, invalid.toError());
+        }
+        QueryAnswer answer =
+                answers.answer(
+                        "rest", requestId, request.statement(), authorization, principal, from);
+        return pages.page(answer, request.pageSize(), request.statement());
+    }
+
+    private static RestPages.Page refused(String requestId, StatementError error) {
+        return new RestPages.Page(StatementResult.failed(requestId, error, Instant.now()), null);
     }
 
     @GET
@@ -139,12 +166,19 @@ public class StatementResource {
         }
     }
 
-    private static Response respond(StatementResult result) {
+    private static Response respond(RestPages.Page page) {
+        StatementResult result = page.result();
         if (result.status() == StatementResult.Status.FAILED) {
             return Problems.of(result.error(), result.requestId());
         }
         if (result.columns() != null) {
-            return Response.ok(Map.of("columns", result.columns(), "rows", result.rows())).build();
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("columns", result.columns());
+            body.put("rows", result.rows());
+            if (page.nextPageToken() != null) {
+                body.put("nextPageToken", page.nextPageToken());
+            }
+            return Response.ok(body).build();
         }
         return Response.accepted(operationBody(result))
                 .location(URI.create("/api/v1/operations/" + result.requestId()))

@@ -53,8 +53,11 @@ public record PushedDown(List<Condition> conditions, boolean wholeWhere, long li
      */
     public record Condition(String column, Comparison comparison, Object value) {}
 
-    /** What Paimon's read takes: the predicate, and whether it is the whole WHERE. */
-    record Filter(Optional<Predicate> predicate, long limit) {}
+    /**
+     * What Paimon's read takes: the predicate, the limit it may stop at, and whether the predicate
+     * is the whole WHERE ({@code exact}: the rows it passes are the answer's).
+     */
+    record Filter(Optional<Predicate> predicate, long limit, boolean exact) {}
 
     /**
      * The conditions as a Paimon predicate over {@code rowType}; those it cannot state with the
@@ -77,7 +80,8 @@ public record PushedDown(List<Condition> conditions, boolean wholeWhere, long li
                 predicates.isEmpty()
                         ? Optional.empty()
                         : Optional.of(PredicateBuilder.and(predicates)),
-                exact ? limit : -1);
+                exact ? limit : -1,
+                exact);
     }
 
     private static Optional<Predicate> predicate(

@@ -147,6 +147,96 @@ public class WarehouseReader {
                                 "its Paimon table kept moving for " + ATTEMPTS + " reads"));
     }
 
+    /** The reason of a read that failed part way, its files removed under it. */
+    public static final String READ_FAILED = "ReadFailed";
+
+    /** The reason of a page asked for after its table or snapshot went. */
+    public static final String PAGE_EXPIRED = "PageExpired";
+
+    /**
+     * A cursor over the rows {@code scan} selects from {@code table} (as {@link #read(String, long,
+     * List)} finds it), from {@code from}: the latest snapshot, or the one an earlier page read.
+     * Empty when there is no Paimon table yet, or when the WHERE cannot all go into Paimon's read:
+     * the query reads the table as {@link #read(String, long, List, PushedDown)} does then.
+     */
+    public Optional<RowCursor> open(String table, long version, PlainScan scan, ScanPosition from) {
+        Exception moved = null;
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            if (attempt > 0) {
+                pause();
+            }
+            Catalog catalog = null;
+            RowCursor cursor = null;
+            try {
+                catalog = catalog();
+                Lookup lookup = lookUp(catalog, table, version);
+                if (lookup.absent()) {
+                    if (!from.isStart()) {
+                        throw pageExpired(table, "the table is gone");
+                    }
+                    return Optional.empty();
+                }
+                if (lookup.table() == null) {
+                    continue; // between the renames: look again
+                }
+                Table found = lookup.table();
+                PushedDown.Filter filter = scan.pushed().filter(found.rowType());
+                if (!filter.exact()
+                        || scan.columns().stream()
+                                .anyMatch(column -> found.rowType().getFieldIndex(column) < 0)) {
+                    return Optional.empty(); // the query engine's to read
+                }
+                if (!from.isStart() && !from.uuid().equals(found.uuid())) {
+                    throw pageExpired(table, "its query changed since the first page was read");
+                }
+                Optional<Long> latest = found.latestSnapshot().map(Snapshot::id);
+                long snapshot = from.isStart() ? latest.orElse(-1L) : from.snapshot();
+                cursor =
+                        new PaimonRowCursor(
+                                snapshot < 0 ? found : PaimonRowCursor.pinned(found, snapshot),
+                                snapshot,
+                                scan,
+                                filter,
+                                from);
+                if (from.isStart()
+                        && !cursor.hasNext()
+                        && !unchanged(catalog, lookup.name(), found.uuid(), latest)) {
+                    cursor.close();
+                    continue; // moved under the read: what it found is no answer
+                }
+                return Optional.of(cursor);
+            } catch (StatementException refused) {
+                throw refused;
+            } catch (Exception e) {
+                if (cursor != null) {
+                    cursor.close();
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    throw cannotRead(table, e);
+                }
+                if (!from.isStart()) {
+                    // The snapshot a page token names expired, or its files went.
+                    throw pageExpired(table, "its snapshot " + from.snapshot() + " cannot be read");
+                }
+                moved = e;
+                forgetCatalog(catalog);
+            }
+        }
+        throw cannotRead(
+                table,
+                moved != null
+                        ? moved
+                        : new IllegalStateException(
+                                "its Paimon table kept moving for " + ATTEMPTS + " reads"));
+    }
+
+    private static StatementException pageExpired(String table, String why) {
+        return StatementException.invalid(
+                PAGE_EXPIRED,
+                "The next page of this SELECT over " + table + " cannot be read: " + why + ".",
+                "the SELECT again from its first page (without a page token)");
+    }
+
     /**
      * The warehouse's catalog, opened once rather than per read (an object store's client is slow
      * to make), without Paimon's cache of tables: a switch-over renames tables under it, and a read

@@ -1,12 +1,16 @@
 package io.mtables.ddl.statements;
 
+import io.mtables.ddl.infra.RowCursor;
+import io.mtables.ddl.infra.ScanPosition;
 import io.mtables.schemas.access.AccessChanged;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.ddl.StatementResult.ResultColumn;
 import io.mtables.schemas.lifecycle.RefreshRequested;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 
 /** What a statement comes to, before anything is written. */
 public sealed interface Outcome {
@@ -58,8 +62,16 @@ public sealed interface Outcome {
      * warehouse takes as long as the table is large, and no change waits for it.
      *
      * @param rows reads the rows; a refusal is a {@code StatementException}
+     * @param cursor opens a cursor over the rows from a place in them, for a door that streams
+     *     them; null, or empty once opened, when only {@code rows} can read them
      */
-    record Read(Callable<Rows> rows) implements Outcome {}
+    record Read(Callable<Rows> rows, Function<ScanPosition, Optional<RowCursor>> cursor)
+            implements Outcome {
+
+        Read(Callable<Rows> rows) {
+            this(rows, null);
+        }
+    }
 
     /**
      * Nothing to change (IF EXISTS on a missing table, the same CREATE OR ALTER twice).

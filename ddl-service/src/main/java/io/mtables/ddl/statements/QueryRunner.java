@@ -1,18 +1,27 @@
 package io.mtables.ddl.statements;
 
 import io.mtables.ddl.domain.StatementException;
+import io.mtables.ddl.infra.RowCursor;
+import io.mtables.ddl.infra.ScanPosition;
+import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
+import io.mtables.schemas.ddl.StatementResult.ResultColumn;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
 
 /**
@@ -32,9 +41,11 @@ public class QueryRunner {
 
     private final Duration timeout;
     private final ThreadPoolExecutor pool;
+    private final Semaphore openCursors;
 
     public QueryRunner(int concurrency, Duration timeout) {
         this.timeout = timeout;
+        this.openCursors = new Semaphore(concurrency * CURSORS_PER_READER);
         AtomicInteger threads = new AtomicInteger();
         this.pool =
                 new ThreadPoolExecutor(
@@ -51,6 +62,108 @@ public class QueryRunner {
                         });
     }
 
+    /**
+     * Cursors open at once per reader: a cursor is pulled by its client's thread, at its pace, and
+     * holds one batch and one file's reader.
+     */
+    static final int CURSORS_PER_READER = 8;
+
+    private static final Object ABANDONED = new Object();
+
+    /**
+     * A cursor over {@code read}'s rows from {@code from}, opened on the pool within the timeout
+     * (finding the table and planning its read), or its rows read whole ({@link #run}) when it
+     * cannot stream; a cursor closed gives its place back.
+     */
+    QueryAnswer open(
+            String requestId, Outcome.Read read, ScanPosition from, Clock clock, String principal) {
+        if (!openCursors.tryAcquire()) {
+            return QueryAnswer.of(tooMany(requestId, clock).by(principal));
+        }
+        boolean handedOver = false;
+        try {
+            // The cursor is handed over through a slot, so that one opened after its wait ended
+            // is closed rather than left holding its place.
+            AtomicReference<Object> slot = new AtomicReference<>();
+            Awaited<Optional<RowCursor>> opened =
+                    submitted(
+                            requestId,
+                            () -> {
+                                Optional<RowCursor> cursor = read.cursor().apply(from);
+                                if (cursor.isPresent() && !slot.compareAndSet(null, cursor.get())) {
+                                    cursor.get().close();
+                                }
+                                return cursor;
+                            },
+                            clock);
+            if (opened.failure() != null) {
+                if (slot.getAndSet(ABANDONED) instanceof RowCursor late) {
+                    late.close();
+                }
+                return QueryAnswer.of(opened.failure().by(principal));
+            }
+            Optional<RowCursor> cursor = opened.value();
+            if (cursor.isEmpty()) {
+                if (!from.isStart()) {
+                    return QueryAnswer.of(
+                            failed(
+                                            requestId,
+                                            StatementError.of(
+                                                    WarehouseReader.PAGE_EXPIRED,
+                                                    "This SELECT's rows are no longer read page by"
+                                                            + " page (its table was replaced).",
+                                                    "the SELECT again without a page token"),
+                                            clock)
+                                    .by(principal));
+                }
+                return QueryAnswer.of(run(requestId, read, clock).by(principal));
+            }
+            handedOver = true;
+            return QueryAnswer.streaming(
+                    requestId, released(cursor.get()), clock.instant(), principal);
+        } finally {
+            if (!handedOver) {
+                openCursors.release();
+            }
+        }
+    }
+
+    /** {@code cursor}, giving its place back once closed. */
+    private RowCursor released(RowCursor cursor) {
+        return new RowCursor() {
+            private boolean closed;
+
+            @Override
+            public List<ResultColumn> columns() {
+                return cursor.columns();
+            }
+
+            @Override
+            public boolean hasNext() {
+                return cursor.hasNext();
+            }
+
+            @Override
+            public List<Object> next() {
+                return cursor.next();
+            }
+
+            @Override
+            public ScanPosition position() {
+                return cursor.position();
+            }
+
+            @Override
+            public void close() {
+                if (!closed) {
+                    closed = true;
+                    cursor.close();
+                    openCursors.release();
+                }
+            }
+        };
+    }
+
     /** How long a read may take (mt.ddl.read-timeout). */
     Duration timeout() {
         return timeout;
@@ -58,57 +171,79 @@ public class QueryRunner {
 
     /** The result of {@code read}, or why it has none. */
     StatementResult run(String requestId, Outcome.Read read, Clock clock) {
-        Future<Outcome.Rows> rows;
+        Awaited<Outcome.Rows> answer = submitted(requestId, read.rows(), clock);
+        return answer.failure() != null
+                ? answer.failure()
+                : StatementResult.rows(
+                        requestId,
+                        answer.value().columns(),
+                        answer.value().rows(),
+                        clock.instant());
+    }
+
+    /** A value computed on the pool, or the result that says why there is none. */
+    private record Awaited<T>(T value, StatementResult failure) {}
+
+    private <T> Awaited<T> submitted(String requestId, Callable<T> work, Clock clock) {
+        Future<T> future;
         try {
-            rows = pool.submit(read.rows());
+            future = pool.submit(work);
         } catch (RejectedExecutionException busy) {
-            return failed(
-                    requestId,
-                    StatementError.of(
-                            TOO_MANY_QUERIES,
-                            "Every reader of the warehouse is busy and "
-                                    + pool.getQueue().size()
-                                    + " SELECTs wait already; nothing was read.",
-                            "the same SELECT again in a few seconds"),
-                    clock);
+            return new Awaited<>(null, tooMany(requestId, clock));
         }
         try {
-            Outcome.Rows answer = rows.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return StatementResult.rows(
-                    requestId, answer.columns(), answer.rows(), clock.instant());
+            return new Awaited<>(future.get(timeout.toMillis(), TimeUnit.MILLISECONDS), null);
         } catch (TimeoutException slow) {
-            rows.cancel(true);
-            return failed(
-                    requestId,
-                    StatementError.of(
-                            QUERY_TIMEOUT,
-                            "The SELECT was stopped after "
-                                    + timeout.toSeconds()
-                                    + " s"
-                                    + " (mt.ddl.read-timeout).",
-                            "a narrower SELECT, or a larger mt.ddl.read-timeout"),
-                    clock);
+            future.cancel(true);
+            return new Awaited<>(
+                    null,
+                    failed(
+                            requestId,
+                            StatementError.of(
+                                    QUERY_TIMEOUT,
+                                    "The SELECT was stopped after "
+                                            + timeout.toSeconds()
+                                            + " s"
+                                            + " (mt.ddl.read-timeout).",
+                                    "a narrower SELECT, or a larger mt.ddl.read-timeout"),
+                            clock));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof StatementException refused) {
-                return failed(requestId, refused.toError(), clock);
+                return new Awaited<>(null, failed(requestId, refused.toError(), clock));
             }
             LOG.errorf(e.getCause(), "internal failure reading for request %s", requestId);
-            return failed(
-                    requestId,
-                    StatementError.of(
-                            StatementService.INTERNAL_ERROR,
-                            "The read failed ("
-                                    + e.getCause().getClass().getSimpleName()
-                                    + "); the cause is in ddl-service's log under request "
-                                    + requestId
-                                    + ".",
-                            null),
-                    clock);
+            return new Awaited<>(
+                    null,
+                    failed(
+                            requestId,
+                            StatementError.of(
+                                    StatementService.INTERNAL_ERROR,
+                                    "The read failed ("
+                                            + e.getCause().getClass().getSimpleName()
+                                            + "); the cause is in ddl-service's log under request "
+                                            + requestId
+                                            + ".",
+                                    null),
+                            clock));
         } catch (InterruptedException e) {
-            rows.cancel(true);
+            future.cancel(true);
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for a read", e);
         }
+    }
+
+    private StatementResult tooMany(String requestId, Clock clock) {
+        return failed(
+                requestId,
+                StatementError.of(
+                        TOO_MANY_QUERIES,
+                        "Every reader of the warehouse is busy and "
+                                + pool.getQueue().size()
+                                + " SELECTs wait already, or "
+                                + openCursors.availablePermits()
+                                + " more cursors may be open; nothing was read.",
+                        "the same SELECT again in a few seconds"),
+                clock);
     }
 
     private static StatementResult failed(String requestId, StatementError error, Clock clock) {

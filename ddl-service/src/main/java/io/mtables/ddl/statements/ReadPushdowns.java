@@ -1,5 +1,6 @@
 package io.mtables.ddl.statements;
 
+import io.mtables.ddl.infra.PlainScan;
 import io.mtables.ddl.infra.PushedDown;
 import io.mtables.ddl.infra.PushedDown.Comparison;
 import io.mtables.ddl.infra.PushedDown.Condition;
@@ -103,6 +104,64 @@ final class ReadPushdowns {
             }
         }
         return new PushedDown(conditions, wholeWhere, limit);
+    }
+
+    /**
+     * {@code query} as a {@link PlainScan} of its one table, whose columns are {@code columns}:
+     * empty when it does more than pick columns (or {@code *}) of the rows its WHERE's comparisons
+     * with literals select, with an OFFSET and a LIMIT of numbers.
+     */
+    static Optional<PlainScan> plainScan(SqlNode query, List<String> columns) {
+        PushedDown pushed = of(query, columns);
+        SqlNode body = query instanceof SqlOrderBy orderBy ? orderBy.query : query;
+        if (!pushed.wholeWhere()
+                || (query instanceof SqlOrderBy orderBy && !orderBy.orderList.isEmpty())
+                || !(body instanceof SqlSelect select)
+                || (select.getOrderList() != null && !select.getOrderList().isEmpty())
+                || !rowsGoStraightToTheAnswer(select)) {
+            return Optional.empty();
+        }
+        SqlNode offset = query instanceof SqlOrderBy orderBy ? orderBy.offset : null;
+        SqlNode fetch = query instanceof SqlOrderBy orderBy ? orderBy.fetch : null;
+        if (select.getOffset() != null || select.getFetch() != null) {
+            offset = select.getOffset();
+            fetch = select.getFetch();
+        }
+        Long skipped = offset == null ? Long.valueOf(0) : count(offset);
+        Long most = fetch == null ? Long.valueOf(-1) : count(fetch);
+        List<String> qualifiers = qualifiers(select.getFrom());
+        if (skipped == null || most == null || qualifiers == null) {
+            return Optional.empty();
+        }
+        List<String> shown = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        for (SqlNode item : select.getSelectList()) {
+            if (item instanceof SqlIdentifier star && star.isStar()) {
+                if (star.names.size() > 2
+                        || (star.names.size() == 2 && !qualifiers.contains(star.names.get(0)))) {
+                    return Optional.empty();
+                }
+                shown.addAll(columns);
+                labels.addAll(columns);
+                continue;
+            }
+            boolean renamed = item instanceof SqlBasicCall as && as.getKind() == SqlKind.AS;
+            Optional<String> column =
+                    column(renamed ? ((SqlBasicCall) item).operand(0) : item, columns, qualifiers);
+            if (column.isEmpty()
+                    || (renamed && !(((SqlBasicCall) item).operand(1) instanceof SqlIdentifier))) {
+                return Optional.empty();
+            }
+            shown.add(column.get());
+            labels.add(
+                    renamed
+                            ? ((SqlIdentifier) ((SqlBasicCall) item).operand(1)).getSimple()
+                            : column.get());
+        }
+        if (new java.util.HashSet<>(labels).size() < labels.size()) {
+            return Optional.empty(); // the query names a repeated label its own way
+        }
+        return Optional.of(new PlainScan(shown, labels, pushed, skipped, most));
     }
 
     /**

@@ -6,6 +6,7 @@ import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.SourceOptions;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
+import io.mtables.ddl.infra.ScanPosition;
 import io.mtables.ddl.infra.SourceHistory;
 import io.mtables.messaging.BrokerUnavailableException;
 import io.mtables.schemas.ddl.StatementError;
@@ -142,6 +143,38 @@ public class StatementService {
                         ? decision.result()
                         : queries.run(requestId, decision.read(), clock),
                 principal);
+    }
+
+    /**
+     * As {@link #execute}, for a door that streams: a SELECT whose rows go straight from one table
+     * to the answer comes as a cursor over them from {@code from} (the start, or where an earlier
+     * page of the same statement ended), which the door closes.
+     */
+    public QueryAnswer answer(
+            String requestId, String statement, String principal, ScanPosition from) {
+        Decision decision = decide(requestId, statement, principal);
+        if (decision.read() != null && decision.read().cursor() != null) {
+            return queries.open(requestId, decision.read(), from, clock, principal);
+        }
+        StatementResult result =
+                stamped(
+                        decision.read() == null
+                                ? decision.result()
+                                : queries.run(requestId, decision.read(), clock),
+                        principal);
+        if (!from.isStart() && result.status() == StatementResult.Status.SUCCEEDED) {
+            return QueryAnswer.of(
+                    StatementResult.failed(
+                                    requestId,
+                                    StatementError.of(
+                                            PageTokens.INVALID_PAGE_TOKEN,
+                                            "This statement's answer has no pages: a page token"
+                                                    + " goes with the SELECT that gave it.",
+                                            "the statement without a page token"),
+                                    clock.instant())
+                            .by(principal));
+        }
+        return QueryAnswer.of(result);
     }
 
     /** The result as its sender's: only they read it by its request id (a standby checks). */

@@ -5,6 +5,7 @@ import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.InMemorySql;
 import io.mtables.ddl.infra.ParsedStatement;
+import io.mtables.ddl.infra.PlainScan;
 import io.mtables.ddl.infra.PushedDown;
 import io.mtables.ddl.infra.TableQueries;
 import io.mtables.ddl.infra.WarehouseReader;
@@ -15,7 +16,9 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
@@ -70,6 +73,7 @@ class TableReads {
         String[] current = flink.currentCatalogAndDatabase();
         List<Runnable> reads = new ArrayList<>();
         List<InMemorySql.Table> tables = new ArrayList<>();
+        TableDefinition only = null;
         for (var entry : read.entrySet()) {
             String table = entry.getKey();
             TableDefinition definition =
@@ -91,6 +95,7 @@ class TableReads {
                         ALLOWED);
             }
             checkRead.accept(definition);
+            only = definition;
             TableId id = TableId.of(table);
             List<List<String>> paths =
                     new ArrayList<>(
@@ -118,13 +123,26 @@ class TableReads {
         }
         // Checked and allowed: the warehouse is read after the catalog's turn (QueryRunner).
         String text = parsed.text();
-        return new Outcome.Read(
+        Callable<Outcome.Rows> rows =
                 () -> {
                     reads.forEach(Runnable::run);
                     var answer =
                             PREPARED.query(text, tables, "SELECT", ALLOWED, warehouse.maxRows());
                     return new Outcome.Rows(answer.columns(), answer.rows());
-                });
+                };
+        Optional<PlainScan> plain =
+                read.size() == 1
+                        ? ReadPushdowns.plainScan(
+                                parsed.node(),
+                                only.columns().stream().map(TableDefinition.Column::name).toList())
+                        : Optional.empty();
+        if (plain.isEmpty()) {
+            return new Outcome.Read(rows);
+        }
+        // Rows that go straight from the table to the answer need no query engine: they stream.
+        String table = only.table();
+        long version = only.version();
+        return new Outcome.Read(rows, from -> warehouse.open(table, version, plain.get(), from));
     }
 
     /** A table not refreshed yet has its columns and no rows. */

@@ -42,6 +42,13 @@ final class Queries {
             this.statement = statement;
             this.resultFormats = resultFormats;
         }
+
+        /** Lets go of what the portal holds: its cursor over rows not sent yet. */
+        void release() {
+            if (reply instanceof Reply.Rows rows) {
+                rows.release();
+            }
+        }
     }
 
     private final WireConnection connection;
@@ -93,7 +100,9 @@ final class Queries {
                         WireReplies.rowDescription(
                                 rows.columns(), formats(rows.columns(), portal)));
             }
-            if (!sendResult(portal, 0, piece.offset())) {
+            boolean sent = sendResult(portal, 0, piece.offset());
+            portal.release();
+            if (!sent) {
                 break;
             }
         }
@@ -189,7 +198,10 @@ final class Queries {
             return;
         }
         String bound = SqlText.replaceParameters(statement.query(), number -> literals[number - 1]);
-        portals.put(portalName, new Portal(bound, resultFormats));
+        Portal replaced = portals.put(portalName, new Portal(bound, resultFormats));
+        if (replaced != null) {
+            replaced.release(); // the unnamed portal, bound again
+        }
         out.send(new WireOutput.Message('2'));
     }
 
@@ -211,7 +223,7 @@ final class Queries {
             // A query's columns are known only by running it: with NULL for each parameter (a
             // driver that prepares by name, as pgJDBC does from the fifth run, describes the
             // statement, not the portal).
-            describeRows(
+            Portal described =
                     new Portal(
                             SqlText.replaceParameters(
                                     statement.query(),
@@ -220,7 +232,9 @@ final class Queries {
                                                     + dialectType(
                                                             statement.parameterTypes()[number - 1])
                                                     + ")"),
-                            new short[0]));
+                            new short[0]);
+            describeRows(described);
+            described.release();
             return;
         }
         Portal portal = portals.get(name);
@@ -272,14 +286,21 @@ final class Queries {
     private void close(WireInput.Payload message) throws IOException {
         char kind = (char) message.byte1();
         String name = message.cstring();
-        (kind == 'S' ? prepared : portals).remove(name);
+        if (kind == 'S') {
+            prepared.remove(name);
+        } else {
+            Portal closed = portals.remove(name);
+            if (closed != null) {
+                closed.release();
+            }
+        }
         out.send(new WireOutput.Message('3'));
     }
 
     private void sync() throws IOException {
         skippingToSync = false;
         if (connection.session().transaction == Session.Transaction.IDLE) {
-            portals.clear(); // a portal lives as long as its transaction
+            releasePortals(); // a portal lives as long as its transaction
         }
         connection.readyForQuery();
     }
@@ -311,10 +332,21 @@ final class Queries {
         Reply.Rows rows = (Reply.Rows) portal.reply;
         PgTypes[] types = WireReplies.types(rows.columns());
         short[] formats = formats(rows.columns(), portal);
-        int end =
-                limit <= 0 ? rows.rows().size() : Math.min(rows.rows().size(), portal.sent + limit);
-        for (; portal.sent < end; portal.sent++) {
+        for (int sentNow = 0; limit <= 0 || sentNow < limit; sentNow++) {
+            List<Object> row;
+            try {
+                row = nextRow(rows, portal.sent);
+            } catch (RuntimeException readFailed) {
+                // The read of the table failed part way (its files went): the rows sent stand.
+                rows.release();
+                portal.reply = Reply.Failed.of(SqlStates.IO_ERROR, readFailed(portal, readFailed));
+                return sendResult(portal, 0, base);
+            }
+            if (row == null) {
+                break;
+            }
             if (connection.cancelRequested()) {
+                rows.release();
                 out.send(
                         WireReplies.error(
                                 "ERROR",
@@ -325,16 +357,40 @@ final class Queries {
                 connection.session().failed();
                 return false;
             }
-            out.send(WireReplies.dataRow(types, rows.rows().get(portal.sent), formats));
+            out.send(WireReplies.dataRow(types, row, formats));
+            portal.sent++;
         }
-        if (portal.sent < rows.rows().size()) {
+        if (rows.cursor() != null ? rows.cursor().hasNext() : portal.sent < rows.rows().size()) {
             out.send(new WireOutput.Message('s'));
         } else {
             String done = "SELECT " + portal.sent;
             out.send(WireReplies.commandComplete(done));
+            rows.release();
             portal.reply = new Reply.Done(done, List.of()); // its rows are not held any longer
         }
         return true;
+    }
+
+    /** The portal's next row to send, from its cursor or its held rows; null after the last. */
+    private static List<Object> nextRow(Reply.Rows rows, int sent) {
+        if (rows.cursor() != null) {
+            return rows.cursor().next();
+        }
+        return sent < rows.rows().size() ? rows.rows().get(sent) : null;
+    }
+
+    private static String readFailed(Portal portal, RuntimeException e) {
+        return "the read of the table failed after "
+                + portal.sent
+                + " rows (its files were removed under it: a query change's switch-over or"
+                + " snapshot expiry): "
+                + e.getMessage();
+    }
+
+    /** Lets go of every portal (the transaction ended, or the connection). */
+    void releasePortals() {
+        portals.values().forEach(Portal::release);
+        portals.clear();
     }
 
     private static short[] formats(List<ResultColumn> columns, Portal portal) {

@@ -1,14 +1,34 @@
 package io.mtables.ddl.wire;
 
+import io.mtables.ddl.infra.RowCursor;
 import io.mtables.schemas.ddl.StatementResult.ResultColumn;
 import java.util.List;
 
 /** What the door answers for one statement, before it is put into the protocol's messages. */
 sealed interface Reply {
 
-    /** A query's rows; {@code notices} go out before them. */
-    record Rows(List<ResultColumn> columns, List<List<Object>> rows, List<String> notices)
-            implements Reply {}
+    /**
+     * A query's rows, held ({@code rows}) or pulled from {@code cursor} as they go out (then {@code
+     * rows} is empty); {@code notices} go out before them.
+     */
+    record Rows(
+            List<ResultColumn> columns,
+            List<List<Object>> rows,
+            List<String> notices,
+            RowCursor cursor)
+            implements Reply {
+
+        Rows(List<ResultColumn> columns, List<List<Object>> rows, List<String> notices) {
+            this(columns, rows, notices, null);
+        }
+
+        /** Lets go of the cursor, if any (the rows not sent are not read). */
+        void release() {
+            if (cursor != null) {
+                cursor.close();
+            }
+        }
+    }
 
     /**
      * A statement that returns no rows, and its command tag ({@code CREATE MATERIALIZED TABLE}).

@@ -2,6 +2,7 @@ package io.mtables.ddl.wire;
 
 import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.ddl.pgcatalog.PgCatalog;
+import io.mtables.ddl.statements.PageTokens;
 import io.mtables.ddl.statements.QueryRunner;
 import io.mtables.ddl.statements.StatementService;
 import java.util.Map;
@@ -26,6 +27,7 @@ final class SqlStates {
     static final String UNDEFINED_PREPARED_STATEMENT = "26000";
     static final String UNDEFINED_CURSOR = "34000";
     static final String PROGRAM_LIMIT_EXCEEDED = "54000";
+    static final String IO_ERROR = "58030";
 
     /** Any refusal of the dialect's rules without a closer code. */
     static final String RULE_VIOLATION = "42000";
@@ -58,7 +60,10 @@ final class SqlStates {
                     Map.entry(StatementService.REQUEST_ID_IN_USE, "42710"),
                     Map.entry(QueryRunner.QUERY_TIMEOUT, QUERY_CANCELED),
                     Map.entry(QueryRunner.TOO_MANY_QUERIES, "53000"),
-                    Map.entry(WarehouseReader.RESULT_TOO_LARGE, PROGRAM_LIMIT_EXCEEDED));
+                    Map.entry(WarehouseReader.RESULT_TOO_LARGE, PROGRAM_LIMIT_EXCEEDED),
+                    Map.entry(WarehouseReader.PAGE_EXPIRED, "55000"),
+                    Map.entry(WarehouseReader.READ_FAILED, IO_ERROR),
+                    Map.entry(PageTokens.INVALID_PAGE_TOKEN, "22023"));
 
     private SqlStates() {}
 

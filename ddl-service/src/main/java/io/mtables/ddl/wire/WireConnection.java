@@ -62,7 +62,12 @@ final class WireConnection implements Runnable {
             out = new WireOutput(socket.getOutputStream());
             if (startUp()) {
                 socket.setSoTimeout(0);
-                new Queries(this).serve(in);
+                Queries queries = new Queries(this);
+                try {
+                    queries.serve(in);
+                } finally {
+                    queries.releasePortals(); // open reads end with the connection
+                }
             }
         } catch (WireProtocolException e) {
             fatal(SqlStates.PROTOCOL_VIOLATION, e.getMessage(), null);

@@ -4,6 +4,8 @@ import io.mtables.ddl.api.StatementAnswers;
 import io.mtables.ddl.audit.AuditTrail;
 import io.mtables.ddl.audit.StatementKinds;
 import io.mtables.ddl.domain.SourcePosition;
+import io.mtables.ddl.infra.ScanPosition;
+import io.mtables.ddl.statements.QueryAnswer;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -70,15 +72,19 @@ public class WireStatements {
                     "run it outside BEGIN ... COMMIT (with autocommit on)",
                     -1);
         }
-        StatementResult result =
+        QueryAnswer answer =
                 answers.answer(
                         "wire",
                         UUID.randomUUID().toString(),
                         statement,
                         caller.authorization(),
-                        caller.principal());
-        audit.record("wire", caller.client(), caller.principal(), statement, result);
-        return replyOf(statement, result);
+                        caller.principal(),
+                        ScanPosition.START);
+        audit.record("wire", caller.client(), caller.principal(), statement, answer.result());
+        if (answer.cursor() != null) {
+            return new Reply.Rows(answer.cursor().columns(), List.of(), List.of(), answer.cursor());
+        }
+        return replyOf(statement, answer.result());
     }
 
     static Reply replyOf(String statement, StatementResult result) {
