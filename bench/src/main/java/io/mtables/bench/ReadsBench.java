@@ -37,13 +37,24 @@ import org.apache.paimon.types.DataTypes;
  * largest table run beside them (reads are off the catalog's lock). The tables' rows are written
  * into the warehouse as a refresh would write them.
  *
- * <p>Arguments: ddl-service URL, wire port, warehouse path, sizes (comma-separated), lookups.
+ * <p>Each SELECT's figures include how far ddl-service's resident set grew over what it was just
+ * before the read (sampled every {@value #SAMPLE_MILLIS} ms): a read that streams holds a batch,
+ * not the table.
+ *
+ * <p>Arguments: ddl-service URL, wire port, warehouse path, sizes (comma-separated), lookups,
+ * ddl-service's process id.
  */
 public final class ReadsBench {
 
     private static final String SCHEMA = "reads_bench";
     private static final int REPEATS = 3;
     private static final int CREATES = 30;
+    private static final int SAMPLE_MILLIS = 50;
+
+    /** REST's page size: the rows of one response. */
+    private static final int PAGE = 100_000;
+
+    private static long ddlServicePid;
 
     private ReadsBench() {}
 
@@ -54,6 +65,7 @@ public final class ReadsBench {
         List<Integer> sizes =
                 java.util.Arrays.stream(args[3].split(",")).map(Integer::parseInt).toList();
         int lookups = Integer.parseInt(args[4]);
+        ddlServicePid = Long.parseLong(args[5]);
 
         Statements.post(
                 ddl,
@@ -76,12 +88,13 @@ public final class ReadsBench {
             System.out.println(
                     String.format(
                             Locale.ROOT,
-                            "  %10s  %-5s  %14s  %10s  %12s",
+                            "  %10s  %-5s  %14s  %10s  %12s  %14s",
                             "rows",
                             "door",
                             "first row ms",
                             "total ms",
-                            "rows/s"));
+                            "rows/s",
+                            "RSS growth MiB"));
             for (int size : sizes) {
                 report(size, "REST", () -> rest(ddl, "SELECT * FROM " + table(size)));
                 report(size, "wire", () -> wireSelect(wire, "SELECT * FROM " + table(size)));
@@ -131,8 +144,13 @@ public final class ReadsBench {
         }
     }
 
-    /** One read's figures. */
-    private record Timing(long firstRowNanos, long totalNanos, long rows) {}
+    /** One read's figures; {@code rssGrowthKib} is filled in by {@link #report}. */
+    private record Timing(long firstRowNanos, long totalNanos, long rows, long rssGrowthKib) {
+
+        Timing(long firstRowNanos, long totalNanos, long rows) {
+            this(firstRowNanos, totalNanos, rows, 0);
+        }
+    }
 
     private interface Read {
         Timing run() throws Exception;
@@ -141,8 +159,11 @@ public final class ReadsBench {
     private static void report(int size, String door, Read read) throws Exception {
         read.run(); // warm
         List<Timing> timings = new ArrayList<>();
+        long mostGrowth = 0;
         for (int i = 0; i < REPEATS; i++) {
-            timings.add(read.run());
+            Timing timing = sampled(read);
+            mostGrowth = Math.max(mostGrowth, timing.rssGrowthKib());
+            timings.add(timing);
         }
         timings.sort((a, b) -> Long.compare(a.totalNanos(), b.totalNanos()));
         Timing median = timings.get(timings.size() / 2);
@@ -152,38 +173,99 @@ public final class ReadsBench {
         System.out.println(
                 String.format(
                         Locale.ROOT,
-                        "  %,10d  %-5s  %14.1f  %10.1f  %,12.0f",
+                        "  %,10d  %-5s  %14.1f  %10.1f  %,12.0f  %14.1f",
                         size,
                         door,
                         median.firstRowNanos() / 1e6,
                         median.totalNanos() / 1e6,
-                        size / (median.totalNanos() / 1e9)));
+                        size / (median.totalNanos() / 1e9),
+                        mostGrowth / 1024.0));
     }
 
-    /** REST answers a whole JSON document: its first row arrives with its last. */
-    private static Timing rest(String ddl, String select) throws Exception {
-        long start = System.nanoTime();
-        HttpResponse<String> response =
-                HttpClient.newHttpClient()
-                        .send(
-                                HttpRequest.newBuilder(URI.create(ddl + "/api/v1/statements"))
-                                        .header("content-type", "application/json")
-                                        .header("authorization", "Bearer " + Statements.token())
-                                        .POST(
-                                                HttpRequest.BodyPublishers.ofString(
-                                                        "{\"statement\": \"" + select + "\"}"))
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString());
-        long total = System.nanoTime() - start;
-        if (response.statusCode() != 200) {
-            throw new IllegalStateException(response.statusCode() + ": " + response.body());
+    /** {@code read}, with the most ddl-service's resident set grew during it. */
+    private static Timing sampled(Read read) throws Exception {
+        long before = residentKib();
+        java.util.concurrent.atomic.AtomicLong most = new java.util.concurrent.atomic.AtomicLong();
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread sampler =
+                new Thread(
+                        () -> {
+                            while (running.get()) {
+                                most.accumulateAndGet(residentKib(), Math::max);
+                                try {
+                                    Thread.sleep(SAMPLE_MILLIS);
+                                } catch (InterruptedException e) {
+                                    return;
+                                }
+                            }
+                        });
+        sampler.start();
+        Timing timing;
+        try {
+            timing = read.run();
+        } finally {
+            running.set(false);
+            sampler.join();
         }
-        long rows =
-                new com.fasterxml.jackson.databind.ObjectMapper()
-                        .readTree(response.body())
-                        .path("rows")
-                        .size();
-        return new Timing(total, total, rows);
+        most.accumulateAndGet(residentKib(), Math::max);
+        return new Timing(
+                timing.firstRowNanos(),
+                timing.totalNanos(),
+                timing.rows(),
+                Math.max(0, most.get() - before));
+    }
+
+    /** ddl-service's resident set now (VmRSS), in KiB. */
+    private static long residentKib() {
+        try {
+            for (String line :
+                    java.nio.file.Files.readAllLines(
+                            java.nio.file.Path.of("/proc/" + ddlServicePid + "/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        throw new IllegalStateException("no VmRSS for process " + ddlServicePid);
+    }
+
+    /**
+     * REST answers a JSON document per page of {@value #PAGE} rows, each next page asked with the
+     * last one's token: the first row arrives with the first page.
+     */
+    private static Timing rest(String ddl, String select) throws Exception {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        HttpClient http = HttpClient.newHttpClient();
+        long start = System.nanoTime();
+        long first = -1;
+        long rows = 0;
+        String token = null;
+        do {
+            var body = json.createObjectNode().put("statement", select).put("pageSize", PAGE);
+            if (token != null) {
+                body.put("pageToken", token);
+            }
+            HttpResponse<String> response =
+                    http.send(
+                            HttpRequest.newBuilder(URI.create(ddl + "/api/v1/statements"))
+                                    .header("content-type", "application/json")
+                                    .header("authorization", "Bearer " + Statements.token())
+                                    .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException(response.statusCode() + ": " + response.body());
+            }
+            var page = json.readTree(response.body());
+            rows += page.path("rows").size();
+            if (first < 0) {
+                first = System.nanoTime() - start;
+            }
+            token = page.hasNonNull("nextPageToken") ? page.get("nextPageToken").asText() : null;
+        } while (token != null);
+        return new Timing(first, System.nanoTime() - start, rows);
     }
 
     private static Timing wireSelect(Connection wire, String select) throws Exception {

@@ -9,9 +9,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * Statements to ddl-service's REST front door (docs/ddl.md), with a bearer token (a service
@@ -67,10 +69,50 @@ public final class MtablesClient {
                     "no token to call ddl-service with: a service account's API key or a JWT"
                             + " (bin/run writes the local admin's key to .run/admin.key)");
         }
+        return post(Map.of("statement", statement, "requestId", requestId));
+    }
+
+    /**
+     * Hands each row of {@code query} to {@code each}, asked for {@code pageSize} rows at a time: a
+     * SELECT that only picks columns of one table comes page by page (docs/ddl.md, "Reads that
+     * stream"), every page from the snapshot the first one read, so a table of any size is held
+     * neither here nor in ddl-service; any other answer comes whole.
+     *
+     * @return how many rows there were
+     * @throws StatementFailed when a page was refused ({@code PageExpired}: the table was replaced
+     *     since the first page; run the query again)
+     */
+    public long forEachRow(String query, int pageSize, Consumer<List<JsonNode>> each) {
+        long count = 0;
+        String token = null;
+        do {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("statement", query);
+            body.put("requestId", UUID.randomUUID().toString());
+            body.put("pageSize", pageSize);
+            if (token != null) {
+                body.put("pageToken", token);
+            }
+            JsonNode page = post(body);
+            for (JsonNode row : page.path("rows")) {
+                List<JsonNode> values = new ArrayList<>();
+                row.forEach(values::add);
+                each.accept(values);
+                count++;
+            }
+            token = page.hasNonNull("nextPageToken") ? page.get("nextPageToken").asText() : null;
+        } while (token != null);
+        return count;
+    }
+
+    /** Posts {@code request} (a statement, its request id, ...) until answered or refused. */
+    private JsonNode post(Map<String, Object> request) {
+        String statement = (String) request.get("statement");
+        String requestId = (String) request.get("requestId");
         long deadline = System.nanoTime() + patience.toNanos();
         String body;
         try {
-            body = JSON.writeValueAsString(Map.of("statement", statement, "requestId", requestId));
+            body = JSON.writeValueAsString(request);
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot write the statement as JSON", e);
         }

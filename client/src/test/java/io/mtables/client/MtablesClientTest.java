@@ -50,6 +50,29 @@ class MtablesClientTest {
     }
 
     @Test
+    void rowsAreReadPageByPageWithTheLastPagesToken() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        String url =
+                serve(
+                        () ->
+                                calls.incrementAndGet() == 1
+                                        ? new Answer(
+                                                200,
+                                                "{\"columns\": [], \"rows\": [[1], [2]],"
+                                                        + " \"nextPageToken\": \"p1.abc\"}")
+                                        : new Answer(200, "{\"columns\": [], \"rows\": [[3]]}"));
+
+        var client = new MtablesClient(List.of(url), "mtk.a.b", Duration.ofSeconds(10));
+        List<Integer> read = new CopyOnWriteArrayList<>();
+
+        assertThat(client.forEachRow("SELECT v FROM s.t", 2, row -> read.add(row.get(0).asInt())))
+                .isEqualTo(3);
+        assertThat(read).containsExactly(1, 2, 3);
+        assertThat(bodies.get(0)).contains("\"pageSize\":2").doesNotContain("pageToken");
+        assertThat(bodies.get(1)).contains("\"pageToken\":\"p1.abc\"");
+    }
+
+    @Test
     void aRefusalIsItsReasonAndDetailAtOnce() throws Exception {
         String url =
                 serve(

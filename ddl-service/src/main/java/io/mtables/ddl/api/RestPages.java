@@ -65,7 +65,8 @@ public class RestPages {
         }
         String requestId = answer.result().requestId();
         String principal = answer.result().principal();
-        try (cursor) {
+        boolean parked = false;
+        try {
             int most = pageSize == null ? maxRows : pageSize;
             long deadline = System.currentTimeMillis() + timeoutMillis;
             List<List<Object>> rows = new ArrayList<>();
@@ -81,6 +82,8 @@ public class RestPages {
                     return failed(requestId, principal, tooLarge());
                 }
                 next = PageTokens.of(cursor.position(), statement);
+                cursor.park(); // the next page goes on from here, if asked for soon
+                parked = true;
             }
             return new Page(
                     StatementResult.rows(requestId, cursor.columns(), rows, clock.instant())
@@ -96,6 +99,10 @@ public class RestPages {
                                     + " it: a query change's switch-over, or snapshot expiry): "
                                     + readFailed.getMessage(),
                             "the SELECT again"));
+        } finally {
+            if (!parked) {
+                cursor.close();
+            }
         }
     }
 

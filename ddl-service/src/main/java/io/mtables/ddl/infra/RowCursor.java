@@ -24,6 +24,14 @@ public interface RowCursor extends AutoCloseable {
     /** Where the next row is: a read of the same statement resumes there ({@link PlainScan}). */
     ScanPosition position();
 
+    /**
+     * Done with this page: the cursor may be kept open for the next page of the same statement by
+     * the same caller, which then goes on from here; closed where it is not kept.
+     */
+    default void park() {
+        close();
+    }
+
     @Override
     void close();
 }

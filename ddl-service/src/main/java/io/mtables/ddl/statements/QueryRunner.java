@@ -46,6 +46,21 @@ public class QueryRunner {
     public QueryRunner(int concurrency, Duration timeout) {
         this.timeout = timeout;
         this.openCursors = new Semaphore(concurrency * CURSORS_PER_READER);
+        Thread sweeper =
+                new Thread(
+                        () -> {
+                            while (true) {
+                                try {
+                                    Thread.sleep(PARKED_FOR.toMillis() / 3);
+                                } catch (InterruptedException e) {
+                                    return;
+                                }
+                                parked.sweep();
+                            }
+                        },
+                        "ddl-parked-cursors");
+        sweeper.setDaemon(true);
+        sweeper.start();
         AtomicInteger threads = new AtomicInteger();
         this.pool =
                 new ThreadPoolExecutor(
@@ -70,13 +85,31 @@ public class QueryRunner {
 
     private static final Object ABANDONED = new Object();
 
+    /** Cursors kept between REST pages, and for how long. */
+    static final int PARKED_MOST = 8;
+
+    static final Duration PARKED_FOR = Duration.ofSeconds(30);
+
+    private final ParkedCursors parked = new ParkedCursors(PARKED_MOST, PARKED_FOR);
+
     /**
      * A cursor over {@code read}'s rows from {@code from}, opened on the pool within the timeout
      * (finding the table and planning its read), or its rows read whole ({@link #run}) when it
      * cannot stream; a cursor closed gives its place back.
      */
     QueryAnswer open(
-            String requestId, Outcome.Read read, ScanPosition from, Clock clock, String principal) {
+            String requestId,
+            Outcome.Read read,
+            String statement,
+            ScanPosition from,
+            Clock clock,
+            String principal) {
+        if (!from.isStart()) {
+            RowCursor kept = parked.take(new ParkedCursors.Key(principal, statement, from));
+            if (kept != null) {
+                return QueryAnswer.streaming(requestId, kept, clock.instant(), principal);
+            }
+        }
         if (!openCursors.tryAcquire()) {
             return QueryAnswer.of(tooMany(requestId, clock).by(principal));
         }
@@ -120,7 +153,10 @@ public class QueryRunner {
             }
             handedOver = true;
             return QueryAnswer.streaming(
-                    requestId, released(cursor.get()), clock.instant(), principal);
+                    requestId,
+                    released(cursor.get(), principal, statement),
+                    clock.instant(),
+                    principal);
         } finally {
             if (!handedOver) {
                 openCursors.release();
@@ -128,8 +164,8 @@ public class QueryRunner {
         }
     }
 
-    /** {@code cursor}, giving its place back once closed. */
-    private RowCursor released(RowCursor cursor) {
+    /** {@code cursor}, giving its place back once closed, parked for its caller's next page. */
+    private RowCursor released(RowCursor cursor, String principal, String statement) {
         return new RowCursor() {
             private boolean closed;
 
@@ -151,6 +187,11 @@ public class QueryRunner {
             @Override
             public ScanPosition position() {
                 return cursor.position();
+            }
+
+            @Override
+            public void park() {
+                parked.park(new ParkedCursors.Key(principal, statement, position()), this);
             }
 
             @Override

@@ -154,7 +154,7 @@ public class StatementService {
             String requestId, String statement, String principal, ScanPosition from) {
         Decision decision = decide(requestId, statement, principal);
         if (decision.read() != null && decision.read().cursor() != null) {
-            return queries.open(requestId, decision.read(), from, clock, principal);
+            return queries.open(requestId, decision.read(), statement, from, clock, principal);
         }
         StatementResult result =
                 stamped(

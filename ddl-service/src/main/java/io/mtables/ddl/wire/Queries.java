@@ -25,6 +25,13 @@ final class Queries {
     /** Prepared statements, and portals, one connection may hold (each portal holds its rows). */
     static final int MOST_PER_CONNECTION = 100;
 
+    /**
+     * Portals of one connection that may hold a cursor at once: the service's cursors are shared by
+     * every client (QueryRunner), so one client's open portals must not take them all. A read past
+     * it is read whole (up to mt.ddl.read-max-rows).
+     */
+    static final int MOST_CURSORS = 4;
+
     private static final List<Integer> NUMERIC_TYPES = List.of(20, 21, 23, 700, 701, 1700);
 
     /** A parsed statement: its text and its parameters' declared types (0: unspecified). */
@@ -92,7 +99,7 @@ final class Queries {
             out.send(new WireOutput.Message('I'));
         }
         for (SqlText.Piece piece : pieces) {
-            Reply reply = connection.run(piece.text());
+            Reply reply = connection.run(piece.text(), true);
             Portal portal = new Portal(piece.text(), new short[0]);
             portal.reply = reply;
             if (reply instanceof Reply.Rows rows) {
@@ -252,7 +259,7 @@ final class Queries {
             return;
         }
         if (portal.reply == null) {
-            portal.reply = connection.run(portal.statement);
+            portal.reply = connection.run(portal.statement, cursorsHeld() < MOST_CURSORS);
         }
         if (portal.reply instanceof Reply.Rows rows) {
             out.send(WireReplies.rowDescription(rows.columns(), formats(rows.columns(), portal)));
@@ -276,7 +283,7 @@ final class Queries {
             return;
         }
         if (portal.reply == null) {
-            portal.reply = connection.run(portal.statement);
+            portal.reply = connection.run(portal.statement, cursorsHeld() < MOST_CURSORS);
         }
         if (!sendResult(portal, limit, 0)) {
             skippingToSync = true;
@@ -385,6 +392,12 @@ final class Queries {
                 + " rows (its files were removed under it: a query change's switch-over or"
                 + " snapshot expiry): "
                 + e.getMessage();
+    }
+
+    private long cursorsHeld() {
+        return portals.values().stream()
+                .filter(portal -> portal.reply instanceof Reply.Rows rows && rows.cursor() != null)
+                .count();
     }
 
     /** Lets go of every portal (the transaction ended, or the connection). */

@@ -196,9 +196,13 @@ final class WireConnection implements Runnable {
     }
 
     /** Runs one statement of this connection's (a cancel request stops only what follows it). */
-    Reply run(String statement) {
+    /**
+     * The reply to {@code statement}; a SELECT's rows come as a cursor when {@code mayStream},
+     * otherwise read whole.
+     */
+    Reply run(String statement, boolean mayStream) {
         cancelRequested = false;
-        return statements.run(statement, caller, session);
+        return statements.run(statement, caller, session, mayStream);
     }
 
     WireOutput out() {

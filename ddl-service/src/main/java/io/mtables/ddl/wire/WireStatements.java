@@ -49,7 +49,11 @@ public class WireStatements {
         return kind != null && READS.contains(kind.split(" ")[0]);
     }
 
-    Reply run(String statement, Caller caller, Session session) {
+    /**
+     * The reply to {@code statement} from {@code caller}; a SELECT that streams comes as a cursor
+     * when {@code mayStream}, otherwise its rows are read whole.
+     */
+    Reply run(String statement, Caller caller, Session session, boolean mayStream) {
         Optional<Reply> aboutTheSession = sessionStatements.answer(statement, session);
         if (aboutTheSession.isPresent()) {
             return aboutTheSession.get();
@@ -72,14 +76,23 @@ public class WireStatements {
                     "run it outside BEGIN ... COMMIT (with autocommit on)",
                     -1);
         }
+        String requestId = UUID.randomUUID().toString();
         QueryAnswer answer =
-                answers.answer(
-                        "wire",
-                        UUID.randomUUID().toString(),
-                        statement,
-                        caller.authorization(),
-                        caller.principal(),
-                        ScanPosition.START);
+                mayStream
+                        ? answers.answer(
+                                "wire",
+                                requestId,
+                                statement,
+                                caller.authorization(),
+                                caller.principal(),
+                                ScanPosition.START)
+                        : QueryAnswer.of(
+                                answers.answer(
+                                        "wire",
+                                        requestId,
+                                        statement,
+                                        caller.authorization(),
+                                        caller.principal()));
         audit.record("wire", caller.client(), caller.principal(), statement, answer.result());
         if (answer.cursor() != null) {
             return new Reply.Rows(answer.cursor().columns(), List.of(), List.of(), answer.cursor());
