@@ -15,6 +15,7 @@ import io.mtables.ddl.statements.ReadModels;
 import io.mtables.ddl.statements.StatementLogs;
 import io.mtables.ddl.statements.StatementService;
 import io.mtables.messaging.KafkaLog;
+import io.mtables.messaging.LoopHeartbeat;
 import io.mtables.messaging.ReadyGate;
 import io.mtables.messaging.UnreadableRecordException;
 import io.mtables.messaging.WarmUps;
@@ -64,6 +65,14 @@ public class DdlRuntime {
     private static final Duration RETRY_PAUSE = Duration.ofSeconds(5);
 
     private final ReadyGate gate = new ReadyGate();
+
+    /** How long a round of a background loop may take before the loop is taken for dead. */
+    public static final Duration LOOP_PATIENCE = Duration.ofMinutes(2);
+
+    /** The loop that writes results Kafka did not take at once: a round is 2 s apart. */
+    private final LoopHeartbeat resultsBeat =
+            new LoopHeartbeat("the writer of pending statement results", LOOP_PATIENCE);
+
     private final ScheduledExecutorService background =
             Executors.newSingleThreadScheduledExecutor(
                     r -> {
@@ -170,7 +179,9 @@ public class DdlRuntime {
         sourceHistory = new SourceHistory(KafkaLog.securitySettings(kafka));
         loading = () -> load(serviceName, settings, config, clock, plans);
         startLoading();
-        background.scheduleWithFixedDelay(this::writePendingResults, 2, 2, TimeUnit.SECONDS);
+        resultsBeat.started();
+        background.scheduleWithFixedDelay(
+                resultsBeat.round(this::writePendingResults), 2, 2, TimeUnit.SECONDS);
     }
 
     /**
@@ -415,11 +426,16 @@ public class DdlRuntime {
     /** Whether statements are served: the catalog loaded, or forwarded by a standby. */
     public boolean ready() {
         StatementService current = service;
-        return gate.isReady() && (current == null || current.pendingResults() == 0);
+        return gate.isReady()
+                && (current == null || current.pendingResults() == 0)
+                && resultsBeat.problem().isEmpty();
     }
 
     /** What the service is doing while not ready, or "ready". */
     public String state() {
+        if (resultsBeat.problem().isPresent()) {
+            return resultsBeat.problem().get();
+        }
         StatementService current = service;
         if (gate.isOpen() && current != null && current.pendingResults() > 0) {
             return current.pendingResults()

@@ -5,6 +5,7 @@ import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.ddl.domain.TableFreshness;
 import io.mtables.messaging.KafkaLog;
+import io.mtables.messaging.LoopHeartbeat;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.catalog.TableDefinition;
@@ -16,6 +17,7 @@ import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +47,8 @@ public class FreshnessWatch {
                         return thread;
                     });
     private KafkaLog events;
+    private final LoopHeartbeat heartbeat =
+            new LoopHeartbeat("the freshness watch", DdlRuntime.LOOP_PATIENCE);
 
     public FreshnessWatch(
             DdlRuntime runtime,
@@ -64,7 +68,9 @@ public class FreshnessWatch {
             @Identifier("default-kafka-broker") Map<String, Object> kafka,
             @ConfigProperty(name = "quarkus.application.name") String serviceName) {
         events = new KafkaLog(Topics.REFRESH_EVENTS, serviceName, KafkaLog.clientConfig(kafka));
-        looks.scheduleWithFixedDelay(this::lookAtEveryTable, 1, 1, TimeUnit.SECONDS);
+        heartbeat.started();
+        looks.scheduleWithFixedDelay(
+                heartbeat.round(this::lookAtEveryTable), 1, 1, TimeUnit.SECONDS);
     }
 
     void onStop(@Observes ShutdownEvent stop) {
@@ -74,7 +80,24 @@ public class FreshnessWatch {
         }
     }
 
+    /** Why the watch is not looking at the tables any more (readiness takes it), or empty. */
+    public Optional<String> problem() {
+        return heartbeat.problem();
+    }
+
+    /**
+     * One look at every table. What fails is tried again at the next look: an exception that
+     * escaped would end the watch for good (its executor never runs it again).
+     */
     void lookAtEveryTable() {
+        try {
+            lookAtEveryTableOnce();
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "the freshness watch's look failed; looking again in 1 s");
+        }
+    }
+
+    private void lookAtEveryTableOnce() {
         var catalog = runtime.catalog();
         if (catalog.isEmpty()) {
             return;

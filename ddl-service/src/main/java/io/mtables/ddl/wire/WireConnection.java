@@ -195,10 +195,9 @@ final class WireConnection implements Runnable {
         return socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
     }
 
-    /** Runs one statement of this connection's (a cancel request stops only what follows it). */
     /**
-     * The reply to {@code statement}; a SELECT's rows come as a cursor when {@code mayStream},
-     * otherwise read whole.
+     * Runs one statement of this connection's (a cancel request stops only what follows it): a
+     * SELECT's rows come as a cursor when {@code mayStream}, otherwise read whole.
      */
     Reply run(String statement, boolean mayStream) {
         cancelRequested = false;

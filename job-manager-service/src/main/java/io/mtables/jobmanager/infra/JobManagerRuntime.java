@@ -15,6 +15,7 @@ import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.jobmanager.pipelines.PipelineManager;
 import io.mtables.messaging.KafkaLog;
+import io.mtables.messaging.LoopHeartbeat;
 import io.mtables.messaging.ReadyGate;
 import io.mtables.messaging.active.ActiveInstance;
 import io.mtables.planning.StoredStatements;
@@ -56,6 +57,16 @@ public class JobManagerRuntime {
 
     private final ReadyGate gate = new ReadyGate();
     private final PollHealth pollHealth = new PollHealth();
+
+    /**
+     * How long one round of the poll or the refresh watch may take before the loop is taken for
+     * dead: longer than the longest working round (the poll runs the actions that submit jobs).
+     */
+    static final Duration LOOP_PATIENCE = Duration.ofMinutes(5);
+
+    private final LoopHeartbeat pollBeat = new LoopHeartbeat("the poll of the jobs", LOOP_PATIENCE);
+    private final LoopHeartbeat watchBeat =
+            new LoopHeartbeat("the watch of the refresh jobs", LOOP_PATIENCE);
 
     /** Records being acted on (queued or running on the control thread): the warm-up waits. */
     private final AtomicInteger actionsUnderWay = new AtomicInteger();
@@ -148,12 +159,20 @@ public class JobManagerRuntime {
 
     /** Started, and its polls of the jobs work; or standing by to take over from the active one. */
     public boolean ready() {
-        return gate.isReady() && pollHealth.problem() == null;
+        return gate.isReady() && problem() == null;
     }
 
     public String state() {
-        String problem = pollHealth.problem();
+        String problem = problem();
         return problem != null && gate.isOpen() ? problem : gate.state();
+    }
+
+    /** Why the started job manager cannot do its work, or null. */
+    private String problem() {
+        if (pollHealth.problem() != null) {
+            return pollHealth.problem();
+        }
+        return pollBeat.problem().or(watchBeat::problem).orElse(null);
     }
 
     /**
@@ -307,9 +326,13 @@ public class JobManagerRuntime {
         loading.start(flink.jobs());
         manager = loading;
         long every = config.flink().pollInterval().toMillis();
-        control.scheduleWithFixedDelay(this::poll, every, every, TimeUnit.MILLISECONDS);
+        pollBeat.started();
+        control.scheduleWithFixedDelay(
+                pollBeat.round(this::poll), every, every, TimeUnit.MILLISECONDS);
         long watch = config.flink().refreshWatchInterval().toMillis();
-        control.scheduleWithFixedDelay(this::watchRefreshes, watch, watch, TimeUnit.MILLISECONDS);
+        watchBeat.started();
+        control.scheduleWithFixedDelay(
+                watchBeat.round(this::watchRefreshes), watch, watch, TimeUnit.MILLISECONDS);
         gate.open();
         LOG.infof(
                 "job manager ready; Flink %s, warehouse %s",

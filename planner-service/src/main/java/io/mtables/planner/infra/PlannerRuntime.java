@@ -3,6 +3,7 @@ package io.mtables.planner.infra;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.ReadyGate;
+import io.mtables.messaging.UntilAcknowledged;
 import io.mtables.messaging.WarmUps;
 import io.mtables.messaging.active.ActiveInstance;
 import io.mtables.planner.PlannerConfig;
@@ -84,9 +85,28 @@ public class PlannerRuntime {
         }
     }
 
-    /** Writes a plan, then remembers it. */
+    /** How long a plan Kafka did not take waits before it is written again. */
+    static final Duration WRITE_AGAIN_AFTER = Duration.ofSeconds(1);
+
+    /** Why plans are not being written, or null. */
+    private volatile String writeProblem;
+
+    /**
+     * Writes a plan, then remembers it. A plan Kafka did not take is written again in place until
+     * it is (its definition is not dead-lettered: nothing is wrong with it), readiness down
+     * meanwhile.
+     */
     public void publish(RefreshPlan plan) {
-        plans.append(Contracts.REFRESH_PLANNED_V1, plan.table(), plan);
+        UntilAcknowledged.write(
+                "the plan of " + plan.table() + " v" + plan.definitionVersion(),
+                () -> plans.append(Contracts.REFRESH_PLANNED_V1, plan.table(), plan),
+                WRITE_AGAIN_AFTER,
+                problem -> {
+                    if (problem != null) {
+                        LOG.warn(problem);
+                    }
+                    writeProblem = problem;
+                });
         book.record(plan);
         // mt_plans_total{status, mode}: how many plans were published, refused ones included.
         registry.counter(
@@ -109,11 +129,12 @@ public class PlannerRuntime {
 
     /** Ready, or standing by to take over from the active instance. */
     public boolean ready() {
-        return gate.isReady();
+        return gate.isReady() && writeProblem == null;
     }
 
     public String state() {
-        return gate.state();
+        String problem = writeProblem;
+        return problem != null ? problem : gate.state();
     }
 
     private void load(PlannerSettings settings, boolean warmUp, int warmUpRepeats) {

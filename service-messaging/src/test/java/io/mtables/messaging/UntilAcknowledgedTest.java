@@ -1,0 +1,53 @@
+package io.mtables.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** A record the broker did not take is written again in place, and the wait is reported. */
+class UntilAcknowledgedTest {
+
+    @Test
+    void aRecordTheBrokerRefusedIsWrittenAgainUntilTakenAndTheReportCleared() {
+        AtomicInteger tries = new AtomicInteger();
+        List<String> reports = new ArrayList<>();
+        UntilAcknowledged.write(
+                "the plan of shop.daily v3",
+                () -> {
+                    if (tries.incrementAndGet() < 3) {
+                        throw new BrokerUnavailableException("no acknowledgement in 5 s", null);
+                    }
+                },
+                Duration.ofMillis(10),
+                reports::add);
+        assertThat(tries.get()).isEqualTo(3);
+        assertThat(reports).hasSize(3);
+        assertThat(reports.get(1))
+                .isEqualTo(
+                        "the plan of shop.daily v3 was not taken by Kafka 2 time(s) in a row;"
+                                + " written again every 10 ms: no acknowledgement in 5 s");
+        assertThat(reports.get(2)).as("taken: nothing to report").isNull();
+    }
+
+    @Test
+    void anythingElseIsThrownAtOnce() {
+        AtomicInteger tries = new AtomicInteger();
+        assertThatThrownBy(
+                        () ->
+                                UntilAcknowledged.write(
+                                        "x",
+                                        () -> {
+                                            tries.incrementAndGet();
+                                            throw new IllegalArgumentException("a bug");
+                                        },
+                                        Duration.ofMillis(10),
+                                        report -> {}))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(tries.get()).isEqualTo(1);
+    }
+}
