@@ -6,6 +6,7 @@ import io.smallrye.config.WithName;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** Where the jobs run and where the data lives. */
 @ConfigMapping(prefix = "mt")
@@ -73,6 +74,15 @@ public interface JobManagerConfig {
         /** Parallelism of every job. */
         @WithDefault("1")
         int parallelism();
+
+        /**
+         * Flink options a definition's RESUME options may set besides {@code table.exec.state.ttl},
+         * the one ddl-service accepts: a definition read from the topic with any other is
+         * dead-lettered as forged (planning's StoredStatements). Empty but in the job manager's own
+         * tests, which widen jobs with {@code parallelism.default}.
+         */
+        @WithName("more-resume-options")
+        Optional<Set<String>> moreResumeOptions();
 
         /** {@code hashmap} (state on the heap) or {@code rocksdb} (state on disk). */
         @WithName("state-backend")

@@ -3,6 +3,7 @@ package io.mtables.planning;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableId;
 import java.util.List;
+import java.util.Set;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -39,12 +40,38 @@ public final class StoredStatements {
     }
 
     /**
+     * The Flink options {@code RESUME WITH (...)} may set, which the job manager applies over its
+     * own (ddl-service's {@code AllowedOptions.RESUME} also checks their values): anything else in
+     * a definition read from the topic was not written by ddl-service.
+     */
+    public static final String RESUME_STATE_TTL = "table.exec.state.ttl";
+
+    private static final Set<String> RESUME_OPTIONS = Set.of(RESUME_STATE_TTL);
+
+    /**
      * Checks the definition's own statement when it is a source table, every source table it reads,
-     * and its query.
+     * its query, and its RESUME options.
      *
      * @throws ForgedStatementException naming what is wrong
      */
     public static void check(TableDefinition definition) {
+        check(definition, Set.of());
+    }
+
+    /**
+     * As {@link #check(TableDefinition)}, with {@code moreResumeOptions} accepted besides {@link
+     * #RESUME_STATE_TTL} (a job manager configured so, for an allow-list its ddl-service widened).
+     */
+    public static void check(TableDefinition definition, Set<String> moreResumeOptions) {
+        if (definition.resumeOptions() != null) {
+            for (String key : definition.resumeOptions().keySet()) {
+                if (!RESUME_OPTIONS.contains(key) && !moreResumeOptions.contains(key)) {
+                    throw new ForgedStatementException(
+                            definition.table(),
+                            "the RESUME option '" + key + "', which ddl-service does not accept");
+                }
+            }
+        }
         if (definition.kind() == TableDefinition.Kind.SOURCE_TABLE) {
             checkSourceTable(definition.table(), definition.statement());
         }

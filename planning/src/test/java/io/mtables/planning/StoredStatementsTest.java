@@ -103,6 +103,56 @@ class StoredStatementsTest {
         }
     }
 
+    @Test
+    void resumeOptionsDdlServiceDoesNotAcceptAreRefused() {
+        TableDefinition tuned =
+                withResumeOptions(
+                        materialized(DECLARED, "SELECT * FROM shop.orders"),
+                        Map.of(StoredStatements.RESUME_STATE_TTL, "1 d"));
+        assertThatCode(() -> StoredStatements.check(tuned)).doesNotThrowAnyException();
+        for (String forged :
+                List.of(
+                        "pipeline.jars",
+                        "execution.state-recovery.path",
+                        "parallelism.default",
+                        "state.checkpoints.dir")) {
+            assertThatThrownBy(
+                            () ->
+                                    StoredStatements.check(
+                                            withResumeOptions(
+                                                    materialized(
+                                                            DECLARED, "SELECT * FROM shop.orders"),
+                                                    Map.of(forged, "x"))))
+                    .as(forged)
+                    .isInstanceOf(StoredStatements.ForgedStatementException.class)
+                    .hasMessageContaining("'" + forged + "'");
+        }
+    }
+
+    private static TableDefinition withResumeOptions(
+            TableDefinition d, Map<String, String> resumeOptions) {
+        return new TableDefinition(
+                d.table(),
+                d.version(),
+                d.kind(),
+                d.statement(),
+                d.columns(),
+                d.primaryKey(),
+                d.partitionKeys(),
+                d.distribution(),
+                d.options(),
+                d.comment(),
+                d.freshness(),
+                d.refreshMode(),
+                d.query(),
+                d.sources(),
+                d.status(),
+                resumeOptions,
+                d.createdAt(),
+                d.updatedAt(),
+                d.requestId());
+    }
+
     private static TableDefinition source(String statement) {
         return definition(ORDERS, TableDefinition.Kind.SOURCE_TABLE, statement, null, List.of());
     }

@@ -1,5 +1,6 @@
 package io.mtables.ddl.domain;
 
+import io.mtables.planning.StoredStatements;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -37,7 +38,7 @@ public final class AllowedOptions {
                             + " table's jobs, so only what a table tunes for itself is accepted",
                     List.of(
                             Option.exactly(
-                                    "table.exec.state.ttl",
+                                    StoredStatements.RESUME_STATE_TTL,
                                     "a duration such as '1 d' or '12 h'; '0' keeps state forever",
                                     AllowedOptions::isDuration)));
 

@@ -76,7 +76,9 @@ final class PaimonRowCursor implements RowCursor {
         this.rowTest = scan.pushed().filter(projected).predicate().orElse(null);
         this.read = table.newReadBuilder().withProjection(projection);
         filter.predicate().ifPresent(this.read::withFilter);
-        this.splits = this.read.newScan().plan().splits();
+        // No snapshot yet: no rows, even if one is committed while this plans (an unpinned scan
+        // would read it, and a page of it could not name its snapshot).
+        this.splits = snapshot < 0 ? List.of() : this.read.newScan().plan().splits();
         this.uuid = table.uuid();
         this.snapshot = snapshot;
         this.offset = scan.offset();
@@ -85,11 +87,16 @@ final class PaimonRowCursor implements RowCursor {
         this.returned = from.returned();
         this.skipped = from.isStart() ? 0 : offset; // the OFFSET went by on an earlier page
         if (from.rowInSplit() > 0) {
-            open();
-            for (long i = 0; i < from.rowInSplit(); i++) {
-                if (nextRead() == null) {
-                    break;
+            try {
+                open();
+                for (long i = 0; i < from.rowInSplit(); i++) {
+                    if (nextRead() == null) {
+                        break;
+                    }
                 }
+            } catch (RuntimeException | IOException failed) {
+                closeReader(); // no cursor comes of it, so nobody else would close its reader
+                throw failed;
             }
         }
     }
@@ -163,8 +170,14 @@ final class PaimonRowCursor implements RowCursor {
         return new ScanPosition(uuid, snapshot, split, rowInSplit, returned);
     }
 
-    /** The next row of the snapshot, whether or not the WHERE keeps it; null after the last. */
+    /**
+     * The next row of the snapshot, whether or not the WHERE keeps it; null after the last. A
+     * reader interrupted (its read's timeout) stops here, at the next row.
+     */
     private InternalRow nextRead() {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new IllegalStateException("the read was stopped (mt.ddl.read-timeout)");
+        }
         try {
             while (split < splits.size()) {
                 if (reader == null) {

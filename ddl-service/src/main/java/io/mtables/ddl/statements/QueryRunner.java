@@ -111,13 +111,17 @@ public class QueryRunner {
             }
         }
         if (!openCursors.tryAcquire()) {
-            return QueryAnswer.of(tooMany(requestId, clock).by(principal));
+            // Every cursor is held (by clients pulling slowly): this read is read whole instead,
+            // as a query the engine runs is; a page cannot go on without a cursor.
+            return QueryAnswer.of(
+                    (from.isStart() ? run(requestId, read, clock) : tooMany(requestId, clock))
+                            .by(principal));
         }
         boolean handedOver = false;
+        // The cursor is handed over through a slot, so that one opened after its wait ended (a
+        // timeout, this thread interrupted) is closed rather than left holding its place.
+        AtomicReference<Object> slot = new AtomicReference<>();
         try {
-            // The cursor is handed over through a slot, so that one opened after its wait ended
-            // is closed rather than left holding its place.
-            AtomicReference<Object> slot = new AtomicReference<>();
             Awaited<Optional<RowCursor>> opened =
                     submitted(
                             requestId,
@@ -130,10 +134,7 @@ public class QueryRunner {
                             },
                             clock);
             if (opened.failure() != null) {
-                if (slot.getAndSet(ABANDONED) instanceof RowCursor late) {
-                    late.close();
-                }
-                return QueryAnswer.of(opened.failure().by(principal));
+                return QueryAnswer.of(opened.failure().by(principal)); // a late cursor: finally
             }
             Optional<RowCursor> cursor = opened.value();
             if (cursor.isEmpty()) {
@@ -159,6 +160,9 @@ public class QueryRunner {
                     principal);
         } finally {
             if (!handedOver) {
+                if (slot.getAndSet(ABANDONED) instanceof RowCursor late) {
+                    late.close();
+                }
                 openCursors.release();
             }
         }

@@ -156,6 +156,9 @@ public class StatementService {
         if (decision.read() != null && decision.read().cursor() != null) {
             return queries.open(requestId, decision.read(), statement, from, clock, principal);
         }
+        if (!from.isStart() && decision.read() != null) {
+            return QueryAnswer.of(noPages(requestId, principal)); // refused before any read
+        }
         StatementResult result =
                 stamped(
                         decision.read() == null
@@ -163,18 +166,21 @@ public class StatementService {
                                 : queries.run(requestId, decision.read(), clock),
                         principal);
         if (!from.isStart() && result.status() == StatementResult.Status.SUCCEEDED) {
-            return QueryAnswer.of(
-                    StatementResult.failed(
-                                    requestId,
-                                    StatementError.of(
-                                            PageTokens.INVALID_PAGE_TOKEN,
-                                            "This statement's answer has no pages: a page token"
-                                                    + " goes with the SELECT that gave it.",
-                                            "the statement without a page token"),
-                                    clock.instant())
-                            .by(principal));
+            return QueryAnswer.of(noPages(requestId, principal));
         }
         return QueryAnswer.of(result);
+    }
+
+    private StatementResult noPages(String requestId, String principal) {
+        return StatementResult.failed(
+                        requestId,
+                        StatementError.of(
+                                PageTokens.INVALID_PAGE_TOKEN,
+                                "This statement's answer has no pages: a page token goes with the"
+                                        + " SELECT that gave it.",
+                                "the statement without a page token"),
+                        clock.instant())
+                .by(principal);
     }
 
     /** The result as its sender's: only they read it by its request id (a standby checks). */

@@ -42,7 +42,7 @@ final class Queries {
         final String statement;
         final short[] resultFormats;
         Reply reply;
-        int sent;
+        long sent;
         boolean noticesSent;
 
         Portal(String statement, short[] resultFormats) {
@@ -102,13 +102,17 @@ final class Queries {
             Reply reply = connection.run(piece.text(), true);
             Portal portal = new Portal(piece.text(), new short[0]);
             portal.reply = reply;
-            if (reply instanceof Reply.Rows rows) {
-                out.send(
-                        WireReplies.rowDescription(
-                                rows.columns(), formats(rows.columns(), portal)));
+            boolean sent;
+            try {
+                if (reply instanceof Reply.Rows rows) {
+                    out.send(
+                            WireReplies.rowDescription(
+                                    rows.columns(), formats(rows.columns(), portal)));
+                }
+                sent = sendResult(portal, 0, piece.offset());
+            } finally {
+                portal.release(); // also when the client went away part way
             }
-            boolean sent = sendResult(portal, 0, piece.offset());
-            portal.release();
             if (!sent) {
                 break;
             }
@@ -240,8 +244,11 @@ final class Queries {
                                                             statement.parameterTypes()[number - 1])
                                                     + ")"),
                             new short[0]);
-            describeRows(described);
-            described.release();
+            try {
+                describeRows(described);
+            } finally {
+                described.release();
+            }
             return;
         }
         Portal portal = portals.get(name);
@@ -354,20 +361,30 @@ final class Queries {
             }
             if (connection.cancelRequested()) {
                 rows.release();
-                out.send(
-                        WireReplies.error(
-                                "ERROR",
-                                Reply.Failed.of(
-                                        SqlStates.QUERY_CANCELED,
-                                        "canceling statement due to user request"),
-                                0));
+                Reply.Failed canceled =
+                        Reply.Failed.of(
+                                SqlStates.QUERY_CANCELED,
+                                "canceling statement due to user request");
+                portal.reply = canceled; // an Execute after it gets the same error
+                out.send(WireReplies.error("ERROR", canceled, 0));
                 connection.session().failed();
                 return false;
             }
             out.send(WireReplies.dataRow(types, row, formats));
             portal.sent++;
         }
-        if (rows.cursor() != null ? rows.cursor().hasNext() : portal.sent < rows.rows().size()) {
+        boolean more;
+        try {
+            more =
+                    rows.cursor() != null
+                            ? rows.cursor().hasNext()
+                            : portal.sent < rows.rows().size();
+        } catch (RuntimeException readFailed) {
+            rows.release();
+            portal.reply = Reply.Failed.of(SqlStates.IO_ERROR, readFailed(portal, readFailed));
+            return sendResult(portal, 0, base);
+        }
+        if (more) {
             out.send(new WireOutput.Message('s'));
         } else {
             String done = "SELECT " + portal.sent;
@@ -379,11 +396,11 @@ final class Queries {
     }
 
     /** The portal's next row to send, from its cursor or its held rows; null after the last. */
-    private static List<Object> nextRow(Reply.Rows rows, int sent) {
+    private static List<Object> nextRow(Reply.Rows rows, long sent) {
         if (rows.cursor() != null) {
             return rows.cursor().next();
         }
-        return sent < rows.rows().size() ? rows.rows().get(sent) : null;
+        return sent < rows.rows().size() ? rows.rows().get((int) sent) : null;
     }
 
     private static String readFailed(Portal portal, RuntimeException e) {

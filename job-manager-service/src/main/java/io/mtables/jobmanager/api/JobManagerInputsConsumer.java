@@ -1,5 +1,6 @@
 package io.mtables.jobmanager.api;
 
+import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.jobmanager.infra.JobManagerRuntime;
 import io.mtables.messaging.EventReader;
 import io.mtables.messaging.IncomingEvent;
@@ -10,6 +11,7 @@ import io.mtables.schemas.Contracts;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
@@ -30,10 +32,13 @@ public class JobManagerInputsConsumer {
 
     private final EventReader reader;
     private final JobManagerRuntime runtime;
+    private final Set<String> moreResumeOptions;
 
-    public JobManagerInputsConsumer(EventReader reader, JobManagerRuntime runtime) {
+    public JobManagerInputsConsumer(
+            EventReader reader, JobManagerRuntime runtime, JobManagerConfig config) {
         this.reader = reader;
         this.runtime = runtime;
+        this.moreResumeOptions = config.flink().moreResumeOptions().orElse(Set.of());
     }
 
     @Incoming("table-definitions")
@@ -43,7 +48,7 @@ public class JobManagerInputsConsumer {
         if (event.contract().equals(Contracts.TABLE_DEFINED_V1)) {
             var definition = event.payloadAs(Contracts.TABLE_DEFINED_V1);
             try {
-                StoredStatements.check(definition);
+                StoredStatements.check(definition, moreResumeOptions);
             } catch (StoredStatements.ForgedStatementException forged) {
                 throw new UnreadableRecordException(
                         event.position() + ": " + forged.getMessage(), forged);

@@ -32,6 +32,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -305,7 +306,14 @@ public class JobManagerRuntime {
                                 .equals(KafkaLog.header(record, EventHeaders.TYPE))) {
                     definitions
                             .decodeOrDeadLetter(
-                                    record, Contracts.TABLE_DEFINED_V1, StoredStatements::check)
+                                    record,
+                                    Contracts.TABLE_DEFINED_V1,
+                                    definition ->
+                                            StoredStatements.check(
+                                                    definition,
+                                                    config.flink()
+                                                            .moreResumeOptions()
+                                                            .orElse(Set.of())))
                             .ifPresent(loading::onDefinition);
                 }
             }
