@@ -6,7 +6,7 @@ import io.mtables.ddl.infra.ServiceNotReadyException;
 import io.mtables.ddl.metrics.StatementMetrics;
 import io.mtables.ddl.statements.PageTokens;
 import io.mtables.ddl.statements.QueryAnswer;
-import io.mtables.ddl.statements.StatementService;
+import io.mtables.ddl.statements.StatementRefusals;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -82,7 +82,7 @@ public class StatementAnswers {
             if (answer.cursor() != null) {
                 answer.cursor().close();
             }
-            return QueryAnswer.of(requestIdInUse(requestId));
+            return QueryAnswer.of(StatementRefusals.requestIdInUse(requestId, Instant.now()));
         }
         return answer;
     }
@@ -122,20 +122,8 @@ public class StatementAnswers {
         if (!principal.equals(result.principal())) {
             // A standby knew the request id as another caller's (or as a result from before
             // principals, which is nobody's): never theirs to read.
-            return requestIdInUse(requestId);
+            return StatementRefusals.requestIdInUse(requestId, Instant.now());
         }
         return result;
-    }
-
-    private static StatementResult requestIdInUse(String requestId) {
-        return StatementResult.failed(
-                requestId,
-                StatementError.of(
-                        StatementService.REQUEST_ID_IN_USE,
-                        "Request id "
-                                + requestId
-                                + " belongs to another caller's statement; nothing was done.",
-                        "a request id of your own (a new UUID)"),
-                Instant.now());
     }
 }

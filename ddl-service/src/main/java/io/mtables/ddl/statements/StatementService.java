@@ -157,7 +157,9 @@ public class StatementService {
             return queries.open(requestId, decision.read(), statement, from, clock, principal);
         }
         if (!from.isStart() && decision.read() != null) {
-            return QueryAnswer.of(noPages(requestId, principal)); // refused before any read
+            return QueryAnswer.of(
+                    StatementRefusals.noPages(requestId, clock.instant())
+                            .by(principal)); // refused before any read
         }
         StatementResult result =
                 stamped(
@@ -166,21 +168,10 @@ public class StatementService {
                                 : queries.run(requestId, decision.read(), clock),
                         principal);
         if (!from.isStart() && result.status() == StatementResult.Status.SUCCEEDED) {
-            return QueryAnswer.of(noPages(requestId, principal));
+            return QueryAnswer.of(
+                    StatementRefusals.noPages(requestId, clock.instant()).by(principal));
         }
         return QueryAnswer.of(result);
-    }
-
-    private StatementResult noPages(String requestId, String principal) {
-        return StatementResult.failed(
-                        requestId,
-                        StatementError.of(
-                                PageTokens.INVALID_PAGE_TOKEN,
-                                "This statement's answer has no pages: a page token goes with the"
-                                        + " SELECT that gave it.",
-                                "the statement without a page token"),
-                        clock.instant())
-                .by(principal);
     }
 
     /** The result as its sender's: only they read it by its request id (a standby checks). */
@@ -205,7 +196,8 @@ public class StatementService {
             return Decision.of(
                     principal.equals(earlier.principal())
                             ? earlier
-                            : requestIdInUse(requestId, principal));
+                            : StatementRefusals.requestIdInUse(requestId, clock.instant())
+                                    .by(principal));
         }
         answeringPrincipal = principal;
         try {
@@ -213,20 +205,6 @@ public class StatementService {
         } finally {
             answeringPrincipal = null;
         }
-    }
-
-    private StatementResult requestIdInUse(String requestId, String principal) {
-        return StatementResult.failed(
-                        requestId,
-                        StatementError.of(
-                                REQUEST_ID_IN_USE,
-                                "Request id "
-                                        + requestId
-                                        + " belongs to another caller's statement; nothing was"
-                                        + " done.",
-                                "a request id of your own (a new UUID)"),
-                        clock.instant())
-                .by(principal);
     }
 
     private Decision executeNew(String requestId, String statement) {
@@ -351,7 +329,9 @@ public class StatementService {
             return Decision.of(
                     recordRefusal(
                             requestId,
-                            requestIdInUse(requestId, principal).error(),
+                            StatementRefusals.requestIdInUse(requestId, clock.instant())
+                                    .by(principal)
+                                    .error(),
                             command,
                             principal));
         }

@@ -54,13 +54,13 @@ class SqlTextTest {
 
     @Test
     void aNegativeNumberCannotStartAComment() {
-        assertThat(Queries.literal("-1".getBytes(), (short) 0, 20)).isEqualTo("(-1)");
+        assertThat(Parameters.literal("-1".getBytes(), (short) 0, 20)).isEqualTo("(-1)");
         assertThat(
                         SqlText.replaceParameters(
                                 "SELECT 0-$1",
-                                n -> Queries.literal("-1".getBytes(), (short) 0, 20)))
+                                n -> Parameters.literal("-1".getBytes(), (short) 0, 20)))
                 .isEqualTo("SELECT 0-(-1)");
-        assertThatThrownBy(() -> Queries.literal("1 OR TRUE".getBytes(), (short) 0, 20))
+        assertThatThrownBy(() -> Parameters.literal("1 OR TRUE".getBytes(), (short) 0, 20))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -1,0 +1,36 @@
+package io.mtables.ddl.statements;
+
+import io.mtables.schemas.ddl.StatementError;
+import io.mtables.schemas.ddl.StatementResult;
+import java.time.Instant;
+
+/** Refusals of a request as a whole, before or instead of its statement, for every door. */
+public final class StatementRefusals {
+
+    private StatementRefusals() {}
+
+    /** A request id that belongs to another caller's statement: nothing done, nothing read. */
+    public static StatementResult requestIdInUse(String requestId, Instant at) {
+        return StatementResult.failed(
+                requestId,
+                StatementError.of(
+                        StatementService.REQUEST_ID_IN_USE,
+                        "Request id "
+                                + requestId
+                                + " belongs to another caller's statement; nothing was done.",
+                        "a request id of your own (a new UUID)"),
+                at);
+    }
+
+    /** A page token sent with a statement whose answer has no pages. */
+    static StatementResult noPages(String requestId, Instant at) {
+        return StatementResult.failed(
+                requestId,
+                StatementError.of(
+                        PageTokens.INVALID_PAGE_TOKEN,
+                        "This statement's answer has no pages: a page token goes with the SELECT"
+                                + " that gave it.",
+                        "the statement without a page token"),
+                at);
+    }
+}
