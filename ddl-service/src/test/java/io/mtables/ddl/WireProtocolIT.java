@@ -159,6 +159,62 @@ class WireProtocolIT {
     }
 
     @Test
+    void aCancelRequestStopsAQueryStillBeingComputedAndTheConnectionGoesOn() throws Exception {
+        try (Connection connection = connect("sslmode=require");
+                Statement statement = connection.createStatement()) {
+            declareDaily(statement);
+            statement.executeUpdate(
+                    "CREATE MATERIALIZED TABLE "
+                            + db
+                            + ".wide FRESHNESS = INTERVAL '1' HOUR AS SELECT ds, COUNT(*) AS n FROM"
+                            + " "
+                            + db
+                            + ".visits GROUP BY ds");
+            Map<String, Long> rows = new java.util.HashMap<>();
+            for (long i = 0; i < 400; i++) {
+                rows.put("d" + i, i);
+            }
+            SelectIT.writeAsTheJobManagerWould(db, "wide", rows);
+            String wide = db + ".wide";
+            var canceller = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+            try {
+                // 64 million rows joined before the count's one row: seconds of the engine's work.
+                canceller.schedule(
+                        () -> {
+                            statement.cancel();
+                            return null;
+                        },
+                        300,
+                        TimeUnit.MILLISECONDS);
+                assertThatThrownBy(
+                                () ->
+                                        statement.executeQuery(
+                                                "SELECT COUNT(*) FROM "
+                                                        + wide
+                                                        + " a, "
+                                                        + wide
+                                                        + " b, "
+                                                        + wide
+                                                        + " c"))
+                        .isInstanceOfSatisfying(
+                                PSQLException.class,
+                                e -> {
+                                    assertThat(e.getSQLState()).isEqualTo("57014");
+                                    // Stopped while computed, not when its one row was to be sent.
+                                    assertThat(e.getServerErrorMessage().getDetail())
+                                            .isEqualTo("reason: QueryCanceled");
+                                });
+            } finally {
+                canceller.shutdownNow();
+            }
+            try (ResultSet after = statement.executeQuery("SELECT COUNT(*) FROM " + wide)) {
+                assertThat(after.next()).isTrue();
+                assertThat(after.getLong(1)).as("the connection goes on").isEqualTo(400);
+            }
+        }
+    }
+
+    @Test
     void aFetchSizeReadsRowsInBatchesInsideABlockThatRefusesChanges() throws Exception {
         try (Connection connection = connect("sslmode=require");
                 Statement statement = connection.createStatement()) {

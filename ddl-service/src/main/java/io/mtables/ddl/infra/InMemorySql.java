@@ -20,7 +20,9 @@ import java.util.regex.Pattern;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.calcite.jdbc.Driver;
+import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.type.RelDataType;
@@ -198,6 +200,44 @@ public final class InMemorySql {
         return root.getMessage() == null ? error.getMessage() : root.getMessage();
     }
 
+    /**
+     * {@code rows} as Calcite enumerates them, stopped at the next row once the reading thread is
+     * interrupted (a read's timeout, its client's cancel): a join or an aggregate does all its work
+     * before its first row of answer, so a check per row of answer alone would come too late.
+     */
+    private static Enumerable<Object[]> interruptible(List<Object[]> rows) {
+        return new AbstractEnumerable<>() {
+            @Override
+            public Enumerator<Object[]> enumerator() {
+                Enumerator<Object[]> each = Linq4j.enumerator(rows);
+                return new Enumerator<>() {
+                    @Override
+                    public Object[] current() {
+                        return each.current();
+                    }
+
+                    @Override
+                    public boolean moveNext() {
+                        if (Thread.currentThread().isInterrupted()) {
+                            throw new IllegalStateException("the query was stopped");
+                        }
+                        return each.moveNext();
+                    }
+
+                    @Override
+                    public void reset() {
+                        each.reset();
+                    }
+
+                    @Override
+                    public void close() {
+                        each.close();
+                    }
+                };
+            }
+        };
+    }
+
     private static RelDataType rowType(RelDataTypeFactory types, List<Column> columns) {
         var builder = types.builder();
         for (Column column : columns) {
@@ -244,11 +284,11 @@ public final class InMemorySql {
                         if (condition == filters.get(i)) {
                             filters.remove(i);
                         }
-                        return Linq4j.asEnumerable(rows.apply(first));
+                        return interruptible(rows.apply(first));
                     }
                 }
             }
-            return Linq4j.asEnumerable(rows.apply(Optional.empty()));
+            return interruptible(rows.apply(Optional.empty()));
         }
 
         /**
@@ -301,7 +341,7 @@ public final class InMemorySql {
 
         @Override
         public Enumerable<Object[]> scan(DataContext root) {
-            return Linq4j.asEnumerable(rows.get());
+            return interruptible(rows.get());
         }
     }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -35,6 +36,9 @@ public class QueryRunner {
 
     /** The reason of a SELECT stopped at the read timeout. */
     public static final String QUERY_TIMEOUT = "QueryTimeout";
+
+    /** The reason of a SELECT its client cancelled while it was read. */
+    public static final String QUERY_CANCELED = "QueryCanceled";
 
     /** The reason of a SELECT refused because every reader is busy and enough wait. */
     public static final String TOO_MANY_QUERIES = "TooManyQueries";
@@ -237,7 +241,18 @@ public class QueryRunner {
             return new Awaited<>(null, tooMany(requestId, clock));
         }
         try {
-            return new Awaited<>(future.get(timeout.toMillis(), TimeUnit.MILLISECONDS), null);
+            return new Awaited<>(awaitUnlessCancelled(future), null);
+        } catch (CancellationException cancelled) {
+            return new Awaited<>(
+                    null,
+                    failed(
+                            requestId,
+                            StatementError.of(
+                                    QUERY_CANCELED,
+                                    "The SELECT was cancelled by its client; nothing more is"
+                                            + " read.",
+                                    null),
+                            clock));
         } catch (TimeoutException slow) {
             future.cancel(true);
             return new Awaited<>(
@@ -276,6 +291,33 @@ public class QueryRunner {
             throw new IllegalStateException("interrupted while waiting for a read", e);
         }
     }
+
+    /**
+     * {@code future}'s value within the timeout, looking every {@value #CANCEL_LOOK_MILLIS} ms
+     * whether the waiting client cancelled ({@link ReadCancellation}): then the read is stopped.
+     */
+    private <T> T awaitUnlessCancelled(Future<T> future)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new TimeoutException();
+            }
+            try {
+                return future.get(
+                        Math.min(left, TimeUnit.MILLISECONDS.toNanos(CANCEL_LOOK_MILLIS)),
+                        TimeUnit.NANOSECONDS);
+            } catch (TimeoutException notYet) {
+                if (ReadCancellation.requested()) {
+                    future.cancel(true);
+                    throw new CancellationException("cancelled by its client");
+                }
+            }
+        }
+    }
+
+    private static final long CANCEL_LOOK_MILLIS = 100;
 
     private StatementResult tooMany(String requestId, Clock clock) {
         return failed(

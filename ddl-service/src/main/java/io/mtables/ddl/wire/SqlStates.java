@@ -59,6 +59,7 @@ final class SqlStates {
                     Map.entry(StatementService.INTERNAL_ERROR, "XX000"),
                     Map.entry(StatementService.REQUEST_ID_IN_USE, "42710"),
                     Map.entry(QueryRunner.QUERY_TIMEOUT, QUERY_CANCELED),
+                    Map.entry(QueryRunner.QUERY_CANCELED, QUERY_CANCELED),
                     Map.entry(QueryRunner.TOO_MANY_QUERIES, "53000"),
                     Map.entry(WarehouseReader.RESULT_TOO_LARGE, PROGRAM_LIMIT_EXCEEDED),
                     Map.entry(WarehouseReader.PAGE_EXPIRED, "55000"),

@@ -1,5 +1,6 @@
 package io.mtables.ddl.wire;
 
+import io.mtables.ddl.statements.ReadCancellation;
 import io.quarkus.security.identity.SecurityIdentity;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -201,7 +202,8 @@ final class WireConnection implements Runnable {
      */
     Reply run(String statement, boolean mayStream) {
         cancelRequested = false;
-        return statements.run(statement, caller, session, mayStream);
+        return ReadCancellation.whileCancellable(
+                () -> cancelRequested, () -> statements.run(statement, caller, session, mayStream));
     }
 
     WireOutput out() {
