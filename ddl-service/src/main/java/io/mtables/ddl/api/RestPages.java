@@ -9,10 +9,16 @@ import io.mtables.ddl.statements.QueryRunner;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A REST answer's rows as one page: a SELECT that streams gives at most {@code pageSize} rows and a
@@ -25,16 +31,27 @@ public class RestPages {
     /** The reason of a page size out of its range. */
     static final String INVALID_PAGE_SIZE = "InvalidPageSize";
 
-    /** How often (in rows) a page's read looks at the clock. */
-    private static final int CLOCK_EVERY = 1024;
+    /** Rings the alarms of pages read past their time. */
+    private static final ScheduledExecutorService ALARMS =
+            Executors.newSingleThreadScheduledExecutor(
+                    task -> {
+                        Thread thread = new Thread(task, "rest-page-alarms");
+                        thread.setDaemon(true);
+                        return thread;
+                    });
 
     private final int maxRows;
     private final long timeoutMillis;
     private final Clock clock;
 
+    @Inject
     public RestPages(DdlConfig config, Clock clock) {
-        this.maxRows = config.readMaxRows();
-        this.timeoutMillis = config.readTimeout().toMillis();
+        this(config.readMaxRows(), config.readTimeout(), clock);
+    }
+
+    RestPages(int maxRows, Duration timeout, Clock clock) {
+        this.maxRows = maxRows;
+        this.timeoutMillis = timeout.toMillis();
         this.clock = clock;
     }
 
@@ -66,14 +83,13 @@ public class RestPages {
         String requestId = answer.result().requestId();
         String principal = answer.result().principal();
         boolean parked = false;
+        // A page past its time stops at the next row its read takes, returned or not (a WHERE
+        // that keeps few rows reads many between two).
+        Alarm alarm = new Alarm(timeoutMillis);
         try {
             int most = pageSize == null ? maxRows : pageSize;
-            long deadline = System.currentTimeMillis() + timeoutMillis;
             List<List<Object>> rows = new ArrayList<>();
             while (rows.size() < most && cursor.hasNext()) {
-                if (rows.size() % CLOCK_EVERY == 0 && System.currentTimeMillis() > deadline) {
-                    return failed(requestId, principal, timedOut());
-                }
                 rows.add(cursor.next());
             }
             String next = null;
@@ -90,6 +106,9 @@ public class RestPages {
                             .by(principal),
                     next);
         } catch (RuntimeException readFailed) {
+            if (alarm.rang()) {
+                return failed(requestId, principal, timedOut());
+            }
             return failed(
                     requestId,
                     principal,
@@ -100,8 +119,48 @@ public class RestPages {
                                     + readFailed.getMessage(),
                             "the SELECT again"));
         } finally {
+            alarm.close();
             if (!parked) {
                 cursor.close();
+            }
+        }
+    }
+
+    /**
+     * Interrupts the thread that set it once {@code millis} have passed, unless closed first; the
+     * interrupt is cleared at close, so that the worker thread goes on to its next request clean.
+     */
+    private static final class Alarm implements AutoCloseable {
+        private final Thread thread = Thread.currentThread();
+        private final ScheduledFuture<?> ring;
+        private boolean closed;
+        private boolean rang;
+
+        Alarm(long millis) {
+            this.ring = ALARMS.schedule(this::ring, millis, TimeUnit.MILLISECONDS);
+        }
+
+        private synchronized void ring() {
+            if (!closed) {
+                rang = true;
+                thread.interrupt();
+            }
+        }
+
+        synchronized boolean rang() {
+            return rang;
+        }
+
+        @Override
+        public void close() {
+            boolean interrupted;
+            synchronized (this) {
+                closed = true;
+                interrupted = rang;
+            }
+            ring.cancel(false);
+            if (interrupted) {
+                Thread.interrupted();
             }
         }
     }
