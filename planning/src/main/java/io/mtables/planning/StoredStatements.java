@@ -63,6 +63,7 @@ public final class StoredStatements {
      * #RESUME_STATE_TTL} (a job manager configured so, for an allow-list its ddl-service widened).
      */
     public static void check(TableDefinition definition, Set<String> moreResumeOptions) {
+        checkStatements(definition);
         if (definition.resumeOptions() != null) {
             for (String key : definition.resumeOptions().keySet()) {
                 if (!RESUME_OPTIONS.contains(key) && !moreResumeOptions.contains(key)) {
@@ -72,6 +73,17 @@ public final class StoredStatements {
                 }
             }
         }
+    }
+
+    /**
+     * Checks only the SQL a definition carries (its own statement as a source table, its sources',
+     * its query): what ddl-service registers in its Flink catalog when it reads its catalog back.
+     * Its RESUME options it never applies, and a table stored before their allow-list stays in its
+     * catalog (to be altered or dropped).
+     *
+     * @throws ForgedStatementException naming what is wrong
+     */
+    public static void checkStatements(TableDefinition definition) {
         if (definition.kind() == TableDefinition.Kind.SOURCE_TABLE) {
             checkSourceTable(definition.table(), definition.statement());
         }

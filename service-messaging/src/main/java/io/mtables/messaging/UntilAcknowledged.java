@@ -33,10 +33,13 @@ public final class UntilAcknowledged {
                         what
                                 + " was not taken by Kafka "
                                 + attempt
-                                + " time(s) in a row; written again every "
+                                + " time(s) in a row; written again "
                                 + pause.toMillis()
-                                + " ms: "
+                                + " ms after each refusal: "
                                 + refused.getMessage());
+            } catch (RuntimeException other) {
+                problem.accept(null); // not a wait for the broker: what it is, its caller says
+                throw other;
             }
             try {
                 Thread.sleep(pause.toMillis());

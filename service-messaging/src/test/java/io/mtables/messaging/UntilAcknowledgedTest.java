@@ -30,13 +30,30 @@ class UntilAcknowledgedTest {
         assertThat(reports.get(1))
                 .isEqualTo(
                         "the plan of shop.daily v3 was not taken by Kafka 2 time(s) in a row;"
-                                + " written again every 10 ms: no acknowledgement in 5 s");
+                                + " written again 10 ms after each refusal: no acknowledgement in"
+                                + " 5 s");
         assertThat(reports.get(2)).as("taken: nothing to report").isNull();
     }
 
     @Test
-    void anythingElseIsThrownAtOnce() {
+    void anythingElseIsThrownAtOnceAndClearsTheReport() {
         AtomicInteger tries = new AtomicInteger();
+        List<String> reports = new ArrayList<>();
+        assertThatThrownBy(
+                        () ->
+                                UntilAcknowledged.write(
+                                        "x",
+                                        () -> {
+                                            if (tries.incrementAndGet() == 1) {
+                                                throw new BrokerUnavailableException("slow", null);
+                                            }
+                                            throw new IllegalStateException("the producer closed");
+                                        },
+                                        Duration.ofMillis(10),
+                                        reports::add))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(reports).hasSize(2).last().isNull();
+        tries.set(0);
         assertThatThrownBy(
                         () ->
                                 UntilAcknowledged.write(

@@ -387,7 +387,9 @@ public class DdlRuntime {
                 // (StoredStatements): its statement would run here when the table is registered.
                 definitions
                         .decodeOrDeadLetter(
-                                record, Contracts.TABLE_DEFINED_V1, StoredStatements::check)
+                                record,
+                                Contracts.TABLE_DEFINED_V1,
+                                StoredStatements::checkStatements)
                         .ifPresent(
                                 defined -> {
                                     catalog.apply(defined);
@@ -433,8 +435,9 @@ public class DdlRuntime {
 
     /** What the service is doing while not ready, or "ready". */
     public String state() {
-        if (resultsBeat.problem().isPresent()) {
-            return resultsBeat.problem().get();
+        Optional<String> stopped = resultsBeat.problem();
+        if (stopped.isPresent()) {
+            return stopped.get();
         }
         StatementService current = service;
         if (gate.isOpen() && current != null && current.pendingResults() > 0) {

@@ -4,6 +4,7 @@ import io.mtables.ddl.domain.FreshnessEpisodes;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.ddl.domain.TableFreshness;
+import io.mtables.messaging.BrokerUnavailableException;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.LoopHeartbeat;
 import io.mtables.schemas.Contracts;
@@ -136,6 +137,13 @@ public class FreshnessWatch {
                             "%s is within its freshness %s again (lag %s)",
                             table.table(), target.get(), restored.event().lag());
                 }
+            } catch (BrokerUnavailableException e) {
+                // Nothing was recorded, and the next table's alert would wait as long: the round
+                // ends, and the next look, a second later, writes what is still due.
+                LOG.warnf(
+                        "freshness alert for %s not written, Kafka did not take it: %s",
+                        table.table(), e.getMessage());
+                return;
             } catch (RuntimeException e) {
                 // Nothing was recorded: the same decision comes up at the next look and is written
                 // then.

@@ -61,9 +61,10 @@ public class JobManagerRuntime {
 
     /**
      * How long one round of the poll or the refresh watch may take before the loop is taken for
-     * dead: longer than the longest working round (the poll runs the actions that submit jobs).
+     * dead: longer than the longest working round (the control thread runs the actions that submit
+     * jobs, a restore's rewrite of up to 10 minutes, event writes that wait for the broker).
      */
-    static final Duration LOOP_PATIENCE = Duration.ofMinutes(5);
+    static final Duration LOOP_PATIENCE = Duration.ofMinutes(20);
 
     private final LoopHeartbeat pollBeat = new LoopHeartbeat("the poll of the jobs", LOOP_PATIENCE);
     private final LoopHeartbeat watchBeat =
