@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
@@ -106,45 +107,25 @@ public class WarehouseReader {
      */
     public Optional<List<InMemorySql.Table>> read(
             String table, long version, List<List<String>> paths, PushedDown pushed) {
-        Exception moved = null;
-        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            if (attempt > 0) {
-                pause();
-            }
-            Catalog catalog = null;
-            try {
-                catalog = catalog();
-                Lookup lookup = lookUp(catalog, table, version);
-                if (lookup.absent()) {
-                    return Optional.empty();
-                }
-                if (lookup.table() == null) {
-                    continue; // between the renames: look again
-                }
-                Table found = lookup.table();
-                String uuid = found.uuid();
-                Optional<Long> snapshot = found.latestSnapshot().map(Snapshot::id);
-                List<InMemorySql.Table> tables = readRows(table, found, paths, pushed);
-                if (!tables.get(0).rows().isEmpty()
-                        || unchanged(catalog, lookup.name(), uuid, snapshot)) {
-                    return Optional.of(tables);
-                }
-            } catch (StatementException refused) {
-                throw refused; // too large: reading again would not make it smaller
-            } catch (Exception e) {
-                if (Thread.currentThread().isInterrupted()) {
-                    throw cannotRead(table, e); // stopped (mt.ddl.read-timeout): not again
-                }
-                moved = e; // a file moved or dropped under the read, or the read failed: again
-                forgetCatalog(catalog); // and open the catalog afresh, in case it is what failed
-            }
-        }
-        throw cannotRead(
+        return attempts(
                 table,
-                moved != null
-                        ? moved
-                        : new IllegalStateException(
-                                "its Paimon table kept moving for " + ATTEMPTS + " reads"));
+                catalog -> {
+                    Lookup lookup = lookUp(catalog, table, version);
+                    if (lookup.absent()) {
+                        return Optional.empty();
+                    }
+                    if (lookup.table() == null) {
+                        return null; // between the renames: look again
+                    }
+                    Table found = lookup.table();
+                    Optional<Long> snapshot = found.latestSnapshot().map(Snapshot::id);
+                    List<InMemorySql.Table> tables = readRows(table, found, paths, pushed);
+                    boolean answer =
+                            !tables.get(0).rows().isEmpty()
+                                    || unchanged(catalog, lookup.name(), found.uuid(), snapshot);
+                    return answer ? Optional.of(tables) : null;
+                },
+                null);
     }
 
     /** The reason of a read that failed part way, its files removed under it. */
@@ -160,66 +141,103 @@ public class WarehouseReader {
      * the query reads the table as {@link #read(String, long, List, PushedDown)} does then.
      */
     public Optional<RowCursor> open(String table, long version, PlainScan scan, ScanPosition from) {
+        return attempts(
+                table,
+                catalog -> {
+                    Lookup lookup = lookUp(catalog, table, version);
+                    if (lookup.absent()) {
+                        if (!from.isStart()) {
+                            throw pageExpired(table, "the table is gone");
+                        }
+                        return Optional.empty();
+                    }
+                    if (lookup.table() == null) {
+                        return null; // between the renames: look again
+                    }
+                    return openCursor(catalog, table, lookup, scan, from);
+                },
+                // The snapshot a page token names expired, or its files went: not again.
+                from.isStart()
+                        ? null
+                        : () ->
+                                pageExpired(
+                                        table,
+                                        "its snapshot " + from.snapshot() + " cannot be read"));
+    }
+
+    /** A cursor over the table {@code lookup} found, or null when it moved under the read. */
+    private Optional<RowCursor> openCursor(
+            Catalog catalog, String table, Lookup lookup, PlainScan scan, ScanPosition from)
+            throws Exception {
+        Table found = lookup.table();
+        PushedDown.Filter filter = scan.pushed().filter(found.rowType());
+        if (!filter.exact()
+                || scan.columns().stream()
+                        .anyMatch(column -> found.rowType().getFieldIndex(column) < 0)) {
+            return Optional.empty(); // the query engine's to read
+        }
+        if (!from.isStart() && !from.uuid().equals(found.uuid())) {
+            throw pageExpired(table, "its query changed since the first page was read");
+        }
+        Optional<Long> latest = found.latestSnapshot().map(Snapshot::id);
+        long snapshot = from.isStart() ? latest.orElse(-1L) : from.snapshot();
+        RowCursor cursor =
+                new PaimonRowCursor(
+                        snapshot < 0 ? found : PaimonRowCursor.pinned(found, snapshot),
+                        snapshot,
+                        scan,
+                        filter,
+                        from);
+        try {
+            if (from.isStart()
+                    && !cursor.hasNext()
+                    && !unchanged(catalog, lookup.name(), found.uuid(), latest)) {
+                cursor.close();
+                return null; // moved under the read: what it found is no answer
+            }
+            return Optional.of(cursor);
+        } catch (Exception | Error e) {
+            cursor.close();
+            throw e;
+        }
+    }
+
+    /** One try of a read over the warehouse's catalog: its answer, or null to look again. */
+    private interface Attempt<T> {
+        T run(Catalog catalog) throws Exception;
+    }
+
+    /**
+     * {@code attempt}, tried again after a pause while the table moves under it (a switch-over
+     * between its renames, a file moved or dropped, the catalog failing: then opened afresh) up to
+     * {@link #ATTEMPTS} times. A refusal is final, and so is a failure when the read was
+     * interrupted (mt.ddl.read-timeout) or when {@code finalFailure} is given.
+     */
+    private <T> T attempts(
+            String table, Attempt<T> attempt, Supplier<StatementException> finalFailure) {
         Exception moved = null;
-        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            if (attempt > 0) {
+        for (int tried = 0; tried < ATTEMPTS; tried++) {
+            if (tried > 0) {
                 pause();
             }
             Catalog catalog = null;
-            RowCursor cursor = null;
             try {
                 catalog = catalog();
-                Lookup lookup = lookUp(catalog, table, version);
-                if (lookup.absent()) {
-                    if (!from.isStart()) {
-                        throw pageExpired(table, "the table is gone");
-                    }
-                    return Optional.empty();
+                T answer = attempt.run(catalog);
+                if (answer != null) {
+                    return answer;
                 }
-                if (lookup.table() == null) {
-                    continue; // between the renames: look again
-                }
-                Table found = lookup.table();
-                PushedDown.Filter filter = scan.pushed().filter(found.rowType());
-                if (!filter.exact()
-                        || scan.columns().stream()
-                                .anyMatch(column -> found.rowType().getFieldIndex(column) < 0)) {
-                    return Optional.empty(); // the query engine's to read
-                }
-                if (!from.isStart() && !from.uuid().equals(found.uuid())) {
-                    throw pageExpired(table, "its query changed since the first page was read");
-                }
-                Optional<Long> latest = found.latestSnapshot().map(Snapshot::id);
-                long snapshot = from.isStart() ? latest.orElse(-1L) : from.snapshot();
-                cursor =
-                        new PaimonRowCursor(
-                                snapshot < 0 ? found : PaimonRowCursor.pinned(found, snapshot),
-                                snapshot,
-                                scan,
-                                filter,
-                                from);
-                if (from.isStart()
-                        && !cursor.hasNext()
-                        && !unchanged(catalog, lookup.name(), found.uuid(), latest)) {
-                    cursor.close();
-                    continue; // moved under the read: what it found is no answer
-                }
-                return Optional.of(cursor);
             } catch (StatementException refused) {
-                throw refused;
+                throw refused; // too large, or expired: reading again would not change it
             } catch (Exception e) {
-                if (cursor != null) {
-                    cursor.close();
-                }
                 if (Thread.currentThread().isInterrupted()) {
-                    throw cannotRead(table, e);
+                    throw cannotRead(table, e); // stopped (mt.ddl.read-timeout): not again
                 }
-                if (!from.isStart()) {
-                    // The snapshot a page token names expired, or its files went.
-                    throw pageExpired(table, "its snapshot " + from.snapshot() + " cannot be read");
+                if (finalFailure != null) {
+                    throw finalFailure.get();
                 }
-                moved = e;
-                forgetCatalog(catalog);
+                moved = e; // a file moved or dropped under the read, or the read failed: again
+                forgetCatalog(catalog); // and open the catalog afresh, in case it is what failed
             }
         }
         throw cannotRead(

@@ -7,6 +7,7 @@ import io.mtables.ddl.infra.ScanPosition;
 import io.mtables.schemas.ddl.StatementResult.ResultColumn;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** A cursor kept between pages goes only to its caller's next page of the same statement. */
@@ -35,8 +36,9 @@ class ParkedCursorsTest {
     }
 
     @Test
-    void theOldestAreClosedPastTheMostAndAllPastTheirTime() throws Exception {
-        ParkedCursors parked = new ParkedCursors(2, Duration.ofMillis(200));
+    void theOldestAreClosedPastTheMostAndAllPastTheirTime() {
+        AtomicLong now = new AtomicLong();
+        ParkedCursors parked = new ParkedCursors(2, Duration.ofMillis(200), now::get);
         Cursor first = new Cursor();
         Cursor second = new Cursor();
         Cursor third = new Cursor();
@@ -46,10 +48,30 @@ class ParkedCursorsTest {
         assertThat(first.closed).isTrue();
         assertThat(second.closed || third.closed).isFalse();
 
-        Thread.sleep(300);
+        now.addAndGet(Duration.ofMillis(200).toNanos());
+        parked.sweep();
+        assertThat(second.closed || third.closed).as("kept for their whole time").isFalse();
+        now.addAndGet(1);
         parked.sweep();
         assertThat(second.closed && third.closed).isTrue();
         assertThat(parked.size()).isZero();
+    }
+
+    @Test
+    void pastTheMostTheCallerHoldingMostLosesItsOwnOldest() {
+        ParkedCursors parked = new ParkedCursors(3, Duration.ofMinutes(1), () -> 0);
+        Cursor others = new Cursor();
+        Cursor first = new Cursor();
+        Cursor second = new Cursor();
+        Cursor third = new Cursor();
+        parked.park(new ParkedCursors.Key("user:b", "SELECT 1", AT), others);
+        parked.park(new ParkedCursors.Key("user:a", "SELECT 1", AT), first);
+        parked.park(new ParkedCursors.Key("user:a", "SELECT 2", AT), second);
+        parked.park(new ParkedCursors.Key("user:a", "SELECT 3", AT), third);
+
+        assertThat(others.closed).as("another caller's cursor").isFalse();
+        assertThat(first.closed).isTrue();
+        assertThat(second.closed || third.closed).isFalse();
     }
 
     private static final class Cursor implements RowCursor {
