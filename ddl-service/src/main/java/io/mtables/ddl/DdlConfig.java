@@ -49,4 +49,17 @@ public interface DdlConfig {
      */
     @WithDefault("1000000")
     int readMaxRows();
+
+    /**
+     * The most bytes a SELECT holds, counted as its values' text (ReadLimits): of the rows it reads
+     * from tables' snapshots, and of its answer or REST page; past it the SELECT is refused as
+     * {@code ResultTooLarge}, and a REST page ends early.
+     */
+    @WithDefault("67108864")
+    long readMaxBytes();
+
+    /** Both read limits. */
+    default io.mtables.ddl.infra.ReadLimits readLimits() {
+        return new io.mtables.ddl.infra.ReadLimits(readMaxRows(), readMaxBytes());
+    }
 }

@@ -1,6 +1,7 @@
 package io.mtables.ddl.api;
 
 import io.mtables.ddl.DdlConfig;
+import io.mtables.ddl.infra.ReadLimits;
 import io.mtables.ddl.infra.RowCursor;
 import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.ddl.statements.PageTokens;
@@ -41,16 +42,18 @@ public class RestPages {
                     });
 
     private final int maxRows;
+    private final long maxBytes;
     private final long timeoutMillis;
     private final Clock clock;
 
     @Inject
     public RestPages(DdlConfig config, Clock clock) {
-        this(config.readMaxRows(), config.readTimeout(), clock);
+        this(config.readLimits(), config.readTimeout(), clock);
     }
 
-    RestPages(int maxRows, Duration timeout, Clock clock) {
-        this.maxRows = maxRows;
+    RestPages(ReadLimits limits, Duration timeout, Clock clock) {
+        this.maxRows = limits.maxRows();
+        this.maxBytes = limits.maxBytes();
         this.timeoutMillis = timeout.toMillis();
         this.clock = clock;
     }
@@ -89,8 +92,16 @@ public class RestPages {
         try {
             int most = pageSize == null ? maxRows : pageSize;
             List<List<Object>> rows = new ArrayList<>();
-            while (rows.size() < most && cursor.hasNext()) {
-                rows.add(cursor.next());
+            ReadLimits.Tally held = new ReadLimits(most, maxBytes).tally();
+            boolean withinBytes = true;
+            // A page ends at its size, or at the row that takes it past mt.ddl.read-max-bytes.
+            while (withinBytes && !held.full() && cursor.hasNext()) {
+                List<Object> row = cursor.next();
+                rows.add(row);
+                withinBytes = held.add(row);
+            }
+            if (pageSize == null && !withinBytes) {
+                return failed(requestId, principal, tooManyBytes(rows));
             }
             String next = null;
             if (cursor.hasNext()) {
@@ -178,6 +189,19 @@ public class RestPages {
                         + maxRows
                         + ") to read it page by page, each next page with the previous page's"
                         + " nextPageToken; or a narrower SELECT");
+    }
+
+    private StatementError tooManyBytes(List<List<Object>> rows) {
+        return StatementError.of(
+                WarehouseReader.RESULT_TOO_LARGE,
+                "The answer holds more than "
+                        + maxBytes
+                        + " bytes of values (mt.ddl.read-max-bytes) by its row "
+                        + rows.size()
+                        + ".",
+                "pageSize to read it page by page (a page ends early at mt.ddl.read-max-bytes;"
+                        + " go on with its nextPageToken), fewer or narrower columns, or a"
+                        + " narrower SELECT");
     }
 
     private StatementError timedOut() {

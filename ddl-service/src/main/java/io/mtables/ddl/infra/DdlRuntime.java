@@ -112,7 +112,7 @@ public class DdlRuntime {
             new WarehouseReader(
                     Warehouse.at(
                             Path.of(".run/data/warehouse").toAbsolutePath().toUri().toString()),
-                    1_000_000);
+                    new ReadLimits(1_000_000, 64L << 20));
 
     private QueryRunner queries = new QueryRunner(4, Duration.ofSeconds(60));
 
@@ -143,7 +143,7 @@ public class DdlRuntime {
         this.warehouse =
                 new WarehouseReader(
                         WarehouseReader.configured(ConfigProvider.getConfig()),
-                        config.readMaxRows());
+                        config.readLimits());
         this.queries = new QueryRunner(config.readConcurrency(), config.readTimeout());
         start(
                 kafka,

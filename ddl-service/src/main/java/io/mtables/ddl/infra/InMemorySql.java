@@ -98,19 +98,23 @@ public final class InMemorySql {
      */
     public static QueryRows query(
             String query, List<? extends Source> tables, String what, String allowed) {
-        return query(query, tables, what, allowed, Integer.MAX_VALUE);
+        return query(query, tables, what, allowed, ReadLimits.NONE);
     }
 
-    /** Runs {@code query} over {@code tables}, refused past {@code maxRows} rows of answer. */
+    /** Runs {@code query} over {@code tables}, refused past {@code limits} of answer. */
     static QueryRows query(
-            String query, List<? extends Source> tables, String what, String allowed, int maxRows) {
+            String query,
+            List<? extends Source> tables,
+            String what,
+            String allowed,
+            ReadLimits limits) {
         try (Connection connection = connect()) {
             for (Source table : tables) {
                 add(connection, table, () -> table);
             }
             try (var statement = connection.createStatement();
                     ResultSet result = statement.executeQuery(query)) {
-                return read(result, maxRows);
+                return read(result, limits);
             }
         } catch (SQLException e) {
             String message = rootMessage(e);
@@ -155,25 +159,28 @@ public final class InMemorySql {
     }
 
     static QueryRows read(ResultSet result) throws SQLException {
-        return read(result, Integer.MAX_VALUE);
+        return read(result, ReadLimits.NONE);
     }
 
     /**
-     * The rows of {@code result}: refused ({@code ResultTooLarge}) past {@code maxRows}, and
-     * stopped when the reading thread is interrupted (a read past its timeout).
+     * The rows of {@code result}: refused ({@code ResultTooLarge}) past {@code limits}, and stopped
+     * when the reading thread is interrupted (a read past its timeout).
      */
-    static QueryRows read(ResultSet result, int maxRows) throws SQLException {
+    static QueryRows read(ResultSet result, ReadLimits limits) throws SQLException {
         ResultSetMetaData meta = result.getMetaData();
         List<ResultColumn> columns = new ArrayList<>();
         for (int i = 1; i <= meta.getColumnCount(); i++) {
             columns.add(new ResultColumn(meta.getColumnLabel(i), meta.getColumnTypeName(i)));
         }
         List<List<Object>> rows = new ArrayList<>();
+        ReadLimits.Tally held = limits.tally();
         while (result.next()) {
-            if (rows.size() == maxRows) {
+            if (held.full()) {
                 throw StatementException.invalid(
                         WarehouseReader.RESULT_TOO_LARGE,
-                        "The answer has more than " + maxRows + " rows (mt.ddl.read-max-rows).",
+                        "The answer has more than "
+                                + limits.maxRows()
+                                + " rows (mt.ddl.read-max-rows).",
                         "a narrower SELECT (WHERE, LIMIT, an aggregate)");
             }
             if (Thread.currentThread().isInterrupted()) {
@@ -188,6 +195,17 @@ public final class InMemorySql {
                                 : value instanceof Date date ? date.toString() : value);
             }
             rows.add(row);
+            if (!held.add(row)) {
+                throw StatementException.invalid(
+                        WarehouseReader.RESULT_TOO_LARGE,
+                        "The answer holds more than "
+                                + limits.maxBytes()
+                                + " bytes of values (mt.ddl.read-max-bytes) by its row "
+                                + rows.size()
+                                + ".",
+                        "fewer or narrower columns, a narrower SELECT (WHERE, LIMIT, an"
+                                + " aggregate), or a larger mt.ddl.read-max-bytes");
+            }
         }
         return new QueryRows(columns, rows);
     }

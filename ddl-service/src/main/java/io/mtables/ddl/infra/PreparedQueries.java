@@ -57,16 +57,16 @@ final class PreparedQueries {
      */
     synchronized InMemorySql.QueryRows query(
             String query, List<? extends InMemorySql.Source> tables, String what, String allowed) {
-        return query(query, tables, what, allowed, Integer.MAX_VALUE);
+        return query(query, tables, what, allowed, ReadLimits.NONE);
     }
 
-    /** Runs {@code query}, refused past {@code maxRows} rows of answer. */
+    /** Runs {@code query}, refused past {@code limits} of answer. */
     synchronized InMemorySql.QueryRows query(
             String query,
             List<? extends InMemorySql.Source> tables,
             String what,
             String allowed,
-            int maxRows) {
+            ReadLimits limits) {
         Optional<QueryShape> shape = QueryShape.of(query);
         if (shape.isPresent()) {
             tables.forEach(table -> current.put(table.path(), table));
@@ -78,7 +78,7 @@ final class PreparedQueries {
                         statement.setObject(i + 1, parameters.get(i));
                     }
                     try (ResultSet result = statement.executeQuery()) {
-                        return InMemorySql.read(result, maxRows);
+                        return InMemorySql.read(result, limits);
                     }
                 }
             } catch (StatementException tooLarge) {
@@ -92,7 +92,7 @@ final class PreparedQueries {
                 current.clear();
             }
         }
-        return InMemorySql.query(query, tables, what, allowed, maxRows);
+        return InMemorySql.query(query, tables, what, allowed, limits);
     }
 
     /**

@@ -37,15 +37,15 @@ public final class TableQueries {
 
     /**
      * Runs {@code query} over {@code tables}, as {@link InMemorySql#query} would, refused past
-     * {@code maxRows} rows of answer ({@code ResultTooLarge}).
+     * {@code limits} of answer ({@code ResultTooLarge}).
      */
     public InMemorySql.QueryRows query(
             String query,
             List<InMemorySql.Table> tables,
             String what,
             String allowed,
-            int maxRows) {
-        return preparedFor(tables).query(query, tables, what, allowed, maxRows);
+            ReadLimits limits) {
+        return preparedFor(tables).query(query, tables, what, allowed, limits);
     }
 
     /** For tests: the shapes prepared over each set of tables, as their tables' paths. */

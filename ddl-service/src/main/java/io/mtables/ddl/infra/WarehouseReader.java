@@ -38,20 +38,20 @@ import org.eclipse.microprofile.config.Config;
  */
 public class WarehouseReader {
 
-    /** The reason of a read refused past {@code mt.ddl.read-max-rows}. */
+    /** The reason of a read refused past {@code mt.ddl.read-max-rows} or its bytes. */
     public static final String RESULT_TOO_LARGE = "ResultTooLarge";
 
     private final Warehouse warehouse;
-    private final int maxRows;
+    private final ReadLimits limits;
     private Catalog catalog;
 
     /**
-     * @param maxRows the most rows one read takes from a table's snapshot; past it the read is
-     *     refused ({@value #RESULT_TOO_LARGE})
+     * @param limits the most rows, and bytes of them, one read takes from a table's snapshot; past
+     *     them the read is refused ({@value #RESULT_TOO_LARGE})
      */
-    public WarehouseReader(Warehouse warehouse, int maxRows) {
+    public WarehouseReader(Warehouse warehouse, ReadLimits limits) {
         this.warehouse = warehouse;
-        this.maxRows = maxRows;
+        this.limits = limits;
     }
 
     /**
@@ -78,9 +78,9 @@ public class WarehouseReader {
                 config.getOptionalValue("mt.s3.secret-key", String.class));
     }
 
-    /** The most rows one read takes (mt.ddl.read-max-rows). */
-    public int maxRows() {
-        return maxRows;
+    /** The most one read takes (mt.ddl.read-max-rows, mt.ddl.read-max-bytes). */
+    public ReadLimits limits() {
+        return limits;
     }
 
     /** Where it reads. */
@@ -355,6 +355,7 @@ public class WarehouseReader {
             getters.add(InternalRow.createFieldGetter(fields.get(i).type(), i));
         }
         List<Object[]> rows = new ArrayList<>();
+        ReadLimits.Tally held = limits.tally();
         PushedDown.Filter filter = pushed.filter(paimon.rowType());
         Predicate predicate = filter.predicate().orElse(null);
         ReadBuilder read = paimon.newReadBuilder();
@@ -371,8 +372,9 @@ public class WarehouseReader {
                         if (predicate != null && !predicate.test(row)) {
                             continue;
                         }
-                        if (rows.size() == maxRows) {
-                            throw tooLarge(table);
+                        if (held.full()) {
+                            throw tooLarge(
+                                    table, limits.maxRows() + " rows (mt.ddl.read-max-rows)");
                         }
                         if (Thread.currentThread().isInterrupted()) {
                             throw new IllegalStateException("the read was stopped");
@@ -385,6 +387,13 @@ public class WarehouseReader {
                                             columns.get(i).type());
                         }
                         rows.add(values);
+                        if (!held.add(values)) {
+                            throw tooLarge(
+                                    table,
+                                    limits.maxBytes()
+                                            + " bytes of values (mt.ddl.read-max-bytes), by row "
+                                            + rows.size());
+                        }
                     }
                 } finally {
                     batch.releaseBatch();
@@ -403,18 +412,19 @@ public class WarehouseReader {
         return filter.limit() >= 0 && rows.size() >= filter.limit();
     }
 
-    private StatementException tooLarge(String table) {
+    private static StatementException tooLarge(String table, String limit) {
         return StatementException.invalid(
                 RESULT_TOO_LARGE,
                 "The read of "
                         + table
                         + " stopped at "
-                        + maxRows
-                        + " rows (mt.ddl.read-max-rows): a SELECT here holds the rows of a table's"
+                        + limit
+                        + ": a SELECT here holds the rows of a table's"
                         + " latest snapshot that its WHERE's comparisons of a column with a literal"
                         + " select (all of them without such a WHERE) before the rest applies.",
                 "a WHERE comparing columns with literals (col = 42 AND day >= DATE"
-                        + " '2026-01-01'), a LIMIT without ORDER BY, a larger mt.ddl.read-max-rows,"
+                        + " '2026-01-01'), a LIMIT without ORDER BY, a larger mt.ddl.read-max-rows"
+                        + " or mt.ddl.read-max-bytes,"
                         + " or the Paimon table read by an engine of its own (Flink SQL, Spark,"
                         + " Trino)");
     }

@@ -79,7 +79,7 @@ public class StatementRouter {
         this.reads = new TableReads(flink, catalog, models.warehouse());
         this.pgCatalog =
                 new PgCatalogQueries(
-                        catalog, models.warehouse().maxRows(), models.queries().timeout());
+                        catalog, models.warehouse().limits().maxRows(), models.queries().timeout());
         this.flink = flink;
         this.sourceTables = new SourceTableStatements(flink, catalog, sourceOptions);
         this.materializedTables =

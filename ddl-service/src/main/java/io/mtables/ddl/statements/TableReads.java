@@ -127,7 +127,7 @@ class TableReads {
                 () -> {
                     reads.forEach(Runnable::run);
                     var answer =
-                            PREPARED.query(text, tables, "SELECT", ALLOWED, warehouse.maxRows());
+                            PREPARED.query(text, tables, "SELECT", ALLOWED, warehouse.limits());
                     return new Outcome.Rows(answer.columns(), answer.rows());
                 };
         Optional<PlainScan> plain =

@@ -3,6 +3,7 @@ package io.mtables.ddl.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.mtables.ddl.infra.ReadLimits;
 import io.mtables.ddl.infra.RowCursor;
 import io.mtables.ddl.infra.ScanPosition;
 import io.mtables.ddl.statements.QueryAnswer;
@@ -19,7 +20,11 @@ class RestPagesTest {
 
     @Test
     void aPageWhoseReadFindsNoRowInTimeIsStoppedAndItsThreadLeftClean() {
-        RestPages pages = new RestPages(1000, Duration.ofMillis(200), Clock.systemUTC());
+        RestPages pages =
+                new RestPages(
+                        new ReadLimits(1000, Long.MAX_VALUE),
+                        Duration.ofMillis(200),
+                        Clock.systemUTC());
         Scanning cursor = new Scanning(); // a WHERE that keeps no row of a long scan
 
         boolean[] interruptedAfter = new boolean[1];
@@ -43,7 +48,11 @@ class RestPagesTest {
 
     @Test
     void aPageStopsAtItsSizeAndGivesATokenForTheRest() {
-        RestPages pages = new RestPages(1000, Duration.ofSeconds(30), Clock.systemUTC());
+        RestPages pages =
+                new RestPages(
+                        new ReadLimits(1000, Long.MAX_VALUE),
+                        Duration.ofSeconds(30),
+                        Clock.systemUTC());
         Counting cursor = new Counting(5);
 
         RestPages.Page page = pages.page(answer(cursor), 2, "SELECT v FROM s.t");
@@ -55,12 +64,35 @@ class RestPagesTest {
         assertThat(pages.page(answer(new Counting(5)), null, "SELECT v FROM s.t").result().rows())
                 .hasSize(5);
         assertThat(
-                        new RestPages(3, Duration.ofSeconds(30), Clock.systemUTC())
+                        new RestPages(
+                                        new ReadLimits(3, Long.MAX_VALUE),
+                                        Duration.ofSeconds(30),
+                                        Clock.systemUTC())
                                 .page(answer(new Counting(5)), null, "SELECT v FROM s.t")
                                 .result()
                                 .error()
                                 .reason())
                 .isEqualTo("ResultTooLarge");
+    }
+
+    @Test
+    void aPageEndsAtTheRowThatTakesItPastTheBytesAndAWholeAnswerIsRefused() {
+        // Each row is one number: 4 + 16 bytes counted; 50 bytes hold two and stop at the third.
+        RestPages pages =
+                new RestPages(new ReadLimits(1000, 50), Duration.ofSeconds(30), Clock.systemUTC());
+        Counting cursor = new Counting(5);
+
+        RestPages.Page page = pages.page(answer(cursor), 10, "SELECT v FROM s.t");
+
+        assertThat(page.result().rows()).containsExactly(List.of(1L), List.of(2L), List.of(3L));
+        assertThat(page.nextPageToken()).isNotBlank();
+        var refused = pages.page(answer(new Counting(5)), null, "SELECT v FROM s.t").result();
+        assertThat(refused.error().reason()).isEqualTo("ResultTooLarge");
+        assertThat(refused.error().message()).contains("mt.ddl.read-max-bytes", "by its row 3");
+        assertThat(refused.error().allowed()).contains("pageSize");
+        assertThat(pages.page(answer(new Counting(2)), null, "SELECT v FROM s.t").result().rows())
+                .as("within the bytes")
+                .hasSize(2);
     }
 
     private static QueryAnswer answer(RowCursor cursor) {

@@ -21,11 +21,21 @@ class TableQueriesTest {
         List<InMemorySql.Table> second = table(List.<Object[]>of(new Object[] {2L, "deux"}));
 
         assertThat(
-                        queries.query("SELECT v FROM shop.t WHERE id = 1", first, "SELECT", "", 100)
+                        queries.query(
+                                        "SELECT v FROM shop.t WHERE id = 1",
+                                        first,
+                                        "SELECT",
+                                        "",
+                                        ROWS_100)
                                 .rows())
                 .containsExactly(List.of("one"));
         assertThat(
-                        queries.query("SELECT v FROM shop.t WHERE id = 2", first, "SELECT", "", 100)
+                        queries.query(
+                                        "SELECT v FROM shop.t WHERE id = 2",
+                                        first,
+                                        "SELECT",
+                                        "",
+                                        ROWS_100)
                                 .rows())
                 .containsExactly(List.of("two"));
         assertThat(
@@ -34,7 +44,7 @@ class TableQueriesTest {
                                         second,
                                         "SELECT",
                                         "",
-                                        100)
+                                        ROWS_100)
                                 .rows())
                 .as("the rows of this read, not the last one's")
                 .containsExactly(List.of("deux"));
@@ -42,6 +52,26 @@ class TableQueriesTest {
         assertThat(queries.preparedShapes())
                 .containsOnlyKeys(List.of(List.of("shop", "t")))
                 .allSatisfy((tables, shapes) -> assertThat(shapes).hasSize(1));
+    }
+
+    private static final ReadLimits ROWS_100 = new ReadLimits(100, Long.MAX_VALUE);
+
+    @Test
+    void anAnswerPastItsBytesIsRefusedAndOneWithinThemAnswered() {
+        TableQueries queries = new TableQueries(2);
+        // "one" counts 4 + 3 bytes, "three" 4 + 5: both rows 16 bytes.
+        var rows = table(List.<Object[]>of(new Object[] {1L, "one"}, new Object[] {3L, "three"}));
+        String query = "SELECT v FROM shop.t";
+
+        assertThat(queries.query(query, rows, "SELECT", "", new ReadLimits(100, 16)).rows())
+                .hasSize(2);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> queries.query(query, rows, "SELECT", "", new ReadLimits(100, 15)))
+                .isInstanceOfSatisfying(
+                        io.mtables.ddl.domain.StatementException.class,
+                        refused -> assertThat(refused.reason()).isEqualTo("ResultTooLarge"))
+                .hasMessageContaining(
+                        "more than 15 bytes of values (mt.ddl.read-max-bytes) by its row 2");
     }
 
     @Test
@@ -56,7 +86,7 @@ class TableQueriesTest {
                                         rows,
                                         "SELECT",
                                         "",
-                                        3))
+                                        new ReadLimits(3, Long.MAX_VALUE)))
                 .isInstanceOfSatisfying(
                         io.mtables.ddl.domain.StatementException.class,
                         refused -> assertThat(refused.reason()).isEqualTo("ResultTooLarge"));
@@ -65,13 +95,14 @@ class TableQueriesTest {
     @Test
     void theLeastRecentlyUsedSetOfTablesGoesFirst() {
         TableQueries queries = new TableQueries(1);
-        queries.query("SELECT v FROM shop.t WHERE id = 1", table(List.of()), "SELECT", "", 100);
+        queries.query(
+                "SELECT v FROM shop.t WHERE id = 1", table(List.of()), "SELECT", "", ROWS_100);
         queries.query(
                 "SELECT v FROM shop.u WHERE id = 1",
                 List.of(new InMemorySql.Table(List.of("shop", "u"), COLUMNS, List.of())),
                 "SELECT",
                 "",
-                100);
+                ROWS_100);
 
         assertThat(queries.preparedShapes()).containsOnlyKeys(List.of(List.of("shop", "u")));
     }

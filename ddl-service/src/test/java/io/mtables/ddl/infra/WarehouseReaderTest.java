@@ -64,7 +64,8 @@ class WarehouseReaderTest {
                             }
                         });
         switcher.start();
-        WarehouseReader reader = new WarehouseReader(warehouse, 1_000_000);
+        WarehouseReader reader =
+                new WarehouseReader(warehouse, new ReadLimits(1_000_000, Long.MAX_VALUE));
         List<String> path = List.of(id.catalog(), id.database(), id.name());
         int reads = 0;
         try {
@@ -98,11 +99,17 @@ class WarehouseReaderTest {
         }
         List<List<String>> paths = List.of(List.of("shop", "totals"));
 
-        assertThat(new WarehouseReader(warehouse, 3).read(TABLE, 1, paths).orElseThrow())
+        assertThat(
+                        new WarehouseReader(warehouse, new ReadLimits(3, Long.MAX_VALUE))
+                                .read(TABLE, 1, paths)
+                                .orElseThrow())
                 .singleElement()
                 .satisfies(table -> assertThat(table.rows()).hasSize(3));
         long start = System.nanoTime();
-        assertThatThrownBy(() -> new WarehouseReader(warehouse, 2).read(TABLE, 1, paths))
+        assertThatThrownBy(
+                        () ->
+                                new WarehouseReader(warehouse, new ReadLimits(2, Long.MAX_VALUE))
+                                        .read(TABLE, 1, paths))
                 .isInstanceOfSatisfying(
                         StatementException.class,
                         refused ->
@@ -112,6 +119,32 @@ class WarehouseReaderTest {
         assertThat((System.nanoTime() - start) / 1_000_000)
                 .as("milliseconds: refused at once, not read again")
                 .isLessThan(WarehouseReader.ATTEMPTS * 50L);
+    }
+
+    @Test
+    void aReadPastItsBytesIsRefused() throws Exception {
+        Warehouse warehouse = Warehouse.at(dir.toUri().toString());
+        TableId id = TableId.of(TABLE);
+        try (Catalog catalog = catalog(warehouse)) {
+            catalog.createDatabase(id.database(), true);
+            create(catalog, Identifier.create(id.database(), id.name()), 1); // three rows
+        }
+        List<List<String>> paths = List.of(List.of("shop", "totals"));
+
+        // Each row is two numbers: (4 + 16) * 2 bytes counted, 120 for the three.
+        assertThat(new WarehouseReader(warehouse, new ReadLimits(3, 120)).read(TABLE, 1, paths))
+                .isPresent();
+        assertThatThrownBy(
+                        () ->
+                                new WarehouseReader(warehouse, new ReadLimits(3, 119))
+                                        .read(TABLE, 1, paths))
+                .isInstanceOfSatisfying(
+                        StatementException.class,
+                        refused ->
+                                assertThat(refused.reason())
+                                        .isEqualTo(WarehouseReader.RESULT_TOO_LARGE))
+                .hasMessageContaining(
+                        "stopped at 119 bytes of values (mt.ddl.read-max-bytes), by row 3");
     }
 
     @Test
@@ -128,7 +161,7 @@ class WarehouseReaderTest {
 
         // A cap of one row: only the row the WHERE selects is held.
         assertThat(
-                        new WarehouseReader(warehouse, 1)
+                        new WarehouseReader(warehouse, new ReadLimits(1, Long.MAX_VALUE))
                                 .read(TABLE, 1, paths, new PushedDown(List.of(secondKey), true, -1))
                                 .orElseThrow())
                 .singleElement()
@@ -139,7 +172,7 @@ class WarehouseReaderTest {
                                         .satisfies(row -> assertThat(row[0]).isEqualTo(2)));
         // A LIMIT 2 over a table of three: two rows read, under a cap of two.
         assertThat(
-                        new WarehouseReader(warehouse, 2)
+                        new WarehouseReader(warehouse, new ReadLimits(2, Long.MAX_VALUE))
                                 .read(TABLE, 1, paths, new PushedDown(List.of(), true, 2))
                                 .orElseThrow()
                                 .get(0)
@@ -156,7 +189,7 @@ class WarehouseReaderTest {
                         true,
                         1);
         assertThat(
-                        new WarehouseReader(warehouse, 2)
+                        new WarehouseReader(warehouse, new ReadLimits(2, Long.MAX_VALUE))
                                 .read(TABLE, 1, paths, partly)
                                 .orElseThrow()
                                 .get(0)
@@ -170,7 +203,7 @@ class WarehouseReaderTest {
         Warehouse warehouse = Warehouse.at(dir.toUri().toString());
         long start = System.nanoTime();
         assertThat(
-                        new WarehouseReader(warehouse, 1_000_000)
+                        new WarehouseReader(warehouse, new ReadLimits(1_000_000, Long.MAX_VALUE))
                                 .read(TABLE, 1, List.of(List.of("shop", "totals"))))
                 .isEmpty();
         assertThat((System.nanoTime() - start) / 1_000_000)

@@ -7,6 +7,7 @@ import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.InMemorySql;
 import io.mtables.ddl.infra.PlainScan;
 import io.mtables.ddl.infra.PushedDown;
+import io.mtables.ddl.infra.ReadLimits;
 import io.mtables.ddl.infra.RowCursor;
 import io.mtables.ddl.infra.ScanPosition;
 import io.mtables.ddl.infra.TableQueries;
@@ -63,7 +64,8 @@ class StreamedReadsTest {
 
     @Test
     void aStreamedReadAnswersAsTheQueryOverTheWholeSnapshot() throws Exception {
-        WarehouseReader reader = new WarehouseReader(warehouse, 1_000_000);
+        WarehouseReader reader =
+                new WarehouseReader(warehouse, new ReadLimits(1_000_000, Long.MAX_VALUE));
         for (String query :
                 List.of(
                         "SELECT * FROM shop.items",
@@ -91,7 +93,7 @@ class StreamedReadsTest {
                                             .orElseThrow(),
                                     "SELECT",
                                     "",
-                                    1_000_000);
+                                    new ReadLimits(1_000_000, Long.MAX_VALUE));
             assertThat(columns)
                     .as(query)
                     .isEqualTo(
@@ -110,7 +112,8 @@ class StreamedReadsTest {
 
     @Test
     void pagesOpenedFromTheirTokensAddUpToTheWholeRead() throws Exception {
-        WarehouseReader reader = new WarehouseReader(warehouse, 1_000_000);
+        WarehouseReader reader =
+                new WarehouseReader(warehouse, new ReadLimits(1_000_000, Long.MAX_VALUE));
         for (String query :
                 List.of(
                         "SELECT id, name FROM shop.items",
@@ -126,7 +129,8 @@ class StreamedReadsTest {
 
     @Test
     void aPageOfATableReplacedSinceIsRefusedAndATokenOfAnotherStatementToo() throws Exception {
-        WarehouseReader reader = new WarehouseReader(warehouse, 1_000_000);
+        WarehouseReader reader =
+                new WarehouseReader(warehouse, new ReadLimits(1_000_000, Long.MAX_VALUE));
         String query = "SELECT id FROM shop.items";
         String token;
         try (RowCursor cursor = reader.open(TABLE, 1, plainScan(query), ScanPosition.START).get()) {
