@@ -62,7 +62,13 @@ final class Queries {
     }
 
     void serve(WireInput in) throws IOException {
-        for (WireInput.Payload message = in.next(); message != null; message = in.next()) {
+        while (true) {
+            connection.awaitingMessage(true);
+            WireInput.Payload message = in.next();
+            connection.awaitingMessage(false);
+            if (message == null) {
+                return;
+            }
             if (skippingToSync && message.type != 'S' && message.type != 'X') {
                 continue;
             }

@@ -43,6 +43,7 @@ final class WireConnection implements Runnable {
     private Session session;
     private Caller caller;
     private volatile boolean cancelRequested;
+    private boolean awaitingMessage;
 
     WireConnection(
             WireServer server, WireStatements statements, Socket socket, int processId, int key) {
@@ -197,11 +198,10 @@ final class WireConnection implements Runnable {
     }
 
     /**
-     * Runs one statement of this connection's (a cancel request stops only what follows it): a
+     * Runs one statement of this connection's (a cancel request stops what runs when it comes): a
      * SELECT's rows come as a cursor when {@code mayStream}, otherwise read whole.
      */
     Reply run(String statement, boolean mayStream) {
-        cancelRequested = false;
         return ReadCancellation.whileCancellable(
                 () -> cancelRequested, () -> statements.run(statement, caller, session, mayStream));
     }
@@ -218,8 +218,22 @@ final class WireConnection implements Runnable {
         return cancelRequested;
     }
 
-    void cancel() {
-        cancelRequested = true;
+    /**
+     * Whether the connection waits for the client's next message: a cancel request then is ignored,
+     * and one left from the message before is forgotten, as PostgreSQL ignores a cancel while it
+     * reads a command (a client's next Execute of a portal is not cancelled by it).
+     */
+    synchronized void awaitingMessage(boolean awaiting) {
+        awaitingMessage = awaiting;
+        if (awaiting) {
+            cancelRequested = false;
+        }
+    }
+
+    synchronized void cancel() {
+        if (!awaitingMessage) {
+            cancelRequested = true;
+        }
     }
 
     void readyForQuery() throws IOException {
