@@ -118,16 +118,27 @@ public final class InMemorySql {
             }
         } catch (SQLException e) {
             String message = rootMessage(e);
-            Matcher from = POSITION.matcher(message);
-            SourcePosition at =
-                    from.find()
-                            ? new SourcePosition(
-                                    Integer.parseInt(from.group(1)),
-                                    Integer.parseInt(from.group(2)))
-                            : null;
             throw StatementException.invalidAt(
-                    "InvalidStatement", what + " failed: " + message, at, allowed);
+                    "InvalidStatement", what + " failed: " + message, position(e), allowed);
         }
+    }
+
+    /**
+     * Where in the query {@code error} is: the first "line L, column C" of its causes (Calcite puts
+     * it on the context exception around the validator's message, not on the message itself).
+     */
+    private static SourcePosition position(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            Matcher from = POSITION.matcher(String.valueOf(cause.getMessage()));
+            if (from.find()) {
+                return new SourcePosition(
+                        Integer.parseInt(from.group(1)), Integer.parseInt(from.group(2)));
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return null;
     }
 
     /** A Calcite connection of its own, with no tables yet. */

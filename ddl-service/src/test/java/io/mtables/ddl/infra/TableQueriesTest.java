@@ -75,6 +75,28 @@ class TableQueriesTest {
     }
 
     @Test
+    void anUnknownColumnIsRefusedAtItsPlace() {
+        TableQueries queries = new TableQueries(2);
+        var rows = table(List.<Object[]>of(new Object[] {1L, "one"}));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () ->
+                                queries.query(
+                                        "SELECT v,\n  nope FROM shop.t",
+                                        rows,
+                                        "SELECT",
+                                        "",
+                                        ROWS_100))
+                .isInstanceOfSatisfying(
+                        io.mtables.ddl.domain.StatementException.class,
+                        refused -> {
+                            assertThat(refused.toError().line()).isEqualTo(2);
+                            assertThat(refused.toError().column()).isEqualTo(3);
+                        })
+                .hasMessageContaining("Column 'nope' not found");
+    }
+
+    @Test
     void anAnswerPastItsRowCapIsRefused() {
         TableQueries queries = new TableQueries(2);
         var rows = table(List.<Object[]>of(new Object[] {1L, "one"}, new Object[] {2L, "two"}));

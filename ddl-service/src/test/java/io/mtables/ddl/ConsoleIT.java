@@ -1,0 +1,160 @@
+package io.mtables.ddl;
+
+import static io.mtables.ddl.StatementRequests.post;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.mtables.schemas.Contract;
+import io.mtables.schemas.ContractCodec;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.refresh.RefreshSucceeded;
+import io.mtables.schemas.refresh.Suspended;
+import io.mtables.testing.auth.TestCredentials;
+import io.mtables.testing.kafka.KafkaBrokerTestResource;
+import io.mtables.testing.kafka.TopicProbe;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The web console (issue 51) in a real Chromium (Debian's, driven by playwright-core from npm,
+ * which bin/lib/test-clients.sh installs): its script, src/test/resources/console/console_test.js,
+ * does what a user would and fails on the first thing missing. Screenshots of each step are kept in
+ * target/console-screenshots.
+ */
+@QuarkusTest
+@QuarkusTestResource(KafkaBrokerTestResource.class)
+@TestProfile(ConsoleIT.WholeHistory.class)
+class ConsoleIT {
+
+    /** The tests' history keeps 3 rows a table (RefreshHistoryIT); the lag chart wants more. */
+    public static class WholeHistory implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("mt.history.max-per-table", "200");
+        }
+    }
+
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path SCRIPT = Path.of("src/test/resources/console/console_test.js");
+    private static final Path SCREENSHOTS = Path.of("target/console-screenshots").toAbsolutePath();
+
+    @TestHTTPResource("/console/")
+    URL console;
+
+    @Test
+    void aUserCreatesATableFromTheEditorAndFollowsItsPlanLineageLagAndASuspendedReason()
+            throws Exception {
+        DialectIT.awaitReady();
+        String db = "console_" + UUID.randomUUID().toString().substring(0, 8);
+        String held = "default_catalog." + db + ".held";
+        post("CREATE TABLE " + db + ".feed (id BIGINT) WITH ('connector' = 'datagen')", 202);
+        post(
+                "CREATE MATERIALIZED TABLE "
+                        + db
+                        + ".held FRESHNESS = INTERVAL '1' MINUTE AS SELECT id FROM "
+                        + db
+                        + ".feed",
+                202);
+        StatementRequests.publishContinuousPlan(held);
+        // What the job manager would have said of it: three refreshes 20, 40 and 90 s behind their
+        // data (the last past its 1 minute), then suspended after failures.
+        Instant now = Instant.now();
+        try (TopicProbe probe = new TopicProbe()) {
+            long[] lagSeconds = {20, 40, 90};
+            for (int i = 0; i < lagSeconds.length; i++) {
+                Instant finished = now.minusSeconds(300 - 60L * i);
+                send(
+                        probe,
+                        Contracts.REFRESH_SUCCEEDED_V1,
+                        held,
+                        new RefreshSucceeded(
+                                held,
+                                1,
+                                RefreshPlan.Mode.FULL,
+                                Map.of(),
+                                i + 1,
+                                10,
+                                finished.minusSeconds(5),
+                                finished,
+                                finished.minusSeconds(lagSeconds[i]),
+                                "job" + i,
+                                null,
+                                null,
+                                null,
+                                "SCHEDULED"));
+            }
+            send(
+                    probe,
+                    Contracts.SUSPENDED_V1,
+                    held,
+                    new Suspended(
+                            held,
+                            1,
+                            "5 failures in a row; the last: boom.",
+                            null,
+                            now,
+                            Suspended.Cause.FAILURES));
+        }
+        String history =
+                "SELECT state FROM information_schema.refresh_history WHERE table_name = '"
+                        + held
+                        + "'";
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(
+                        () ->
+                                assertThat(post(history, 200).jsonPath().getList("rows"))
+                                        .as("the refreshes and the suspension in the history")
+                                        .contains(List.of("SUSPENDED"))
+                                        .filteredOn(row -> row.equals(List.of("SUCCEEDED")))
+                                        .hasSize(3));
+
+        Path modules = ROOT.resolve(".run/clients/node_modules");
+        assertThat(modules.resolve("playwright-core"))
+                .as("playwright-core, installed by bin/lib/test-clients.sh (bin/test runs it)")
+                .isDirectory();
+        Files.createDirectories(SCREENSHOTS);
+        Process node =
+                new ProcessBuilder(
+                                "node",
+                                SCRIPT.toAbsolutePath().toString(),
+                                console.toString(),
+                                TestCredentials.API_KEY,
+                                SCREENSHOTS.toString(),
+                                db,
+                                modules.toString())
+                        .redirectErrorStream(true)
+                        .start();
+        String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(node.waitFor(120, TimeUnit.SECONDS)).as("the browser's script ended").isTrue();
+        System.out.println(output);
+        assertThat(output.lines().toList()).as(output).contains("done");
+        assertThat(node.exitValue()).isZero();
+        assertThat(SCREENSHOTS.resolve("5-suspended.png")).isNotEmptyFile();
+    }
+
+    private static <T> void send(TopicProbe probe, Contract<T> contract, String key, T payload) {
+        probe.send(
+                Topics.REFRESH_EVENTS,
+                key,
+                new ContractCodec().encode(contract, payload),
+                Map.of(EventHeaders.TYPE, contract.type()));
+    }
+}

@@ -1,0 +1,108 @@
+// The console in a real Chromium (Debian's), driven by playwright-core (npm), as a user would:
+// sign in, create a materialized table from the SQL editor, see an error's place, find the table,
+// its plan, lineage and lag chart, click through to its source, and read a suspended table's
+// reason. Screenshots of each step go to the screenshots directory (a build artifact).
+// Usage: node console_test.js <console url> <token> <screenshots dir> <schema> <node_modules dir>
+'use strict';
+const path = require('path');
+const [, , url, token, shots, db, modules] = process.argv;
+const {chromium} = require(path.join(modules, 'playwright-core'));
+
+const expect = (ok, what) => {
+  if (!ok) throw new Error('expected ' + what);
+};
+
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: process.env.MT_CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-background-networking'],
+  });
+  const page = await browser.newPage({viewport: {width: 1280, height: 900}});
+  const pageErrors = [];
+  page.on('pageerror', error => pageErrors.push(error.message));
+  page.setDefaultTimeout(20000);
+  const shot = name => page.screenshot({path: path.join(shots, name + '.png'), fullPage: true});
+  const text = async selector => (await page.locator(selector).first().textContent()).trim();
+  const sql = async statement => {
+    await page.fill('#sql', statement);
+    await page.click('#run');
+    await page.waitForSelector('#result :is(#status, #answer, .error)');
+  };
+  try {
+    await page.goto(url);
+    await page.fill('#token', 'mtk.nobody.wrong');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('[role=alert]');
+    expect(/Unauthenticated|credential|token/i.test(await text('[role=alert]')), 'a wrong token refused');
+    console.log('signed out: a wrong token is refused');
+
+    await page.fill('#token', token);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#tables');
+    console.log('signed in');
+
+    await page.goto(url + '#/sql');
+    await sql(`CREATE TABLE ${db}.visits (id BIGINT, ds STRING) WITH ('connector' = 'datagen')`);
+    expect((await text('#status')).startsWith('SUCCEEDED'), 'the source created');
+    await sql(`CREATE MATERIALIZED TABLE ${db}.daily FRESHNESS = INTERVAL '1' HOUR\n`
+      + `AS SELECT ds, COUNT(*) AS n FROM ${db}.visits GROUP BY ds`);
+    expect((await text('#status')).startsWith('SUCCEEDED'), 'the materialized table created');
+    console.log('created from the editor: ' + await text('#status'));
+
+    await sql(`SELECT ds,\n  nope\nFROM ${db}.daily`);
+    await page.waitForSelector('#position');
+    const position = await text('#position');
+    const caret = await page.locator('#caret').textContent();
+    await shot('1-error-position');
+    expect(position === 'At line 2, column 3:', 'the error at line 2, column 3, not ' + position);
+    expect(caret === '  nope\n  ^', 'the line and a caret under its column, not ' + JSON.stringify(caret));
+    console.log('error shown ' + position + ' ' + JSON.stringify(caret));
+
+    await page.goto(url + '#/');
+    await page.waitForSelector('#tables');
+    await page.fill('#filter', db);
+    await page.waitForSelector(`#tables tr[data-table="default_catalog.${db}.held"]`);
+    expect(await page.locator('#tables tbody tr').count() === 2, 'two tables of the schema listed');
+    expect((await text(`#tables tr[data-table="default_catalog.${db}.held"] .badge`)) === 'SUSPENDED',
+      'the suspended table marked SUSPENDED');
+    await shot('2-tables');
+    console.log('listed: daily and held (SUSPENDED)');
+
+    await page.click(`a[href="#/table/${encodeURIComponent('default_catalog.' + db + '.daily')}"]`);
+    await page.waitForSelector('#lineage');
+    expect((await text('#plan')).includes('Not planned yet'), 'a table not planned yet says so');
+    const upstream = page.locator(`#lineage .node[data-table="default_catalog.${db}.visits"]`);
+    expect(await upstream.count() === 1, 'the source in the lineage');
+    await shot('3-table');
+    await upstream.click();
+    await page.waitForSelector('#columns');
+    expect((await text('h1')).includes(`${db}.visits`), 'the upstream table\'s page');
+    expect((await text('#columns')).includes('ds'), 'the source\'s columns');
+    const downstream = page.locator(`#lineage .node[data-table="default_catalog.${db}.daily"]`);
+    expect(await downstream.count() === 1, 'the table that reads it');
+    await shot('4-source');
+    console.log('lineage: daily -> visits and back');
+
+    await page.goto(url + '#/table/' + encodeURIComponent(`default_catalog.${db}.held`));
+    await page.waitForSelector('#reason');
+    expect((await text('#reason')).includes('5 failures in a row; the last: boom.'), 'the suspended reason');
+    const plan = await text('#plan');
+    expect(plan.includes('plan.mode') && plan.includes('CONTINUOUS (test)'), 'the plan and its reasons');
+    await page.waitForSelector('#lag-chart circle');
+    const points = await page.locator('#lag-chart .lag-point').count();
+    expect(points >= 3, 'a lag point per refresh, not ' + points);
+    expect(await page.locator('#freshness-line').count() === 1, 'the freshness line');
+    expect(await page.locator('#history tbody tr').count() >= 3, 'the refresh history');
+    await shot('5-suspended');
+    console.log('suspended: reason shown; lag chart of ' + points + ' points against the freshness');
+
+    expect(pageErrors.length === 0, 'no script error in the page: ' + pageErrors.join('; '));
+    console.log('done');
+  } catch (error) {
+    await shot('failed').catch(() => {});
+    console.log('FAILED: ' + error.message);
+    process.exitCode = 1;
+  } finally {
+    await browser.close();
+  }
+})();
