@@ -20,6 +20,10 @@ const expect = (ok, what) => {
   const page = await browser.newPage({viewport: {width: 1280, height: 900}});
   const pageErrors = [];
   page.on('pageerror', error => pageErrors.push(error.message));
+  // A refused style or script (the Content-Security-Policy) is a console error.
+  page.on('console', message => {
+    if (message.type() === 'error' && !/status of 40[01]/.test(message.text())) pageErrors.push(message.text());
+  });
   page.setDefaultTimeout(20000);
   const shot = name => page.screenshot({path: path.join(shots, name + '.png'), fullPage: true});
   const text = async selector => (await page.locator(selector).first().textContent()).trim();

@@ -126,6 +126,15 @@ class ConsoleIT {
                                         .filteredOn(row -> row.equals(List.of("SUCCEEDED")))
                                         .hasSize(3));
 
+        io.restassured.RestAssured.given()
+                .get(console)
+                .then()
+                .statusCode(200)
+                .header(
+                        "Content-Security-Policy",
+                        org.hamcrest.Matchers.startsWith("default-src 'self'"))
+                .header("X-Content-Type-Options", "nosniff");
+
         Path modules = ROOT.resolve(".run/clients/node_modules");
         assertThat(modules.resolve("playwright-core"))
                 .as("playwright-core, installed by bin/lib/test-clients.sh (bin/test runs it)")
