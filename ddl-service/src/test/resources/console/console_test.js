@@ -8,9 +8,19 @@ const path = require('path');
 const [, , url, token, shots, db, modules] = process.argv;
 const {chromium} = require(path.join(modules, 'playwright-core'));
 
+/** The next line the test writes to this script (after it sent an event). */
+const lines = require('readline').createInterface({input: process.stdin});
+const waiting = [];
+lines.on('line', line => waiting.shift()?.(line));
+const nextLine = () => Promise.race([new Promise(resolve => waiting.push(resolve)),
+  new Promise((_, reject) => setTimeout(() => reject(new Error('no line from the test in 30 s')), 30000).unref())]);
+
 const expect = (ok, what) => {
   if (!ok) throw new Error('expected ' + what);
 };
+
+const began = Date.now();
+const log = line => console.log(line + ' (' + ((Date.now() - began) / 1000).toFixed(1) + ' s)');
 
 (async () => {
   const browser = await chromium.launch({
@@ -38,12 +48,12 @@ const expect = (ok, what) => {
     await page.click('button[type=submit]');
     await page.waitForSelector('[role=alert]');
     expect(/Unauthenticated|credential|token/i.test(await text('[role=alert]')), 'a wrong token refused');
-    console.log('signed out: a wrong token is refused');
+    log('signed out: a wrong token is refused');
 
     await page.fill('#token', token);
     await page.click('button[type=submit]');
     await page.waitForSelector('#tables');
-    console.log('signed in');
+    log('signed in');
 
     await page.goto(url + '#/sql');
     await sql(`CREATE TABLE ${db}.visits (id BIGINT, ds STRING) WITH ('connector' = 'datagen')`);
@@ -51,7 +61,7 @@ const expect = (ok, what) => {
     await sql(`CREATE MATERIALIZED TABLE ${db}.daily FRESHNESS = INTERVAL '1' HOUR\n`
       + `AS SELECT ds, COUNT(*) AS n FROM ${db}.visits GROUP BY ds`);
     expect((await text('#status')).startsWith('SUCCEEDED'), 'the materialized table created');
-    console.log('created from the editor: ' + await text('#status'));
+    log('created from the editor: ' + await text('#status'));
 
     await sql(`SELECT ds,\n  nope\nFROM ${db}.daily`);
     await page.waitForSelector('#position');
@@ -60,7 +70,7 @@ const expect = (ok, what) => {
     await shot('1-error-position');
     expect(position === 'At line 2, column 3:', 'the error at line 2, column 3, not ' + position);
     expect(caret === '  nope\n  ^', 'the line and a caret under its column, not ' + JSON.stringify(caret));
-    console.log('error shown ' + position + ' ' + JSON.stringify(caret));
+    log('error shown ' + position + ' ' + JSON.stringify(caret));
 
     await page.goto(url + '#/');
     await page.waitForSelector('#tables');
@@ -70,7 +80,7 @@ const expect = (ok, what) => {
     expect((await text(`#tables tr[data-table="default_catalog.${db}.held"] .badge`)) === 'SUSPENDED',
       'the suspended table marked SUSPENDED');
     await shot('2-tables');
-    console.log('listed: daily and held (SUSPENDED)');
+    log('listed: daily and held (SUSPENDED)');
 
     await page.click(`a[href="#/table/${encodeURIComponent('default_catalog.' + db + '.daily')}"]`);
     await page.waitForSelector('#lineage');
@@ -85,7 +95,7 @@ const expect = (ok, what) => {
     const downstream = page.locator(`#lineage .node[data-table="default_catalog.${db}.daily"]`);
     expect(await downstream.count() === 1, 'the table that reads it');
     await shot('4-source');
-    console.log('lineage: daily -> visits and back');
+    log('lineage: daily -> visits and back');
 
     await page.goto(url + '#/table/' + encodeURIComponent(`default_catalog.${db}.held`));
     await page.waitForSelector('#reason');
@@ -98,7 +108,17 @@ const expect = (ok, what) => {
     expect(await page.locator('#freshness-line').count() === 1, 'the freshness line');
     expect(await page.locator('#history tbody tr').count() >= 3, 'the refresh history');
     await shot('5-suspended');
-    console.log('suspended: reason shown; lag chart of ' + points + ' points against the freshness');
+    log('suspended: reason shown; lag chart of ' + points + ' points against the freshness');
+
+    // The job manager resumes it while the page is open: the page shows it without a reload.
+    console.log('awaiting an event');
+    await nextLine();
+    await page.waitForFunction(() => document.querySelector('h1 .badge')?.textContent === 'ACTIVATED');
+    await page.waitForSelector('#events li[data-type="JobStarted"]');
+    expect((await text('#events li')).includes('job 0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a'), 'the event as it arrived');
+    expect(await page.locator('#reason').count() === 0, 'the reason gone once it runs again');
+    await shot('6-running-again');
+    log('live: ACTIVATED shown as it arrived');
 
     expect(pageErrors.length === 0, 'no script error in the page: ' + pageErrors.join('; '));
     console.log('done');
@@ -108,5 +128,7 @@ const expect = (ok, what) => {
     process.exitCode = 1;
   } finally {
     await browser.close();
+    lines.close();
+    log('browser closed');
   }
 })();

@@ -137,11 +137,86 @@ function signIn(refusal) {
   show(el('h1', {}, 'Sign in'), form);
 }
 
+const TABLES = 'SELECT table_name, refresh_mode, freshness, status, measured_lag, last_refresh, '
+  + 'next_refresh FROM information_schema.materialized_tables ORDER BY table_name';
+
+/** How often a shown page asks again for what events change (status, lag, history). */
+const LIVE_MILLIS = 3000;
+let live = null;
+
+let following = null;
+
+/**
+ * Keeps the page shown up to date: follows the refresh events (GET /api/v1/events, of {@code table}
+ * or of all) and redraws as each arrives, telling {@code onEvent}; asks again every LIVE_MILLIS
+ * when the events cannot be followed (a standby), and every 5 LIVE_MILLIS regardless.
+ */
+function keepLive(redraw, table = null, onEvent = () => {}) {
+  const page = location.hash;
+  let streaming = false;
+  let pending = null;
+  const redrawSoon = () => {
+    clearTimeout(pending);
+    pending = setTimeout(() => location.hash === page && redraw().catch(() => {}), 150);
+  };
+  const tick = async () => {
+    if (location.hash !== page || !sessionStorage.getItem(TOKEN)) return;
+    try {
+      await redraw();
+    } catch (error) {
+      // shown when the page is next opened; a moment's failure should not blank the page
+    }
+    if (location.hash === page) live = setTimeout(tick, streaming ? 5 * LIVE_MILLIS : LIVE_MILLIS);
+  };
+  live = setTimeout(tick, LIVE_MILLIS);
+  following = new AbortController();
+  follow(table, following.signal, event => {
+    streaming = true;
+    onEvent(event);
+    redrawSoon();
+  }, () => { streaming = true; }).then(() => { streaming = false; }, () => { streaming = false; });
+}
+
+/** Reads the event stream: one JSON object per Server-Sent Event, until {@code signal} aborts. */
+async function follow(table, signal, onEvent, onOpen) {
+  const response = await fetch('/api/v1/events' + (table ? '?table=' + encodeURIComponent(table) : ''), {
+    headers: {authorization: 'Bearer ' + sessionStorage.getItem(TOKEN), accept: 'text/event-stream'},
+    signal,
+  });
+  if (!response.ok) throw new Problem(await response.json().catch(() => ({})));
+  onOpen();
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    buffered += decoder.decode(chunk.value, {stream: true});
+    let end;
+    while ((end = buffered.indexOf('\n\n')) >= 0) {
+      const block = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      const data = block.split('\n').filter(l => l.startsWith('data:')).map(l => l.slice(5)).join('\n');
+      if (data.trim()) onEvent(JSON.parse(data));
+    }
+  }
+}
+
+/** A line per event: when, what, and what it says (its error, reason or rows). */
+function eventLine(event) {
+  const e = event.event || {};
+  const said = e.error || e.reason || e.message || (e.rowsWritten !== undefined ? e.rowsWritten + ' rows written' : '')
+    || (e.jobId ? 'job ' + e.jobId : '');
+  return el('li', {'data-type': event.type}, el('span', {class: 'muted'}, (event.readAt || '').slice(11, 19)), ' ',
+    el('strong', {}, event.type), said ? ' ' + said : '');
+}
+
+const liveNote = () => el('p', {class: 'muted', id: 'live'},
+  'Redrawn as refresh events arrive (and every ' + LIVE_MILLIS / 1000 + ' s when they cannot be followed).');
+
 async function tablesPage() {
   const filter = el('input', {type: 'search', id: 'filter', placeholder: 'Filter by name or status'});
   const body = el('tbody');
-  const list = await rows('SELECT table_name, refresh_mode, freshness, status, measured_lag, '
-    + 'last_refresh, next_refresh FROM information_schema.materialized_tables ORDER BY table_name');
+  let list = await rows(TABLES);
+  const count = el('span', {class: 'muted'}, '(' + list.length + ')');
   const draw = () => {
     const words = filter.value.trim().toLowerCase();
     body.replaceChildren(...list
@@ -157,43 +232,62 @@ async function tablesPage() {
   };
   filter.addEventListener('input', draw);
   draw();
+  keepLive(async () => {
+    list = await rows(TABLES);
+    count.replaceChildren('(' + list.length + ')');
+    draw();
+  });
   show(
-    el('h1', {}, 'Materialized tables ', el('span', {class: 'muted'}, '(' + list.length + ')')),
+    el('h1', {}, 'Materialized tables ', count),
     el('p', {}, filter),
     el('table', {id: 'tables'},
       el('thead', {}, el('tr', {}, ['table', 'status', 'mode', 'freshness', 'measured lag',
-        'last refresh', 'next refresh'].map(h => el('th', {}, h)))), body));
+        'last refresh', 'next refresh'].map(h => el('th', {}, h)))), body), liveNote());
 }
 
 async function tablePage(name) {
-  const [described, tables, dependencies, history] = await Promise.all([
-    rows('DESCRIBE MATERIALIZED TABLE ' + name),
-    rows('SELECT table_name, freshness, status, measured_lag FROM information_schema.materialized_tables'),
-    rows('SELECT table_name, upstream_table, upstream_kind FROM information_schema.table_dependencies'),
-    rows('SELECT refresh_trigger, state, state_message, data_timestamp, started_at, finished_at, '
-      + 'rows_written, freshness_met FROM information_schema.refresh_history WHERE table_name = '
-      + quote(name) + ' ORDER BY finished_at DESC LIMIT 200'),
-  ]);
-  const property = Object.fromEntries(described.map(r => [r.property, r.value]));
-  const byName = Object.fromEntries(tables.map(t => [t.table_name, t]));
-  const self = byName[name];
-  const reason = property['refresh.last_error'] || property['refresh.queued_reason'];
-  const plan = described.filter(r => /^(plan\.|refresh\.incremental|last_change\.)/.test(r.property));
-  show(
-    el('h1', {}, name, ' ', badge(self?.status, health(self))),
-    reason ? el('div', {class: 'reason', id: 'reason'}, el('strong', {}, property['refresh.status'] + ': '), reason) : null,
-    el('div', {class: 'cols'},
-      el('div', {class: 'card'}, el('h2', {}, 'Plan and why'), plan.length
-        ? propertyTable(plan, 'plan')
-        : el('p', {class: 'muted', id: 'plan'}, 'Not planned yet: planner-service has not answered for this version.')),
-      el('div', {class: 'card'}, el('h2', {}, 'Definition'),
-        propertyTable(described.filter(r => /^(version|refresh_mode|freshness|keys|query|options|timestamps|refresh\.status|refresh\.measured_lag|refresh\.data_timestamp)$/.test(r.property)), 'definition'))),
-    el('h2', {}, 'Lineage'),
-    el('div', {class: 'card'}, lineage(name, dependencies, byName)),
-    el('h2', {}, 'Measured lag against the freshness'),
-    el('div', {class: 'card'}, lagChart(history, freshnessMillis(self?.freshness ?? property.freshness))),
-    el('h2', {}, 'Refresh history'),
-    historyTable(history));
+  const heading = el('h1'), reason = el('div'), plan = el('div', {class: 'card'});
+  const definition = el('div', {class: 'card'}), chart = el('div', {class: 'card'}), history = el('div');
+  // What changes as events arrive: redrawn in place every LIVE_MILLIS while the page is shown.
+  const draw = async () => {
+    const [described, tables, refreshes] = await Promise.all([
+      rows('DESCRIBE MATERIALIZED TABLE ' + name),
+      rows('SELECT table_name, freshness, status, measured_lag FROM information_schema.materialized_tables'),
+      rows('SELECT refresh_trigger, state, state_message, data_timestamp, started_at, finished_at, '
+        + 'rows_written, freshness_met FROM information_schema.refresh_history WHERE table_name = '
+        + quote(name) + ' ORDER BY finished_at DESC LIMIT 200'),
+    ]);
+    const property = Object.fromEntries(described.map(r => [r.property, r.value]));
+    const byName = Object.fromEntries(tables.map(t => [t.table_name, t]));
+    const self = byName[name];
+    const status = property['refresh.status'];
+    const why = ['SUSPENDED', 'FAILED'].includes(status) ? property['refresh.last_error']
+      : status === 'QUEUED' ? property['refresh.queued_reason'] : null;
+    const planned = described.filter(r => /^(plan\.|refresh\.incremental|last_change\.)/.test(r.property));
+    heading.replaceChildren(name, ' ', badge(self?.status, health(self)));
+    reason.replaceChildren(...(why ? [el('div', {class: 'reason', id: 'reason'},
+      el('strong', {}, property['refresh.status'] + ': '), why)] : []));
+    plan.replaceChildren(el('h2', {}, 'Plan and why'), planned.length
+      ? propertyTable(planned, 'plan')
+      : el('p', {class: 'muted', id: 'plan'}, 'Not planned yet: planner-service has not answered for this version.'));
+    definition.replaceChildren(el('h2', {}, 'Definition'),
+      propertyTable(described.filter(r => /^(version|refresh_mode|freshness|keys|query|options|timestamps|refresh\.status|refresh\.measured_lag|refresh\.data_timestamp)$/.test(r.property)), 'definition'));
+    chart.replaceChildren(lagChart(refreshes, freshnessMillis(self?.freshness ?? property.freshness)));
+    history.replaceChildren(historyTable(refreshes));
+    return byName;
+  };
+  const [byName, dependencies] = await Promise.all([draw(),
+    rows('SELECT table_name, upstream_table, upstream_kind FROM information_schema.table_dependencies')]);
+  const events = el('ol', {id: 'events', reversed: true});
+  show(heading, reason, el('div', {class: 'cols'}, plan, definition),
+    el('h2', {}, 'Lineage'), el('div', {class: 'card'}, lineage(name, dependencies, byName)),
+    el('h2', {}, 'Measured lag against the freshness'), chart,
+    el('h2', {}, 'Events as they arrive'), el('div', {class: 'card'}, events),
+    el('h2', {}, 'Refresh history'), history, liveNote());
+  keepLive(draw, name, event => {
+    events.prepend(eventLine(event));
+    while (events.children.length > 50) events.lastChild.remove();
+  });
 }
 
 async function sourcePage(name) {
@@ -390,6 +484,8 @@ async function route() {
   const token = sessionStorage.getItem(TOKEN);
   document.getElementById('sign-out').hidden = !token;
   if (!token) return signIn();
+  clearTimeout(live);
+  following?.abort();
   const [page, argument] = location.hash.replace(/^#\/?/, '').split('/');
   for (const link of document.querySelectorAll('header nav a')) {
     link.classList.toggle('current', link.dataset.nav === (page === 'sql' ? 'sql' : 'tables'));

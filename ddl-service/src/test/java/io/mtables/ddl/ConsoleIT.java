@@ -10,6 +10,7 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Suspended;
 import io.mtables.testing.auth.TestCredentials;
@@ -20,6 +21,10 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -151,12 +156,41 @@ class ConsoleIT {
                                 modules.toString())
                         .redirectErrorStream(true)
                         .start();
-        String output = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        StringBuilder lines = new StringBuilder();
+        try (BufferedReader out =
+                        new BufferedReader(
+                                new InputStreamReader(
+                                        node.getInputStream(), StandardCharsets.UTF_8));
+                Writer in =
+                        new OutputStreamWriter(node.getOutputStream(), StandardCharsets.UTF_8)) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                lines.append(line).append('\n');
+                if (line.equals("awaiting an event")) {
+                    try (TopicProbe probe = new TopicProbe()) {
+                        send(
+                                probe,
+                                Contracts.JOB_STARTED_V1,
+                                held,
+                                new JobStarted(
+                                        held,
+                                        1,
+                                        RefreshPlan.Mode.CONTINUOUS,
+                                        "0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a",
+                                        "mt:" + held + ":v1:again",
+                                        null,
+                                        Instant.now()));
+                    }
+                    in.write("sent\n");
+                    in.flush();
+                }
+            }
+        }
+        String output = lines.toString();
         assertThat(node.waitFor(120, TimeUnit.SECONDS)).as("the browser's script ended").isTrue();
         System.out.println(output);
         assertThat(output.lines().toList()).as(output).contains("done");
         assertThat(node.exitValue()).isZero();
-        assertThat(SCREENSHOTS.resolve("5-suspended.png")).isNotEmptyFile();
+        assertThat(SCREENSHOTS.resolve("6-running-again.png")).isNotEmptyFile();
     }
 
     private static <T> void send(TopicProbe probe, Contract<T> contract, String key, T payload) {

@@ -10,8 +10,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * Keeps each table's refresh status for DESCRIBE and information_schema. Its own consumer group
- * reads {@code mt.refresh.events} from the start (within the topic's retention) at every start.
+ * Keeps each table's refresh status for DESCRIBE and information_schema, and offers each event to
+ * the callers following them (RefreshEventFeed). Its own consumer group reads {@code
+ * mt.refresh.events} from the start (within the topic's retention) at every start.
  */
 @ApplicationScoped
 public class RefreshEventsConsumer {
@@ -19,12 +20,17 @@ public class RefreshEventsConsumer {
     private final EventReader reader;
     private final RefreshStatusProjection statuses;
     private final FreshnessEpisodes episodes;
+    private final RefreshEventFeed feed;
 
     public RefreshEventsConsumer(
-            EventReader reader, RefreshStatusProjection statuses, FreshnessEpisodes episodes) {
+            EventReader reader,
+            RefreshStatusProjection statuses,
+            FreshnessEpisodes episodes,
+            RefreshEventFeed feed) {
         this.reader = reader;
         this.statuses = statuses;
         this.episodes = episodes;
+        this.feed = feed;
     }
 
     @Incoming("refresh-events")
@@ -60,5 +66,6 @@ public class RefreshEventsConsumer {
         } else if (contract.equals(Contracts.FRESHNESS_RESTORED_V1)) {
             episodes.apply(event.payloadAs(Contracts.FRESHNESS_RESTORED_V1));
         }
+        feed.publish(contract.type(), event.key(), record.value());
     }
 }

@@ -41,6 +41,7 @@ public class StatementService {
     private final OutcomeWriter writer;
     private final DdlConfig config;
     private final QueryRunner queries;
+    private final AccessControl access;
     private final Clock clock;
 
     private final StatementResults results;
@@ -79,6 +80,7 @@ public class StatementService {
         this.results = new StatementResults(logs.results(), config.resultsKept());
         this.config = config;
         this.queries = models.queries();
+        this.access = access;
         this.clock = clock;
     }
 
@@ -88,6 +90,13 @@ public class StatementService {
     }
 
     /** The catalog as the statements executed so far left it. */
+    /** Whether {@code principal} may see {@code table} (any privilege on it), as SHOW decides. */
+    public boolean sees(String principal, String table) {
+        return catalog.find(table)
+                .map(definition -> access.sees(principal, definition))
+                .orElse(false);
+    }
+
     public Catalog catalog() {
         return catalog;
     }
