@@ -97,7 +97,9 @@ const log = line => console.log(line + ' (' + ((Date.now() - began) / 1000).toFi
     await shot('4-source');
     log('lineage: daily -> visits and back');
 
+    const following = page.waitForResponse(response => response.url().includes('/api/v1/events?table='));
     await page.goto(url + '#/table/' + encodeURIComponent(`default_catalog.${db}.held`));
+    expect((await following).status() === 200, 'the page follows the table\'s events');
     await page.waitForSelector('#reason');
     expect((await text('#reason')).includes('5 failures in a row; the last: boom.'), 'the suspended reason');
     const plan = await text('#plan');

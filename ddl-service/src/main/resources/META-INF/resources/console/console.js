@@ -146,35 +146,47 @@ let live = null;
 
 let following = null;
 
+/** Each navigation's number: a page still loading when another was asked for draws nothing. */
+let routeGen = 0;
+
 /**
  * Keeps the page shown up to date: follows the refresh events (GET /api/v1/events, of {@code table}
  * or of all) and redraws as each arrives, telling {@code onEvent}; asks again every LIVE_MILLIS
  * when the events cannot be followed (a standby), and every 5 LIVE_MILLIS regardless.
  */
-function keepLive(redraw, table = null, onEvent = () => {}) {
-  const page = location.hash;
+function keepLive(redraw, gen, table = null, onEvent = () => {}) {
+  const shown = () => gen === routeGen && sessionStorage.getItem(TOKEN);
   let streaming = false;
   let pending = null;
-  const redrawSoon = () => {
-    clearTimeout(pending);
-    pending = setTimeout(() => location.hash === page && redraw().catch(() => {}), 150);
+  const redrawSoon = () => { // at most one redraw per 150 ms, however fast events come
+    if (pending) return;
+    pending = setTimeout(() => {
+      pending = null;
+      if (shown()) redraw().catch(() => {});
+    }, 150);
   };
   const tick = async () => {
-    if (location.hash !== page || !sessionStorage.getItem(TOKEN)) return;
+    if (!shown()) return;
     try {
       await redraw();
     } catch (error) {
       // shown when the page is next opened; a moment's failure should not blank the page
     }
-    if (location.hash === page) live = setTimeout(tick, streaming ? 5 * LIVE_MILLIS : LIVE_MILLIS);
+    if (shown()) live = setTimeout(tick, streaming ? 5 * LIVE_MILLIS : LIVE_MILLIS);
   };
   live = setTimeout(tick, LIVE_MILLIS);
-  following = new AbortController();
-  follow(table, following.signal, event => {
-    streaming = true;
-    onEvent(event);
-    redrawSoon();
-  }, () => { streaming = true; }).then(() => { streaming = false; }, () => { streaming = false; });
+  const connect = () => {
+    if (!shown()) return;
+    following = new AbortController();
+    follow(table, following.signal, event => {
+      onEvent(event);
+      redrawSoon();
+    }, () => { streaming = true; }).catch(() => {}).finally(() => {
+      streaming = false;
+      setTimeout(connect, 5 * LIVE_MILLIS); // the stream ended (a restart, a slow reader): again
+    });
+  };
+  connect();
 }
 
 /** Reads the event stream: one JSON object per Server-Sent Event, until {@code signal} aborts. */
@@ -212,10 +224,11 @@ function eventLine(event) {
 const liveNote = () => el('p', {class: 'muted', id: 'live'},
   'Redrawn as refresh events arrive (and every ' + LIVE_MILLIS / 1000 + ' s when they cannot be followed).');
 
-async function tablesPage() {
+async function tablesPage(gen) {
   const filter = el('input', {type: 'search', id: 'filter', placeholder: 'Filter by name or status'});
   const body = el('tbody');
   let list = await rows(TABLES);
+  if (gen !== routeGen) return;
   const count = el('span', {class: 'muted'}, '(' + list.length + ')');
   const draw = () => {
     const words = filter.value.trim().toLowerCase();
@@ -236,7 +249,7 @@ async function tablesPage() {
     list = await rows(TABLES);
     count.replaceChildren('(' + list.length + ')');
     draw();
-  });
+  }, gen);
   show(
     el('h1', {}, 'Materialized tables ', count),
     el('p', {}, filter),
@@ -245,7 +258,7 @@ async function tablesPage() {
         'last refresh', 'next refresh'].map(h => el('th', {}, h)))), body), liveNote());
 }
 
-async function tablePage(name) {
+async function tablePage(name, gen) {
   const heading = el('h1'), reason = el('div'), plan = el('div', {class: 'card'});
   const definition = el('div', {class: 'card'}), chart = el('div', {class: 'card'}), history = el('div');
   // What changes as events arrive: redrawn in place every LIVE_MILLIS while the page is shown.
@@ -278,24 +291,26 @@ async function tablePage(name) {
   };
   const [byName, dependencies] = await Promise.all([draw(),
     rows('SELECT table_name, upstream_table, upstream_kind FROM information_schema.table_dependencies')]);
+  if (gen !== routeGen) return;
   const events = el('ol', {id: 'events', reversed: true});
   show(heading, reason, el('div', {class: 'cols'}, plan, definition),
     el('h2', {}, 'Lineage'), el('div', {class: 'card'}, lineage(name, dependencies, byName)),
     el('h2', {}, 'Measured lag against the freshness'), chart,
     el('h2', {}, 'Events as they arrive'), el('div', {class: 'card'}, events),
     el('h2', {}, 'Refresh history'), history, liveNote());
-  keepLive(draw, name, event => {
+  keepLive(draw, gen, name, event => {
     events.prepend(eventLine(event));
     while (events.children.length > 50) events.lastChild.remove();
   });
 }
 
-async function sourcePage(name) {
+async function sourcePage(name, gen) {
   const [columns, dependencies, tables] = await Promise.all([
     rows('DESCRIBE ' + name),
     rows('SELECT table_name, upstream_table, upstream_kind FROM information_schema.table_dependencies'),
     rows('SELECT table_name, freshness, status, measured_lag FROM information_schema.materialized_tables'),
   ]);
+  if (gen !== routeGen) return;
   const byName = Object.fromEntries(tables.map(t => [t.table_name, t]));
   show(
     el('h1', {}, name, ' ', el('span', {class: 'badge'}, 'source table')),
@@ -481,21 +496,23 @@ function lineage(name, dependencies, byName) {
 // ---- routing --------------------------------------------------------------------------------
 
 async function route() {
+  const gen = ++routeGen;
+  clearTimeout(live);
+  following?.abort();
   const token = sessionStorage.getItem(TOKEN);
   document.getElementById('sign-out').hidden = !token;
   if (!token) return signIn();
-  clearTimeout(live);
-  following?.abort();
   const [page, argument] = location.hash.replace(/^#\/?/, '').split('/');
   for (const link of document.querySelectorAll('header nav a')) {
     link.classList.toggle('current', link.dataset.nav === (page === 'sql' ? 'sql' : 'tables'));
   }
   try {
     if (page === 'sql') sqlPage();
-    else if (page === 'table') await tablePage(decodeURIComponent(argument));
-    else if (page === 'source') await sourcePage(decodeURIComponent(argument));
-    else await tablesPage();
+    else if (page === 'table') await tablePage(decodeURIComponent(argument), gen);
+    else if (page === 'source') await sourcePage(decodeURIComponent(argument), gen);
+    else await tablesPage(gen);
   } catch (error) {
+    if (gen !== routeGen) return; // another page is shown by now
     if (!sessionStorage.getItem(TOKEN)) return signIn(error); // the token was refused
     show(failure(error));
   }

@@ -156,6 +156,9 @@ class ConsoleIT {
                                 modules.toString())
                         .redirectErrorStream(true)
                         .start();
+        // A script that hangs is stopped, so that its output (and the failure) is read.
+        var watchdog = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        watchdog.schedule(node::destroyForcibly, 120, TimeUnit.SECONDS);
         StringBuilder lines = new StringBuilder();
         try (BufferedReader out =
                         new BufferedReader(
@@ -185,6 +188,7 @@ class ConsoleIT {
                 }
             }
         }
+        watchdog.shutdownNow();
         String output = lines.toString();
         assertThat(node.waitFor(120, TimeUnit.SECONDS)).as("the browser's script ended").isTrue();
         System.out.println(output);

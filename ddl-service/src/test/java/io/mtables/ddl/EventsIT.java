@@ -72,16 +72,16 @@ class EventsIT {
         Follower eve = new Follower(events.toString(), "Bearer " + jwt("eve"));
         try {
             await().atMost(Duration.ofSeconds(30)).until(() -> admin.open && eve.open);
+            // One after the other: each stream is in order, so an event eve may not see would
+            // have reached her before the one she may.
             try (TopicProbe probe = new TopicProbe()) {
                 started(probe, watched, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+                await().atMost(Duration.ofSeconds(30))
+                        .untilAsserted(() -> assertThat(admin.tables()).contains(watched));
                 started(probe, shared, "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+                await().atMost(Duration.ofSeconds(30))
+                        .untilAsserted(() -> assertThat(eve.tables()).contains(shared));
             }
-            await().atMost(Duration.ofSeconds(30))
-                    .untilAsserted(
-                            () -> {
-                                assertThat(admin.tables()).contains(watched);
-                                assertThat(eve.tables()).contains(shared);
-                            });
             JsonNode seen = admin.received.get(0);
             assertThat(seen.path("type").asText()).isEqualTo("JobStarted");
             assertThat(seen.path("event").path("jobId").asText())
@@ -89,8 +89,33 @@ class EventsIT {
             assertThat(seen.path("readAt").asText()).isNotBlank();
             assertThat(admin.tables()).as("only the table asked for").containsOnly(watched);
             assertThat(eve.tables())
-                    .as("never a table eve may not see, though both were read together")
+                    .as("never a table eve may not see, though this instance read its event first")
                     .doesNotContain(watched);
+
+            // Four streams a caller: eve's fifth is refused, and freed when one ends.
+            List<Follower> more = new java.util.ArrayList<>();
+            String eveToken = "Bearer " + jwt("eve");
+            try {
+                for (int i = 0; i < 3; i++) {
+                    more.add(new Follower(events.toString(), eveToken));
+                }
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> more.stream().allMatch(follower -> follower.open));
+                HttpResponse<String> fifth =
+                        HttpClient.newHttpClient()
+                                .send(
+                                        HttpRequest.newBuilder(events)
+                                                .header("Authorization", eveToken)
+                                                .GET()
+                                                .build(),
+                                        HttpResponse.BodyHandlers.ofString());
+                assertThat(fifth.statusCode()).isEqualTo(503);
+                assertThat(fifth.body()).contains("TooManyQueries", "4 per caller");
+            } finally {
+                for (Follower follower : more) {
+                    follower.close();
+                }
+            }
         } finally {
             admin.close();
             eve.close();

@@ -3,6 +3,7 @@ package io.mtables.ddl.api;
 import io.mtables.ddl.infra.DdlRuntime;
 import io.mtables.ddl.infra.ServiceNotReadyException;
 import io.mtables.ddl.security.Principals;
+import io.mtables.ddl.statements.QueryRunner;
 import io.mtables.schemas.ddl.StatementError;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -13,6 +14,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.jboss.resteasy.reactive.RestStreamElementType;
@@ -46,7 +49,8 @@ public class EventsResource {
                         + " RefreshSucceeded, Suspended, FreshnessMissed, ...) as they are read,"
                         + " one JSON object per Server-Sent Event: type, table, readAt and the"
                         + " event as its contract in schemas/ has it. Only tables the caller may"
-                        + " see. 503 on a standby instance.")
+                        + " see; 503 on a standby instance, or past 4 streams per caller (64 in"
+                        + " all). A JWT's stream ends at its expiry.")
     public Multi<RefreshEventView> follow(
             @Parameter(description = "Only this table's events (default_catalog.db.name)")
                     @QueryParam("table")
@@ -64,9 +68,37 @@ public class EventsResource {
                                     "the request again (another instance, or in a moment)"),
                             null));
         }
-        return feed.follow()
+        Multi<RefreshEventView> events =
+                feed.follow(principal)
+                        .orElseThrow(
+                                () ->
+                                        new WebApplicationException(
+                                                Problems.of(
+                                                        StatementError.of(
+                                                                QueryRunner.TOO_MANY_QUERIES,
+                                                                "Too many event streams: "
+                                                                        + RefreshEventFeed
+                                                                                .MOST_PER_CALLER
+                                                                        + " per caller, "
+                                                                        + RefreshEventFeed.MOST
+                                                                        + " in all.",
+                                                                "one stream per page (close the"
+                                                                        + " others), or another"
+                                                                        + " instance"),
+                                                        null)));
+        Instant expires = expiry();
+        return events.select()
+                .first(event -> expires == null || Instant.now().isBefore(expires))
                 .filter(event -> table == null || table.equals(event.table()))
                 .filter(event -> sees(principal, event.table()));
+    }
+
+    /** When the caller's credential expires (a JWT's exp): its stream ends at the next event. */
+    private Instant expiry() {
+        if (caller.getPrincipal() instanceof JsonWebToken jwt && jwt.getExpirationTime() > 0) {
+            return Instant.ofEpochSecond(jwt.getExpirationTime());
+        }
+        return null;
     }
 
     private boolean sees(String principal, String table) {

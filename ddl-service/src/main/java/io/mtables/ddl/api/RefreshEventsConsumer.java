@@ -66,6 +66,6 @@ public class RefreshEventsConsumer {
         } else if (contract.equals(Contracts.FRESHNESS_RESTORED_V1)) {
             episodes.apply(event.payloadAs(Contracts.FRESHNESS_RESTORED_V1));
         }
-        feed.publish(contract.type(), event.key(), record.value());
+        feed.publish(contract.type(), event.key(), record.value(), record.timestamp());
     }
 }

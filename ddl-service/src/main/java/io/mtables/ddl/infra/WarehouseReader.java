@@ -118,11 +118,12 @@ public class WarehouseReader {
                         return null; // between the renames: look again
                     }
                     Table found = lookup.table();
+                    String uuid = found.uuid(); // before the read: the table it read from
                     Optional<Long> snapshot = found.latestSnapshot().map(Snapshot::id);
                     List<InMemorySql.Table> tables = readRows(table, found, paths, pushed);
                     boolean answer =
                             !tables.get(0).rows().isEmpty()
-                                    || unchanged(catalog, lookup.name(), found.uuid(), snapshot);
+                                    || unchanged(catalog, lookup.name(), uuid, snapshot);
                     return answer ? Optional.of(tables) : null;
                 },
                 null);

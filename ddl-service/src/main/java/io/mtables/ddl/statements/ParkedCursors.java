@@ -51,7 +51,7 @@ final class ParkedCursors {
         }
     }
 
-    /** The caller holding the most cursors (of equals, the one whose cursor is oldest). */
+    /** The caller holding the most cursors (of equals, the first to hold that many). */
     private String busiestCaller() {
         Map<String, Integer> held = new HashMap<>();
         String busiest = null;

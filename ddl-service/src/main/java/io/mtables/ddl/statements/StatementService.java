@@ -89,7 +89,6 @@ public class StatementService {
         this.onDefinitionInDoubt = action;
     }
 
-    /** The catalog as the statements executed so far left it. */
     /** Whether {@code principal} may see {@code table} (any privilege on it), as SHOW decides. */
     public boolean sees(String principal, String table) {
         return catalog.find(table)
@@ -97,6 +96,7 @@ public class StatementService {
                 .orElse(false);
     }
 
+    /** The catalog as the statements executed so far left it. */
     public Catalog catalog() {
         return catalog;
     }

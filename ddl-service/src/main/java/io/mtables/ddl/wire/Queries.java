@@ -63,7 +63,9 @@ final class Queries {
 
     void serve(WireInput in) throws IOException {
         while (true) {
-            connection.awaitingMessage(true);
+            // Only a connection that waits for its client is idle: a message already sent (a
+            // pipelined Execute) is no reason to drop a cancel that came meanwhile.
+            connection.awaitingMessage(!in.hasBuffered());
             WireInput.Payload message = in.next();
             connection.awaitingMessage(false);
             if (message == null) {

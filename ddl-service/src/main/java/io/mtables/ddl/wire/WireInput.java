@@ -32,6 +32,11 @@ final class WireInput {
         return new Payload('\0', body(length));
     }
 
+    /** Whether the client's next message has begun to arrive (reading it would not wait). */
+    boolean hasBuffered() throws IOException {
+        return in.available() > 0;
+    }
+
     /** The next typed message, or null at the end of the stream. */
     Payload next() throws IOException {
         int type = in.read();
