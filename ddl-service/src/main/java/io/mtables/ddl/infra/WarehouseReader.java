@@ -4,30 +4,19 @@ import io.mtables.ddl.domain.StatementException;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.SwitchOverNames;
 import io.mtables.schemas.catalog.TableId;
-import io.mtables.schemas.plan.SyntheticKey;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
-import org.apache.paimon.data.BinaryString;
-import org.apache.paimon.data.Decimal;
-import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.options.Options;
-import org.apache.paimon.predicate.Predicate;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.Table;
-import org.apache.paimon.table.source.ReadBuilder;
-import org.apache.paimon.types.DataField;
 import org.eclipse.microprofile.config.Config;
 
 /**
@@ -120,7 +109,8 @@ public class WarehouseReader {
                     Table found = lookup.table();
                     String uuid = found.uuid(); // before the read: the table it read from
                     Optional<Long> snapshot = found.latestSnapshot().map(Snapshot::id);
-                    List<InMemorySql.Table> tables = readRows(table, found, paths, pushed);
+                    List<InMemorySql.Table> tables =
+                            SnapshotRows.read(table, found, paths, pushed, limits);
                     boolean answer =
                             !tables.get(0).rows().isEmpty()
                                     || unchanged(catalog, lookup.name(), uuid, snapshot);
@@ -338,98 +328,6 @@ public class WarehouseReader {
         }
     }
 
-    private List<InMemorySql.Table> readRows(
-            String table, Table paimon, List<List<String>> paths, PushedDown pushed)
-            throws Exception {
-        List<DataField> fields = paimon.rowType().getFields();
-        List<InMemorySql.Column> columns = new ArrayList<>();
-        List<InternalRow.FieldGetter> getters = new ArrayList<>();
-        for (int i = 0; i < fields.size(); i++) {
-            if (fields.get(i).name().equals(SyntheticKey.COLUMN)) {
-                continue; // storage, not data: users never see it
-            }
-            columns.add(
-                    new InMemorySql.Column(
-                            fields.get(i).name(),
-                            sqlType(fields.get(i)),
-                            fields.get(i).type().isNullable()));
-            getters.add(InternalRow.createFieldGetter(fields.get(i).type(), i));
-        }
-        List<Object[]> rows = new ArrayList<>();
-        ReadLimits.Tally held = limits.tally();
-        PushedDown.Filter filter = pushed.filter(paimon.rowType());
-        Predicate predicate = filter.predicate().orElse(null);
-        ReadBuilder read = paimon.newReadBuilder();
-        if (predicate != null) {
-            read.withFilter(predicate); // skips what statistics rule out; rows are tested below
-        }
-        try (RecordReader<InternalRow> reader =
-                read.newRead().createReader(read.newScan().plan())) {
-            RecordReader.RecordIterator<InternalRow> batch;
-            while (!enough(rows, filter) && (batch = reader.readBatch()) != null) {
-                try {
-                    InternalRow row;
-                    while (!enough(rows, filter) && (row = batch.next()) != null) {
-                        if (predicate != null && !predicate.test(row)) {
-                            continue;
-                        }
-                        if (held.full()) {
-                            throw tooLarge(
-                                    table, limits.maxRows() + " rows (mt.ddl.read-max-rows)");
-                        }
-                        if (Thread.currentThread().isInterrupted()) {
-                            throw new IllegalStateException("the read was stopped");
-                        }
-                        Object[] values = new Object[getters.size()];
-                        for (int i = 0; i < values.length; i++) {
-                            values[i] =
-                                    javaValue(
-                                            getters.get(i).getFieldOrNull(row),
-                                            columns.get(i).type());
-                        }
-                        rows.add(values);
-                        if (!held.add(values)) {
-                            throw tooLarge(
-                                    table,
-                                    limits.maxBytes()
-                                            + " bytes of values (mt.ddl.read-max-bytes), by row "
-                                            + rows.size());
-                        }
-                    }
-                } finally {
-                    batch.releaseBatch();
-                }
-            }
-        }
-        List<InMemorySql.Table> tables = new ArrayList<>();
-        for (List<String> path : paths) {
-            tables.add(new InMemorySql.Table(path, columns, rows));
-        }
-        return tables;
-    }
-
-    /** Whether the rows read are all the answer can take (its pushed-down LIMIT). */
-    private static boolean enough(List<Object[]> rows, PushedDown.Filter filter) {
-        return filter.limit() >= 0 && rows.size() >= filter.limit();
-    }
-
-    private static StatementException tooLarge(String table, String limit) {
-        return StatementException.invalid(
-                RESULT_TOO_LARGE,
-                "The read of "
-                        + table
-                        + " stopped at "
-                        + limit
-                        + ": a SELECT here holds the rows of a table's"
-                        + " latest snapshot that its WHERE's comparisons of a column with a literal"
-                        + " select (all of them without such a WHERE) before the rest applies.",
-                "a WHERE comparing columns with literals (col = 42 AND day >= DATE"
-                        + " '2026-01-01'), a LIMIT without ORDER BY, a larger mt.ddl.read-max-rows"
-                        + " or mt.ddl.read-max-bytes,"
-                        + " or the Paimon table read by an engine of its own (Flink SQL, Spark,"
-                        + " Trino)");
-    }
-
     private IllegalStateException cannotRead(String table, Exception e) {
         return new IllegalStateException(
                 "cannot read " + table + " from the warehouse " + warehouse + ": " + e.getMessage(),
@@ -443,34 +341,5 @@ public class WarehouseReader {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while reading the warehouse", e);
         }
-    }
-
-    private static SqlTypeName sqlType(DataField field) {
-        return switch (field.type().getTypeRoot()) {
-            case BOOLEAN -> SqlTypeName.BOOLEAN;
-            case TINYINT, SMALLINT, INTEGER -> SqlTypeName.INTEGER;
-            case BIGINT -> SqlTypeName.BIGINT;
-            case FLOAT, DOUBLE -> SqlTypeName.DOUBLE;
-            case DECIMAL -> SqlTypeName.DECIMAL;
-            case DATE -> SqlTypeName.DATE;
-            case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE ->
-                    SqlTypeName.TIMESTAMP;
-            default -> SqlTypeName.VARCHAR;
-        };
-    }
-
-    private static Object javaValue(Object value, SqlTypeName type) {
-        if (value == null) {
-            return null;
-        }
-        return switch (type) {
-            case INTEGER -> ((Number) value).intValue();
-            case BIGINT -> ((Number) value).longValue();
-            case DOUBLE -> ((Number) value).doubleValue();
-            case DECIMAL -> ((Decimal) value).toBigDecimal();
-            case TIMESTAMP -> ((Timestamp) value).getMillisecond();
-            case BOOLEAN, DATE -> value;
-            default -> value instanceof BinaryString text ? text.toString() : String.valueOf(value);
-        };
     }
 }
