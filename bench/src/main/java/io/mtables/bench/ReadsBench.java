@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -49,10 +48,6 @@ public final class ReadsBench {
     private static final String SCHEMA = "reads_bench";
     private static final int REPEATS = 3;
 
-    /** CREATEs timed per case: a p99 of 200 is their second slowest, not one outlier. */
-    private static final int CREATES = 200;
-
-    private static final int WARM_CREATES = 20;
     private static final int SAMPLE_MILLIS = 50;
 
     /** REST's page size: the rows of one response. */
@@ -113,11 +108,11 @@ public final class ReadsBench {
                             .max(Integer::compare)
                             .orElse(largest),
                     lookups);
-            createsBesideReads(ddl, wirePort, largest);
+            CreatesBesideReads.measure(ddl, wirePort, table(largest), largest);
         }
     }
 
-    private static String table(int size) {
+    static String table(int size) {
         return SCHEMA + ".t_" + size;
     }
 
@@ -149,7 +144,7 @@ public final class ReadsBench {
     }
 
     /** One read's figures; {@code rssGrowthKib} is filled in by {@link #report}. */
-    private record Timing(long firstRowNanos, long totalNanos, long rows, long rssGrowthKib) {
+    record Timing(long firstRowNanos, long totalNanos, long rows, long rssGrowthKib) {
 
         Timing(long firstRowNanos, long totalNanos, long rows) {
             this(firstRowNanos, totalNanos, rows, 0);
@@ -272,7 +267,7 @@ public final class ReadsBench {
         return new Timing(first, System.nanoTime() - start, rows);
     }
 
-    private static Timing wireSelect(Connection wire, String select) throws Exception {
+    static Timing wireSelect(Connection wire, String select) throws Exception {
         long start = System.nanoTime();
         long first = -1;
         long rows = 0;
@@ -360,90 +355,7 @@ public final class ReadsBench {
         return nanos;
     }
 
-    /**
-     * CREATEs timed alone, then while one client SELECTs the largest table over and over (the
-     * issue's goal: within the p99 alone), then while two do.
-     */
-    private static void createsBesideReads(String ddl, int wirePort, int largest) throws Exception {
-        creates(ddl, "warm", WARM_CREATES); // the first CREATEs after the reads compile paths
-        List<Long> alone = creates(ddl, "alone", CREATES);
-        System.out.println(
-                String.format(
-                        Locale.ROOT,
-                        "%nCREATE TABLE (a source), %d each:%n  %-40s p50 %6.1f ms, p99 %6.1f ms",
-                        CREATES,
-                        "alone",
-                        percentile(alone, 50),
-                        percentile(alone, 99)));
-        for (int streams = 1; streams <= 2; streams++) {
-            AtomicBoolean reading = new AtomicBoolean(true);
-            AtomicInteger selects = new AtomicInteger();
-            List<Thread> readers = new ArrayList<>();
-            for (int r = 0; r < streams; r++) {
-                Thread reader =
-                        new Thread(
-                                () -> {
-                                    try (Connection wire = wire(wirePort)) {
-                                        while (reading.get()) {
-                                            wireSelect(wire, "SELECT * FROM " + table(largest));
-                                            selects.incrementAndGet();
-                                        }
-                                    } catch (Exception e) {
-                                        throw new IllegalStateException(e);
-                                    }
-                                });
-                reader.start();
-                readers.add(reader);
-            }
-            Thread.sleep(500); // reading
-            List<Long> busy = creates(ddl, "beside" + streams, CREATES);
-            reading.set(false);
-            for (Thread reader : readers) {
-                reader.join();
-            }
-            System.out.println(
-                    String.format(
-                            Locale.ROOT,
-                            "  %-40s p50 %6.1f ms, p99 %6.1f ms (p99 %.2fx alone)",
-                            String.format(
-                                    Locale.ROOT,
-                                    "beside %d SELECT%s of %,d rows (%d done)",
-                                    streams,
-                                    streams == 1 ? "" : "s",
-                                    largest,
-                                    selects.get()),
-                            percentile(busy, 50),
-                            percentile(busy, 99),
-                            percentile(busy, 99) / percentile(alone, 99)));
-        }
-    }
-
-    /** The {@code p}th percentile of sorted {@code nanos}, in milliseconds (nearest rank). */
-    private static double percentile(List<Long> nanos, int p) {
-        int rank = (int) Math.ceil(p / 100.0 * nanos.size());
-        return nanos.get(Math.max(rank, 1) - 1) / 1e6;
-    }
-
-    private static List<Long> creates(String ddl, String tag, int count) throws Exception {
-        List<Long> nanos = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            long start = System.nanoTime();
-            Statements.post(
-                    ddl,
-                    "CREATE TABLE "
-                            + SCHEMA
-                            + "."
-                            + tag
-                            + "_"
-                            + i
-                            + " (a INT) WITH ('connector' = 'datagen')");
-            nanos.add(System.nanoTime() - start);
-        }
-        Collections.sort(nanos);
-        return nanos;
-    }
-
-    private static Connection wire(int port) throws Exception {
+    static Connection wire(int port) throws Exception {
         Properties properties = new Properties();
         properties.setProperty("user", "bench");
         properties.setProperty("password", Statements.token());

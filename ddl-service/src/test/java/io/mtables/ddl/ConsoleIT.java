@@ -4,11 +4,7 @@ import static io.mtables.ddl.StatementRequests.post;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.mtables.schemas.Contract;
-import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
-import io.mtables.schemas.EventHeaders;
-import io.mtables.schemas.Topics;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.RefreshSucceeded;
@@ -85,7 +81,7 @@ class ConsoleIT {
             long[] lagSeconds = {20, 40, 90};
             for (int i = 0; i < lagSeconds.length; i++) {
                 Instant finished = now.minusSeconds(300 - 60L * i);
-                send(
+                StatementRequests.sendRefreshEvent(
                         probe,
                         Contracts.REFRESH_SUCCEEDED_V1,
                         held,
@@ -105,7 +101,7 @@ class ConsoleIT {
                                 null,
                                 "SCHEDULED"));
             }
-            send(
+            StatementRequests.sendRefreshEvent(
                     probe,
                     Contracts.SUSPENDED_V1,
                     held,
@@ -170,7 +166,7 @@ class ConsoleIT {
                 lines.append(line).append('\n');
                 if (line.equals("awaiting an event")) {
                     try (TopicProbe probe = new TopicProbe()) {
-                        send(
+                        StatementRequests.sendRefreshEvent(
                                 probe,
                                 Contracts.JOB_STARTED_V1,
                                 held,
@@ -195,13 +191,5 @@ class ConsoleIT {
         assertThat(output.lines().toList()).as(output).contains("done");
         assertThat(node.exitValue()).isZero();
         assertThat(SCREENSHOTS.resolve("6-running-again.png")).isNotEmptyFile();
-    }
-
-    private static <T> void send(TopicProbe probe, Contract<T> contract, String key, T payload) {
-        probe.send(
-                Topics.REFRESH_EVENTS,
-                key,
-                new ContractCodec().encode(contract, payload),
-                Map.of(EventHeaders.TYPE, contract.type()));
     }
 }

@@ -6,10 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
-import io.mtables.schemas.EventHeaders;
-import io.mtables.schemas.Topics;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.testing.auth.TestCredentials;
@@ -30,7 +27,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -131,21 +127,18 @@ class EventsIT {
     }
 
     private static void started(TopicProbe probe, String table, String job) {
-        probe.send(
-                Topics.REFRESH_EVENTS,
+        StatementRequests.sendRefreshEvent(
+                probe,
+                Contracts.JOB_STARTED_V1,
                 table,
-                new ContractCodec()
-                        .encode(
-                                Contracts.JOB_STARTED_V1,
-                                new JobStarted(
-                                        table,
-                                        1,
-                                        RefreshPlan.Mode.CONTINUOUS,
-                                        job,
-                                        "mt:" + table + ":v1:q",
-                                        null,
-                                        Instant.now())),
-                Map.of(EventHeaders.TYPE, Contracts.JOB_STARTED_V1.type()));
+                new JobStarted(
+                        table,
+                        1,
+                        RefreshPlan.Mode.CONTINUOUS,
+                        job,
+                        "mt:" + table + ":v1:q",
+                        null,
+                        Instant.now()));
     }
 
     private static String jwt(String subject) {

@@ -4,11 +4,7 @@ import static io.mtables.ddl.StatementRequests.post;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.hasItem;
 
-import io.mtables.schemas.Contract;
-import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
-import io.mtables.schemas.EventHeaders;
-import io.mtables.schemas.Topics;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
@@ -58,7 +54,7 @@ class RefreshStatusIT {
             String waiting =
                     "needs 1 task slot; the cluster has 2 in 1 TaskManager, 0 free for streaming"
                             + " jobs (1 kept for FULL refreshes); it starts when slots free up";
-            send(
+            StatementRequests.sendRefreshEvent(
                     probe,
                     Contracts.JOB_QUEUED_V1,
                     table,
@@ -76,7 +72,7 @@ class RefreshStatusIT {
                     .then()
                     .body("rows", hasItem(List.of("QUEUED")));
 
-            send(
+            StatementRequests.sendRefreshEvent(
                     probe,
                     Contracts.JOB_STARTED_V1,
                     table,
@@ -88,7 +84,7 @@ class RefreshStatusIT {
                             "mt:" + table + ":v1:qabc",
                             null,
                             Instant.now()));
-            send(
+            StatementRequests.sendRefreshEvent(
                     probe,
                     Contracts.LOAD_PROGRESS_V1,
                     table,
@@ -106,7 +102,7 @@ class RefreshStatusIT {
                             "refresh.initial_load",
                             "catching up (v1): 1,250,000 source records to read, 3,400,000 read so"
                                     + " far, as of 2026-12-01T17:00:00Z"));
-            send(
+            StatementRequests.sendRefreshEvent(
                     probe,
                     Contracts.LOAD_PROGRESS_V1,
                     table,
@@ -124,7 +120,7 @@ class RefreshStatusIT {
                             "refresh.initial_load",
                             "caught up at 2026-12-01T17:03:00Z (v1): 4,650,000 source records"
                                     + " read"));
-            send(
+            StatementRequests.sendRefreshEvent(
                     probe,
                     Contracts.REFRESH_SUCCEEDED_V1,
                     table,
@@ -155,7 +151,7 @@ class RefreshStatusIT {
                     .body("rows", hasItem(List.of("ACTIVATED", JOB)));
 
             post("ALTER MATERIALIZED TABLE " + DB + ".mt RESUME", 409);
-            send(
+            StatementRequests.sendRefreshEvent(
                     probe,
                     Contracts.SUSPENDED_V1,
                     table,
@@ -192,7 +188,7 @@ class RefreshStatusIT {
                         + ".held_src",
                 202);
         try (TopicProbe probe = new TopicProbe()) {
-            send(
+            StatementRequests.sendRefreshEvent(
                     probe,
                     Contracts.JOB_STARTED_V1,
                     table,
@@ -211,7 +207,7 @@ class RefreshStatusIT {
             String refused =
                     "SUSPEND could not save the job's state: checkpoint coordinator is shut down;"
                             + " the job keeps running and SUSPEND is tried again in 1 s";
-            send(
+            StatementRequests.sendRefreshEvent(
                     probe,
                     Contracts.REFRESH_FAILED_V1,
                     table,
@@ -229,7 +225,7 @@ class RefreshStatusIT {
                     List.of("refresh.status", "FAILED"),
                     List.of("refresh.last_error", refused));
 
-            send(
+            StatementRequests.sendRefreshEvent(
                     probe,
                     Contracts.SUSPENDED_V1,
                     table,
@@ -242,14 +238,6 @@ class RefreshStatusIT {
                             Suspended.Cause.STATEMENT));
             describe(table, List.of("refresh.status", "SUSPENDED"));
         }
-    }
-
-    private static <T> void send(TopicProbe probe, Contract<T> contract, String key, T payload) {
-        probe.send(
-                Topics.REFRESH_EVENTS,
-                key,
-                new ContractCodec().encode(contract, payload),
-                Map.of(EventHeaders.TYPE, contract.type()));
     }
 
     private static void describe(String table, List<?>... rows) {

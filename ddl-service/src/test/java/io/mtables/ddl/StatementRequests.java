@@ -2,6 +2,7 @@ package io.mtables.ddl;
 
 import static io.restassured.RestAssured.given;
 
+import io.mtables.schemas.Contract;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
@@ -86,5 +87,18 @@ final class StatementRequests {
                     new ContractCodec().encode(Contracts.REFRESH_PLANNED_V1, plan),
                     Map.of(EventHeaders.TYPE, Contracts.REFRESH_PLANNED_V1.type()));
         }
+    }
+
+    /**
+     * Writes {@code payload} about the table {@code key} on mt.refresh.events, as the job manager
+     * does.
+     */
+    static <T> void sendRefreshEvent(
+            TopicProbe probe, Contract<T> contract, String key, T payload) {
+        probe.send(
+                Topics.REFRESH_EVENTS,
+                key,
+                new ContractCodec().encode(contract, payload),
+                Map.of(EventHeaders.TYPE, contract.type()));
     }
 }
