@@ -185,6 +185,24 @@ class FreshnessIT {
                                                                     r, EventHeaders.TYPE)),
                             Duration.ofSeconds(60));
             assertThat(missed.value()).contains("\"freshness\":\"PT5S\"");
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(
+                            () -> {
+                                String metrics =
+                                        StatementRequests.management()
+                                                .get("/q/metrics")
+                                                .then()
+                                                .statusCode(200)
+                                                .extract()
+                                                .asString();
+                                assertThat(gauge(metrics, "mt_freshness_misses_total", up))
+                                        .as("one miss counted, with its event")
+                                        .isEqualTo(1.0);
+                                assertThat(gauge(metrics, "mt_table_suspended", up)).isZero();
+                                assertThat(metrics)
+                                        .as("the service is ready, and says so to Prometheus")
+                                        .containsPattern("(?m)^mt_service_ready 1\\.0$");
+                            });
             succeeded(
                     alerts,
                     new RefreshSucceeded(

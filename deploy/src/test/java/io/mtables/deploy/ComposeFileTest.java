@@ -40,7 +40,9 @@ class ComposeFileTest {
                         "refresh-scheduler-service",
                         "job-manager-service",
                         "cdc-capture-service",
-                        "demo-declare");
+                        "demo-declare",
+                        "prometheus",
+                        "grafana");
         for (String service : ConfigKeys.SERVICES) {
             assertThat(
                             compose.path("services")
@@ -98,8 +100,9 @@ class ComposeFileTest {
     }
 
     /**
-     * Only ddl-service's door is published: not PostgreSQL, not Flink's REST port (where a jar
-     * upload would run code beside the object store's keys); Flink takes no jars.
+     * Only ddl-service's door is published (and Grafana, on the host's loopback): not PostgreSQL,
+     * not Prometheus, not Flink's REST port (where a jar upload would run code beside the object
+     * store's keys); Flink takes no jars.
      */
     @Test
     void onlyTheFrontDoorIsPublishedAndFlinkTakesNoJars() {
@@ -110,9 +113,12 @@ class ComposeFileTest {
                                 assertThat(services.path(name).path("ports").toString())
                                         .as(name + " publishes")
                                         .isEqualTo(
-                                                name.equals("ddl-service")
-                                                        ? "[\"8081:8081\",\"127.0.0.1:5433:5433\"]"
-                                                        : ""));
+                                                switch (name) {
+                                                    case "ddl-service" ->
+                                                            "[\"8081:8081\",\"127.0.0.1:5433:5433\"]";
+                                                    case "grafana" -> "[\"127.0.0.1:3000:3000\"]";
+                                                    default -> "";
+                                                }));
         assertThat(
                         services.path("flink-jobmanager")
                                 .path("environment")

@@ -12,11 +12,11 @@ import java.util.Map;
 import org.apache.flink.kubernetes.operator.api.FlinkDeployment;
 
 /**
- * A manifest read into the typed model of its kind: Kubernetes' own objects through fabric8's
- * model, Strimzi's custom resources through Strimzi's API artifact, the Flink operator's through
- * its API artifact. A field the model does not know is a problem (the models keep such fields aside
- * rather than failing, so every object read is searched for them); so is a kind we do not model,
- * and a value of the wrong type.
+ * A manifest read into the typed model of its kind: Kubernetes' own objects through fabric8's model
+ * (the Prometheus Operator's too), Strimzi's custom resources through Strimzi's API artifact, the
+ * Flink operator's through its API artifact. A field the model does not know is a problem (the
+ * models keep such fields aside rather than failing, so every object read is searched for them); so
+ * is a kind we do not model, and a value of the wrong type.
  */
 final class TypedResources {
 
@@ -50,6 +50,12 @@ final class TypedResources {
                     Map.entry(
                             "kafka.strimzi.io/v1beta2/KafkaUser",
                             io.strimzi.api.kafka.model.user.KafkaUser.class),
+                    Map.entry(
+                            "monitoring.coreos.com/v1/ServiceMonitor",
+                            io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor.class),
+                    Map.entry(
+                            "monitoring.coreos.com/v1/PrometheusRule",
+                            io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule.class),
                     Map.entry("flink.apache.org/v1beta1/FlinkDeployment", FlinkDeployment.class));
 
     /**
@@ -167,6 +173,7 @@ final class TypedResources {
     private static boolean isModel(Class<?> type) {
         String name = type.getName();
         return name.startsWith("io.fabric8.kubernetes.api.model")
+                || name.startsWith("io.fabric8.openshift.api.model.monitoring")
                 || name.startsWith("io.strimzi.api")
                 || name.startsWith("org.apache.flink.kubernetes.operator.api");
     }

@@ -181,6 +181,11 @@ class CapacityOnSessionClusterIT {
                                                         .extract()
                                                         .asString())
                                         .containsPattern(
-                                                "(?m)^mt_tables_queued " + queued + "\\.0$"));
+                                                "(?m)^mt_tables_queued " + queued + "\\.0$")
+                                        // One TaskManager of 2 slots, then two.
+                                        .containsPattern("(?m)^mt_cluster_slots_total [24]\\.0$")
+                                        .containsPattern("(?m)^mt_cluster_slots_free \\d+\\.0$")
+                                        .containsPattern("(?m)^mt_cluster_task_managers [12]\\.0$")
+                                        .containsPattern("(?m)^mt_service_ready 1\\.0$"));
     }
 }

@@ -1,5 +1,7 @@
 package io.mtables.ddl.infra;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.mtables.ddl.domain.FreshnessEpisodes;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
@@ -40,6 +42,7 @@ public class FreshnessWatch {
     private final PlanProjection plans;
     private final FreshnessEpisodes episodes;
     private final Clock clock;
+    private final MeterRegistry registry;
     private final ScheduledExecutorService looks =
             Executors.newSingleThreadScheduledExecutor(
                     r -> {
@@ -56,12 +59,14 @@ public class FreshnessWatch {
             RefreshStatusProjection statuses,
             PlanProjection plans,
             FreshnessEpisodes episodes,
-            Clock clock) {
+            Clock clock,
+            MeterRegistry registry) {
         this.runtime = runtime;
         this.statuses = statuses;
         this.plans = plans;
         this.episodes = episodes;
         this.clock = clock;
+        this.registry = registry;
     }
 
     void onStart(
@@ -123,6 +128,13 @@ public class FreshnessWatch {
                         && decision.get() instanceof FreshnessEpisodes.Missed missed) {
                     events.append(Contracts.FRESHNESS_MISSED_V1, table.table(), missed.event());
                     episodes.apply(missed.event());
+                    Counter.builder("mt.freshness.misses")
+                            .tag("table", table.table())
+                            .description(
+                                    "Freshness misses published (FreshnessMissed): the table was"
+                                            + " behind its freshness for longer than the grace")
+                            .register(registry)
+                            .increment();
                     LOG.warnf(
                             "%s missed its freshness %s: %s behind since %s",
                             table.table(),

@@ -26,9 +26,9 @@ import org.jboss.logging.Logger;
 
 /**
  * Each materialized table's measured freshness as Prometheus gauges on {@code /q/metrics}: {@code
- * mt_table_lag_seconds}, {@code mt_table_freshness_target_seconds} and {@code
- * mt_table_data_timestamp_seconds}, tagged {@code table}. The values are measured when scraped; the
- * set of tables follows the catalog, looked at every few seconds.
+ * mt_table_lag_seconds}, {@code mt_table_freshness_target_seconds}, {@code
+ * mt_table_data_timestamp_seconds} and {@code mt_table_suspended}, tagged {@code table}. The values
+ * are measured when scraped; the set of tables follows the catalog, looked at every few seconds.
  */
 @ApplicationScoped
 public class TableFreshnessMetrics {
@@ -138,7 +138,18 @@ public class TableFreshnessMetrics {
                                 "The freshness the table promises (declared, or its mode's"
                                         + " default)")
                         .strongReference(true)
+                        .register(registry),
+                Gauge.builder("mt.table.suspended", () -> suspended(table))
+                        .tag("table", table)
+                        .description(
+                                "1 while the table is SUSPENDED (by a statement or after"
+                                        + " failures), else 0")
+                        .strongReference(true)
                         .register(registry));
+    }
+
+    private double suspended(String table) {
+        return statuses.find(table).filter(s -> s.status().equals("SUSPENDED")).isPresent() ? 1 : 0;
     }
 
     /** Measured against the catalog as it is now (it is replaced when read back). */

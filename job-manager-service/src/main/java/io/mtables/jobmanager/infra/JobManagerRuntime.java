@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.mtables.jobmanager.JobManagerConfig;
+import io.mtables.jobmanager.flink.ClusterCapacity;
 import io.mtables.jobmanager.flink.EmbeddedFlinkTarget;
 import io.mtables.jobmanager.flink.EmbeddedSizing;
 import io.mtables.jobmanager.flink.FlinkTarget;
@@ -40,6 +41,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -112,6 +114,18 @@ public class JobManagerRuntime {
                         runtime -> runtime.manager == null ? 0 : runtime.manager.queuedTables())
                 .description("Tables whose streaming job waits for free task slots (QUEUED)")
                 .register(registry);
+        clusterGauge(
+                "mt.cluster.slots.total",
+                "Task slots of the cluster's TaskManagers, as of the last poll",
+                ClusterCapacity::totalSlots);
+        clusterGauge(
+                "mt.cluster.slots.free",
+                "Task slots no job holds, as of the last poll",
+                ClusterCapacity::freeSlots);
+        clusterGauge(
+                "mt.cluster.task.managers",
+                "TaskManagers registered with the cluster, as of the last poll",
+                ClusterCapacity::taskManagers);
         // One instance acts on Flink: a standby reaches nothing and reads nothing until it takes
         // over, then starts as after a restart. A failed start (Flink or the broker not there yet,
         // say) shows in readiness and is tried again.
@@ -131,6 +145,23 @@ public class JobManagerRuntime {
                                                                         serviceName,
                                                                         config,
                                                                         locations))));
+    }
+
+    /** NaN until this instance has polled the cluster (a standby never does). */
+    private void clusterGauge(
+            String name, String description, ToIntFunction<ClusterCapacity> value) {
+        Gauge.builder(
+                        name,
+                        this,
+                        runtime ->
+                                runtime.manager == null
+                                        ? Double.NaN
+                                        : runtime.manager
+                                                .capacity()
+                                                .map(c -> (double) value.applyAsInt(c))
+                                                .orElse(Double.NaN))
+                .description(description)
+                .register(registry);
     }
 
     void onStop(@Observes ShutdownEvent stop) {

@@ -1,6 +1,7 @@
 package io.mtables.jobmanager.pipelines;
 
 import io.mtables.jobmanager.JobManagerConfig;
+import io.mtables.jobmanager.flink.ClusterCapacity;
 import io.mtables.jobmanager.flink.FlinkJob;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.infra.RefreshEvents;
@@ -51,6 +52,7 @@ public class PipelineManager {
     private final Clock clock;
     private final Pattern included;
     private volatile int queuedTables;
+    private volatile ClusterCapacity capacity;
 
     /** While the previous run's state is read back, plans are collected, not acted on. */
     private boolean loading = true;
@@ -384,6 +386,7 @@ public class PipelineManager {
                         pipelines.values().stream()
                                 .filter(p -> p.status == Pipeline.Status.QUEUED)
                                 .count();
+        capacity = flink.capacity();
     }
 
     private Map<String, FlinkJob> jobsById() {
@@ -400,6 +403,11 @@ public class PipelineManager {
      */
     public int queuedTables() {
         return queuedTables;
+    }
+
+    /** The cluster's task slots as of the last poll; empty before the first. */
+    public Optional<ClusterCapacity> capacity() {
+        return Optional.ofNullable(capacity);
     }
 
     /**
