@@ -63,6 +63,14 @@ public interface JobManagerConfig {
         Optional<String> restAddress();
 
         /**
+         * Where a browser reaches Flink's web UI, for the console's links to each job; default the
+         * cluster's REST address as this service reaches it. {@code none}: no links (Flink's port
+         * is not reachable from outside).
+         */
+        @WithName("web-url")
+        Optional<String> webUrl();
+
+        /**
          * Jars a remote cluster needs for our jobs (connectors, Paimon), shipped with every job.
          */
         @WithName("pipeline-jars")

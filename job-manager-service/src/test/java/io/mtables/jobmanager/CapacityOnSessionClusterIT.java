@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.mtables.jobmanager.jobs.Locations;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Column;
 import io.mtables.testing.kafka.KafkaBroker;
@@ -54,7 +55,8 @@ class CapacityOnSessionClusterIT {
     @Test
     void aTableWithoutASlotIsQueuedARefreshStillRunsAndASecondTaskManagerLetsTheTableStart()
             throws Exception {
-        try (BrokerDriver driver = new BrokerDriver()) {
+        try (BrokerDriver driver = new BrokerDriver();
+                TopicProbe clusterStatus = new TopicProbe().fromStart(Topics.CLUSTER_STATUS)) {
             String topic = db + "_users";
             var users =
                     Tables.kafkaSource(
@@ -92,6 +94,21 @@ class CapacityOnSessionClusterIT {
                                     + " slots free up: suspend or drop another table, or add a"
                                     + " TaskManager");
             awaitQueuedTablesMetric(1);
+            // The cluster's report says the same: the slots, the queue, the job that holds the
+            // slot, and where Flink's UI is.
+            JsonNode status =
+                    clusterStatus(
+                            clusterStatus,
+                            s -> s.path("queuedTables").toString().equals("[\"" + second + "\"]"));
+            assertThat(status.path("slotsTotal").asInt())
+                    .isEqualTo(SessionClusterTestResource.FIRST_SLOTS);
+            assertThat(status.path("slotsReserved").asInt()).isEqualTo(1);
+            assertThat(status.path("taskManagers").asInt()).isEqualTo(1);
+            assertThat(status.path("flinkWebUrl").asText()).startsWith("http://");
+            assertThat(status.path("jobs").findValuesAsText("table")).containsOnlyOnce(first);
+            JsonNode firstJob = status.path("jobs").get(0);
+            assertThat(firstJob.path("kind").asText()).isEqualTo("STREAMING");
+            assertThat(firstJob.path("jobId").asText()).matches("[0-9a-f]{32}");
 
             // The slot kept free serves a FULL refresh (over the first table) while the streaming
             // job waits.
@@ -138,10 +155,37 @@ class CapacityOnSessionClusterIT {
                 assertThat(started.path("mode").asText()).isEqualTo("CONTINUOUS");
                 awaitRows(second);
                 awaitQueuedTablesMetric(0);
+                JsonNode both =
+                        clusterStatus(
+                                clusterStatus,
+                                s ->
+                                        s.path("taskManagers").asInt() == 2
+                                                && s.path("queuedTables").isEmpty()
+                                                && s.path("jobs")
+                                                        .findValuesAsText("table")
+                                                        .contains(second));
+                assertThat(both.path("slotsTotal").asInt())
+                        .isEqualTo(SessionClusterTestResource.FIRST_SLOTS + 2);
             } finally {
                 SessionClusterTestResource.kill(secondTaskManager);
             }
         }
+    }
+
+    /** The first ClusterStatus not read before that matches. */
+    private static JsonNode clusterStatus(
+            TopicProbe probe, java.util.function.Predicate<JsonNode> match) {
+        return BrokerDriver.readTree(
+                probe.await(
+                                r ->
+                                        Contracts.CLUSTER_STATUS_V1
+                                                        .type()
+                                                        .equals(
+                                                                TopicProbe.header(
+                                                                        r, EventHeaders.TYPE))
+                                                && match.test(BrokerDriver.readTree(r.value())),
+                                PATIENCE)
+                        .value());
     }
 
     private static TableDefinition copyOfUsers(String table, TableDefinition.SourceTable users) {

@@ -3,6 +3,7 @@ package io.mtables.schemas;
 import io.mtables.schemas.access.AccessChanged;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDropped;
+import io.mtables.schemas.cluster.ClusterStatus;
 import io.mtables.schemas.ddl.DdlCommand;
 import io.mtables.schemas.ddl.StatementAudited;
 import io.mtables.schemas.ddl.StatementResult;
@@ -124,6 +125,13 @@ public final class Contracts {
     public static final Contract<StateRestored> STATE_RESTORED_V1 =
             new Contract<>("StateRestored", 1, StateRestored.class);
 
+    /**
+     * The Flink cluster's slots, queued tables and jobs as the job manager last saw them, on {@link
+     * Topics#CLUSTER_STATUS}.
+     */
+    public static final Contract<ClusterStatus> CLUSTER_STATUS_V1 =
+            new Contract<>("ClusterStatus", 1, ClusterStatus.class);
+
     /** Time for one FULL refresh, on {@link Topics#REFRESH_TICKS}. */
     public static final Contract<RefreshTick> REFRESH_TICK_V1 =
             new Contract<>("RefreshTick", 1, RefreshTick.class);
@@ -168,6 +176,7 @@ public final class Contracts {
                     SWITCH_STARTED_V1,
                     SWITCHED_OVER_V1,
                     STATE_RESTORED_V1,
+                    CLUSTER_STATUS_V1,
                     REFRESH_TICK_V1);
 
     private Contracts() {}

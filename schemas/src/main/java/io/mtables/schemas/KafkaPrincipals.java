@@ -68,7 +68,8 @@ public final class KafkaPrincipals {
                             Topics.DDL_ACCESS,
                             Topics.DDL_AUDIT,
                             Topics.REFRESH_PLANS,
-                            Topics.REFRESH_EVENTS),
+                            Topics.REFRESH_EVENTS,
+                            Topics.CLUSTER_STATUS),
                     "ddl-service",
                     null,
                     List.of(),
@@ -108,7 +109,7 @@ public final class KafkaPrincipals {
     public static final Principal JOB_MANAGER_SERVICE =
             new Principal(
                     "job-manager-service",
-                    List.of(Topics.REFRESH_EVENTS, Topics.DEAD_LETTERS),
+                    List.of(Topics.REFRESH_EVENTS, Topics.CLUSTER_STATUS, Topics.DEAD_LETTERS),
                     List.of(
                             Topics.TABLE_DEFINITIONS,
                             Topics.REFRESH_PLANS,

@@ -60,6 +60,13 @@ public final class Topics {
      */
     public static final String DDL_AUDIT = "mt.ddl.audit";
 
+    /**
+     * The Flink cluster as the active job manager last saw it ({@code ClusterStatus.v1}, keyed
+     * {@code cluster}, compacted: the latest is what counts). One partition. Produced by
+     * job-manager-service when it changes; read by ddl-service (the console's cluster page).
+     */
+    public static final String CLUSTER_STATUS = "mt.cluster.status";
+
     /** Every topic with its retention policy, so that any service can create what is missing. */
     public static final List<TopicSpec> ALL =
             List.of(
@@ -73,7 +80,8 @@ public final class Topics {
                     new TopicSpec(DEAD_LETTERS, TopicSpec.Retention.DELETE),
                     new TopicSpec(SCHEDULER_LAST_TICKS, TopicSpec.Retention.COMPACT),
                     new TopicSpec(DDL_ACCESS, TopicSpec.Retention.COMPACT, 1),
-                    new TopicSpec(DDL_AUDIT, TopicSpec.Retention.DELETE));
+                    new TopicSpec(DDL_AUDIT, TopicSpec.Retention.DELETE),
+                    new TopicSpec(CLUSTER_STATUS, TopicSpec.Retention.COMPACT, 1));
 
     private Topics() {}
 

@@ -66,6 +66,11 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
     }
 
     @Override
+    public String webUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    @Override
     public Configuration clientConfiguration() {
         return rest.clientConfiguration();
     }

@@ -20,6 +20,9 @@ public interface FlinkTarget extends AutoCloseable {
     /** Where the cluster is, for logs and DESCRIBE: "embedded at http://127.0.0.1:8085". */
     String describe();
 
+    /** Flink's web UI as this service reaches it: its REST address over HTTP. */
+    String webUrl();
+
     /** The client settings that make a TableEnvironment submit its jobs to this cluster. */
     Configuration clientConfiguration();
 

@@ -87,6 +87,11 @@ public class RemoteFlinkTarget implements FlinkTarget {
     }
 
     @Override
+    public String webUrl() {
+        return "http://" + host + ":" + port;
+    }
+
+    @Override
     public Configuration clientConfiguration() {
         Configuration configuration = restConfiguration();
         configuration.set(DeploymentOptions.TARGET, "remote");

@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.mtables.jobmanager.JobManagerConfig;
-import io.mtables.jobmanager.flink.ClusterCapacity;
 import io.mtables.jobmanager.flink.EmbeddedFlinkTarget;
 import io.mtables.jobmanager.flink.EmbeddedSizing;
 import io.mtables.jobmanager.flink.FlinkTarget;
@@ -41,7 +40,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.function.ToIntFunction;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -78,6 +76,7 @@ public class JobManagerRuntime {
     private ScheduledExecutorService control;
     private WaitingActions actions;
     private volatile PipelineManager manager;
+    private volatile ClusterReport clusterReport;
     private FlinkTarget flink;
     private PaimonSnapshots snapshots;
     private PaimonPartitions partitions;
@@ -111,21 +110,10 @@ public class JobManagerRuntime {
         Gauge.builder(
                         "mt.tables.queued",
                         this,
-                        runtime -> runtime.manager == null ? 0 : runtime.manager.queuedTables())
+                        runtime -> runtime.manager == null ? 0 : runtime.manager.queued().size())
                 .description("Tables whose streaming job waits for free task slots (QUEUED)")
                 .register(registry);
-        clusterGauge(
-                "mt.cluster.slots.total",
-                "Task slots of the cluster's TaskManagers, as of the last poll",
-                ClusterCapacity::totalSlots);
-        clusterGauge(
-                "mt.cluster.slots.free",
-                "Task slots no job holds, as of the last poll",
-                ClusterCapacity::freeSlots);
-        clusterGauge(
-                "mt.cluster.task.managers",
-                "TaskManagers registered with the cluster, as of the last poll",
-                ClusterCapacity::taskManagers);
+        ClusterReport.registerGauges(registry, () -> clusterReport);
         // One instance acts on Flink: a standby reaches nothing and reads nothing until it takes
         // over, then starts as after a restart. A failed start (Flink or the broker not there yet,
         // say) shows in readiness and is tried again.
@@ -145,23 +133,6 @@ public class JobManagerRuntime {
                                                                         serviceName,
                                                                         config,
                                                                         locations))));
-    }
-
-    /** NaN until this instance has polled the cluster (a standby never does). */
-    private void clusterGauge(
-            String name, String description, ToIntFunction<ClusterCapacity> value) {
-        Gauge.builder(
-                        name,
-                        this,
-                        runtime ->
-                                runtime.manager == null
-                                        ? Double.NaN
-                                        : runtime.manager
-                                                .capacity()
-                                                .map(c -> (double) value.applyAsInt(c))
-                                                .orElse(Double.NaN))
-                .description(description)
-                .register(registry);
     }
 
     void onStop(@Observes ShutdownEvent stop) {
@@ -184,6 +155,9 @@ public class JobManagerRuntime {
         }
         if (snapshots != null) {
             snapshots.close();
+        }
+        if (clusterReport != null) {
+            clusterReport.close();
         }
         if (eventsLog != null) {
             eventsLog.close();
@@ -365,6 +339,15 @@ public class JobManagerRuntime {
         gate.progress("taking over the jobs on " + flink.describe());
         loading.start(flink.jobs());
         manager = loading;
+        if (clusterReport == null) {
+            clusterReport =
+                    new ClusterReport(
+                            flink,
+                            new KafkaLog(Topics.CLUSTER_STATUS, serviceName, clientConfig),
+                            config.jobs().refreshSlots(),
+                            ClusterReport.webUrl(config.flink().webUrl(), flink),
+                            Clock.systemUTC());
+        }
         long every = config.flink().pollInterval().toMillis();
         pollBeat.started();
         control.scheduleWithFixedDelay(
@@ -405,6 +388,7 @@ public class JobManagerRuntime {
         Timer.Sample sample = Timer.start(registry);
         try {
             manager.poll(actions::runAll);
+            clusterReport.look(manager.queued());
             pollHealth.succeeded();
         } catch (RuntimeException e) {
             LOG.warnf(

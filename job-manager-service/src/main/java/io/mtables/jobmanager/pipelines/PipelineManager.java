@@ -1,7 +1,6 @@
 package io.mtables.jobmanager.pipelines;
 
 import io.mtables.jobmanager.JobManagerConfig;
-import io.mtables.jobmanager.flink.ClusterCapacity;
 import io.mtables.jobmanager.flink.FlinkJob;
 import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.infra.RefreshEvents;
@@ -20,6 +19,7 @@ import io.mtables.schemas.refresh.SwitchedOver;
 import io.mtables.schemas.tick.RefreshTick;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,8 +51,7 @@ public class PipelineManager {
     private final JobTakeover takeover;
     private final Clock clock;
     private final Pattern included;
-    private volatile int queuedTables;
-    private volatile ClusterCapacity capacity;
+    private volatile List<String> queued = List.of();
 
     /** While the previous run's state is read back, plans are collected, not acted on. */
     private boolean loading = true;
@@ -381,12 +380,15 @@ public class PipelineManager {
             }
         }
         startQueued();
-        queuedTables =
-                (int)
-                        pipelines.values().stream()
-                                .filter(p -> p.status == Pipeline.Status.QUEUED)
-                                .count();
-        capacity = flink.capacity();
+        queued =
+                pipelines.values().stream()
+                        .filter(p -> p.status == Pipeline.Status.QUEUED)
+                        .sorted(
+                                Comparator.comparing(
+                                        (Pipeline p) -> p.queuedSince,
+                                        Comparator.nullsLast(Comparator.naturalOrder())))
+                        .map(p -> p.table)
+                        .toList();
     }
 
     private Map<String, FlinkJob> jobsById() {
@@ -398,16 +400,11 @@ public class PipelineManager {
     }
 
     /**
-     * Tables whose streaming job waits for task slots, as of the last poll (read by the metrics
-     * from any thread).
+     * Tables whose streaming job waits for task slots, in the order they start, as of the last poll
+     * (read by the metrics and the cluster's report from any thread).
      */
-    public int queuedTables() {
-        return queuedTables;
-    }
-
-    /** The cluster's task slots as of the last poll; empty before the first. */
-    public Optional<ClusterCapacity> capacity() {
-        return Optional.ofNullable(capacity);
+    public List<String> queued() {
+        return queued;
     }
 
     /**

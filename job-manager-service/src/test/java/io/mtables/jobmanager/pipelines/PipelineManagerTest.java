@@ -223,13 +223,13 @@ public class PipelineManagerTest {
         manager.poll();
         manager.poll();
         assertThat(sent).as("queued once, not at every look").hasSize(1);
-        assertThat(manager.queuedTables()).isEqualTo(1);
+        assertThat(manager.queued()).hasSize(1);
 
         capacity = new ClusterCapacity(4, 3, 2, 0); // a second TaskManager registered
         manager.poll();
         assertThat(submitted).hasSize(1);
         assertThat(manager.status(TABLE)).contains("INITIALIZING");
-        assertThat(manager.queuedTables()).isZero();
+        assertThat(manager.queued()).isEmpty();
         assertThat(sent)
                 .hasSize(2)
                 .last()

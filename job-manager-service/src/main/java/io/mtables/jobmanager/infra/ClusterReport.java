@@ -1,0 +1,154 @@
+package io.mtables.jobmanager.infra;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.mtables.jobmanager.flink.ClusterCapacity;
+import io.mtables.jobmanager.flink.FlinkJob;
+import io.mtables.jobmanager.flink.FlinkTarget;
+import io.mtables.messaging.KafkaLog;
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.cluster.ClusterStatus;
+import io.mtables.schemas.flink.JobNames;
+import java.time.Clock;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
+
+/**
+ * The cluster as the active job manager sees it after each poll: its task slots as gauges, and a
+ * {@code ClusterStatus} on {@code mt.cluster.status} whenever its slots, the queued tables or our
+ * jobs change (the console's cluster page shows the latest). A write the broker refuses is tried
+ * again after the next poll: nothing counts as written until it was.
+ */
+final class ClusterReport implements AutoCloseable {
+
+    private final FlinkTarget flink;
+    private final KafkaLog statusLog;
+    private final int reservedSlots;
+    private final String flinkWebUrl;
+    private final Clock clock;
+    private volatile ClusterCapacity capacity;
+    private ClusterStatus written;
+
+    /**
+     * @param reservedSlots slots streaming jobs leave free for FULL refreshes
+     * @param flinkWebUrl where a browser reaches Flink's web UI; null when nowhere
+     */
+    ClusterReport(
+            FlinkTarget flink,
+            KafkaLog statusLog,
+            int reservedSlots,
+            String flinkWebUrl,
+            Clock clock) {
+        this.flink = flink;
+        this.statusLog = statusLog;
+        this.reservedSlots = reservedSlots;
+        this.flinkWebUrl = flinkWebUrl;
+        this.clock = clock;
+    }
+
+    /**
+     * {@code mt_cluster_slots_total}, {@code mt_cluster_slots_free}, {@code
+     * mt_cluster_task_managers}: NaN until the active instance has looked (a standby never does).
+     */
+    static void registerGauges(MeterRegistry registry, Supplier<ClusterReport> report) {
+        gauge(
+                registry,
+                report,
+                "mt.cluster.slots.total",
+                "Task slots of the cluster's TaskManagers, as of the last poll",
+                ClusterCapacity::totalSlots);
+        gauge(
+                registry,
+                report,
+                "mt.cluster.slots.free",
+                "Task slots no job holds, as of the last poll",
+                ClusterCapacity::freeSlots);
+        gauge(
+                registry,
+                report,
+                "mt.cluster.task.managers",
+                "TaskManagers registered with the cluster, as of the last poll",
+                ClusterCapacity::taskManagers);
+    }
+
+    /** {@code mt.flink.web-url}: as set, none (null) when set so, else the cluster's own. */
+    static String webUrl(Optional<String> configured, FlinkTarget flink) {
+        if (configured.isEmpty()) {
+            return flink.webUrl();
+        }
+        return configured.get().equals("none") ? null : configured.get();
+    }
+
+    /** One look at the cluster, after a poll; the queued tables in the order they start. */
+    void look(List<String> queuedTables) {
+        ClusterCapacity now = flink.capacity();
+        capacity = now;
+        ClusterStatus status =
+                new ClusterStatus(
+                        now.totalSlots(),
+                        now.freeSlots(),
+                        reservedSlots,
+                        now.taskManagers(),
+                        List.copyOf(queuedTables),
+                        ourJobs(flink.jobs()),
+                        flinkWebUrl,
+                        clock.instant());
+        if (!status.sameAs(written)) {
+            statusLog.append(Contracts.CLUSTER_STATUS_V1, ClusterStatus.KEY, status);
+            written = status;
+        }
+    }
+
+    @Override
+    public void close() {
+        statusLog.close();
+    }
+
+    /** Our jobs that have not ended, by table. */
+    static List<ClusterStatus.Job> ourJobs(List<FlinkJob> jobs) {
+        return jobs.stream()
+                .filter(job -> !job.ended())
+                .flatMap(
+                        job ->
+                                JobNames.parse(job.name())
+                                        .map(
+                                                name ->
+                                                        new ClusterStatus.Job(
+                                                                job.id(),
+                                                                job.name(),
+                                                                name.table(),
+                                                                name instanceof JobNames.Streaming
+                                                                        ? ClusterStatus.Kind
+                                                                                .STREAMING
+                                                                        : ClusterStatus.Kind
+                                                                                .REFRESH,
+                                                                job.state()))
+                                        .stream())
+                .sorted(
+                        Comparator.comparing(ClusterStatus.Job::table)
+                                .thenComparing(ClusterStatus.Job::jobId))
+                .toList();
+    }
+
+    private static void gauge(
+            MeterRegistry registry,
+            Supplier<ClusterReport> report,
+            String name,
+            String description,
+            ToIntFunction<ClusterCapacity> value) {
+        Gauge.builder(
+                        name,
+                        report,
+                        r ->
+                                Optional.ofNullable(r.get())
+                                        .map(c -> c.capacity)
+                                        .map(c -> (double) value.applyAsInt(c))
+                                        .orElse(Double.NaN))
+                .description(description)
+                .strongReference(true) // the supplier is a lambda no one else holds
+                .register(registry);
+    }
+}
