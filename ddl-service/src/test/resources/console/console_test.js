@@ -1,7 +1,8 @@
 // The console in a real Chromium (Debian's), driven by playwright-core (npm), as a user would:
 // sign in, create a materialized table from the SQL editor, see an error's place, find the table,
 // its plan, lineage and lag chart, click through to its source, and read a suspended table's
-// reason. Screenshots of each step go to the screenshots directory (a build artifact).
+// reason, and the cluster's slots and jobs. Screenshots of each step go to the screenshots directory
+// (a build artifact).
 // Usage: node console_test.js <console url> <token> <screenshots dir> <schema> <node_modules dir>
 'use strict';
 const path = require('path');
@@ -121,6 +122,20 @@ const log = line => console.log(line + ' (' + ((Date.now() - began) / 1000).toFi
     expect(await page.locator('#reason').count() === 0, 'the reason gone once it runs again');
     await shot('6-running-again');
     log('live: ACTIVATED shown as it arrived');
+
+    // The cluster: its slots, the table waiting for one, the running job linked to Flink's UI.
+    await page.click('header nav a[data-nav="cluster"]');
+    await page.waitForSelector('#slots');
+    expect((await text('#slots tr[data-slots="total"] td.num')) === '4', 'the cluster\'s 4 slots');
+    expect((await text('#slots tr[data-slots="used"] td.num')) === '3', '3 of them used');
+    expect(await page.locator('#slot-bar rect').count() === 3, 'the slots drawn as one bar');
+    const job = page.locator(`#jobs tr[data-table="default_catalog.${db}.held"] a.flink`);
+    expect((await job.getAttribute('href')) === 'http://127.0.0.1:8085/#/job/running/0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c/overview',
+      'the job linked to its page in Flink\'s UI');
+    await shot('7-cluster');
+    await page.click(`#queued a[href="#/table/${encodeURIComponent('default_catalog.' + db + '.daily')}"]`);
+    await page.waitForFunction(name => document.querySelector('h1')?.textContent.includes(name), `${db}.daily`);
+    log('cluster: 3 of 4 slots used, the queued table one click from its page');
 
     expect(pageErrors.length === 0, 'no script error in the page: ' + pageErrors.join('; '));
     console.log('done');

@@ -95,8 +95,14 @@ final class StatementRequests {
      */
     static <T> void sendRefreshEvent(
             TopicProbe probe, Contract<T> contract, String key, T payload) {
+        sendEvent(probe, Topics.REFRESH_EVENTS, contract, key, payload);
+    }
+
+    /** One record as a service would write it: the payload, its type in the header. */
+    static <T> void sendEvent(
+            TopicProbe probe, String topic, Contract<T> contract, String key, T payload) {
         probe.send(
-                Topics.REFRESH_EVENTS,
+                topic,
                 key,
                 new ContractCodec().encode(contract, payload),
                 Map.of(EventHeaders.TYPE, contract.type()));

@@ -2,6 +2,7 @@ package io.mtables.ddl.infra;
 
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.audit.AuditProjection;
+import io.mtables.ddl.domain.ClusterStatusProjection;
 import io.mtables.ddl.domain.FreshnessEpisodes;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
@@ -17,6 +18,12 @@ public class Projections {
     @Singleton
     PlanProjection plans() {
         return new PlanProjection();
+    }
+
+    @Produces
+    @Singleton
+    ClusterStatusProjection cluster() {
+        return new ClusterStatusProjection();
     }
 
     @Produces
