@@ -1,8 +1,8 @@
 // The console in a real Chromium (Debian's), driven by playwright-core (npm), as a user would:
 // sign in, create a materialized table from the SQL editor, see an error's place, find the table,
-// its plan, lineage and lag chart, click through to its source, and read a suspended table's
-// reason, and the cluster's slots and jobs. Screenshots of each step go to the screenshots directory
-// (a build artifact).
+// its plan, lineage and lag chart, click through to its source, read a suspended table's reason,
+// a table's progress through its sources, and the cluster's slots and jobs. Screenshots of each
+// step go to the screenshots directory (a build artifact).
 // Usage: node console_test.js <console url> <token> <screenshots dir> <schema> <node_modules dir>
 'use strict';
 const path = require('path');
@@ -120,8 +120,17 @@ const log = line => console.log(line + ' (' + ((Date.now() - began) / 1000).toFi
     await page.waitForSelector('#events li[data-type="JobStarted"]');
     expect((await text('#events li')).includes('job 0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a'), 'the event as it arrived');
     expect(await page.locator('#reason').count() === 0, 'the reason gone once it runs again');
+    await page.waitForSelector('#progress-percent');
+    expect((await text('#progress-percent')) === '75.3%', 'how far its job is through its sources');
+    expect((await text('#progress')).includes('about 115.0 s left'), 'the time left: ' + await text('#progress'));
     await shot('6-running-again');
     log('live: ACTIVATED shown as it arrived');
+
+    await page.click('header nav a[data-nav="tables"]');
+    await page.waitForSelector(`#tables tr[data-table="default_catalog.${db}.held"] .loading`);
+    expect((await text(`#tables tr[data-table="default_catalog.${db}.held"] .loading`)) === 'loading 75%',
+      'the list says it is loading');
+    log('progress: 75.3% through its sources, about 115 s left');
 
     // The cluster: its slots, the table waiting for one, the running job linked to Flink's UI.
     await page.click('header nav a[data-nav="cluster"]');

@@ -7,7 +7,7 @@ import {
   TOKEN, run, Problem, rows, show, quote, el, freshnessMillis, duration, health, badge, failure,
 } from './common.js';
 import {clusterPage} from './cluster.js';
-import {propertyTable, resultTable, historyTable, lagChart, lineage} from './drawings.js';
+import {propertyTable, resultTable, historyTable, lagChart, lineage, progressBar, loading} from './drawings.js';
 
 // ---- pages ----------------------------------------------------------------------------------
 
@@ -31,7 +31,7 @@ function signIn(refusal) {
 }
 
 const TABLES = 'SELECT table_name, refresh_mode, freshness, status, measured_lag, last_refresh, '
-  + 'next_refresh FROM information_schema.materialized_tables ORDER BY table_name';
+  + 'next_refresh, load_progress FROM information_schema.materialized_tables ORDER BY table_name';
 
 /** How often a shown page asks again for what events change (status, lag, history). */
 const LIVE_MILLIS = 3000;
@@ -109,6 +109,7 @@ async function follow(table, signal, onEvent, onOpen) {
 function eventLine(event) {
   const e = event.event || {};
   const said = e.error || e.reason || e.message || (e.rowsWritten !== undefined ? e.rowsWritten + ' rows written' : '')
+    || (e.sourceRecordsBehind !== undefined ? e.sourceRecordsRead + ' source records read, ' + e.sourceRecordsBehind + ' to read' : '')
     || (e.jobId ? 'job ' + e.jobId : '');
   return el('li', {'data-type': event.type}, el('span', {class: 'muted'}, (event.readAt || '').slice(11, 19)), ' ',
     el('strong', {}, event.type), said ? ' ' + said : '');
@@ -129,7 +130,7 @@ async function tablesPage(gen) {
       .filter(t => !words || (t.table_name + ' ' + (t.status || '')).toLowerCase().includes(words))
       .map(t => el('tr', {'data-table': t.table_name},
         el('td', {}, el('a', {href: '#/table/' + encodeURIComponent(t.table_name)}, t.table_name)),
-        el('td', {}, badge(t.status, health(t))),
+        el('td', {}, badge(t.status, health(t)), loading(t)),
         el('td', {}, t.refresh_mode),
         el('td', {}, t.freshness),
         el('td', {class: 'num'}, duration(t.measured_lag)),
@@ -152,13 +153,14 @@ async function tablesPage(gen) {
 }
 
 async function tablePage(name, gen) {
-  const heading = el('h1'), reason = el('div'), plan = el('div', {class: 'card'});
+  const heading = el('h1'), reason = el('div'), progress = el('div'), plan = el('div', {class: 'card'});
   const definition = el('div', {class: 'card'}), chart = el('div', {class: 'card'}), history = el('div');
   // What changes as events arrive: redrawn in place every LIVE_MILLIS while the page is shown.
   const draw = async () => {
     const [described, tables, refreshes] = await Promise.all([
       rows('DESCRIBE MATERIALIZED TABLE ' + name),
-      rows('SELECT table_name, freshness, status, measured_lag FROM information_schema.materialized_tables'),
+      rows('SELECT table_name, freshness, status, measured_lag, load_progress, load_time_left '
+        + 'FROM information_schema.materialized_tables'),
       rows('SELECT refresh_trigger, state, state_message, data_timestamp, started_at, finished_at, '
         + 'rows_written, freshness_met FROM information_schema.refresh_history WHERE table_name = '
         + quote(name) + ' ORDER BY finished_at DESC LIMIT 200'),
@@ -173,6 +175,14 @@ async function tablePage(name, gen) {
     heading.replaceChildren(name, ' ', badge(self?.status, health(self)));
     reason.replaceChildren(...(why ? [el('div', {class: 'reason', id: 'reason'},
       el('strong', {}, property['refresh.status'] + ': '), why)] : []));
+    // Long work under way: the streaming job catching up through its sources, or a rebuild.
+    const catchingUp = (property['refresh.initial_load'] || '').startsWith('catching up');
+    const rebuilding = (property['refresh.rebuild'] || '').startsWith('rebuilding');
+    progress.replaceChildren(...(catchingUp || rebuilding ? [el('div', {class: 'card', id: 'progress'},
+      el('h2', {}, rebuilding ? 'Rebuilding' : 'Catching up through its sources'),
+      catchingUp ? progressBar(self?.load_progress ?? 0, self?.load_time_left) : null,
+      el('p', {class: 'muted'}, catchingUp ? property['refresh.initial_load'] : null),
+      rebuilding ? el('p', {class: 'muted'}, property['refresh.rebuild']) : null)] : []));
     plan.replaceChildren(el('h2', {}, 'Plan and why'), planned.length
       ? propertyTable(planned, 'plan')
       : el('p', {class: 'muted', id: 'plan'}, 'Not planned yet: planner-service has not answered for this version.'));
@@ -186,7 +196,7 @@ async function tablePage(name, gen) {
     rows('SELECT table_name, upstream_table, upstream_kind FROM information_schema.table_dependencies')]);
   if (gen !== routeGen) return;
   const events = el('ol', {id: 'events', reversed: true});
-  show(heading, reason, el('div', {class: 'cols'}, plan, definition),
+  show(heading, reason, progress, el('div', {class: 'cols'}, plan, definition),
     el('h2', {}, 'Lineage'), el('div', {class: 'card'}, lineage(name, dependencies, byName)),
     el('h2', {}, 'Measured lag against the freshness'), chart,
     el('h2', {}, 'Events as they arrive'), el('div', {class: 'card'}, events),

@@ -128,3 +128,23 @@ export function lineage(name, dependencies, byName) {
   }
   return drawing;
 }
+
+/** A share done as a bar, with its percentage and the time left (ms) when known. */
+export function progressBar(percent, timeLeftMillis) {
+  const done = Math.max(0, Math.min(100, percent));
+  return el('div', {class: 'progress'},
+    svg('svg', {id: 'progress-bar', viewBox: '0 0 400 14', preserveAspectRatio: 'none', width: '100%', height: 14,
+      role: 'img', 'aria-label': done.toFixed(1) + '% done'},
+    svg('rect', {class: 'progress-left', x: 0, y: 0, width: 400, height: 14}),
+    svg('rect', {class: 'progress-done', x: 0, y: 0, width: 4 * done, height: 14})),
+    el('strong', {id: 'progress-percent'}, done.toFixed(1) + '%'),
+    timeLeftMillis !== null && timeLeftMillis !== undefined
+      ? el('span', {class: 'muted'}, ' about ', duration(timeLeftMillis), ' left') : null);
+}
+
+/** Beside a table's status in the list: how far its streaming job is while it catches up. */
+export function loading(table) {
+  const percent = table.load_progress;
+  return percent !== null && percent !== undefined && percent < 100
+    ? el('span', {class: 'muted loading'}, ' loading ', Math.floor(percent), '%') : null;
+}

@@ -9,6 +9,7 @@ import io.mtables.schemas.Topics;
 import io.mtables.schemas.cluster.ClusterStatus;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.JobStarted;
+import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Suspended;
 import io.mtables.testing.auth.TestCredentials;
@@ -204,6 +205,25 @@ class ConsoleIT {
                                         "mt:" + held + ":v1:again",
                                         null,
                                         Instant.now()));
+                        // Its job catching up: 100,000 records read in 10 s, 1,150,000 to go.
+                        Instant reported = Instant.now();
+                        for (long[] readAndBehind :
+                                new long[][] {{3_400_000, 1_250_000}, {3_500_000, 1_150_000}}) {
+                            StatementRequests.sendRefreshEvent(
+                                    probe,
+                                    Contracts.LOAD_PROGRESS_V1,
+                                    held,
+                                    new LoadProgress(
+                                            held,
+                                            1,
+                                            "0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a",
+                                            readAndBehind[1],
+                                            readAndBehind[0],
+                                            false,
+                                            readAndBehind[0] == 3_400_000
+                                                    ? reported.minusSeconds(10)
+                                                    : reported));
+                        }
                     }
                     in.write("sent\n");
                     in.flush();

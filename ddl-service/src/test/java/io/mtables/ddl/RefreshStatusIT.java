@@ -100,8 +100,55 @@ class RefreshStatusIT {
                     table,
                     List.of(
                             "refresh.initial_load",
-                            "catching up (v1): 1,250,000 source records to read, 3,400,000 read so"
-                                    + " far, as of 2026-12-01T17:00:00Z"));
+                            "catching up (v1): 73.1% of its sources read, 1,250,000 source records"
+                                    + " to read, 3,400,000 read so far, as of"
+                                    + " 2026-12-01T17:00:00Z"));
+            // Ten seconds later, 100,000 more read: 10,000 a second, so 1,150,000 left take 115 s.
+            StatementRequests.sendRefreshEvent(
+                    probe,
+                    Contracts.LOAD_PROGRESS_V1,
+                    table,
+                    new LoadProgress(
+                            table,
+                            1,
+                            JOB,
+                            1_150_000,
+                            3_500_000,
+                            false,
+                            Instant.parse("2026-12-01T17:00:10Z")));
+            describe(
+                    table,
+                    List.of(
+                            "refresh.initial_load",
+                            "catching up (v1): 75.3% of its sources read, 1,150,000 source records"
+                                    + " to read, 3,500,000 read so far at 10,000 a second: about 1"
+                                    + " min 55 s left, as of 2026-12-01T17:00:10Z"));
+            post(
+                            "SELECT ROUND(load_progress, 1), load_time_left FROM"
+                                    + " information_schema.materialized_tables WHERE table_name = '"
+                                    + table
+                                    + "'",
+                            200)
+                    .then()
+                    .body("rows", hasItem(List.of(75.3f, 115000)));
+            await().atMost(Duration.ofSeconds(15))
+                    .untilAsserted(
+                            () ->
+                                    org.assertj.core.api.Assertions.assertThat(
+                                                    StatementRequests.management()
+                                                            .get("/q/metrics")
+                                                            .then()
+                                                            .statusCode(200)
+                                                            .extract()
+                                                            .asString())
+                                            .contains(
+                                                    "mt_table_load_time_left_seconds{table=\""
+                                                            + table
+                                                            + "\"} 115.0")
+                                            .containsPattern(
+                                                    "mt_table_load_progress_ratio\\{table=\""
+                                                            + java.util.regex.Pattern.quote(table)
+                                                            + "\"\\} 0\\.75"));
             StatementRequests.sendRefreshEvent(
                     probe,
                     Contracts.LOAD_PROGRESS_V1,

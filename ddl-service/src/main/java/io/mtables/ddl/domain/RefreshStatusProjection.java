@@ -66,6 +66,9 @@ public class RefreshStatusProjection {
     /** The last report of each table's streaming job catching up through its sources. */
     private final Map<String, LoadProgress> loads = new ConcurrentHashMap<>();
 
+    /** The first report of each table's current streaming job: where its rate is measured from. */
+    private final Map<String, LoadProgress> loadStarts = new ConcurrentHashMap<>();
+
     /** The latest switch-over of each table to a new query: started, or done. */
     private final Map<String, Object> switches = new ConcurrentHashMap<>();
 
@@ -85,12 +88,20 @@ public class RefreshStatusProjection {
         return Optional.ofNullable(statuses.get(table));
     }
 
-    /** The streaming job waits for task slots: no job runs, and the reason says what frees it. */
+    /** A streaming job's progress through its sources: the latest, and the job's first. */
     public void apply(LoadProgress event) {
         loads.merge(
                 event.table(),
                 event,
                 (known, next) -> next.reportedAt().isBefore(known.reportedAt()) ? known : next);
+        loadStarts.merge(
+                event.table(),
+                event,
+                (known, next) ->
+                        !known.jobId().equals(next.jobId())
+                                        || next.reportedAt().isBefore(known.reportedAt())
+                                ? next
+                                : known);
     }
 
     /**
@@ -98,6 +109,12 @@ public class RefreshStatusProjection {
      */
     public Optional<LoadProgress> load(String table) {
         return Optional.ofNullable(loads.get(table));
+    }
+
+    /** The table's load with its percentage and time left; empty when never reported. */
+    public Optional<LoadEstimate> loadEstimate(String table) {
+        return load(table)
+                .map(latest -> LoadEstimate.of(loadStarts.getOrDefault(table, latest), latest));
     }
 
     public void apply(JobQueued event) {
@@ -235,6 +252,7 @@ public class RefreshStatusProjection {
     public void apply(Dropped event) {
         statuses.remove(event.table());
         loads.remove(event.table());
+        loadStarts.remove(event.table());
         switches.remove(event.table());
         rebuilds.remove(event.table());
     }

@@ -30,7 +30,9 @@ public final class InformationSchema {
                     new ResultColumn("job_id", "STRING"),
                     new ResultColumn("job_running_time", "BIGINT"),
                     new ResultColumn("measured_lag", "BIGINT"),
-                    new ResultColumn("data_timestamp", "TIMESTAMP"));
+                    new ResultColumn("data_timestamp", "TIMESTAMP"),
+                    new ResultColumn("load_progress", "DOUBLE"),
+                    new ResultColumn("load_time_left", "BIGINT"));
 
     /**
      * The columns of {@code information_schema.table_dependencies}: one row per table a
@@ -150,6 +152,7 @@ public final class InformationSchema {
                     switch (column.type()) {
                         case "BIGINT" -> SqlTypeName.BIGINT;
                         case "TIMESTAMP" -> SqlTypeName.TIMESTAMP;
+                        case "DOUBLE" -> SqlTypeName.DOUBLE;
                         default -> SqlTypeName.VARCHAR;
                     };
             result.add(

@@ -3,6 +3,7 @@ package io.mtables.ddl.metrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.mtables.ddl.domain.LoadEstimate;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.ddl.domain.TableFreshness;
@@ -27,7 +28,8 @@ import org.jboss.logging.Logger;
 /**
  * Each materialized table's measured freshness as Prometheus gauges on {@code /q/metrics}: {@code
  * mt_table_lag_seconds}, {@code mt_table_freshness_target_seconds}, {@code
- * mt_table_data_timestamp_seconds} and {@code mt_table_suspended}, tagged {@code table}. The values
+ * mt_table_data_timestamp_seconds}, {@code mt_table_load_progress_ratio}, {@code
+ * mt_table_load_time_left_seconds} and {@code mt_table_suspended}, tagged {@code table}. The values
  * are measured when scraped; the set of tables follows the catalog, looked at every few seconds.
  */
 @ApplicationScoped
@@ -137,6 +139,33 @@ public class TableFreshnessMetrics {
                         .description(
                                 "The freshness the table promises (declared, or its mode's"
                                         + " default)")
+                        .strongReference(true)
+                        .register(registry),
+                Gauge.builder(
+                                "mt.table.load.progress.ratio",
+                                () ->
+                                        statuses.loadEstimate(table)
+                                                .map(load -> load.percent() / 100)
+                                                .orElse(Double.NaN))
+                        .tag("table", table)
+                        .description(
+                                "How far the table's streaming job is through its sources (1 once"
+                                        + " caught up); NaN before its first report")
+                        .strongReference(true)
+                        .register(registry),
+                Gauge.builder(
+                                "mt.table.load.time.left",
+                                () ->
+                                        statuses.loadEstimate(table)
+                                                .flatMap(LoadEstimate::timeLeft)
+                                                .map(left -> left.toMillis() / 1000.0)
+                                                .orElse(Double.NaN))
+                        .tag("table", table)
+                        .baseUnit("seconds")
+                        .description(
+                                "The time the table's streaming job needs to read what its sources"
+                                        + " have left, at the rate it has read so far; NaN when"
+                                        + " caught up or not yet known")
                         .strongReference(true)
                         .register(registry),
                 Gauge.builder("mt.table.suspended", () -> suspended(table))

@@ -2,6 +2,7 @@ package io.mtables.ddl.statements;
 
 import io.mtables.ddl.audit.AuditProjection;
 import io.mtables.ddl.domain.Catalog;
+import io.mtables.ddl.domain.LoadEstimate;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.ddl.domain.StatementException;
@@ -221,7 +222,7 @@ final class CatalogQueries {
         property(
                 rows,
                 "refresh.initial_load",
-                statuses.load(table).map(CatalogQueries::loadText).orElse(null));
+                statuses.loadEstimate(table).map(CatalogQueries::loadText).orElse(null));
         property(rows, "refresh.rebuild", statuses.rebuild(table).orElse(null));
         property(rows, "refresh.job_id", refresh.map(s -> s.jobId()).orElse(null));
         property(
@@ -253,25 +254,36 @@ final class CatalogQueries {
         return new Outcome.Rows(PlanRows.COLUMNS, rows);
     }
 
-    /** A streaming job's load through its sources, in words. */
-    static String loadText(LoadProgress load) {
+    /** A streaming job's load through its sources, in words: how far, how fast, how long left. */
+    static String loadText(LoadEstimate estimate) {
+        LoadProgress load = estimate.latest();
         var numbers = NumberFormat.getIntegerInstance(Locale.ROOT);
-        return load.caughtUp()
-                ? "caught up at "
-                        + load.reportedAt()
-                        + " (v"
-                        + load.definitionVersion()
-                        + "): "
-                        + numbers.format(load.sourceRecordsRead())
-                        + " source records read"
-                : "catching up (v"
-                        + load.definitionVersion()
-                        + "): "
-                        + numbers.format(load.sourceRecordsBehind())
-                        + " source records to read, "
-                        + numbers.format(load.sourceRecordsRead())
-                        + " read so far, as of "
-                        + load.reportedAt();
+        if (load.caughtUp()) {
+            return "caught up at "
+                    + load.reportedAt()
+                    + " (v"
+                    + load.definitionVersion()
+                    + "): "
+                    + numbers.format(load.sourceRecordsRead())
+                    + " source records read";
+        }
+        return "catching up (v"
+                + load.definitionVersion()
+                + "): "
+                + String.format(Locale.ROOT, "%.1f", estimate.percent())
+                + "% of its sources read, "
+                + numbers.format(load.sourceRecordsBehind())
+                + " source records to read, "
+                + numbers.format(load.sourceRecordsRead())
+                + " read so far"
+                + estimate.recordsPerSecond()
+                        .map(rate -> " at " + numbers.format(Math.round(rate)) + " a second")
+                        .orElse("")
+                + estimate.timeLeft()
+                        .map(left -> ": about " + LoadEstimate.words(left) + " left")
+                        .orElse("")
+                + ", as of "
+                + load.reportedAt();
     }
 
     /**
@@ -299,6 +311,7 @@ final class CatalogQueries {
                             .orElse(table.refreshMode().name());
             var refresh = statuses.find(table.table());
             var measured = freshness.measure(table.table(), Instant.now());
+            var load = statuses.loadEstimate(table.table());
             rows.add(
                     new Object[] {
                         table.table(),
@@ -313,7 +326,9 @@ final class CatalogQueries {
                                 .map(started -> Duration.between(started, Instant.now()).toMillis())
                                 .orElse(null),
                         measured.map(m -> m.lag().toMillis()).orElse(null),
-                        measured.map(m -> m.dataTimestamp().toEpochMilli()).orElse(null)
+                        measured.map(m -> m.dataTimestamp().toEpochMilli()).orElse(null),
+                        load.map(LoadEstimate::percent).orElse(null),
+                        load.flatMap(LoadEstimate::timeLeft).map(Duration::toMillis).orElse(null)
                     });
         }
         List<Object[]> dependencies = new ArrayList<>();
