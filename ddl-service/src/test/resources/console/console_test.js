@@ -118,9 +118,13 @@ const log = line => console.log(line + ' (' + ((Date.now() - began) / 1000).toFi
     await nextLine();
     await page.waitForFunction(() => document.querySelector('h1 .badge')?.textContent === 'ACTIVATED');
     await page.waitForSelector('#events li[data-type="JobStarted"]');
-    expect((await text('#events li')).includes('job 0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a'), 'the event as it arrived');
+    expect((await text('#events li[data-type="JobStarted"]')).includes('job 0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a'),
+      'the event as it arrived');
     expect(await page.locator('#reason').count() === 0, 'the reason gone once it runs again');
     await page.waitForSelector('#progress-percent');
+    await page.waitForSelector('#events li[data-type="LoadProgress"]');
+    expect((await text('#events li[data-type="LoadProgress"]')).includes('3500000 source records read, 1150000 to read'),
+      'the load\'s event as it arrived');
     expect((await text('#progress-percent')) === '75.3%', 'how far its job is through its sources');
     expect((await text('#progress')).includes('about 115.0 s left'), 'the time left: ' + await text('#progress'));
     await shot('6-running-again');

@@ -8,15 +8,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The web console's pages (issue 51) as a user opens them in a real browser, with few tables and
  * then with many declared: each page's load time (a full load until it is drawn; p50 and p95 of
- * {@code loads}) and ddl-service's resident set before the first page and after the last. The
- * baseline is the same pages over {@value #FEW} tables in the same run.
+ * {@code loads}) and what the console adds to ddl-service's resident set beyond the statements its
+ * pages run (sent alone over REST first, as often). The baseline of the loads is the same pages
+ * over {@value #FEW} tables in the same run.
  *
  * <p>Arguments: ddl-service URL, tables, loads per page, ddl-service's process id, the directory of
  * node_modules holding playwright-core, the node script.
@@ -42,6 +45,10 @@ public final class ConsoleBench {
                         + SCHEMA
                         + ".src (id BIGINT, v STRING) WITH ('connector' = 'datagen')");
         declare(ddl, 0, FEW);
+        // The baseline of the console's memory: the statements its pages run, as a client sends
+        // them over REST, as often as the loads will; what the loads add beyond it is the
+        // console's.
+        statementsAlone(ddl, loads);
         long before = residentKib(pid);
         List<String> few = pageLoads(ddl, loads, modules, script);
         long afterFew = residentKib(pid);
@@ -53,6 +60,7 @@ public final class ConsoleBench {
                 "  %,d CREATEs in %.1f s%n",
                 tables - FEW,
                 (System.nanoTime() - start) / 1e9);
+        Map<String, List<Long>> statementsMany = statementsAlone(ddl, loads);
         long beforeMany = residentKib(pid);
         List<String> many = pageLoads(ddl, loads, modules, script);
         long afterMany = residentKib(pid);
@@ -66,11 +74,14 @@ public final class ConsoleBench {
                 FEW + " tables p50 / p95",
                 String.format(Locale.ROOT, "%,d tables p50 / p95", tables),
                 "p95 ratio");
+        Map<String, List<Long>> chart = new LinkedHashMap<>();
         for (int i = 0; i < few.size(); i++) {
             String[] a = few.get(i).split(" ");
             String[] b = many.get(i).split(" ");
             List<Long> fewMs = sorted(a[1]);
             List<Long> manyMs = sorted(b[1]);
+            chart.put(a[0] + ", " + FEW + " tables", fewMs);
+            chart.put(a[0] + String.format(Locale.ROOT, ", %,d tables", tables), manyMs);
             System.out.printf(
                     Locale.ROOT,
                     "  %-8s %10d / %9d %10d / %9d %11.2fx%n",
@@ -81,11 +92,15 @@ public final class ConsoleBench {
                     percentile(manyMs, 95),
                     (double) percentile(manyMs, 95) / Math.max(1, percentile(fewMs, 95)));
         }
+        printStatements(statementsMany, tables);
+        Charts.distribution(
+                "console-page-loads", "Console page loads (a full load until drawn)", "ms", chart);
         System.out.printf(
                 Locale.ROOT,
-                "%nddl-service resident set: %.1f MiB before the console's first page, %.1f after"
-                        + " its loads over %d tables (%+.1f); %.1f before and %.1f after the loads"
-                        + " over %,d tables (%+.1f)%n",
+                "%nddl-service resident set, after the pages' statements alone over REST and then"
+                        + " after the console's loads: %.1f and %.1f MiB over %d tables (the"
+                        + " console's own %+.1f); %.1f and %.1f MiB over %,d tables (%+.1f); goal:"
+                        + " at most +30%n",
                 before / 1024.0,
                 afterFew / 1024.0,
                 FEW,
@@ -94,6 +109,60 @@ public final class ConsoleBench {
                 afterMany / 1024.0,
                 tables,
                 (afterMany - beforeMany) / 1024.0);
+    }
+
+    /**
+     * The statements the console's four pages run, each {@code times}, sent over REST as any client
+     * would (no browser, no files, no event stream).
+     */
+    private static Map<String, List<Long>> statementsAlone(String ddl, int times) {
+        String table = "default_catalog." + SCHEMA + ".t_0";
+        List<String> statements =
+                List.of(
+                        "SHOW MATERIALIZED TABLES",
+                        "SELECT table_name, refresh_mode, freshness, status, measured_lag,"
+                                + " last_refresh, next_refresh, load_progress FROM"
+                                + " information_schema.materialized_tables ORDER BY table_name",
+                        "DESCRIBE MATERIALIZED TABLE " + table,
+                        "SELECT table_name, freshness, status, measured_lag, load_progress,"
+                                + " load_time_left FROM information_schema.materialized_tables",
+                        "SELECT refresh_trigger, state, state_message, data_timestamp, started_at,"
+                                + " finished_at, rows_written, freshness_met FROM"
+                                + " information_schema.refresh_history WHERE table_name = '"
+                                + table
+                                + "' ORDER BY finished_at DESC LIMIT 200",
+                        "SELECT table_name, upstream_table, upstream_kind FROM"
+                                + " information_schema.table_dependencies",
+                        "DESCRIBE default_catalog." + SCHEMA + ".src");
+        Map<String, List<Long>> millis = new LinkedHashMap<>();
+        for (int i = 0; i < times; i++) {
+            for (String statement : statements) {
+                long start = System.nanoTime();
+                Statements.post(ddl, statement);
+                millis.computeIfAbsent(statement, s -> new ArrayList<>())
+                        .add((System.nanoTime() - start) / 1_000_000);
+            }
+        }
+        return millis;
+    }
+
+    /** Each statement's p50 and p95 over REST: the server's share of a page's load. */
+    private static void printStatements(Map<String, List<Long>> millis, int tables) {
+        System.out.printf(
+                Locale.ROOT,
+                "%nThe pages' statements alone over REST at %,d tables, ms:%n",
+                tables);
+        millis.forEach(
+                (statement, taken) -> {
+                    List<Long> sorted = new ArrayList<>(taken);
+                    Collections.sort(sorted);
+                    System.out.printf(
+                            Locale.ROOT,
+                            "  p50 %4d, p95 %4d  %s%n",
+                            percentile(sorted, 50),
+                            percentile(sorted, 95),
+                            statement.length() > 90 ? statement.substring(0, 89) + "…" : statement);
+                });
     }
 
     /** Materialized tables {@code from} to {@code to} - 1, each over the source. */

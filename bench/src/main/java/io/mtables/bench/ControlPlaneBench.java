@@ -211,6 +211,19 @@ public final class ControlPlaneBench {
             System.out.println(
                     "Flink's own materialized tables: not run here (no SQL gateway given)");
         }
+        Map<String, List<Long>> toRunning = new LinkedHashMap<>();
+        toRunning.put("ours, through the services", ours);
+        toRunning.put("the same INSERT straight to Flink", direct);
+        if (!flinkOwn.isEmpty()) {
+            toRunning.put("Flink's own materialized tables", flinkOwn);
+        }
+        Charts.distribution(
+                "control-plane-create-to-running", "CREATE to job RUNNING", "ms", toRunning);
+        Charts.distribution(
+                "control-plane-ddl-ack",
+                "DDL acknowledgement (CREATE TABLE over REST)",
+                "ms",
+                Map.of("acknowledged", acks));
         stages(args.length > 5 ? args[5] : "127.0.0.1:29092", wallClock);
     }
 

@@ -3,8 +3,10 @@ package io.mtables.bench;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -30,6 +32,8 @@ final class CreatesBesideReads {
     static void measure(String ddl, int wirePort, String table, int largest) throws Exception {
         creates(ddl, "warm", WARM_CREATES); // the first CREATEs after the reads compile paths
         List<Long> alone = creates(ddl, "alone", CREATES);
+        Map<String, List<Double>> chart = new LinkedHashMap<>();
+        chart.put("alone", millis(alone));
         System.out.println(
                 String.format(
                         Locale.ROOT,
@@ -64,6 +68,7 @@ final class CreatesBesideReads {
             for (Thread reader : readers) {
                 reader.join();
             }
+            chart.put("beside " + streams + " SELECT" + (streams == 1 ? "" : "s"), millis(busy));
             System.out.println(
                     String.format(
                             Locale.ROOT,
@@ -79,6 +84,17 @@ final class CreatesBesideReads {
                             percentile(busy, 99),
                             percentile(busy, 99) / percentile(alone, 99)));
         }
+        Charts.distribution(
+                "reads-creates",
+                "CREATE TABLE over REST, alone and beside SELECTs of "
+                        + String.format(Locale.ROOT, "%,d", largest)
+                        + " rows",
+                "ms",
+                chart);
+    }
+
+    private static List<Double> millis(List<Long> nanos) {
+        return nanos.stream().map(n -> n / 1e6).toList();
     }
 
     /** The {@code p}th percentile of sorted {@code nanos}, in milliseconds (nearest rank). */

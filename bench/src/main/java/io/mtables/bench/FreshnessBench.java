@@ -2,10 +2,6 @@ package io.mtables.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.awt.Color;
-import java.awt.Graphics2D;
-import java.awt.image.BufferedImage;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -13,12 +9,12 @@ import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.imageio.ImageIO;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -58,7 +54,7 @@ public final class FreshnessBench {
         String schema = args[4];
         int rate = Integer.parseInt(args[5]);
         int seconds = Integer.parseInt(args[6]);
-        String png = args[7];
+        String chart = args[7]; // the chart's name (Charts)
         int flinkPort = Integer.parseInt(args[8]);
         MachineFacts.print(
                 "freshness: PostgreSQL commit and Kafka send to readable in Paimon, FRESHNESS 1"
@@ -162,8 +158,10 @@ public final class FreshnessBench {
                         + WARM_UP_SECONDS
                         + " s are the warm-up)");
         printCheckpoints(checkpoints, committedAt, measuredFrom);
-        histogram(fromCommit, fromKafka, new File(png));
-        System.out.println("histogram: " + png);
+        Map<String, List<Long>> waits = new LinkedHashMap<>();
+        waits.put("PostgreSQL commit to readable", fromCommit);
+        waits.put("Kafka send to readable", fromKafka);
+        Charts.distribution(chart, "Rows to readable in Paimon", "ms", waits);
     }
 
     /**
@@ -351,62 +349,5 @@ public final class FreshnessBench {
             }
         }
         return times;
-    }
-
-    /**
-     * Two histograms in one PNG: commit to readable (blue) and Kafka send to readable (orange), 50
-     * ms buckets.
-     */
-    private static void histogram(List<Long> fromCommit, List<Long> fromKafka, File file)
-            throws Exception {
-        int buckets = 60;
-        int bucketMs = 50;
-        int[] a = counts(fromCommit, buckets, bucketMs);
-        int[] b = counts(fromKafka, buckets, bucketMs);
-        int max = 1;
-        for (int i = 0; i < buckets; i++) {
-            max = Math.max(max, Math.max(a[i], b[i]));
-        }
-        int width = 900;
-        int height = 400;
-        BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = image.createGraphics();
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, width, height);
-        int left = 50;
-        int bottom = height - 40;
-        int plotWidth = width - left - 20;
-        int plotHeight = bottom - 40;
-        double barWidth = plotWidth / (double) buckets;
-        for (int i = 0; i < buckets; i++) {
-            int x = left + (int) (i * barWidth);
-            int ha = (int) ((long) a[i] * plotHeight / max);
-            int hb = (int) ((long) b[i] * plotHeight / max);
-            g.setColor(new Color(31, 119, 180, 200));
-            g.fillRect(x, bottom - ha, (int) Math.max(1, barWidth / 2), ha);
-            g.setColor(new Color(255, 127, 14, 200));
-            g.fillRect(x + (int) (barWidth / 2), bottom - hb, (int) Math.max(1, barWidth / 2), hb);
-        }
-        g.setColor(Color.BLACK);
-        g.drawLine(left, bottom, left + plotWidth, bottom);
-        for (int ms = 0; ms <= buckets * bucketMs; ms += 500) {
-            int x = left + (int) (ms / (double) bucketMs * barWidth);
-            g.drawString(ms + " ms", x - 15, bottom + 15);
-        }
-        g.drawString(
-                "rows to readable in Paimon: blue from PostgreSQL commit, orange from Kafka send"
-                        + " (50 ms buckets; last bucket = 3 s or more)",
-                left,
-                25);
-        g.dispose();
-        ImageIO.write(image, "png", file);
-    }
-
-    private static int[] counts(List<Long> millis, int buckets, int bucketMs) {
-        int[] counts = new int[buckets];
-        for (long ms : millis) {
-            counts[(int) Math.max(0, Math.min(buckets - 1, ms / bucketMs))]++;
-        }
-        return counts;
     }
 }

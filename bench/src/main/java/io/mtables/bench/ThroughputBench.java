@@ -3,7 +3,9 @@ package io.mtables.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -220,6 +222,22 @@ public final class ThroughputBench {
             System.out.println(
                     "Flink's own materialized table: not run here (no SQL gateway given)");
         }
+        Map<String, List<Double>> perRound = new LinkedHashMap<>();
+        perRound.put(
+                "ours (the cluster warm)", oursWarm.stream().map(CaughtUp.Result::rate).toList());
+        if (!flinkResults.isEmpty()) {
+            perRound.put(
+                    "Flink's own materialized table",
+                    flinkResults.stream().map(CaughtUp.Result::rate).toList());
+        }
+        Charts.rounds(
+                "throughput-rounds",
+                String.format(
+                        Locale.ROOT,
+                        "Events/s to a caught-up table, %,d Debezium events a round",
+                        events),
+                "events/s",
+                perRound);
         List<CaughtUp.Result> all = new ArrayList<>(List.of(oursResult, handResult));
         all.addAll(oursWarm);
         all.addAll(flinkResults);

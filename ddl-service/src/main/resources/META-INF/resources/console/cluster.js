@@ -31,6 +31,9 @@ function drawn(cluster) {
   const ago = Math.max(0, Math.round((Date.now() - Date.parse(cluster.observedAt)) / 1000));
   const streaming = cluster.jobs.filter(job => job.kind === 'STREAMING').length;
   return [
+    // The job manager writes its report at least every 30 s: an older one means it is not looking.
+    ago > 90 ? el('div', {class: 'reason', id: 'stale'}, el('strong', {}, 'No report for ' + ago + ' s: '),
+      'the job manager has not looked at the cluster since; is it running (its readiness)?') : null,
     el('p', {class: 'muted'}, 'As the job manager saw it ', ago + ' s ago (' + cluster.observedAt + ').',
       cluster.flinkWebUrl ? [' Flink\'s own UI: ', el('a', {href: cluster.flinkWebUrl, target: '_blank', rel: 'noopener'},
         cluster.flinkWebUrl)] : null),

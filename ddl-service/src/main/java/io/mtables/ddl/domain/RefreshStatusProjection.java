@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
@@ -69,6 +70,9 @@ public class RefreshStatusProjection {
     /** The first report of each table's current streaming job: where its rate is measured from. */
     private final Map<String, LoadProgress> loadStarts = new ConcurrentHashMap<>();
 
+    /** Tables whose last suspension was the job manager's, after failures (not a statement). */
+    private final Set<String> suspendedAfterFailures = ConcurrentHashMap.newKeySet();
+
     /** The latest switch-over of each table to a new query: started, or done. */
     private final Map<String, Object> switches = new ConcurrentHashMap<>();
 
@@ -111,6 +115,17 @@ public class RefreshStatusProjection {
         return Optional.ofNullable(loads.get(table));
     }
 
+    /** Whether the table is SUSPENDED, by the job manager after failures. */
+    public boolean suspendedAfterFailures(String table) {
+        return suspendedAfterFailures.contains(table)
+                && find(table).filter(s -> s.status().equals("SUSPENDED")).isPresent();
+    }
+
+    private void forgetLoad(String table) {
+        loads.remove(table);
+        loadStarts.remove(table);
+    }
+
     /** The table's load with its percentage and time left; empty when never reported. */
     public Optional<LoadEstimate> loadEstimate(String table) {
         return load(table)
@@ -135,6 +150,10 @@ public class RefreshStatusProjection {
     }
 
     public void apply(JobStarted event) {
+        if (event.mode() == RefreshPlan.Mode.CONTINUOUS
+                && load(event.table()).filter(l -> !l.jobId().equals(event.jobId())).isPresent()) {
+            forgetLoad(event.table()); // a new job: its own reports follow
+        }
         update(
                 event.table(),
                 s ->
@@ -214,6 +233,12 @@ public class RefreshStatusProjection {
     }
 
     public void apply(Suspended event) {
+        if (event.cause() == Suspended.Cause.FAILURES) {
+            suspendedAfterFailures.add(event.table());
+        } else {
+            suspendedAfterFailures.remove(event.table());
+        }
+        forgetLoad(event.table()); // its job stopped: no load goes on
         update(
                 event.table(),
                 s ->
@@ -251,8 +276,8 @@ public class RefreshStatusProjection {
 
     public void apply(Dropped event) {
         statuses.remove(event.table());
-        loads.remove(event.table());
-        loadStarts.remove(event.table());
+        forgetLoad(event.table());
+        suspendedAfterFailures.remove(event.table());
         switches.remove(event.table());
         rebuilds.remove(event.table());
     }

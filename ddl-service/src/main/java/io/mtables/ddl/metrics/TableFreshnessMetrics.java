@@ -29,8 +29,9 @@ import org.jboss.logging.Logger;
  * Each materialized table's measured freshness as Prometheus gauges on {@code /q/metrics}: {@code
  * mt_table_lag_seconds}, {@code mt_table_freshness_target_seconds}, {@code
  * mt_table_data_timestamp_seconds}, {@code mt_table_load_progress_ratio}, {@code
- * mt_table_load_time_left_seconds} and {@code mt_table_suspended}, tagged {@code table}. The values
- * are measured when scraped; the set of tables follows the catalog, looked at every few seconds.
+ * mt_table_load_time_left_seconds}, {@code mt_table_suspended} and {@code
+ * mt_table_suspended_after_failures}, tagged {@code table}. The values are measured when scraped;
+ * the set of tables follows the catalog, looked at every few seconds.
  */
 @ApplicationScoped
 public class TableFreshnessMetrics {
@@ -91,6 +92,11 @@ public class TableFreshnessMetrics {
                                     return false;
                                 }
                                 meters.get(table).forEach(registry::remove);
+                                // Counted by the freshness watch as it writes a miss.
+                                registry.find("mt.freshness.misses")
+                                        .tag("table", table)
+                                        .meters()
+                                        .forEach(registry::remove);
                                 return true;
                             });
             for (String table : tables) {
@@ -166,6 +172,15 @@ public class TableFreshnessMetrics {
                                 "The time the table's streaming job needs to read what its sources"
                                         + " have left, at the rate it has read so far; NaN when"
                                         + " caught up or not yet known")
+                        .strongReference(true)
+                        .register(registry),
+                Gauge.builder(
+                                "mt.table.suspended.after.failures",
+                                () -> statuses.suspendedAfterFailures(table) ? 1 : 0)
+                        .tag("table", table)
+                        .description(
+                                "1 while the job manager has the table SUSPENDED after repeated"
+                                        + " failures, else 0")
                         .strongReference(true)
                         .register(registry),
                 Gauge.builder("mt.table.suspended", () -> suspended(table))

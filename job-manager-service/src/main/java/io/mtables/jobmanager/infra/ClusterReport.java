@@ -10,6 +10,7 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.cluster.ClusterStatus;
 import io.mtables.schemas.flink.JobNames;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -19,10 +20,14 @@ import java.util.function.ToIntFunction;
 /**
  * The cluster as the active job manager sees it after each poll: its task slots as gauges, and a
  * {@code ClusterStatus} on {@code mt.cluster.status} whenever its slots, the queued tables or our
- * jobs change (the console's cluster page shows the latest). A write the broker refuses is tried
- * again after the next poll: nothing counts as written until it was.
+ * jobs change, and every {@link #REWRITE_AFTER} regardless (the console's cluster page shows the
+ * latest, and its age). A write the broker refuses is tried again after the next poll: nothing
+ * counts as written until it was.
  */
 final class ClusterReport implements AutoCloseable {
+
+    /** A report unchanged this long is written again, so its age says the job manager is there. */
+    static final Duration REWRITE_AFTER = Duration.ofSeconds(30);
 
     private final FlinkTarget flink;
     private final KafkaLog statusLog;
@@ -74,12 +79,27 @@ final class ClusterReport implements AutoCloseable {
                 ClusterCapacity::taskManagers);
     }
 
-    /** {@code mt.flink.web-url}: as set, none (null) when set so, else the cluster's own. */
-    static String webUrl(Optional<String> configured, FlinkTarget flink) {
+    /**
+     * {@code mt.flink.web-url}: as set, none (null) when set so, else the cluster's own.
+     *
+     * @throws IllegalArgumentException when set to anything but an http(s) URL or none
+     */
+    static String webUrl(Optional<String> configured, String clusterOwn) {
         if (configured.isEmpty()) {
-            return flink.webUrl();
+            return clusterOwn;
         }
-        return configured.get().equals("none") ? null : configured.get();
+        String url = configured.get().trim();
+        if (url.equals("none")) {
+            return null;
+        }
+        if (!url.matches("(?i)https?://\\S+")) {
+            throw new IllegalArgumentException(
+                    "mt.flink.web-url must be where a browser reaches Flink's web UI, an http:// or"
+                            + " https:// URL, or none; was '"
+                            + url
+                            + "'");
+        }
+        return url;
     }
 
     /** One look at the cluster, after a poll; the queued tables in the order they start. */
@@ -96,7 +116,8 @@ final class ClusterReport implements AutoCloseable {
                         ourJobs(flink.jobs()),
                         flinkWebUrl,
                         clock.instant());
-        if (!status.sameAs(written)) {
+        if (!status.sameAs(written)
+                || !status.observedAt().isBefore(written.observedAt().plus(REWRITE_AFTER))) {
             statusLog.append(Contracts.CLUSTER_STATUS_V1, ClusterStatus.KEY, status);
             written = status;
         }

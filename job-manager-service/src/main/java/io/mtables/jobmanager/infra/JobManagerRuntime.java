@@ -256,6 +256,8 @@ public class JobManagerRuntime {
             // Looked at before any job of ours is taken over or started.
             clusterFresh = flink instanceof EmbeddedFlinkTarget && freshCluster();
         }
+        // A setting that cannot be written into the report stops the start here, saying why.
+        String flinkWebUrl = ClusterReport.webUrl(config.flink().webUrl(), flink.webUrl());
         if (snapshots == null) {
             snapshots = new PaimonSnapshots(locations.warehouse());
             partitions = new PaimonPartitions(locations.warehouse());
@@ -345,7 +347,7 @@ public class JobManagerRuntime {
                             flink,
                             new KafkaLog(Topics.CLUSTER_STATUS, serviceName, clientConfig),
                             config.jobs().refreshSlots(),
-                            ClusterReport.webUrl(config.flink().webUrl(), flink),
+                            flinkWebUrl,
                             Clock.systemUTC());
         }
         long every = config.flink().pollInterval().toMillis();
