@@ -44,7 +44,11 @@ final class Charts {
         new Color(0x2f855a),
         new Color(0x805ad5),
         new Color(0xc53030),
-        new Color(0x718096)
+        new Color(0x718096),
+        new Color(0x00a3c4),
+        new Color(0x975a16),
+        new Color(0xd53f8c),
+        new Color(0x1a202c)
     };
 
     static {

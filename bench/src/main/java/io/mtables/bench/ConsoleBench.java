@@ -49,9 +49,9 @@ public final class ConsoleBench {
         // them over REST, as often as the loads will; what the loads add beyond it is the
         // console's.
         statementsAlone(ddl, loads);
-        long before = residentKib(pid);
+        long[] before = memory(pid);
         List<String> few = pageLoads(ddl, loads, modules, script);
-        long afterFew = residentKib(pid);
+        long[] afterFew = memory(pid);
         System.out.printf(Locale.ROOT, "%nDeclaring %,d more tables...%n", tables - FEW);
         long start = System.nanoTime();
         declare(ddl, FEW, tables);
@@ -61,9 +61,9 @@ public final class ConsoleBench {
                 tables - FEW,
                 (System.nanoTime() - start) / 1e9);
         Map<String, List<Long>> statementsMany = statementsAlone(ddl, loads);
-        long beforeMany = residentKib(pid);
+        long[] beforeMany = memory(pid);
         List<String> many = pageLoads(ddl, loads, modules, script);
-        long afterMany = residentKib(pid);
+        long[] afterMany = memory(pid);
 
         System.out.printf(
                 Locale.ROOT,
@@ -74,14 +74,15 @@ public final class ConsoleBench {
                 FEW + " tables p50 / p95",
                 String.format(Locale.ROOT, "%,d tables p50 / p95", tables),
                 "p95 ratio");
-        Map<String, List<Long>> chart = new LinkedHashMap<>();
+        Map<String, List<Long>> fewChart = new LinkedHashMap<>();
+        Map<String, List<Long>> manyChart = new LinkedHashMap<>();
         for (int i = 0; i < few.size(); i++) {
             String[] a = few.get(i).split(" ");
             String[] b = many.get(i).split(" ");
             List<Long> fewMs = sorted(a[1]);
             List<Long> manyMs = sorted(b[1]);
-            chart.put(a[0] + ", " + FEW + " tables", fewMs);
-            chart.put(a[0] + String.format(Locale.ROOT, ", %,d tables", tables), manyMs);
+            fewChart.put(a[0], fewMs);
+            manyChart.put(a[0], manyMs);
             System.out.printf(
                     Locale.ROOT,
                     "  %-8s %10d / %9d %10d / %9d %11.2fx%n",
@@ -94,21 +95,42 @@ public final class ConsoleBench {
         }
         printStatements(statementsMany, tables);
         Charts.distribution(
-                "console-page-loads", "Console page loads (a full load until drawn)", "ms", chart);
+                "console-page-loads-" + FEW,
+                "Console page loads with " + FEW + " tables (a full load until drawn)",
+                "ms",
+                fewChart);
+        Charts.distribution(
+                "console-page-loads-" + tables,
+                String.format(
+                        Locale.ROOT,
+                        "Console page loads with %,d tables (a full load until drawn)",
+                        tables),
+                "ms",
+                manyChart);
         System.out.printf(
                 Locale.ROOT,
-                "%nddl-service resident set, after the pages' statements alone over REST and then"
-                        + " after the console's loads: %.1f and %.1f MiB over %d tables (the"
-                        + " console's own %+.1f); %.1f and %.1f MiB over %,d tables (%+.1f); goal:"
-                        + " at most +30%n",
-                before / 1024.0,
-                afterFew / 1024.0,
+                "%nWhat the console adds to ddl-service beyond the pages' statements sent alone"
+                    + " over REST (its heap committed in full at the start), resident set outside"
+                    + " the heap + live heap after a full GC, MiB:%n  %,5d tables: resident %.1f ->"
+                    + " %.1f (%+.1f), live heap %.1f -> %.1f (%+.1f): %+.1f in all%n  %,5d tables:"
+                    + " resident %.1f -> %.1f (%+.1f), live heap %.1f -> %.1f (%+.1f): %+.1f in"
+                    + " all%n  goal: at most +30 in all%n",
                 FEW,
-                (afterFew - before) / 1024.0,
-                beforeMany / 1024.0,
-                afterMany / 1024.0,
+                before[0] / 1024.0,
+                afterFew[0] / 1024.0,
+                (afterFew[0] - before[0]) / 1024.0,
+                before[1] / 1024.0,
+                afterFew[1] / 1024.0,
+                (afterFew[1] - before[1]) / 1024.0,
+                (afterFew[0] - before[0] + afterFew[1] - before[1]) / 1024.0,
                 tables,
-                (afterMany - beforeMany) / 1024.0);
+                beforeMany[0] / 1024.0,
+                afterMany[0] / 1024.0,
+                (afterMany[0] - beforeMany[0]) / 1024.0,
+                beforeMany[1] / 1024.0,
+                afterMany[1] / 1024.0,
+                (afterMany[1] - beforeMany[1]) / 1024.0,
+                (afterMany[0] - beforeMany[0] + afterMany[1] - beforeMany[1]) / 1024.0);
     }
 
     /**
@@ -218,6 +240,37 @@ public final class ConsoleBench {
     private static long percentile(List<Long> sorted, int p) {
         int rank = (int) Math.ceil(p / 100.0 * sorted.size());
         return sorted.get(Math.max(rank, 1) - 1);
+    }
+
+    /** After a full GC: the resident set and the live heap, KiB. */
+    private static long[] memory(long pid) throws Exception {
+        jcmd(pid, "GC.run");
+        long used = -1;
+        for (String line : jcmd(pid, "GC.heap_info")) {
+            var m = java.util.regex.Pattern.compile("total \\d+K, used (\\d+)K").matcher(line);
+            if (m.find()) {
+                used = Long.parseLong(m.group(1));
+                break;
+            }
+        }
+        if (used < 0) {
+            throw new IllegalStateException("no heap figures from jcmd " + pid + " GC.heap_info");
+        }
+        return new long[] {residentKib(pid), used};
+    }
+
+    private static List<String> jcmd(long pid, String command) throws Exception {
+        Process jcmd = new ProcessBuilder("jcmd", String.valueOf(pid), command).start();
+        List<String> lines;
+        try (BufferedReader out =
+                new BufferedReader(
+                        new InputStreamReader(jcmd.getInputStream(), StandardCharsets.UTF_8))) {
+            lines = out.lines().toList();
+        }
+        if (!jcmd.waitFor(60, TimeUnit.SECONDS) || jcmd.exitValue() != 0) {
+            throw new IllegalStateException("jcmd " + pid + " " + command + " failed: " + lines);
+        }
+        return lines;
     }
 
     private static long residentKib(long pid) throws Exception {

@@ -118,16 +118,21 @@ function eventLine(event) {
 const liveNote = () => el('p', {class: 'muted', id: 'live'},
   'Redrawn as refresh events arrive (and every ' + LIVE_MILLIS / 1000 + ' s when they cannot be followed).');
 
+/** How many rows the list draws before it asks to filter or to show them all. */
+const LIST_MOST = 200;
+
 async function tablesPage(gen) {
   const filter = el('input', {type: 'search', id: 'filter', placeholder: 'Filter by name or status'});
   const body = el('tbody');
+  const more = el('p', {class: 'muted', id: 'more'});
+  let all = false;
   let list = await rows(TABLES);
   if (gen !== routeGen) return;
   const count = el('span', {class: 'muted'}, '(' + list.length + ')');
   const draw = () => {
     const words = filter.value.trim().toLowerCase();
-    body.replaceChildren(...list
-      .filter(t => !words || (t.table_name + ' ' + (t.status || '')).toLowerCase().includes(words))
+    const matching = list.filter(t => !words || (t.table_name + ' ' + (t.status || '')).toLowerCase().includes(words));
+    body.replaceChildren(...(all ? matching : matching.slice(0, LIST_MOST))
       .map(t => el('tr', {'data-table': t.table_name},
         el('td', {}, el('a', {href: '#/table/' + encodeURIComponent(t.table_name)}, t.table_name)),
         el('td', {}, badge(t.status, health(t)), loading(t)),
@@ -136,6 +141,10 @@ async function tablesPage(gen) {
         el('td', {class: 'num'}, duration(t.measured_lag)),
         el('td', {}, t.last_refresh || ''),
         el('td', {}, t.next_refresh || ''))));
+    more.replaceChildren(...(!all && matching.length > LIST_MOST
+      ? ['Showing ' + LIST_MOST + ' of ' + matching.length.toLocaleString('en') + ': filter by name or status, or ',
+        el('button', {type: 'button', id: 'show-all', onclick: () => { all = true; draw(); }}, 'show all')]
+      : []));
   };
   filter.addEventListener('input', draw);
   draw();
@@ -149,7 +158,7 @@ async function tablesPage(gen) {
     el('p', {}, filter),
     el('table', {id: 'tables'},
       el('thead', {}, el('tr', {}, ['table', 'status', 'mode', 'freshness', 'measured lag',
-        'last refresh', 'next refresh'].map(h => el('th', {}, h)))), body), liveNote());
+        'last refresh', 'next refresh'].map(h => el('th', {}, h)))), body), more, liveNote());
 }
 
 async function tablePage(name, gen) {

@@ -97,9 +97,19 @@ export function lineage(name, dependencies, byName) {
   walk(downstream, 1);
   const columns = new Map();
   for (const [table, depth] of layer) (columns.get(depth) || columns.set(depth, []).get(depth)).push(table);
+  // A column of more than MOST_PER_COLUMN tables shows the first of them by name and counts the
+  // rest: a source read by a thousand tables stays a drawing one can read (and draws in time).
+  const hidden = new Map();
+  for (const [depth, tables] of columns) {
+    if (tables.length > MOST_PER_COLUMN) {
+      tables.sort();
+      hidden.set(depth, tables.length - (MOST_PER_COLUMN - 1));
+      columns.set(depth, tables.slice(0, MOST_PER_COLUMN - 1));
+    }
+  }
   const depths = [...columns.keys()].sort((a, b) => a - b);
   const nodeWidth = 230, nodeHeight = 34, gapX = 70, gapY = 18;
-  const tallest = Math.max(...[...columns.values()].map(c => c.length));
+  const tallest = Math.max(...[...columns.keys()].map(d => columns.get(d).length + (hidden.has(d) ? 1 : 0)));
   const width = depths.length * (nodeWidth + gapX), height = tallest * (nodeHeight + gapY) + 10;
   const place = new Map();
   depths.forEach((depth, i) => columns.get(depth).sort().forEach((table, j) =>
@@ -126,8 +136,19 @@ export function lineage(name, dependencies, byName) {
         (short.length > 32 ? short.slice(0, 31) + '…' : short)),
       svg('title', {}, table + (source ? ' (source table)' : ' (' + (byName[table]?.status || 'no report yet') + ')'))));
   }
+  depths.forEach((depth, i) => {
+    if (!hidden.has(depth)) return;
+    const x = i * (nodeWidth + gapX) + 10, y = (MOST_PER_COLUMN - 1) * (nodeHeight + gapY) + 10;
+    drawing.append(svg('g', {class: 'more', id: 'lineage-more'},
+      svg('rect', {x, y, width: nodeWidth, height: nodeHeight, rx: 6, fill: '#fff', stroke: '#a0aec0',
+        'stroke-dasharray': '4 3'}),
+      svg('text', {x: x + 10, y: y + 21, fill: '#1d2330'}, '+ ' + hidden.get(depth) + ' more tables')));
+  });
   return drawing;
 }
+
+/** How many tables of one column of the lineage are drawn by name. */
+const MOST_PER_COLUMN = 40;
 
 /** A share done as a bar, with its percentage and the time left (ms) when known. */
 export function progressBar(percent, timeLeftMillis) {
