@@ -12,7 +12,6 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
-import io.smallrye.jwt.build.Jwt;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -34,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class AuditIT {
 
     private static final String ADMIN = TestCredentials.AUTHORIZATION;
-    private static final String BOB = "Bearer " + jwt("auditee-bob");
+    private static final String BOB = "Bearer " + StatementRequests.jwt("auditee-bob");
 
     @Test
     void everyStatementIsAuditedWithItsSenderAndOutcomeAndOnlyAdminsReadOthersRecords()
@@ -163,12 +162,5 @@ class AuditIT {
                 .formatHex(
                         MessageDigest.getInstance("SHA-256")
                                 .digest(text.getBytes(StandardCharsets.UTF_8)));
-    }
-
-    private static String jwt(String subject) {
-        return Jwt.issuer("https://idp.example.test")
-                .audience("mtables")
-                .subject(subject)
-                .sign("auth/test-jwt-private.pem");
     }
 }

@@ -15,7 +15,6 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
-import io.smallrye.jwt.build.Jwt;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,8 +35,8 @@ import org.junit.jupiter.api.Test;
 class AuthorizationIT {
 
     private static final String ADMIN = TestCredentials.AUTHORIZATION;
-    private static final String ALICE = "Bearer " + jwt("alice");
-    private static final String BOB = "Bearer " + jwt("bob");
+    private static final String ALICE = "Bearer " + StatementRequests.jwt("alice");
+    private static final String BOB = "Bearer " + StatementRequests.jwt("bob");
 
     @Inject DdlConfig config;
 
@@ -306,12 +305,5 @@ class AuthorizationIT {
                 .contentType(ContentType.JSON)
                 .body(Map.of("statement", statement))
                 .post("/api/v1/statements");
-    }
-
-    private static String jwt(String subject) {
-        return Jwt.issuer("https://idp.example.test")
-                .audience("mtables")
-                .subject(subject)
-                .sign("auth/test-jwt-private.pem");
     }
 }

@@ -14,7 +14,6 @@ import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import io.smallrye.jwt.build.Jwt;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -34,18 +33,7 @@ class ClusterIT {
     void theLatestReportNamesOnlyTheTablesTheCallerMaySee() {
         DialectIT.awaitReady();
         String db = "cluster_" + UUID.randomUUID().toString().substring(0, 8);
-        post("CREATE TABLE " + db + ".src (id BIGINT) WITH ('connector' = 'datagen')", 202);
-        for (String name : List.of("shared", "hidden", "waiting")) {
-            post(
-                    "CREATE MATERIALIZED TABLE "
-                            + db
-                            + "."
-                            + name
-                            + " FRESHNESS = INTERVAL '1' HOUR AS SELECT id FROM "
-                            + db
-                            + ".src",
-                    202);
-        }
+        StatementRequests.sourceAndTablesOverIt(db, "shared", "hidden", "waiting");
         post("GRANT SELECT ON TABLE " + db + ".shared TO USER 'eve'", 202);
         String shared = "default_catalog." + db + ".shared";
         String hidden = "default_catalog." + db + ".hidden";
@@ -103,7 +91,7 @@ class ClusterIT {
         assertThat(admin.getString("jobs[1].kind")).isEqualTo("REFRESH");
         assertThat(admin.getString("observedAt")).isEqualTo(status.observedAt().toString());
 
-        JsonPath eve = cluster("Bearer " + jwt("eve"), 200);
+        JsonPath eve = cluster("Bearer " + StatementRequests.jwt("eve"), 200);
         assertThat(eve.getList("jobs.table")).as("only what eve may see").containsExactly(shared);
         assertThat(eve.getInt("otherJobs")).isEqualTo(1);
         assertThat(eve.getList("queuedTables")).isEmpty();
@@ -121,12 +109,5 @@ class ClusterIT {
                 .statusCode(status)
                 .extract()
                 .jsonPath();
-    }
-
-    private static String jwt(String subject) {
-        return Jwt.issuer("https://idp.example.test")
-                .audience("mtables")
-                .subject(subject)
-                .sign("auth/test-jwt-private.pem");
     }
 }

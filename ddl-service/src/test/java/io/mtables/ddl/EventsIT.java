@@ -15,7 +15,6 @@ import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.jwt.build.Jwt;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -50,22 +49,11 @@ class EventsIT {
         String db = "events_" + UUID.randomUUID().toString().substring(0, 8);
         String watched = "default_catalog." + db + ".watched";
         String shared = "default_catalog." + db + ".shared";
-        post("CREATE TABLE " + db + ".src (id BIGINT) WITH ('connector' = 'datagen')", 202);
-        for (String name : List.of("watched", "shared")) {
-            post(
-                    "CREATE MATERIALIZED TABLE "
-                            + db
-                            + "."
-                            + name
-                            + " FRESHNESS = INTERVAL '1' HOUR AS SELECT id FROM "
-                            + db
-                            + ".src",
-                    202);
-        }
+        StatementRequests.sourceAndTablesOverIt(db, "watched", "shared");
         post("GRANT SELECT ON TABLE " + db + ".shared TO USER 'eve'", 202);
 
         Follower admin = new Follower(events + "?table=" + watched, TestCredentials.AUTHORIZATION);
-        Follower eve = new Follower(events.toString(), "Bearer " + jwt("eve"));
+        Follower eve = new Follower(events.toString(), "Bearer " + StatementRequests.jwt("eve"));
         try {
             await().atMost(Duration.ofSeconds(30)).until(() -> admin.open && eve.open);
             // One after the other: each stream is in order, so an event eve may not see would
@@ -90,7 +78,7 @@ class EventsIT {
 
             // Four streams a caller: eve's fifth is refused, and freed when one ends.
             List<Follower> more = new java.util.ArrayList<>();
-            String eveToken = "Bearer " + jwt("eve");
+            String eveToken = "Bearer " + StatementRequests.jwt("eve");
             try {
                 for (int i = 0; i < 3; i++) {
                     more.add(new Follower(events.toString(), eveToken));
@@ -139,13 +127,6 @@ class EventsIT {
                         "mt:" + table + ":v1:q",
                         null,
                         Instant.now()));
-    }
-
-    private static String jwt(String subject) {
-        return Jwt.issuer("https://idp.example.test")
-                .audience("mtables")
-                .subject(subject)
-                .sign("auth/test-jwt-private.pem");
     }
 
     /** One caller following the events on a thread of its own. */

@@ -144,13 +144,7 @@ class FreshnessIT {
             await().atMost(Duration.ofSeconds(30))
                     .untilAsserted(
                             () -> {
-                                String metrics =
-                                        StatementRequests.management()
-                                                .get("/q/metrics")
-                                                .then()
-                                                .statusCode(200)
-                                                .extract()
-                                                .asString();
+                                String metrics = StatementRequests.metrics();
                                 double scraped = gauge(metrics, "mt_table_lag_seconds", down);
                                 double measured =
                                         Duration.parse(property(down, "refresh.measured_lag"))
@@ -188,13 +182,7 @@ class FreshnessIT {
             await().atMost(Duration.ofSeconds(10))
                     .untilAsserted(
                             () -> {
-                                String metrics =
-                                        StatementRequests.management()
-                                                .get("/q/metrics")
-                                                .then()
-                                                .statusCode(200)
-                                                .extract()
-                                                .asString();
+                                String metrics = StatementRequests.metrics();
                                 assertThat(gauge(metrics, "mt_freshness_misses_total", up))
                                         .as("one miss counted, with its event")
                                         .isEqualTo(1.0);
@@ -290,13 +278,7 @@ class FreshnessIT {
                 .atMost(Duration.ofMinutes(2))
                 .untilAsserted(
                         () ->
-                                assertThat(
-                                                StatementRequests.management()
-                                                        .get("/q/metrics")
-                                                        .then()
-                                                        .statusCode(200)
-                                                        .extract()
-                                                        .asString())
+                                assertThat(StatementRequests.metrics())
                                         .containsPattern(
                                                 "(?m)^mt_warm_up_seconds_count\\{part=\"sql front"
                                                         + " end\",?\\} 1\\.0$")

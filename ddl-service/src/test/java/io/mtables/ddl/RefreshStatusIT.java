@@ -287,13 +287,7 @@ class RefreshStatusIT {
                 .untilAsserted(
                         () ->
                                 org.assertj.core.api.Assertions.assertThat(
-                                                StatementRequests.management()
-                                                        .get("/q/metrics")
-                                                        .then()
-                                                        .statusCode(200)
-                                                        .extract()
-                                                        .asString()
-                                                        .lines())
+                                                StatementRequests.metrics().lines())
                                         .anyMatch(l -> l.startsWith(line)));
     }
 

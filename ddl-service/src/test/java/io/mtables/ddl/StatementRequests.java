@@ -42,6 +42,38 @@ final class StatementRequests {
                                 .getValue("quarkus.management.test-port", Integer.class));
     }
 
+    /** ddl-service's /q/metrics, as Prometheus scrapes it. */
+    static String metrics() {
+        return management().get("/q/metrics").then().statusCode(200).extract().asString();
+    }
+
+    /**
+     * A generated source {@code db.src (id BIGINT)} and, over it, a materialized table of each
+     * name, as the admin.
+     */
+    static void sourceAndTablesOverIt(String db, String... names) {
+        post("CREATE TABLE " + db + ".src (id BIGINT) WITH ('connector' = 'datagen')", 202);
+        for (String name : names) {
+            post(
+                    "CREATE MATERIALIZED TABLE "
+                            + db
+                            + "."
+                            + name
+                            + " FRESHNESS = INTERVAL '1' HOUR AS SELECT id FROM "
+                            + db
+                            + ".src",
+                    202);
+        }
+    }
+
+    /** A JWT of the tests' identity provider (auth/) for {@code subject}. */
+    static String jwt(String subject) {
+        return io.smallrye.jwt.build.Jwt.issuer("https://idp.example.test")
+                .audience("mtables")
+                .subject(subject)
+                .sign("auth/test-jwt-private.pem");
+    }
+
     /** Sends {@code statement} and checks the answer's HTTP status. */
     static Response post(String statement, int status) {
         var response =
