@@ -11,6 +11,7 @@ import io.mtables.schemas.cluster.ClusterStatus;
 import io.mtables.schemas.flink.JobNames;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -29,6 +30,9 @@ final class ClusterReport implements AutoCloseable {
     /** A report unchanged this long is written again, so its age says the job manager is there. */
     static final Duration REWRITE_AFTER = Duration.ofSeconds(30);
 
+    /** How often the cluster is looked at: three REST calls, not worth every poll's second. */
+    static final Duration LOOK_EVERY = Duration.ofSeconds(5);
+
     private final FlinkTarget flink;
     private final KafkaLog statusLog;
     private final int reservedSlots;
@@ -36,6 +40,7 @@ final class ClusterReport implements AutoCloseable {
     private final Clock clock;
     private volatile ClusterCapacity capacity;
     private ClusterStatus written;
+    private Instant lastLook;
 
     /**
      * @param reservedSlots slots streaming jobs leave free for FULL refreshes
@@ -102,8 +107,16 @@ final class ClusterReport implements AutoCloseable {
         return url;
     }
 
-    /** One look at the cluster, after a poll; the queued tables in the order they start. */
+    /**
+     * One look at the cluster, after a poll, at most every {@link #LOOK_EVERY}; the queued tables
+     * in the order they start.
+     */
     void look(List<String> queuedTables) {
+        Instant at = clock.instant();
+        if (lastLook != null && at.isBefore(lastLook.plus(LOOK_EVERY))) {
+            return;
+        }
+        lastLook = at;
         ClusterCapacity now = flink.capacity();
         capacity = now;
         ClusterStatus status =
