@@ -1,7 +1,9 @@
 package io.mtables.ddl.domain;
 
 import io.mtables.schemas.refresh.LoadProgress;
+import java.text.NumberFormat;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -41,6 +43,36 @@ public record LoadEstimate(
                         ? Optional.empty()
                         : rate.map(r -> Duration.ofMillis(Math.round(behind * 1000.0 / r)));
         return new LoadEstimate(latest, percent, rate, left);
+    }
+
+    /** A streaming job's load through its sources, in words: how far, how fast, how long left. */
+    public String inWords() {
+        LoadProgress load = latest;
+        var numbers = NumberFormat.getIntegerInstance(Locale.ROOT);
+        if (load.caughtUp()) {
+            return "caught up at "
+                    + load.reportedAt()
+                    + " (v"
+                    + load.definitionVersion()
+                    + "): "
+                    + numbers.format(load.sourceRecordsRead())
+                    + " source records read";
+        }
+        return "catching up (v"
+                + load.definitionVersion()
+                + "): "
+                + String.format(Locale.ROOT, "%.1f", percent)
+                + "% of its sources read, "
+                + numbers.format(load.sourceRecordsBehind())
+                + " source records to read, "
+                + numbers.format(load.sourceRecordsRead())
+                + " read so far"
+                + recordsPerSecond
+                        .map(rate -> " at " + numbers.format(Math.round(rate)) + " a second")
+                        .orElse("")
+                + timeLeft.map(left -> ": about " + words(left) + " left").orElse("")
+                + ", as of "
+                + load.reportedAt();
     }
 
     /** A time left in words: "42 s", "1 min 55 s", "2 h 5 min". */

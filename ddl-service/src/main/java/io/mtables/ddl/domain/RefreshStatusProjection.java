@@ -64,11 +64,7 @@ public class RefreshStatusProjection {
 
     private final Map<String, RefreshStatus> statuses = new ConcurrentHashMap<>();
 
-    /** The last report of each table's streaming job catching up through its sources. */
-    private final Map<String, LoadProgress> loads = new ConcurrentHashMap<>();
-
-    /** The first report of each table's current streaming job: where its rate is measured from. */
-    private final Map<String, LoadProgress> loadStarts = new ConcurrentHashMap<>();
+    private final LoadReports loads = new LoadReports();
 
     /** Tables whose last suspension was the job manager's, after failures (not a statement). */
     private final Set<String> suspendedAfterFailures = ConcurrentHashMap.newKeySet();
@@ -92,27 +88,16 @@ public class RefreshStatusProjection {
         return Optional.ofNullable(statuses.get(table));
     }
 
-    /** A streaming job's progress through its sources: the latest, and the job's first. */
+    /** A streaming job's progress through its sources. */
     public void apply(LoadProgress event) {
-        loads.merge(
-                event.table(),
-                event,
-                (known, next) -> next.reportedAt().isBefore(known.reportedAt()) ? known : next);
-        loadStarts.merge(
-                event.table(),
-                event,
-                (known, next) ->
-                        !known.jobId().equals(next.jobId())
-                                        || next.reportedAt().isBefore(known.reportedAt())
-                                ? next
-                                : known);
+        loads.report(event);
     }
 
     /**
      * How far the table's streaming job is through its sources, as last reported; empty when never.
      */
     public Optional<LoadProgress> load(String table) {
-        return Optional.ofNullable(loads.get(table));
+        return loads.latest(table);
     }
 
     /** Whether the table is SUSPENDED, by the job manager after failures. */
@@ -121,15 +106,9 @@ public class RefreshStatusProjection {
                 && find(table).filter(s -> s.status().equals("SUSPENDED")).isPresent();
     }
 
-    private void forgetLoad(String table) {
-        loads.remove(table);
-        loadStarts.remove(table);
-    }
-
     /** The table's load with its percentage and time left; empty when never reported. */
     public Optional<LoadEstimate> loadEstimate(String table) {
-        return load(table)
-                .map(latest -> LoadEstimate.of(loadStarts.getOrDefault(table, latest), latest));
+        return loads.estimate(table);
     }
 
     public void apply(JobQueued event) {
@@ -152,7 +131,7 @@ public class RefreshStatusProjection {
     public void apply(JobStarted event) {
         if (event.mode() == RefreshPlan.Mode.CONTINUOUS
                 && load(event.table()).filter(l -> !l.jobId().equals(event.jobId())).isPresent()) {
-            forgetLoad(event.table()); // a new job: its own reports follow
+            loads.forget(event.table());
         }
         update(
                 event.table(),
@@ -238,7 +217,7 @@ public class RefreshStatusProjection {
         } else {
             suspendedAfterFailures.remove(event.table());
         }
-        forgetLoad(event.table()); // its job stopped: no load goes on
+        loads.forget(event.table());
         update(
                 event.table(),
                 s ->
@@ -276,7 +255,7 @@ public class RefreshStatusProjection {
 
     public void apply(Dropped event) {
         statuses.remove(event.table());
-        forgetLoad(event.table());
+        loads.forget(event.table());
         suspendedAfterFailures.remove(event.table());
         switches.remove(event.table());
         rebuilds.remove(event.table());

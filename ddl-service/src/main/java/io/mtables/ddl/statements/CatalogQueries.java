@@ -15,8 +15,6 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Kind;
 import io.mtables.schemas.catalog.TableId;
 import io.mtables.schemas.ddl.StatementResult.ResultColumn;
-import io.mtables.schemas.refresh.LoadProgress;
-import java.text.NumberFormat;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -24,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -222,7 +219,7 @@ final class CatalogQueries {
         property(
                 rows,
                 "refresh.initial_load",
-                statuses.loadEstimate(table).map(CatalogQueries::loadText).orElse(null));
+                statuses.loadEstimate(table).map(LoadEstimate::inWords).orElse(null));
         property(rows, "refresh.rebuild", statuses.rebuild(table).orElse(null));
         property(rows, "refresh.job_id", refresh.map(s -> s.jobId()).orElse(null));
         property(
@@ -252,38 +249,6 @@ final class CatalogQueries {
                 measured.flatMap(m -> freshness.target(definition).map(m::within)).orElse(null));
         property(rows, "refresh.next_refresh", nextRefresh(definition).orElse(null));
         return new Outcome.Rows(PlanRows.COLUMNS, rows);
-    }
-
-    /** A streaming job's load through its sources, in words: how far, how fast, how long left. */
-    static String loadText(LoadEstimate estimate) {
-        LoadProgress load = estimate.latest();
-        var numbers = NumberFormat.getIntegerInstance(Locale.ROOT);
-        if (load.caughtUp()) {
-            return "caught up at "
-                    + load.reportedAt()
-                    + " (v"
-                    + load.definitionVersion()
-                    + "): "
-                    + numbers.format(load.sourceRecordsRead())
-                    + " source records read";
-        }
-        return "catching up (v"
-                + load.definitionVersion()
-                + "): "
-                + String.format(Locale.ROOT, "%.1f", estimate.percent())
-                + "% of its sources read, "
-                + numbers.format(load.sourceRecordsBehind())
-                + " source records to read, "
-                + numbers.format(load.sourceRecordsRead())
-                + " read so far"
-                + estimate.recordsPerSecond()
-                        .map(rate -> " at " + numbers.format(Math.round(rate)) + " a second")
-                        .orElse("")
-                + estimate.timeLeft()
-                        .map(left -> ": about " + LoadEstimate.words(left) + " left")
-                        .orElse("")
-                + ", as of "
-                + load.reportedAt();
     }
 
     /**

@@ -19,7 +19,6 @@ import io.mtables.schemas.refresh.SwitchedOver;
 import io.mtables.schemas.tick.RefreshTick;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -380,15 +379,7 @@ public class PipelineManager {
             }
         }
         startQueued();
-        queued =
-                pipelines.values().stream()
-                        .filter(p -> p.status == Pipeline.Status.QUEUED)
-                        .sorted(
-                                Comparator.comparing(
-                                        (Pipeline p) -> p.queuedSince,
-                                        Comparator.nullsLast(Comparator.naturalOrder())))
-                        .map(p -> p.table)
-                        .toList();
+        queued = streaming.queued(pipelines.values()).stream().map(p -> p.table).toList();
     }
 
     private Map<String, FlinkJob> jobsById() {
