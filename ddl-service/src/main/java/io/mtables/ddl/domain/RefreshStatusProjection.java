@@ -129,8 +129,7 @@ public class RefreshStatusProjection {
     }
 
     public void apply(JobStarted event) {
-        if (event.mode() == RefreshPlan.Mode.CONTINUOUS
-                && load(event.table()).filter(l -> !l.jobId().equals(event.jobId())).isPresent()) {
+        if (load(event.table()).filter(l -> !l.jobId().equals(event.jobId())).isPresent()) {
             loads.forget(event.table());
         }
         update(

@@ -19,11 +19,11 @@ import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 /**
- * The cluster as the active job manager sees it after each poll: its task slots as gauges, and a
- * {@code ClusterStatus} on {@code mt.cluster.status} whenever its slots, the queued tables or our
- * jobs change, and every {@link #REWRITE_AFTER} regardless (the console's cluster page shows the
- * latest, and its age). A write the broker refuses is tried again after the next poll: nothing
- * counts as written until it was.
+ * The cluster as the active job manager sees it after a poll, every 5 s at most: its task slots as
+ * gauges, and a {@code ClusterStatus} on {@code mt.cluster.status} whenever its slots, the queued
+ * tables or our jobs change, and every {@link #REWRITE_AFTER} regardless (the console's cluster
+ * page shows the latest, and its age). A look or a write that fails is tried again after the next
+ * poll: nothing counts as written until it was.
  */
 final class ClusterReport implements AutoCloseable {
 
@@ -68,19 +68,19 @@ final class ClusterReport implements AutoCloseable {
                 registry,
                 report,
                 "mt.cluster.slots.total",
-                "Task slots of the cluster's TaskManagers, as of the last poll",
+                "Task slots of the cluster's TaskManagers, as of the last look (5 s apart at most)",
                 ClusterCapacity::totalSlots);
         gauge(
                 registry,
                 report,
                 "mt.cluster.slots.free",
-                "Task slots no job holds, as of the last poll",
+                "Task slots no job holds, as of the last look",
                 ClusterCapacity::freeSlots);
         gauge(
                 registry,
                 report,
                 "mt.cluster.task.managers",
-                "TaskManagers registered with the cluster, as of the last poll",
+                "TaskManagers registered with the cluster, as of the last look",
                 ClusterCapacity::taskManagers);
     }
 
@@ -113,10 +113,9 @@ final class ClusterReport implements AutoCloseable {
      */
     void look(List<String> queuedTables) {
         Instant at = clock.instant();
-        if (lastLook != null && at.isBefore(lastLook.plus(LOOK_EVERY))) {
-            return;
+        if (lastLook != null && at.isAfter(lastLook) && at.isBefore(lastLook.plus(LOOK_EVERY))) {
+            return; // looked lately (a clock stepped back does not stop the looks)
         }
-        lastLook = at;
         ClusterCapacity now = flink.capacity();
         capacity = now;
         ClusterStatus status =
@@ -134,6 +133,9 @@ final class ClusterReport implements AutoCloseable {
             statusLog.append(Contracts.CLUSTER_STATUS_V1, ClusterStatus.KEY, status);
             written = status;
         }
+        // Only a look that worked counts: one that failed fails every poll until one works, so
+        // failures in a row take readiness down.
+        lastLook = at;
     }
 
     @Override
