@@ -126,7 +126,7 @@ const log = line => console.log(line + ' (' + ((Date.now() - began) / 1000).toFi
     expect((await text('#events li[data-type="LoadProgress"]')).includes('3500000 source records read, 1150000 to read'),
       'the load\'s event as it arrived');
     expect((await text('#progress-percent')) === '75.3%', 'how far its job is through its sources');
-    expect((await text('#progress')).includes('about 115.0 s left'), 'the time left: ' + await text('#progress'));
+    expect((await text('#progress')).includes('about 1 min 55 s left'), 'the time left: ' + await text('#progress'));
     await shot('6-running-again');
     log('live: ACTIVATED shown as it arrived');
 
@@ -135,6 +135,22 @@ const log = line => console.log(line + ' (' + ((Date.now() - began) / 1000).toFi
     expect((await text(`#tables tr[data-table="default_catalog.${db}.held"] .loading`)) === 'loading 75%',
       'the list says it is loading');
     log('progress: 75.3% through its sources, about 115 s left');
+
+    // A FULL refresh of daily runs: its page and the list say how far it is.
+    console.log('awaiting a refresh');
+    await nextLine();
+    await page.waitForSelector(`#tables tr[data-table="default_catalog.${db}.daily"] .loading`);
+    expect((await text(`#tables tr[data-table="default_catalog.${db}.daily"] .loading`)) === 'refreshing 25%',
+      'the list says it is refreshing: ' + await text(`#tables tr[data-table="default_catalog.${db}.daily"] .loading`));
+    await page.goto(url + '#/table/' + encodeURIComponent(`default_catalog.${db}.daily`));
+    await page.waitForSelector('#refresh-percent');
+    expect((await text('#refresh-percent')) === '25.0%', 'how far the refresh is');
+    expect((await text('#refresh-progress')).includes('4,800,000 source records it reads'),
+      'what it reads in all: ' + await text('#refresh-progress'));
+    expect(/about 1 min (29|30|31) s left/.test(await text('#refresh-progress .progress')),
+      'the time left in the words DESCRIBE uses: ' + await text('#refresh-progress .progress'));
+    await shot('6b-refreshing');
+    log('refresh progress: 25.0% of its sources\' records, in the list and on its page');
 
     // The cluster: its slots, the table waiting for one, the running job linked to Flink's UI.
     await page.click('header nav a[data-nav="cluster"]');

@@ -31,7 +31,8 @@ function signIn(refusal) {
 }
 
 const TABLES = 'SELECT table_name, refresh_mode, freshness, status, measured_lag, last_refresh, '
-  + 'next_refresh, load_progress FROM information_schema.materialized_tables ORDER BY table_name';
+  + 'next_refresh, load_progress, rebuild_progress, refresh_progress '
+  + 'FROM information_schema.materialized_tables ORDER BY table_name';
 
 /** How often a shown page asks again for what events change (status, lag, history). */
 const LIVE_MILLIS = 3000;
@@ -110,6 +111,8 @@ function eventLine(event) {
   const e = event.event || {};
   const said = e.error || e.reason || e.message || (e.rowsWritten !== undefined ? e.rowsWritten + ' rows written' : '')
     || (e.sourceRecordsBehind !== undefined ? e.sourceRecordsRead + ' source records read, ' + e.sourceRecordsBehind + ' to read' : '')
+    || (event.type === 'RefreshProgress' ? e.sourceRecordsRead + ' source records read'
+      + (e.sourceRecordsToRead !== undefined ? ' of ' + e.sourceRecordsToRead : '') : '')
     || (e.jobId ? 'job ' + e.jobId : '');
   return el('li', {'data-type': event.type}, el('span', {class: 'muted'}, (event.readAt || '').slice(11, 19)), ' ',
     el('strong', {}, event.type), said ? ' ' + said : '');
@@ -161,6 +164,35 @@ async function tablesPage(gen) {
         'last refresh', 'next refresh'].map(h => el('th', {}, h)))), body), more, liveNote());
 }
 
+/**
+ * Long work under way on a table, each as a card with a bar where its share is known: a FULL
+ * refresh running, its new query rebuilt beside it (a switch-over, a restore beside it, a rebuild
+ * after an input's rows were replaced), its streaming job catching up through its sources.
+ */
+function longWork(property, self) {
+  const under = (words, prefixes) => prefixes.some(prefix => (words || '').startsWith(prefix));
+  const cards = [];
+  if (property['refresh.running']) {
+    cards.push(el('div', {class: 'card', id: 'refresh-progress'}, el('h2', {}, 'Refreshing'),
+      self?.refresh_progress != null ? progressBar(self.refresh_progress, self.refresh_time_left, 'refresh') : null,
+      el('p', {class: 'muted'}, property['refresh.running'])));
+  }
+  const staged = [property['refresh.rebuild'], property['last_change.done']]
+    .find(words => under(words, ['rebuilding', 'switching over', 'restoring']));
+  if (staged) {
+    cards.push(el('div', {class: 'card', id: 'rebuild-progress'},
+      el('h2', {}, under(staged, ['rebuilding']) ? 'Rebuilding' : 'Switching over to the new query'),
+      self?.rebuild_progress != null ? progressBar(self.rebuild_progress, self.rebuild_time_left, 'rebuild') : null,
+      el('p', {class: 'muted'}, staged)));
+  }
+  if (under(property['refresh.initial_load'], ['catching up'])) {
+    cards.push(el('div', {class: 'card', id: 'progress'}, el('h2', {}, 'Catching up through its sources'),
+      progressBar(self?.load_progress ?? 0, self?.load_time_left),
+      el('p', {class: 'muted'}, property['refresh.initial_load'])));
+  }
+  return cards;
+}
+
 async function tablePage(name, gen) {
   const heading = el('h1'), reason = el('div'), progress = el('div'), plan = el('div', {class: 'card'});
   const definition = el('div', {class: 'card'}), chart = el('div', {class: 'card'}), history = el('div');
@@ -168,7 +200,8 @@ async function tablePage(name, gen) {
   const draw = async () => {
     const [described, tables, refreshes] = await Promise.all([
       rows('DESCRIBE MATERIALIZED TABLE ' + name),
-      rows('SELECT table_name, freshness, status, measured_lag, load_progress, load_time_left '
+      rows('SELECT table_name, freshness, status, measured_lag, load_progress, load_time_left, '
+        + 'rebuild_progress, rebuild_time_left, refresh_progress, refresh_time_left '
         + 'FROM information_schema.materialized_tables'),
       rows('SELECT refresh_trigger, state, state_message, data_timestamp, started_at, finished_at, '
         + 'rows_written, freshness_met FROM information_schema.refresh_history WHERE table_name = '
@@ -184,14 +217,7 @@ async function tablePage(name, gen) {
     heading.replaceChildren(name, ' ', badge(self?.status, health(self)));
     reason.replaceChildren(...(why ? [el('div', {class: 'reason', id: 'reason'},
       el('strong', {}, property['refresh.status'] + ': '), why)] : []));
-    // Long work under way: the streaming job catching up through its sources, or a rebuild.
-    const catchingUp = (property['refresh.initial_load'] || '').startsWith('catching up');
-    const rebuilding = (property['refresh.rebuild'] || '').startsWith('rebuilding');
-    progress.replaceChildren(...(catchingUp || rebuilding ? [el('div', {class: 'card', id: 'progress'},
-      el('h2', {}, rebuilding ? 'Rebuilding' : 'Catching up through its sources'),
-      catchingUp ? progressBar(self?.load_progress ?? 0, self?.load_time_left) : null,
-      el('p', {class: 'muted'}, catchingUp ? property['refresh.initial_load'] : null),
-      rebuilding ? el('p', {class: 'muted'}, property['refresh.rebuild']) : null)] : []));
+    progress.replaceChildren(...longWork(property, self));
     plan.replaceChildren(el('h2', {}, 'Plan and why'), planned.length
       ? propertyTable(planned, 'plan')
       : el('p', {class: 'muted', id: 'plan'}, 'Not planned yet: planner-service has not answered for this version.'));

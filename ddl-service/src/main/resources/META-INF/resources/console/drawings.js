@@ -151,21 +151,35 @@ export function lineage(name, dependencies, byName) {
 const MOST_PER_COLUMN = 40;
 
 /** A share done as a bar, with its percentage and the time left (ms) when known. */
-export function progressBar(percent, timeLeftMillis) {
+export function progressBar(percent, timeLeftMillis, id = 'progress') {
   const done = Math.max(0, Math.min(100, percent));
   return el('div', {class: 'progress'},
-    svg('svg', {id: 'progress-bar', viewBox: '0 0 400 14', preserveAspectRatio: 'none', width: '100%', height: 14,
+    svg('svg', {id: id + '-bar', viewBox: '0 0 400 14', preserveAspectRatio: 'none', width: '100%', height: 14,
       role: 'img', 'aria-label': done.toFixed(1) + '% done'},
     svg('rect', {class: 'progress-left', x: 0, y: 0, width: 400, height: 14}),
     svg('rect', {class: 'progress-done', x: 0, y: 0, width: 4 * done, height: 14})),
-    el('strong', {id: 'progress-percent'}, done.toFixed(1) + '%'),
+    el('strong', {id: id + '-percent'}, done.toFixed(1) + '%'),
     timeLeftMillis !== null && timeLeftMillis !== undefined
-      ? el('span', {class: 'muted'}, ' about ', duration(timeLeftMillis), ' left') : null);
+      ? el('span', {class: 'muted'}, ' about ', timeLeft(timeLeftMillis), ' left') : null);
 }
 
-/** Beside a table's status in the list: how far its streaming job is while it catches up. */
+/** A time left in words, as DESCRIBE says it: "42 s", "1 min 55 s", "2 h 5 min". */
+export function timeLeft(ms) {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  if (seconds < 60) return seconds + ' s';
+  if (seconds < 3600) return Math.floor(seconds / 60) + ' min' + (seconds % 60 ? ' ' + seconds % 60 + ' s' : '');
+  const minutes = Math.floor(seconds / 60);
+  return Math.floor(minutes / 60) + ' h' + (minutes % 60 ? ' ' + minutes % 60 + ' min' : '');
+}
+
+/**
+ * Beside a table's status in the list: how far its long work is, a FULL refresh running, its new
+ * query rebuilt beside it, or its streaming job catching up.
+ */
 export function loading(table) {
-  const percent = table.load_progress;
-  return percent !== null && percent !== undefined && percent < 100
-    ? el('span', {class: 'muted loading'}, ' loading ', Math.floor(percent), '%') : null;
+  const under = (percent) => percent !== null && percent !== undefined && percent < 100;
+  const [what, percent] = under(table.refresh_progress) ? ['refreshing', table.refresh_progress]
+    : under(table.rebuild_progress) ? ['rebuilding', table.rebuild_progress]
+    : under(table.load_progress) ? ['loading', table.load_progress] : [null, null];
+  return what ? el('span', {class: 'muted loading'}, ' ', what, ' ', Math.floor(percent), '%') : null;
 }

@@ -10,6 +10,7 @@ import io.mtables.schemas.cluster.ClusterStatus;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.LoadProgress;
+import io.mtables.schemas.refresh.RefreshProgress;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Suspended;
 import io.mtables.testing.auth.TestCredentials;
@@ -61,6 +62,32 @@ class ConsoleIT {
 
     @TestHTTPResource("/console/")
     URL console;
+
+    /** What the job manager says of a FULL refresh 30 s in, a quarter through its sources. */
+    private static void sendRunningRefresh(String table) {
+        String job = "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b";
+        Instant started = Instant.now().minusSeconds(30);
+        try (TopicProbe probe = new TopicProbe()) {
+            StatementRequests.sendRefreshEvent(
+                    probe,
+                    Contracts.JOB_STARTED_V1,
+                    table,
+                    new JobStarted(
+                            table,
+                            1,
+                            RefreshPlan.Mode.FULL,
+                            job,
+                            "mt:" + table + ":v1:refresh:r1",
+                            null,
+                            started));
+            StatementRequests.sendRefreshEvent(
+                    probe,
+                    Contracts.REFRESH_PROGRESS_V1,
+                    table,
+                    new RefreshProgress(
+                            table, 1, job, 1_200_000, 4_800_000L, started, Instant.now()));
+        }
+    }
 
     @Test
     void aUserCreatesATableFromTheEditorAndFollowsItsPlanLineageLagAndASuspendedReason()
@@ -225,6 +252,11 @@ class ConsoleIT {
                                                     : reported));
                         }
                     }
+                    in.write("sent\n");
+                    in.flush();
+                }
+                if (line.equals("awaiting a refresh")) {
+                    sendRunningRefresh("default_catalog." + db + ".daily");
                     in.write("sent\n");
                     in.flush();
                 }

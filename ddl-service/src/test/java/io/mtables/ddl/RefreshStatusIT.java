@@ -10,8 +10,10 @@ import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
+import io.mtables.schemas.refresh.RefreshProgress;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Suspended;
+import io.mtables.schemas.refresh.SwitchStarted;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -282,6 +284,168 @@ class RefreshStatusIT {
      * A line of ddl-service's /q/metrics that starts so, within the 5 s its table gauges take to
      * appear.
      */
+    @Test
+    void aRunningFullRefreshAndARebuildBesideTheTableSayHowFarTheyAreAndHowLongIsLeft() {
+        DialectIT.awaitReady();
+        String full = "default_catalog." + DB + ".full_mt";
+        String rebuilt = "default_catalog." + DB + ".rebuilt";
+        String source = "default_catalog." + DB + ".work_src";
+        post("CREATE TABLE " + source + " (id BIGINT) WITH ('connector' = 'datagen')", 202);
+        for (String table : List.of(full, rebuilt)) {
+            post(
+                    "CREATE MATERIALIZED TABLE "
+                            + table
+                            + " FRESHNESS = INTERVAL '5' SECOND AS SELECT id FROM "
+                            + source,
+                    202);
+        }
+        String refreshJob = "0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f";
+        String servingJob = "0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d";
+        String stagedJob = "0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e";
+        Instant started = Instant.parse("2026-12-01T17:00:00Z");
+        try (TopicProbe probe = new TopicProbe()) {
+            // A FULL refresh 30 s in, a quarter through: 40,000 records a second, 90 s left.
+            StatementRequests.sendRefreshEvent(
+                    probe,
+                    Contracts.JOB_STARTED_V1,
+                    full,
+                    new JobStarted(
+                            full,
+                            1,
+                            RefreshPlan.Mode.FULL,
+                            refreshJob,
+                            "mt:" + full + ":v1:refresh:r1",
+                            null,
+                            started));
+            StatementRequests.sendRefreshEvent(
+                    probe,
+                    Contracts.REFRESH_PROGRESS_V1,
+                    full,
+                    new RefreshProgress(
+                            full,
+                            1,
+                            refreshJob,
+                            1_200_000,
+                            4_800_000L,
+                            started,
+                            started.plusSeconds(30)));
+            describe(
+                    full,
+                    List.of(
+                            "refresh.running",
+                            "refreshing since 2026-12-01T17:00:00Z (v1, job "
+                                    + refreshJob
+                                    + "): 25.0% of the 4,800,000 source records it reads,"
+                                    + " 1,200,000 read so far at 40,000 a second: about 1 min 30 s"
+                                    + " left, as of 2026-12-01T17:00:30Z"));
+            assertWork(full, "refresh_progress, refresh_time_left", List.of(25.0f, 90000));
+            awaitMetric("mt_table_refresh_progress_ratio{table=\"" + full + "\"} 0.25");
+            awaitMetric("mt_table_refresh_time_left_seconds{table=\"" + full + "\"} 90.0");
+
+            // Its rows replaced, the other table's query is read anew beside it: half through.
+            StatementRequests.sendRefreshEvent(
+                    probe,
+                    Contracts.JOB_STARTED_V1,
+                    rebuilt,
+                    new JobStarted(
+                            rebuilt,
+                            1,
+                            RefreshPlan.Mode.CONTINUOUS,
+                            servingJob,
+                            "mt:" + rebuilt + ":v1:q",
+                            null,
+                            started));
+            StatementRequests.sendRefreshEvent(
+                    probe,
+                    Contracts.SWITCH_STARTED_V1,
+                    rebuilt,
+                    new SwitchStarted(
+                            rebuilt,
+                            1,
+                            1,
+                            null,
+                            stagedJob,
+                            "mt:" + rebuilt + ":v1:q2",
+                            rebuilt + "__mt_v1",
+                            started,
+                            source,
+                            null));
+            for (long[] readAndBehind : new long[][] {{100_000, 300_000}, {200_000, 200_000}}) {
+                StatementRequests.sendRefreshEvent(
+                        probe,
+                        Contracts.LOAD_PROGRESS_V1,
+                        rebuilt,
+                        new LoadProgress(
+                                rebuilt,
+                                1,
+                                stagedJob,
+                                readAndBehind[1],
+                                readAndBehind[0],
+                                false,
+                                started.plusSeconds(readAndBehind[0] / 10_000)));
+            }
+            describe(
+                    rebuilt,
+                    List.of(
+                            "refresh.rebuild",
+                            "rebuilding since 2026-12-01T17:00:00Z: the rows of "
+                                    + source
+                                    + " were replaced, so the query of v1 is read anew from them"
+                                    + " into "
+                                    + rebuilt
+                                    + "__mt_v1 (job "
+                                    + stagedJob
+                                    + "); readers read the rows from before until it has caught"
+                                    + " up; catching up (v1): 50.0% of its sources read, 200,000"
+                                    + " source records to read, 200,000 read so far at 10,000 a"
+                                    + " second: about 20 s left, as of 2026-12-01T17:00:20Z"));
+            assertWork(
+                    rebuilt,
+                    "rebuild_progress, rebuild_time_left, load_progress",
+                    java.util.Arrays.asList(50.0f, 20000, null));
+            awaitMetric("mt_table_rebuild_progress_ratio{table=\"" + rebuilt + "\"} 0.5");
+
+            // The refresh ends: no progress is left to show.
+            StatementRequests.sendRefreshEvent(
+                    probe,
+                    Contracts.REFRESH_SUCCEEDED_V1,
+                    full,
+                    new RefreshSucceeded(
+                            full,
+                            1,
+                            RefreshPlan.Mode.FULL,
+                            Map.of(),
+                            2,
+                            4_800_000,
+                            started,
+                            started.plusSeconds(125),
+                            started,
+                            refreshJob));
+            assertWork(
+                    full,
+                    "refresh_progress, refresh_time_left",
+                    java.util.Arrays.asList(null, null));
+        }
+    }
+
+    /** The table's row of information_schema.materialized_tables has these values, in time. */
+    private static void assertWork(String table, String columns, List<?> values) {
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(
+                        () ->
+                                post(
+                                                "SELECT "
+                                                        + columns
+                                                        + " FROM"
+                                                        + " information_schema.materialized_tables"
+                                                        + " WHERE table_name = '"
+                                                        + table
+                                                        + "'",
+                                                200)
+                                        .then()
+                                        .body("rows", hasItem(values)));
+    }
+
     private static void awaitMetric(String line) {
         await().atMost(Duration.ofSeconds(15))
                 .untilAsserted(

@@ -16,6 +16,7 @@ import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
+import io.mtables.schemas.refresh.RefreshProgress;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
 import io.mtables.schemas.refresh.StateRestored;
@@ -75,6 +76,10 @@ public final class Contracts {
      */
     public static final Contract<LoadProgress> LOAD_PROGRESS_V1 =
             new Contract<>("LoadProgress", 1, LoadProgress.class);
+
+    /** How far a FULL table's running refresh is, on {@link Topics#REFRESH_EVENTS}. */
+    public static final Contract<RefreshProgress> REFRESH_PROGRESS_V1 =
+            new Contract<>("RefreshProgress", 1, RefreshProgress.class);
 
     /** New data is readable in a table, on {@link Topics#REFRESH_EVENTS}. */
     public static final Contract<RefreshSucceeded> REFRESH_SUCCEEDED_V1 =
@@ -142,6 +147,7 @@ public final class Contracts {
                     JOB_QUEUED_V1,
                     JOB_STARTED_V1,
                     LOAD_PROGRESS_V1,
+                    REFRESH_PROGRESS_V1,
                     REFRESH_SUCCEEDED_V1,
                     REFRESH_FAILED_V1,
                     SUSPENDED_V1,
@@ -166,6 +172,7 @@ public final class Contracts {
                     JOB_QUEUED_V1,
                     JOB_STARTED_V1,
                     LOAD_PROGRESS_V1,
+                    REFRESH_PROGRESS_V1,
                     REFRESH_SUCCEEDED_V1,
                     REFRESH_FAILED_V1,
                     SUSPENDED_V1,

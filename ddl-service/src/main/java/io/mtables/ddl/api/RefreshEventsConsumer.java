@@ -41,6 +41,8 @@ public class RefreshEventsConsumer {
             statuses.apply(event.payloadAs(Contracts.JOB_QUEUED_V1));
         } else if (contract.equals(Contracts.LOAD_PROGRESS_V1)) {
             statuses.apply(event.payloadAs(Contracts.LOAD_PROGRESS_V1));
+        } else if (contract.equals(Contracts.REFRESH_PROGRESS_V1)) {
+            statuses.apply(event.payloadAs(Contracts.REFRESH_PROGRESS_V1));
         } else if (contract.equals(Contracts.JOB_STARTED_V1)) {
             statuses.apply(event.payloadAs(Contracts.JOB_STARTED_V1));
         } else if (contract.equals(Contracts.REFRESH_SUCCEEDED_V1)) {

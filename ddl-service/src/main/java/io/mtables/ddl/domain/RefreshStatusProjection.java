@@ -6,15 +6,14 @@ import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
+import io.mtables.schemas.refresh.RefreshProgress;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
 import io.mtables.schemas.refresh.StateRestored;
 import io.mtables.schemas.refresh.Suspended;
 import io.mtables.schemas.refresh.SwitchStarted;
 import io.mtables.schemas.refresh.SwitchedOver;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -66,23 +65,13 @@ public class RefreshStatusProjection {
 
     private final LoadReports loads = new LoadReports();
 
+    /** Each FULL table's running refresh, as its last {@code RefreshProgress} said. */
+    private final Map<String, RefreshProgress> refreshesRunning = new ConcurrentHashMap<>();
+
+    private final SwitchOverReports switchOvers = new SwitchOverReports(loads::estimateOf);
+
     /** Tables whose last suspension was the job manager's, after failures (not a statement). */
     private final Set<String> suspendedAfterFailures = ConcurrentHashMap.newKeySet();
-
-    /** The latest switch-over of each table to a new query: started, or done. */
-    private final Map<String, Object> switches = new ConcurrentHashMap<>();
-
-    /**
-     * The latest rebuild of each table whose input's rows were replaced: its SwitchStarted, or
-     * {@link Rebuilt}.
-     */
-    private final Map<String, Object> rebuilds = new ConcurrentHashMap<>();
-
-    /** A rebuild done: the input it was for, and its switch-over. */
-    private record Rebuilt(String replacedInput, SwitchedOver switched) {}
-
-    /** A COMPATIBLE change restored beside the table: its staging, then its switch. */
-    private record RestoredBeside(SwitchStarted started, SwitchedOver switched) {}
 
     public Optional<RefreshStatus> find(String table) {
         return Optional.ofNullable(statuses.get(table));
@@ -97,7 +86,7 @@ public class RefreshStatusProjection {
      * How far the table's streaming job is through its sources, as last reported; empty when never.
      */
     public Optional<LoadProgress> load(String table) {
-        return loads.latest(table);
+        return loads.latest(table, switchOvers.stagingJob(table));
     }
 
     /** Whether the table is SUSPENDED, by the job manager after failures. */
@@ -106,9 +95,43 @@ public class RefreshStatusProjection {
                 && find(table).filter(s -> s.status().equals("SUSPENDED")).isPresent();
     }
 
-    /** The table's load with its percentage and time left; empty when never reported. */
+    /**
+     * The load of the job serving the table, with its percentage and time left; empty when never
+     * reported.
+     */
     public Optional<LoadEstimate> loadEstimate(String table) {
-        return loads.estimate(table);
+        return loads.estimate(table, switchOvers.stagingJob(table));
+    }
+
+    /**
+     * The load of the staged job of the table's switch-over or rebuild under way (its new query
+     * read from its sources beside the job serving it); empty when none is under way or it has not
+     * reported.
+     */
+    public Optional<LoadEstimate> rebuildEstimate(String table) {
+        return loads.estimateOf(table, switchOvers.stagingJob(table));
+    }
+
+    /** How far a FULL table's running refresh is. */
+    public void apply(RefreshProgress event) {
+        refreshesRunning.merge(
+                event.table(),
+                event,
+                (known, next) -> next.reportedAt().isBefore(known.reportedAt()) ? known : next);
+    }
+
+    /**
+     * The table's running refresh, how far it is and how long it has left; empty when none runs.
+     */
+    public Optional<RefreshRunEstimate> refreshEstimate(String table) {
+        return Optional.ofNullable(refreshesRunning.get(table)).map(RefreshRunEstimate::of);
+    }
+
+    /** The refresh's job ended, or another started: its progress is over. */
+    private void refreshEnded(String table, String jobId) {
+        refreshesRunning.computeIfPresent(
+                table,
+                (key, running) -> jobId == null || running.jobId().equals(jobId) ? null : running);
     }
 
     public void apply(JobQueued event) {
@@ -129,9 +152,10 @@ public class RefreshStatusProjection {
     }
 
     public void apply(JobStarted event) {
-        if (load(event.table()).filter(l -> !l.jobId().equals(event.jobId())).isPresent()) {
-            loads.forget(event.table());
-        }
+        loads.forgetAllBut(event.table(), event.jobId(), switchOvers.stagingJob(event.table()));
+        refreshesRunning.computeIfPresent(
+                event.table(),
+                (key, running) -> running.jobId().equals(event.jobId()) ? running : null);
         update(
                 event.table(),
                 s ->
@@ -161,6 +185,9 @@ public class RefreshStatusProjection {
     }
 
     public void apply(RefreshSucceeded event) {
+        if (event.mode() == RefreshPlan.Mode.FULL) {
+            refreshEnded(event.table(), null);
+        }
         update(
                 event.table(),
                 s ->
@@ -194,6 +221,7 @@ public class RefreshStatusProjection {
     }
 
     public void apply(RefreshFailed event) {
+        refreshEnded(event.table(), event.jobId());
         update(
                 event.table(),
                 s ->
@@ -217,6 +245,7 @@ public class RefreshStatusProjection {
             suspendedAfterFailures.remove(event.table());
         }
         loads.forget(event.table());
+        refreshesRunning.remove(event.table());
         update(
                 event.table(),
                 s ->
@@ -255,191 +284,43 @@ public class RefreshStatusProjection {
     public void apply(Dropped event) {
         statuses.remove(event.table());
         loads.forget(event.table());
+        refreshesRunning.remove(event.table());
         suspendedAfterFailures.remove(event.table());
-        switches.remove(event.table());
-        rebuilds.remove(event.table());
+        switchOvers.forget(event.table());
     }
 
     public void apply(SwitchStarted event) {
-        (event.replacedInput() == null ? switches : rebuilds).put(event.table(), event);
+        switchOvers.apply(event);
     }
 
     /**
-     * The end of a rebuild or of a switch-over to a new query (both, when a rebuild took over a
-     * staging of the new query).
+     * The end of a rebuild or of a switch-over to a new query: the staged job's load is over, and
+     * the job it stopped with is started again (its own JobStarted).
      */
     public void apply(SwitchedOver event) {
-        String table = event.table();
-        SwitchStarted rebuild =
-                rebuilds.get(table) instanceof SwitchStarted started
-                                && started.definitionVersion() == event.definitionVersion()
-                        ? started
-                        : null;
-        if (rebuild != null) {
-            rebuilds.put(table, new Rebuilt(rebuild.replacedInput(), event));
-        }
-        Object latest = switches.get(table);
-        if (latest instanceof SwitchStarted pending
-                && pending.definitionVersion() == event.definitionVersion()
-                && pending.restoredFrom() != null) {
-            switches.put(table, new RestoredBeside(pending, event));
-        } else if (rebuild == null
-                || latest instanceof SwitchStarted pending
-                        && pending.definitionVersion() == event.definitionVersion()) {
-            switches.put(table, event);
-        }
-    }
-
-    /**
-     * The table's latest rebuild because an input's rows were replaced, in words (under way, or
-     * done); empty when none was seen.
-     */
-    public Optional<String> rebuild(String table) {
-        Object latest = rebuilds.get(table);
-        if (latest instanceof SwitchStarted started) {
-            return Optional.of(
-                    "rebuilding since "
-                            + started.startedAt()
-                            + ": the rows of "
-                            + started.replacedInput()
-                            + " were replaced, so the query of v"
-                            + started.definitionVersion()
-                            + " is read anew from them into "
-                            + started.stagedTable()
-                            + " (job "
-                            + started.jobId()
-                            + "); readers read the rows from before until it has caught up");
-        }
-        if (latest instanceof Rebuilt done) {
-            return Optional.of(
-                    "rebuilt at "
-                            + done.switched().switchedAt()
-                            + ": the rows of "
-                            + done.replacedInput()
-                            + " were replaced, and the query of v"
-                            + done.switched().definitionVersion()
-                            + " was read anew from them in "
-                            + Duration.between(
-                                            done.switched().stagedAt(),
-                                            done.switched().switchedAt())
-                                    .toSeconds()
-                            + " s");
-        }
-        return Optional.empty();
+        switchOvers.apply(event);
+        loads.forget(event.table());
+        refreshesRunning.remove(event.table());
     }
 
     public void apply(StateRestored event) {
-        switches.put(event.table(), event);
+        switchOvers.apply(event);
     }
 
-    /** Seed 004's bridge of a switch-over, in words; empty when there was none. */
-    private static String bridged(SwitchedOver.Bridged bridge) {
-        if (bridge == null) {
-            return "";
-        }
-        return "; bridged: the old query's rows with "
-                + bridge.column()
-                + " up to "
-                + bridge.cutOver()
-                + " kept, the new query's after it"
-                + (bridge.newRowsFrom() != null
-                                && bridge.newRowsFrom().compareTo(bridge.cutOver()) > 0
-                        ? " (its rows begin at "
-                                + bridge.newRowsFrom()
-                                + ": the windows between may be missing or partial)"
-                        : "");
+    /**
+     * The table's latest rebuild because an input's rows were replaced, in words (under way, with
+     * how far, or done); empty when none was seen.
+     */
+    public Optional<String> rebuild(String table) {
+        return switchOvers.rebuild(table);
     }
 
     /**
      * The table's latest switch-over to a new query, or restore of its state into one, in words
-     * (under way, or done); empty when none was seen.
+     * (under way, with how far, or done); empty when none was seen.
      */
     public Optional<String> switchOver(String table) {
-        Object latest = switches.get(table);
-        if (latest instanceof SwitchStarted started && started.restoredFrom() != null) {
-            return Optional.of(
-                    "restoring beside the table: since "
-                            + started.startedAt()
-                            + " the query of v"
-                            + started.definitionVersion()
-                            + " goes on from v"
-                            + started.fromVersion()
-                            + "'s savepoint "
-                            + started.restoredFrom()
-                            + " into "
-                            + started.stagedTable()
-                            + " (job "
-                            + started.jobId()
-                            + "), the rows written by then rewritten; readers read v"
-                            + started.fromVersion()
-                            + "'s rows until it has caught up");
-        }
-        if (latest instanceof RestoredBeside restored) {
-            SwitchedOver switched = restored.switched();
-            return Optional.of(
-                    String.format(
-                            Locale.ROOT,
-                            "state restored at %s: the query of v%d went on from v%d's savepoint"
-                                    + " %s beside the table, its sources not read again and the"
-                                    + " rows written rewritten into the new query's; readers"
-                                    + " read it after %d s (the name named no table for %.1f"
-                                    + " ms); its job goes on from %s",
-                            switched.switchedAt(),
-                            switched.definitionVersion(),
-                            restored.started().fromVersion(),
-                            restored.started().restoredFrom(),
-                            Duration.between(switched.stagedAt(), switched.switchedAt())
-                                    .toSeconds(),
-                            switched.nameGapMillis(),
-                            switched.savepoint()));
-        }
-        if (latest instanceof SwitchStarted started) {
-            return Optional.of(
-                    "switching over: since "
-                            + started.startedAt()
-                            + " the query of v"
-                            + started.definitionVersion()
-                            + " fills "
-                            + started.stagedTable()
-                            + " (job "
-                            + started.jobId()
-                            + ")"
-                            + (started.fromVersion() > 0
-                                    ? "; readers read v" + started.fromVersion() + "'s rows"
-                                    : "")
-                            + " until it has caught up");
-        }
-        if (latest instanceof SwitchedOver switched) {
-            return Optional.of(
-                    String.format(
-                                    Locale.ROOT,
-                                    "switched over at %s: readers read the query of v%d after %d s"
-                                        + " of staging (the name named no table for %.1f ms); its"
-                                        + " job goes on from %s",
-                                    switched.switchedAt(),
-                                    switched.definitionVersion(),
-                                    Duration.between(switched.stagedAt(), switched.switchedAt())
-                                            .toSeconds(),
-                                    switched.nameGapMillis(),
-                                    switched.savepoint())
-                            + bridged(switched.bridge()));
-        }
-        if (latest instanceof StateRestored restored) {
-            return Optional.of(
-                    String.format(
-                            Locale.ROOT,
-                            "state restored at %s: the query of v%d goes on from v%d's savepoint"
-                                    + " %s, its sources not read again; the rows written were"
-                                    + " rewritten into the new query's, the table taking no new"
-                                    + " data for %.1f s",
-                            restored.restoredAt(),
-                            restored.definitionVersion(),
-                            restored.fromVersion(),
-                            restored.savepoint(),
-                            Duration.between(restored.stoppedAt(), restored.restoredAt()).toMillis()
-                                    / 1000.0));
-        }
-        return Optional.empty();
+        return switchOvers.switchOver(table);
     }
 
     private void update(String table, UnaryOperator<RefreshStatus> change) {

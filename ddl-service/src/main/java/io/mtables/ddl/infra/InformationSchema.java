@@ -32,7 +32,11 @@ public final class InformationSchema {
                     new ResultColumn("measured_lag", "BIGINT"),
                     new ResultColumn("data_timestamp", "TIMESTAMP"),
                     new ResultColumn("load_progress", "DOUBLE"),
-                    new ResultColumn("load_time_left", "BIGINT"));
+                    new ResultColumn("load_time_left", "BIGINT"),
+                    new ResultColumn("rebuild_progress", "DOUBLE"),
+                    new ResultColumn("rebuild_time_left", "BIGINT"),
+                    new ResultColumn("refresh_progress", "DOUBLE"),
+                    new ResultColumn("refresh_time_left", "BIGINT"));
 
     /**
      * The columns of {@code information_schema.table_dependencies}: one row per table a

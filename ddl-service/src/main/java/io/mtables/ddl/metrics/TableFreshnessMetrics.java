@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.mtables.ddl.domain.LoadEstimate;
 import io.mtables.ddl.domain.PlanProjection;
+import io.mtables.ddl.domain.RefreshRunEstimate;
 import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.ddl.domain.TableFreshness;
 import io.mtables.ddl.infra.DdlRuntime;
@@ -14,6 +15,7 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
@@ -29,7 +32,9 @@ import org.jboss.logging.Logger;
  * Each materialized table's measured freshness as Prometheus gauges on {@code /q/metrics}: {@code
  * mt_table_lag_seconds}, {@code mt_table_freshness_target_seconds}, {@code
  * mt_table_data_timestamp_seconds}, {@code mt_table_load_progress_ratio}, {@code
- * mt_table_load_time_left_seconds}, {@code mt_table_suspended} and {@code
+ * mt_table_load_time_left_seconds}, {@code mt_table_rebuild_progress_ratio}, {@code
+ * mt_table_rebuild_time_left_seconds}, {@code mt_table_refresh_progress_ratio}, {@code
+ * mt_table_refresh_time_left_seconds}, {@code mt_table_suspended} and {@code
  * mt_table_suspended_after_failures}, tagged {@code table}. The values are measured when scraped;
  * the set of tables follows the catalog, looked at every few seconds.
  */
@@ -111,6 +116,28 @@ public class TableFreshnessMetrics {
         }
     }
 
+    /** A gauge of a share done, 0 to 1, from a percentage; NaN while there is none. */
+    private Meter ratio(
+            String table, String name, Supplier<Optional<Double>> percent, String description) {
+        return Gauge.builder(name, () -> percent.get().map(p -> p / 100).orElse(Double.NaN))
+                .tag("table", table)
+                .description(description)
+                .strongReference(true)
+                .register(registry);
+    }
+
+    /** A gauge of a time left in seconds; NaN while there is none. */
+    private Meter seconds(
+            String table, String name, Supplier<Optional<Duration>> left, String description) {
+        return Gauge.builder(
+                        name, () -> left.get().map(l -> l.toMillis() / 1000.0).orElse(Double.NaN))
+                .tag("table", table)
+                .baseUnit("seconds")
+                .description(description)
+                .strongReference(true)
+                .register(registry);
+    }
+
     private List<Meter> register(String table) {
         return List.of(
                 Gauge.builder(
@@ -174,6 +201,32 @@ public class TableFreshnessMetrics {
                                         + " caught up or not yet known")
                         .strongReference(true)
                         .register(registry),
+                ratio(
+                        table,
+                        "mt.table.rebuild.progress.ratio",
+                        () -> statuses.rebuildEstimate(table).map(LoadEstimate::percent),
+                        "How far the staged job of the table's switch-over or rebuild is through"
+                                + " its sources (1 once caught up); NaN when none is under way"),
+                seconds(
+                        table,
+                        "mt.table.rebuild.time.left",
+                        () -> statuses.rebuildEstimate(table).flatMap(LoadEstimate::timeLeft),
+                        "The time the staged job of the table's switch-over or rebuild needs to"
+                                + " read what its sources have left; NaN when none is under way,"
+                                + " caught up or not yet known"),
+                ratio(
+                        table,
+                        "mt.table.refresh.progress.ratio",
+                        () -> statuses.refreshEstimate(table).flatMap(RefreshRunEstimate::percent),
+                        "How far the table's running FULL refresh is through what its sources"
+                                + " read; NaN when none runs or what it reads in all is not known"),
+                seconds(
+                        table,
+                        "mt.table.refresh.time.left",
+                        () -> statuses.refreshEstimate(table).flatMap(RefreshRunEstimate::timeLeft),
+                        "The time the table's running FULL refresh needs to read what its"
+                                + " sources have left, at the rate it has read so far; NaN when"
+                                + " none runs or not known"),
                 Gauge.builder(
                                 "mt.table.suspended.after.failures",
                                 () -> statuses.suspendedAfterFailures(table) ? 1 : 0)

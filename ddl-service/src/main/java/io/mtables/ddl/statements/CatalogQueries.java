@@ -4,6 +4,7 @@ import io.mtables.ddl.audit.AuditProjection;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.LoadEstimate;
 import io.mtables.ddl.domain.PlanProjection;
+import io.mtables.ddl.domain.RefreshRunEstimate;
 import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.domain.TableFreshness;
@@ -220,6 +221,10 @@ final class CatalogQueries {
                 rows,
                 "refresh.initial_load",
                 statuses.loadEstimate(table).map(LoadEstimate::inWords).orElse(null));
+        property(
+                rows,
+                "refresh.running",
+                statuses.refreshEstimate(table).map(RefreshRunEstimate::inWords).orElse(null));
         property(rows, "refresh.rebuild", statuses.rebuild(table).orElse(null));
         property(rows, "refresh.job_id", refresh.map(s -> s.jobId()).orElse(null));
         property(
@@ -277,6 +282,8 @@ final class CatalogQueries {
             var refresh = statuses.find(table.table());
             var measured = freshness.measure(table.table(), Instant.now());
             var load = statuses.loadEstimate(table.table());
+            var rebuild = statuses.rebuildEstimate(table.table());
+            var running = statuses.refreshEstimate(table.table());
             rows.add(
                     new Object[] {
                         table.table(),
@@ -293,7 +300,15 @@ final class CatalogQueries {
                         measured.map(m -> m.lag().toMillis()).orElse(null),
                         measured.map(m -> m.dataTimestamp().toEpochMilli()).orElse(null),
                         load.map(LoadEstimate::percent).orElse(null),
-                        load.flatMap(LoadEstimate::timeLeft).map(Duration::toMillis).orElse(null)
+                        load.flatMap(LoadEstimate::timeLeft).map(Duration::toMillis).orElse(null),
+                        rebuild.map(LoadEstimate::percent).orElse(null),
+                        rebuild.flatMap(LoadEstimate::timeLeft)
+                                .map(Duration::toMillis)
+                                .orElse(null),
+                        running.flatMap(RefreshRunEstimate::percent).orElse(null),
+                        running.flatMap(RefreshRunEstimate::timeLeft)
+                                .map(Duration::toMillis)
+                                .orElse(null)
                     });
         }
         List<Object[]> dependencies = new ArrayList<>();

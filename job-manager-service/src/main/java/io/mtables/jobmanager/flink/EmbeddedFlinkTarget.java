@@ -115,6 +115,11 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
     }
 
     @Override
+    public OptionalLong sourceRecordsRead(String jobId) {
+        return rest.sourceRecordsRead(jobId);
+    }
+
+    @Override
     public OptionalLong restarts(String jobId) {
         return rest.restarts(jobId);
     }

@@ -39,6 +39,9 @@ final class FlinkRestReads {
     /** Per job, the metric queries of its source vertices, looked up once. */
     private final Map<String, List<String>> sourceMetricQueries = new ConcurrentHashMap<>();
 
+    /** Per job, the queries of its source operators' {@code numRecordsOut}: see below. */
+    private final Map<String, List<String>> sourceReadQueries = new ConcurrentHashMap<>();
+
     FlinkRestReads(String baseUrl) {
         this.baseUrl = baseUrl;
     }
@@ -235,6 +238,68 @@ final class FlinkRestReads {
             return Optional.empty(); // asked again at the next look
         }
         return Optional.of(new SourceProgress(pending, read, behind));
+    }
+
+    /**
+     * Read from the metrics of the job's source vertices over plain HTTP: each source operator's
+     * {@code <operator>.numRecordsOut}, summed over subtasks and sources, for any source (a batch
+     * refresh's Paimon sources cannot say what they have left). The metric names are looked up once
+     * per job, after its sources have registered them.
+     */
+    OptionalLong sourceRecordsRead(String jobId) {
+        try {
+            List<String> queries = sourceReadQueries.get(jobId);
+            if (queries == null) {
+                queries = sourceReadQueries(jobId);
+                if (queries.isEmpty()) {
+                    return OptionalLong.empty(); // not registered yet
+                }
+                if (sourceReadQueries.size() > 1_000) {
+                    sourceReadQueries.clear(); // ended jobs' entries: a plain bound, as above
+                }
+                sourceReadQueries.put(jobId, queries);
+            }
+            long read = 0;
+            for (String query : queries) {
+                for (var metric : getJson(query)) {
+                    read += (long) metric.path("sum").asDouble();
+                }
+            }
+            return OptionalLong.of(read);
+        } catch (FlinkUnavailableException e) {
+            sourceReadQueries.remove(jobId);
+            return OptionalLong.empty(); // asked again at the next look
+        }
+    }
+
+    private List<String> sourceReadQueries(String jobId) {
+        List<String> queries = new ArrayList<>();
+        for (var vertex : getJson("/jobs/" + jobId).path("vertices")) {
+            if (!vertex.path("name").asText().startsWith("Source:")) {
+                continue;
+            }
+            String metrics =
+                    "/jobs/"
+                            + jobId
+                            + "/vertices/"
+                            + vertex.path("id").asText()
+                            + "/subtasks/metrics";
+            List<String> wanted = new ArrayList<>();
+            for (var metric : getJson(metrics)) {
+                String id = metric.path("id").asText();
+                if (id.startsWith("Source__") && id.endsWith(".numRecordsOut")) {
+                    wanted.add(id);
+                }
+            }
+            if (wanted.isEmpty()) {
+                return List.of(); // a source whose metrics are not registered yet
+            }
+            queries.add(
+                    metrics
+                            + "?agg=sum&get="
+                            + URLEncoder.encode(String.join(",", wanted), StandardCharsets.UTF_8));
+        }
+        return queries;
     }
 
     private List<String> sourceMetricQueries(String jobId) {

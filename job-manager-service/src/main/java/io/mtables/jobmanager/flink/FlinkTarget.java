@@ -61,6 +61,13 @@ public interface FlinkTarget extends AutoCloseable {
     Optional<SourceProgress> sourceProgress(String jobId);
 
     /**
+     * The records the job's sources have read so far ({@code numRecordsOut} of every source
+     * operator, summed), whether or not they can say what they have left; empty when the cluster
+     * cannot say.
+     */
+    OptionalLong sourceRecordsRead(String jobId);
+
+    /**
      * How old the job metrics the REST API answers with may be: the cluster's {@code
      * metrics.fetcher.update-interval} (Flink's default, 10 s, when it does not say). A value read
      * later than that after a moment was sampled after it.

@@ -139,6 +139,11 @@ public class RemoteFlinkTarget implements FlinkTarget {
     }
 
     @Override
+    public OptionalLong sourceRecordsRead(String jobId) {
+        return reads.sourceRecordsRead(jobId);
+    }
+
+    @Override
     public OptionalLong restarts(String jobId) {
         return reads.restarts(jobId);
     }

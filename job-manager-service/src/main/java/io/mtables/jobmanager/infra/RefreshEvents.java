@@ -7,6 +7,7 @@ import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
+import io.mtables.schemas.refresh.RefreshProgress;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.schemas.refresh.Resumed;
 import io.mtables.schemas.refresh.StateRestored;
@@ -38,6 +39,10 @@ public class RefreshEvents {
 
     public void loadProgress(LoadProgress event) {
         log.append(Contracts.LOAD_PROGRESS_V1, event.table(), event);
+    }
+
+    public void refreshProgress(RefreshProgress event) {
+        log.append(Contracts.REFRESH_PROGRESS_V1, event.table(), event);
     }
 
     public void succeeded(RefreshSucceeded event) {

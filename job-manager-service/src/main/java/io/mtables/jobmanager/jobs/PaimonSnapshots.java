@@ -4,6 +4,7 @@ import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableId;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.CachingCatalog;
 import org.apache.paimon.catalog.Catalog;
@@ -60,6 +61,27 @@ public class PaimonSnapshots implements AutoCloseable {
                             snapshot.commitIdentifier()));
         } catch (Catalog.TableNotExistException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * The records in the table's files at {@code snapshotId} (Paimon's total record count: for a
+     * table with a primary key, rows not yet merged by a compaction count more than once); empty
+     * when the snapshot or the table is gone, or does not say.
+     */
+    public OptionalLong totalRecords(String table, long snapshotId) {
+        TableId id = TableId.of(table);
+        try {
+            FileStoreTable paimon =
+                    (FileStoreTable) catalog.getTable(Identifier.create(id.database(), id.name()));
+            var manager = paimon.snapshotManager();
+            if (!manager.snapshotExists(snapshotId)) {
+                return OptionalLong.empty();
+            }
+            Long records = manager.snapshot(snapshotId).totalRecordCount();
+            return records == null ? OptionalLong.empty() : OptionalLong.of(records);
+        } catch (Catalog.TableNotExistException e) {
+            return OptionalLong.empty();
         }
     }
 

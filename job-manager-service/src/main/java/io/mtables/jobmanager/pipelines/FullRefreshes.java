@@ -40,6 +40,7 @@ final class FullRefreshes {
     private final PaimonSnapshots snapshots;
     private final PaimonPartitions partitions;
     private final RefreshScopes scopes;
+    private final FullRefreshProgress progress;
     private final Clock clock;
 
     /** Until the previous run's state is read back, refreshes wait. */
@@ -61,6 +62,7 @@ final class FullRefreshes {
         this.snapshots = snapshots;
         this.partitions = partitions;
         this.scopes = new RefreshScopes(snapshots, partitions, replaced);
+        this.progress = new FullRefreshProgress(flink, snapshots, reports, clock);
         this.clock = clock;
     }
 
@@ -128,6 +130,7 @@ final class FullRefreshes {
             return;
         }
         RefreshScopes.Run run = (RefreshScopes.Run) scope;
+        Long recordsToRead = recordsToRead(definition, run);
         try {
             Instant scoped = clock.instant();
             var job =
@@ -145,6 +148,7 @@ final class FullRefreshes {
             pipeline.refreshJobId = job.getJobID().toHexString();
             pipeline.refreshRunning = refresh;
             pipeline.refreshScope = run.scope();
+            pipeline.refreshRecordsToRead = recordsToRead;
             // The refresh's time counts from here: compiling and submitting its job are part of its
             // cost.
             pipeline.refreshStartedAt = requestedAt;
@@ -202,6 +206,7 @@ final class FullRefreshes {
             return;
         }
         if (!job.ended()) {
+            reportProgress(pipeline);
             return;
         }
         String jobId = pipeline.refreshJobId;
@@ -247,7 +252,39 @@ final class FullRefreshes {
         pipeline.refreshJobId = null;
         pipeline.refreshRunning = null;
         pipeline.refreshScope = null;
+        pipeline.refreshRecordsToRead = null;
+        pipeline.refreshProgressAt = null;
         pipeline.endReportAttempts = 0;
+    }
+
+    /**
+     * The records the refresh reads in all, when they can be counted before it runs; null when not,
+     * or when counting failed (its progress then says what was read, not of how much).
+     */
+    private Long recordsToRead(TableDefinition definition, RefreshScopes.Run run) {
+        try {
+            return progress.recordsToRead(definition, run);
+        } catch (RuntimeException e) {
+            LOG.warnf(
+                    "the records the refresh of %s reads could not be counted: %s",
+                    definition.table(), PipelineReports.rootMessage(e));
+            return null;
+        }
+    }
+
+    /**
+     * How far the running refresh is; a report that fails (the metrics, Kafka) is tried again at
+     * the next look.
+     */
+    private void reportProgress(Pipeline pipeline) {
+        try {
+            progress.report(pipeline);
+        } catch (RuntimeException e) {
+            LOG.debugf(
+                    "the progress of the refresh of %s was not reported (tried again at the next"
+                            + " look): %s",
+                    pipeline.table, PipelineReports.rootMessage(e));
+        }
     }
 
     /** Reports how a refresh job ended; changes the pipeline only once its event is sent. */

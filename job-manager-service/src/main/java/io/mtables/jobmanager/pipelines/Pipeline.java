@@ -102,6 +102,12 @@ final class Pipeline {
         /** How often the bridge failed for this switch. */
         int bridgeFailures;
 
+        /** When the job's load through its sources was last reported; null: not yet. */
+        Instant loadReportedAt;
+
+        /** Whether its load was reported caught up: nothing more is reported. */
+        boolean loadOver;
+
         Staging(String jobId, long version, long fromVersion, Instant since) {
             this.jobId = jobId;
             this.version = version;
@@ -213,6 +219,16 @@ final class Pipeline {
     final Map<Map<String, String>, InputsRead> lastInputs = new HashMap<>();
 
     Instant refreshStartedAt;
+
+    /**
+     * The records the running refresh's sources read in all, when known before it runs (the
+     * snapshots of the materialized tables it reads whole); null otherwise.
+     */
+    Long refreshRecordsToRead;
+
+    /** When the running refresh's progress was last reported; null: not yet. */
+    Instant refreshProgressAt;
+
     Refresh refreshWaiting;
 
     /** Looks at the ended refresh job that failed to report its end, in a row. */

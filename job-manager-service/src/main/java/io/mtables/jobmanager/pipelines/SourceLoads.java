@@ -85,7 +85,9 @@ final class SourceLoads {
                 .loadProgress(
                         new LoadProgress(
                                 pipeline.table,
-                                pipeline.definition.version(),
+                                // The job's own: during a switch-over the definition is the new
+                                // version's, the job serving the table still the old one's.
+                                pipeline.streamingJobVersion,
                                 jobId,
                                 progress.pendingRecords(),
                                 progress.recordsRead(),

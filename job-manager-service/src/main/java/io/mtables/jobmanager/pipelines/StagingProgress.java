@@ -5,6 +5,7 @@ import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.flink.SourceProgress;
 import io.mtables.jobmanager.jobs.JobSql;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
+import io.mtables.schemas.refresh.LoadProgress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,20 +15,28 @@ import java.util.SortedMap;
 /**
  * How far a switch-over's staging job has read ({@link SwitchOvers}), from Flink's source metrics
  * and checkpoints: caught up with its sources before the old job stops, and having read everything
- * since once it has stopped.
+ * since once it has stopped. Until it has caught up, how far it is goes out as {@code LoadProgress}
+ * of its own job and version (the rebuild's progress), every {@link SourceLoads#LOAD_REPORT_EVERY},
+ * and a last time once caught up.
  */
 final class StagingProgress {
 
     private final FlinkTarget flink;
     private final PaimonSnapshots snapshots;
     private final JobManagerConfig config;
+    private final PipelineReports reports;
     private final Clock clock;
 
     StagingProgress(
-            FlinkTarget flink, PaimonSnapshots snapshots, JobManagerConfig config, Clock clock) {
+            FlinkTarget flink,
+            PaimonSnapshots snapshots,
+            JobManagerConfig config,
+            PipelineReports reports,
+            Clock clock) {
         this.flink = flink;
         this.snapshots = snapshots;
         this.config = config;
+        this.reports = reports;
         this.clock = clock;
     }
 
@@ -38,8 +47,15 @@ final class StagingProgress {
      * new: the job had nothing left to write.
      */
     boolean caughtUp(Pipeline pipeline, Pipeline.Staging staging) {
-        SortedMap<Long, Instant> checkpoints = flink.completedCheckpoints(staging.jobId);
         Optional<SourceProgress> progress = flink.sourceProgress(staging.jobId);
+        boolean caughtUp = caughtUp(pipeline, staging, progress);
+        progress.ifPresent(seen -> reportLoad(pipeline, staging, seen, caughtUp));
+        return caughtUp;
+    }
+
+    private boolean caughtUp(
+            Pipeline pipeline, Pipeline.Staging staging, Optional<SourceProgress> progress) {
+        SortedMap<Long, Instant> checkpoints = flink.completedCheckpoints(staging.jobId);
         Instant now = clock.instant();
         if (progress.isPresent()) {
             if (progress.get().pendingRecords() > 0) {
@@ -63,6 +79,37 @@ final class StagingProgress {
                         .map(PaimonSnapshots.CommittedSnapshot::commitIdentifier)
                         .orElse(0L);
         return checkpoints.lastKey() > committed + 1;
+    }
+
+    /**
+     * The rebuild's progress: how far the staging job is through its sources, reported as the load
+     * of its own job and version (the old job's, if it still loads, goes on as its own).
+     */
+    private void reportLoad(
+            Pipeline pipeline,
+            Pipeline.Staging staging,
+            SourceProgress progress,
+            boolean caughtUp) {
+        Instant now = clock.instant();
+        if (staging.loadOver
+                || !caughtUp
+                        && staging.loadReportedAt != null
+                        && now.isBefore(
+                                staging.loadReportedAt.plus(SourceLoads.LOAD_REPORT_EVERY))) {
+            return;
+        }
+        staging.loadReportedAt = now;
+        staging.loadOver = caughtUp;
+        reports.events()
+                .loadProgress(
+                        new LoadProgress(
+                                pipeline.table,
+                                staging.version,
+                                staging.jobId,
+                                caughtUp ? 0 : progress.pendingRecords(),
+                                progress.recordsRead(),
+                                caughtUp,
+                                now));
     }
 
     /**

@@ -69,7 +69,7 @@ final class SwitchOvers {
         this.streaming = streaming;
         this.clock = clock;
         this.rowsReplaced = rowsReplaced;
-        this.progress = new StagingProgress(flink, snapshots, config, clock);
+        this.progress = new StagingProgress(flink, snapshots, config, reports, clock);
         this.bridges = new SwitchBridges(new BridgedHistory(submitter)::bridge, config, reports);
     }
 

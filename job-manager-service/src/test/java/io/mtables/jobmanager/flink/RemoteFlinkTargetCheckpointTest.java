@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * client cannot read that refusal (its cause's class is not on the class loader it reads with) and
  * asked for the result again every 3 s for a minute, logging an error each time (bin/bench
  * evolution, docs/benchmarks.md). Here, on the test's class path, Flink's refusal would be read: so
- * the test tells the two apart by the exception.
+ * the test tells the two apart by the exception. Also: what a job's sources read is counted for any
+ * source, over the same REST reads.
  */
 class RemoteFlinkTargetCheckpointTest {
 
@@ -41,7 +42,13 @@ class RemoteFlinkTargetCheckpointTest {
         cluster =
                 new MiniCluster(
                         new MiniClusterConfiguration.Builder()
-                                .setNumSlotsPerTaskManager(1)
+                                .setNumSlotsPerTaskManager(2)
+                                // REST metrics as fresh as the embedded cluster's
+                                .setConfiguration(
+                                        Configuration.fromMap(
+                                                java.util.Map.of(
+                                                        "metrics.fetcher.update-interval",
+                                                        "250 ms")))
                                 .build());
         cluster.start();
         target =
@@ -85,8 +92,43 @@ class RemoteFlinkTargetCheckpointTest {
         }
     }
 
+    /**
+     * What a job's sources have read, whatever they are: a source that cannot say what it has left
+     * (a Paimon table in a FULL refresh; here a sequence) still counts what it read.
+     */
+    @Test
+    void theRecordsEverySourceReadAreCountedWhetherOrNotItSaysWhatIsLeft() throws Exception {
+        StreamExecutionEnvironment env =
+                new StreamExecutionEnvironment(target.clientConfiguration());
+        env.setParallelism(1);
+        env.fromSequence(0, Long.MAX_VALUE).map(new Slow()).sinkTo(new DiscardingSink<>());
+        JobClient job = env.executeAsync("a sequence read slowly");
+        String jobId = job.getJobID().toHexString();
+        try {
+            assertTrue(target.sourceProgress(jobId).isEmpty(), "a sequence says nothing is left");
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> target.sourceRecordsRead(jobId).orElse(0) >= 10);
+            long first = target.sourceRecordsRead(jobId).getAsLong();
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> target.sourceRecordsRead(jobId).getAsLong() > first);
+        } finally {
+            job.cancel().get(30, TimeUnit.SECONDS);
+        }
+    }
+
     private static int port() {
         return cluster.getRestAddress().join().getPort();
+    }
+
+    /** About a record a millisecond. */
+    private static final class Slow extends RichMapFunction<Long, Long> {
+        @Override
+        public Long map(Long value) throws InterruptedException {
+            Thread.sleep(1);
+            return value;
+        }
     }
 
     /** Holds its task in INITIALIZING for 3 s, as a restore of large state does. */

@@ -61,6 +61,7 @@ class SwitchOversTest {
 
     private Instant now = Instant.parse("2026-12-01T10:00:00Z");
     private final List<Object> sent = new ArrayList<>();
+    private final List<LoadProgress> loads = new ArrayList<>();
 
     /** Every job the cluster knows, by id: its name and state. */
     private final Map<String, FlinkJob> jobs = new LinkedHashMap<>();
@@ -96,6 +97,10 @@ class SwitchOversTest {
         String staged = stagedJob();
 
         manager.poll();
+        assertThat(loads)
+                .as("the rebuild's progress: the staged job's own load")
+                .filteredOn(load -> load.jobId().equals(staged))
+                .containsExactly(new LoadProgress(TABLE, 2, staged, 500, 100, false, now));
         progress = Optional.of(new SourceProgress(0, 600));
         later(1);
         manager.poll(); // nothing left to read: a checkpoint triggered after this moment must
@@ -105,10 +110,23 @@ class SwitchOversTest {
         later(1);
         manager.poll();
         assertThat(savepointsOf).as("an older checkpoint does not count").isEmpty();
+        assertThat(loads)
+                .as("reported every 5 s at most")
+                .filteredOn(load -> load.jobId().equals(staged))
+                .hasSize(1);
+        assertThat(loads)
+                .as("the old job's load is its own version's")
+                .filteredOn(load -> load.jobId().equals("old"))
+                .allMatch(load -> load.definitionVersion() == 1);
 
         checkpoint(staged, 2, now);
         later(1);
         manager.poll();
+        assertThat(loads)
+                .as("and a last time once caught up")
+                .filteredOn(load -> load.jobId().equals(staged))
+                .last()
+                .isEqualTo(new LoadProgress(TABLE, 2, staged, 0, 600, true, now));
         assertThat(cancelled).as("the old job stops first").containsExactly("old");
         assertThat(savepointsOf).isEmpty();
         progress = Optional.of(new SourceProgress(0, 610));
@@ -148,6 +166,7 @@ class SwitchOversTest {
         manager.poll();
         manager.poll();
         assertThat(checkpointsAsked).containsExactly(switchedJob);
+        assertThat(loads).filteredOn(load -> load.jobId().equals(staged)).hasSize(2);
     }
 
     @Test
@@ -295,7 +314,9 @@ class SwitchOversTest {
                                     event) {} // the old job's snapshots: not what is tested
 
                     @Override
-                    public void loadProgress(LoadProgress event) {}
+                    public void loadProgress(LoadProgress event) {
+                        loads.add(event);
+                    }
 
                     @Override
                     public void failed(RefreshFailed event) {
