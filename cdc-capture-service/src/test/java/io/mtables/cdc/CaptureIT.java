@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mtables.schemas.Topics;
 import io.mtables.testing.kafka.KafkaBroker;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.mtables.testing.kafka.TopicProbe;
@@ -213,6 +214,53 @@ class CaptureIT {
                                             .doesNotContain(
                                                     PostgresTestResource.TOPIC_PREFIX
                                                             + ".cdc_it_other.noise"));
+        }
+    }
+
+    /**
+     * The snapshot's rows reach their topics together, in one transaction: meanwhile, and once
+     * done, how far it is goes to mt.capture.status, each table's rows against PostgreSQL's own
+     * estimate (none for a table never analyzed).
+     */
+    @Test
+    void howFarTheSnapshotIsIsReportedAgainstPostgresEstimate() throws Exception {
+        String bulk = PostgresTestResource.TOPIC_PREFIX + ".cdc_it.bulk";
+        try (TopicProbe probe = new TopicProbe().fromStart(Topics.CAPTURE_STATUS)) {
+            JsonNode done =
+                    JSON.readTree(
+                            probe.await(
+                                            r ->
+                                                    bulk.equals(r.key())
+                                                            && r.value().contains("\"done\":true"),
+                                            PATIENCE)
+                                    .value());
+            assertThat(done.path("rowsCaptured").asLong())
+                    .isEqualTo(PostgresTestResource.BULK_ROWS);
+            assertThat(done.path("rowsEstimated").asLong())
+                    .as("pg_class.reltuples after ANALYZE")
+                    .isEqualTo(PostgresTestResource.BULK_ROWS);
+            assertThat(done.path("table").asText()).isEqualTo("cdc_it.bulk");
+            JsonNode underWay =
+                    JSON.readTree(
+                            probe.await(
+                                            r ->
+                                                    bulk.equals(r.key())
+                                                            && r.value().contains("\"done\":false"),
+                                            PATIENCE)
+                                    .value());
+            assertThat(underWay.path("rowsCaptured").asLong())
+                    .as("a report while it ran, before its last batch")
+                    .isBetween(0L, PostgresTestResource.BULK_ROWS - 1L);
+            JsonNode items =
+                    JSON.readTree(
+                            probe.await(
+                                            r ->
+                                                    ITEMS.equals(r.key())
+                                                            && r.value().contains("\"done\":true"),
+                                            PATIENCE)
+                                    .value());
+            assertThat(items.has("rowsEstimated")).as("a table never analyzed").isFalse();
+            assertThat(items.path("rowsCaptured").asLong()).isEqualTo(1);
         }
     }
 

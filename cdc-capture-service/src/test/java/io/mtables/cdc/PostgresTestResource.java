@@ -19,6 +19,7 @@ public class PostgresTestResource implements QuarkusTestResourceLifecycleManager
     static final String SLOT = "mt_cdc_it";
     static final String TOPIC_PREFIX = "cdcit" + UUID.randomUUID().toString().substring(0, 8);
     static final Duration HEARTBEAT = Duration.ofSeconds(1);
+    static final int BULK_ROWS = 5_000;
     static final Duration OFFSET_FLUSH = Duration.ofSeconds(1);
 
     @Override
@@ -37,6 +38,11 @@ public class PostgresTestResource implements QuarkusTestResourceLifecycleManager
                         + " d DATE, t TIME(6), ts TIMESTAMP(6), tstz TIMESTAMPTZ, flag BOOLEAN)",
                 "CREATE TABLE cdc_it_other.noise (id BIGSERIAL PRIMARY KEY, payload TEXT)",
                 "CREATE TABLE cdc_it.empty_at_start (id BIGINT PRIMARY KEY)",
+                // Rows enough for a snapshot of several batches (Debezium's are 2,048 at most),
+                // analyzed so that PostgreSQL has an estimate of them.
+                "CREATE TABLE cdc_it.bulk (id BIGINT PRIMARY KEY)",
+                "INSERT INTO cdc_it.bulk SELECT generate_series(1, " + BULK_ROWS + ")",
+                "ANALYZE cdc_it.bulk",
                 "INSERT INTO cdc_it.items VALUES (1, 'snapshot', 12.34, '2026-11-29',"
                         + " '10:15:30.123456', '2026-11-29 10:15:30.123456', '2026-11-29"
                         + " 10:15:30.123456+01', true)");

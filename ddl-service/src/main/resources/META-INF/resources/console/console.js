@@ -31,7 +31,7 @@ function signIn(refusal) {
 }
 
 const TABLES = 'SELECT table_name, refresh_mode, freshness, status, measured_lag, last_refresh, '
-  + 'next_refresh, load_progress, rebuild_progress, refresh_progress '
+  + 'next_refresh, load_progress, rebuild_progress, refresh_progress, snapshot_progress '
   + 'FROM information_schema.materialized_tables ORDER BY table_name';
 
 /** How often a shown page asks again for what events change (status, lag, history). */
@@ -167,7 +167,8 @@ async function tablesPage(gen) {
 /**
  * Long work under way on a table, each as a card with a bar where its share is known: a FULL
  * refresh running, its new query rebuilt beside it (a switch-over, a restore beside it, a rebuild
- * after an input's rows were replaced), its streaming job catching up through its sources.
+ * after an input's rows were replaced), the capture's snapshot of its sources (their rows readable
+ * only once it ends), its streaming job catching up through its sources.
  */
 function longWork(property, self) {
   const under = (words, prefixes) => prefixes.some(prefix => (words || '').startsWith(prefix));
@@ -185,6 +186,11 @@ function longWork(property, self) {
       self?.rebuild_progress != null ? progressBar(self.rebuild_progress, self.rebuild_time_left, 'rebuild') : null,
       el('p', {class: 'muted'}, staged)));
   }
+  if (property['refresh.source_snapshot']) {
+    cards.push(el('div', {class: 'card', id: 'snapshot-progress'}, el('h2', {}, 'The capture is snapshotting its sources'),
+      self?.snapshot_progress != null ? progressBar(self.snapshot_progress, self.snapshot_time_left, 'snapshot') : null,
+      el('p', {class: 'muted'}, property['refresh.source_snapshot'])));
+  }
   if (under(property['refresh.initial_load'], ['catching up'])) {
     cards.push(el('div', {class: 'card', id: 'progress'}, el('h2', {}, 'Catching up through its sources'),
       progressBar(self?.load_progress ?? 0, self?.load_time_left),
@@ -201,7 +207,8 @@ async function tablePage(name, gen) {
     const [described, tables, refreshes] = await Promise.all([
       rows('DESCRIBE MATERIALIZED TABLE ' + name),
       rows('SELECT table_name, freshness, status, measured_lag, load_progress, load_time_left, '
-        + 'rebuild_progress, rebuild_time_left, refresh_progress, refresh_time_left '
+        + 'rebuild_progress, rebuild_time_left, refresh_progress, refresh_time_left, '
+        + 'snapshot_progress, snapshot_time_left '
         + 'FROM information_schema.materialized_tables'),
       rows('SELECT refresh_trigger, state, state_message, data_timestamp, started_at, finished_at, '
         + 'rows_written, freshness_met FROM information_schema.refresh_history WHERE table_name = '

@@ -174,12 +174,13 @@ export function timeLeft(ms) {
 
 /**
  * Beside a table's status in the list: how far its long work is, a FULL refresh running, its new
- * query rebuilt beside it, or its streaming job catching up.
+ * query rebuilt beside it, the capture's snapshot of its sources, or its streaming job catching up.
  */
 export function loading(table) {
   const under = (percent) => percent !== null && percent !== undefined && percent < 100;
   const [what, percent] = under(table.refresh_progress) ? ['refreshing', table.refresh_progress]
     : under(table.rebuild_progress) ? ['rebuilding', table.rebuild_progress]
+    : under(table.snapshot_progress) ? ['snapshotting', table.snapshot_progress]
     : under(table.load_progress) ? ['loading', table.load_progress] : [null, null];
   return what ? el('span', {class: 'muted loading'}, ' ', what, ' ', Math.floor(percent), '%') : null;
 }

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.hasItem;
 
 import io.mtables.schemas.Contracts;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.capture.CaptureSnapshot;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
@@ -424,6 +426,99 @@ class RefreshStatusIT {
             assertWork(
                     full,
                     "refresh_progress, refresh_time_left",
+                    java.util.Arrays.asList(null, null));
+        }
+    }
+
+    @Test
+    void theCapturesSnapshotOfItsSourcesSaysHowFarTheInitialLoadIsBeforeItsRowsCanBeRead() {
+        DialectIT.awaitReady();
+        String topic = "cdc." + DB + ".users";
+        String other = "cdc." + DB + ".domains";
+        post(
+                "CREATE TABLE "
+                        + DB
+                        + ".users (id BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' ="
+                        + " 'kafka', 'topic' = '"
+                        + topic
+                        + "', 'format' = 'debezium-json', 'properties.bootstrap.servers' = '"
+                        + io.mtables.testing.kafka.KafkaBroker.bootstrapServers()
+                        + "', 'scan.startup.mode' = 'earliest-offset')",
+                202);
+        String table = "default_catalog." + DB + ".user_count";
+        post(
+                "CREATE MATERIALIZED TABLE "
+                        + table
+                        + " FRESHNESS = INTERVAL '5' SECOND AS SELECT COUNT(*) AS n FROM "
+                        + DB
+                        + ".users",
+                202);
+        // Times of now: a snapshot the capture stopped reporting on for 2 minutes is not under way.
+        Instant started = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        try (TopicProbe probe = new TopicProbe()) {
+            // The snapshot reads users and domains, 20 s in: 450,000 + 50,000 of about
+            // 1,000,000 + 100,000 rows, 25,000 a second, so 600,000 rows take 24 s more.
+            for (CaptureSnapshot report :
+                    List.of(
+                            new CaptureSnapshot(
+                                    topic,
+                                    DB + ".users",
+                                    450_000,
+                                    1_000_000L,
+                                    false,
+                                    started,
+                                    started.plusSeconds(20)),
+                            new CaptureSnapshot(
+                                    other,
+                                    DB + ".domains",
+                                    50_000,
+                                    100_000L,
+                                    false,
+                                    started,
+                                    started.plusSeconds(20)))) {
+                StatementRequests.sendEvent(
+                        probe,
+                        Topics.CAPTURE_STATUS,
+                        Contracts.CAPTURE_SNAPSHOT_V1,
+                        report.topic(),
+                        report);
+            }
+            describe(
+                    table,
+                    List.of(
+                            "refresh.source_snapshot",
+                            "the capture is snapshotting "
+                                    + DB
+                                    + ".users (and 1 more table) since "
+                                    + started
+                                    + ": 500,000 of about 1,100,000 rows read (PostgreSQL's"
+                                    + " estimate), 45.5% at 25,000 a second: about 24 s left; its"
+                                    + " rows reach Kafka together when it ends, as of "
+                                    + started.plusSeconds(20)));
+            assertWork(
+                    table,
+                    "ROUND(snapshot_progress, 1), snapshot_time_left",
+                    List.of(45.5f, 24000));
+            awaitMetric("mt_table_snapshot_time_left_seconds{table=\"" + table + "\"} 24.0");
+
+            for (String[] done : new String[][] {{topic, "users"}, {other, "domains"}}) {
+                StatementRequests.sendEvent(
+                        probe,
+                        Topics.CAPTURE_STATUS,
+                        Contracts.CAPTURE_SNAPSHOT_V1,
+                        done[0],
+                        new CaptureSnapshot(
+                                done[0],
+                                DB + "." + done[1],
+                                1_000_000,
+                                1_000_000L,
+                                true,
+                                started,
+                                started.plusSeconds(44)));
+            }
+            assertWork(
+                    table,
+                    "snapshot_progress, snapshot_time_left",
                     java.util.Arrays.asList(null, null));
         }
     }

@@ -1,6 +1,7 @@
 package io.mtables.schemas;
 
 import io.mtables.schemas.access.AccessChanged;
+import io.mtables.schemas.capture.CaptureSnapshot;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.cluster.ClusterStatus;
@@ -137,6 +138,12 @@ public final class Contracts {
     public static final Contract<ClusterStatus> CLUSTER_STATUS_V1 =
             new Contract<>("ClusterStatus", 1, ClusterStatus.class);
 
+    /**
+     * How far the capture's snapshot of one PostgreSQL table is, on {@link Topics#CAPTURE_STATUS}.
+     */
+    public static final Contract<CaptureSnapshot> CAPTURE_SNAPSHOT_V1 =
+            new Contract<>("CaptureSnapshot", 1, CaptureSnapshot.class);
+
     /** Time for one FULL refresh, on {@link Topics#REFRESH_TICKS}. */
     public static final Contract<RefreshTick> REFRESH_TICK_V1 =
             new Contract<>("RefreshTick", 1, RefreshTick.class);
@@ -184,6 +191,7 @@ public final class Contracts {
                     SWITCHED_OVER_V1,
                     STATE_RESTORED_V1,
                     CLUSTER_STATUS_V1,
+                    CAPTURE_SNAPSHOT_V1,
                     REFRESH_TICK_V1);
 
     private Contracts() {}

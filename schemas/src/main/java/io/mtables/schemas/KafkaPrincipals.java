@@ -69,7 +69,8 @@ public final class KafkaPrincipals {
                             Topics.DDL_AUDIT,
                             Topics.REFRESH_PLANS,
                             Topics.REFRESH_EVENTS,
-                            Topics.CLUSTER_STATUS),
+                            Topics.CLUSTER_STATUS,
+                            Topics.CAPTURE_STATUS),
                     "ddl-service",
                     null,
                     List.of(),
@@ -124,7 +125,7 @@ public final class KafkaPrincipals {
     public static final Principal CDC_CAPTURE_SERVICE =
             new Principal(
                     "cdc-capture-service",
-                    List.of(Topics.DEAD_LETTERS),
+                    List.of(Topics.CAPTURE_STATUS, Topics.DEAD_LETTERS),
                     List.of(),
                     "cdc-capture-service",
                     "mt-cdc-capture",

@@ -67,6 +67,14 @@ public final class Topics {
      */
     public static final String CLUSTER_STATUS = "mt.cluster.status";
 
+    /**
+     * How far cdc-capture-service's snapshot of each captured table is ({@code CaptureSnapshot.v1},
+     * keyed by the table's change topic, compacted: the latest is what counts). One partition.
+     * Produced by cdc-capture-service while a snapshot runs; read by ddl-service (a table's initial
+     * load before its sources' rows can be read).
+     */
+    public static final String CAPTURE_STATUS = "mt.capture.status";
+
     /** Every topic with its retention policy, so that any service can create what is missing. */
     public static final List<TopicSpec> ALL =
             List.of(
@@ -81,7 +89,8 @@ public final class Topics {
                     new TopicSpec(SCHEDULER_LAST_TICKS, TopicSpec.Retention.COMPACT),
                     new TopicSpec(DDL_ACCESS, TopicSpec.Retention.COMPACT, 1),
                     new TopicSpec(DDL_AUDIT, TopicSpec.Retention.DELETE),
-                    new TopicSpec(CLUSTER_STATUS, TopicSpec.Retention.COMPACT, 1));
+                    new TopicSpec(CLUSTER_STATUS, TopicSpec.Retention.COMPACT, 1),
+                    new TopicSpec(CAPTURE_STATUS, TopicSpec.Retention.COMPACT, 1));
 
     private Topics() {}
 

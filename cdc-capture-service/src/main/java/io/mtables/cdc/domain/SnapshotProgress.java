@@ -22,6 +22,14 @@ public final class SnapshotProgress {
                 && !isTrue(sourceOffset.get("snapshot_completed"));
     }
 
+    /** Whether the event is a row of a snapshot (its last row included). */
+    public static boolean inSnapshot(Map<String, ?> sourceOffset) {
+        return sourceOffset != null
+                && sourceOffset.get("snapshot") != null
+                && !"false".equals(String.valueOf(sourceOffset.get("snapshot")))
+                && !isTrue(sourceOffset.get("snapshot_completed"));
+    }
+
     private static boolean isTrue(Object flag) {
         return Boolean.TRUE.equals(flag) || "true".equals(flag);
     }

@@ -9,6 +9,7 @@ import io.mtables.cdc.CdcConfig;
 import io.mtables.cdc.domain.DebeziumProperties;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.messaging.MessagingConfig;
+import io.mtables.schemas.Topics;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
@@ -63,7 +64,21 @@ public class CaptureRuntime {
                         new OffsetRecords(config.offsetsTopic(), DebeziumProperties.ENGINE_NAME),
                         List.of("__debezium-heartbeat"),
                         event -> ((EmbeddedEngineChangeEvent<?, ?, ?>) event).sourceRecord(),
-                        new ChangeMetrics(registry, Clock.systemUTC()));
+                        new ChangeMetrics(registry, Clock.systemUTC()),
+                        new SnapshotReports(
+                                new KafkaLog(
+                                        Topics.CAPTURE_STATUS, "cdc-capture-service", clientConfig),
+                                tables.stream()
+                                        .map(
+                                                table ->
+                                                        new SnapshotReports.Table(
+                                                                config.topicPrefix()
+                                                                        + "."
+                                                                        + table.name(),
+                                                                table.name(),
+                                                                table.estimatedRows()))
+                                        .toList(),
+                                Clock.systemUTC()));
         // Every captured table has its topic before its first change: a job over a table still
         // empty would otherwise fail on a topic that does not exist (Flink's Kafka source does not
         // wait).

@@ -53,6 +53,7 @@ final class ChangePublisher
     private final Set<String> topicsKnown = new HashSet<>();
     private final AtomicLong published = new AtomicLong();
     private final ChangeMetrics metrics;
+    private final SnapshotReports snapshots;
 
     /** The open transaction's records (more than one batch only inside the snapshot). */
     private final List<ChangeEvent<String, String>> uncommitted = new ArrayList<>();
@@ -68,6 +69,7 @@ final class ChangePublisher
      * @param heartbeatTopics Debezium's heartbeat records go to topics starting with these; they
      *     only move the offsets forward and are not published
      * @param sourceOf the engine's source record behind a change event (its partition and offset)
+     * @param snapshots told how far a snapshot is, and when it is committed
      */
     ChangePublisher(
             Map<String, Object> clientConfig,
@@ -78,9 +80,11 @@ final class ChangePublisher
             OffsetRecords offsets,
             List<String> heartbeatTopics,
             Function<ChangeEvent<String, String>, SourceRecord> sourceOf,
-            ChangeMetrics metrics) {
+            ChangeMetrics metrics,
+            SnapshotReports snapshots) {
         this.replicationFactor = replicationFactor;
         this.metrics = metrics;
+        this.snapshots = snapshots;
         this.offsets = offsets;
         this.sourceOf = sourceOf;
         Map<String, Object> config = new HashMap<>(clientConfig);
@@ -139,8 +143,13 @@ final class ChangePublisher
         }
         SourceRecord last = sourceOf.apply(records.get(records.size() - 1));
         producer.send(offsets.of(last.sourcePartition(), last.sourceOffset()));
+        if (SnapshotProgress.inSnapshot(sourceOf.apply(records.get(0)).sourceOffset())) {
+            snapshots.read(uncommittedCounts); // a snapshot is read: what it has so far
+        }
         if (!SnapshotProgress.unfinished(last.sourceOffset())) {
+            Map<String, Integer> read = Map.copyOf(uncommittedCounts);
             commit(committer);
+            snapshots.committed(read);
         }
         committer.markBatchFinished();
     }
@@ -222,5 +231,6 @@ final class ChangePublisher
     public void close() {
         producer.close(Duration.ofSeconds(10));
         admin.close(Duration.ofSeconds(5));
+        snapshots.close();
     }
 }

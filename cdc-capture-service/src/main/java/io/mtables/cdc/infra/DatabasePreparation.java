@@ -22,10 +22,11 @@ final class DatabasePreparation {
     private DatabasePreparation() {}
 
     /**
-     * A captured table, as Debezium names it in its topics ({@code schema.table}), and its quoted
-     * SQL name.
+     * A captured table, as Debezium names it in its topics ({@code schema.table}), its quoted SQL
+     * name, and PostgreSQL's estimate of its rows ({@code pg_class.reltuples}; null for a table
+     * never analyzed or vacuumed), which a snapshot's progress is told against.
      */
-    record CapturedTable(String name, String quoted, boolean fullIdentity) {}
+    record CapturedTable(String name, String quoted, boolean fullIdentity, Long estimatedRows) {}
 
     static List<CapturedTable> prepare(CdcConfig config) {
         String url =
@@ -78,10 +79,10 @@ final class DatabasePreparation {
         List<CapturedTable> tables = new ArrayList<>();
         try (ResultSet rows =
                 statement.executeQuery(
-                        "SELECT n.nspname, c.relname, c.relreplident FROM pg_class c JOIN"
-                            + " pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r',"
-                            + " 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND"
-                            + " n.nspname NOT LIKE 'pg_toast%'")) {
+                        "SELECT n.nspname, c.relname, c.relreplident, c.reltuples FROM pg_class c"
+                            + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN"
+                            + " ('r', 'p') AND n.nspname NOT IN ('pg_catalog',"
+                            + " 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'")) {
             while (rows.next()) {
                 String name = rows.getString(1) + "." + rows.getString(2);
                 if (patterns.stream().anyMatch(p -> p.matcher(name).matches())) {
@@ -91,7 +92,13 @@ final class DatabasePreparation {
                                     + "\".\""
                                     + rows.getString(2).replace("\"", "\"\"")
                                     + "\"";
-                    tables.add(new CapturedTable(name, quoted, "f".equals(rows.getString(3))));
+                    double estimate = rows.getDouble(4); // -1: never analyzed (PostgreSQL 14+)
+                    tables.add(
+                            new CapturedTable(
+                                    name,
+                                    quoted,
+                                    "f".equals(rows.getString(3)),
+                                    estimate < 0 ? null : Math.round(estimate)));
                 }
             }
         }

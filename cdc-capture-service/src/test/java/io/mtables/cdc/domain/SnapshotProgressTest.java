@@ -47,4 +47,19 @@ class SnapshotProgressTest {
         assertThat(SnapshotProgress.unfinished(Map.of("lsn", 5L, "lsn_proc", 5L))).isFalse();
         assertThat(SnapshotProgress.unfinished(null)).isFalse();
     }
+
+    @Test
+    void aSnapshotRowTheLastIncludedIsInTheSnapshotAStreamedChangeIsNot() {
+        assertThat(
+                        SnapshotProgress.inSnapshot(
+                                Map.of("snapshot", "INITIAL", "last_snapshot_record", true)))
+                .isTrue();
+        assertThat(SnapshotProgress.inSnapshot(Map.of("snapshot", "INITIAL"))).isTrue();
+        assertThat(
+                        SnapshotProgress.inSnapshot(
+                                Map.of("snapshot", "INITIAL", "snapshot_completed", true)))
+                .isFalse();
+        assertThat(SnapshotProgress.inSnapshot(Map.of("lsn", 5L, "lsn_proc", 5L))).isFalse();
+        assertThat(SnapshotProgress.inSnapshot(null)).isFalse();
+    }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.mtables.messaging.KafkaLog;
 import io.mtables.testing.kafka.KafkaBroker;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -20,11 +21,13 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.connect.source.SourceRecord;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
  * The publisher against a real broker, through a crash inside the snapshot: what a reader with
- * {@code read_committed} sees of the change topic and of the offsets topic.
+ * {@code read_committed} sees of the change topic and of the offsets topic, and how far the
+ * snapshot was said to be meanwhile.
  */
 class ChangePublisherIT {
 
@@ -33,6 +36,8 @@ class ChangePublisherIT {
     private static final String OFFSETS = "mt.cdc.offsets.cdcpub" + RUN;
     private static final String TRANSACTIONAL_ID = "mt-cdc-capture.it" + RUN;
     private static final Map<String, ?> PARTITION = Map.of("server", "cdcpub" + RUN);
+    private static final String STATUS = "mt.capture.status.it" + RUN;
+    private static final String EMPTY = "cdcpub" + RUN + ".public.empty";
 
     @Test
     void aSnapshotCutShortIsNotSeenAndTheOneAfterItAndEveryChangeAreSeenOnce() throws Exception {
@@ -50,8 +55,20 @@ class ChangePublisherIT {
                     List.of(row(1, snapshotOffset(false)), row(2, snapshotOffset(false))),
                     committer);
             assertThat(committedValues(TOPIC)).isEmpty();
+            awaitStatus(
+                    "{\"topic\":\""
+                            + TOPIC
+                            + "\",\"table\":\"public.items\",\"rowsCaptured\":2,\"rowsEstimated\":10,\"done\":false");
             second.handleBatch(List.of(row(3, snapshotOffset(true))), committer);
             assertThat(committedValues(TOPIC)).containsExactly("r1", "r2", "r3");
+            awaitStatus(
+                    "{\"topic\":\""
+                            + TOPIC
+                            + "\",\"table\":\"public.items\",\"rowsCaptured\":3,\"rowsEstimated\":10,\"done\":true");
+            awaitStatus(
+                    "{\"topic\":\""
+                            + EMPTY
+                            + "\",\"table\":\"public.empty\",\"rowsCaptured\":0,\"done\":true");
             assertThat(committer.processed).hasSize(3);
 
             second.handleBatch(List.of(row(4, Map.of("lsn", 4L))), committer);
@@ -82,7 +99,29 @@ class ChangePublisherIT {
                 new OffsetRecords(OFFSETS, "mt-cdc-capture"),
                 List.of("__debezium-heartbeat"),
                 event -> ((Row) event).source,
-                new ChangeMetrics(new SimpleMeterRegistry(), Clock.systemUTC()));
+                new ChangeMetrics(new SimpleMeterRegistry(), Clock.systemUTC()),
+                new SnapshotReports(
+                        new KafkaLog(
+                                STATUS,
+                                "cdc-capture-service",
+                                Map.of("bootstrap.servers", KafkaBroker.bootstrapServers())),
+                        List.of(
+                                new SnapshotReports.Table(TOPIC, "public.items", 10L),
+                                new SnapshotReports.Table(EMPTY, "public.empty", null)),
+                        Clock.systemUTC()));
+    }
+
+    /**
+     * A report of the snapshot's progress on the status topic starts so (sent from a thread of its
+     * own: in time). Each table has one per report: how many rows of it, of PostgreSQL's estimate.
+     */
+    private static void awaitStatus(String prefix) {
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () ->
+                                assertThat(committedValues(STATUS))
+                                        .anyMatch(v -> v.startsWith(prefix)));
     }
 
     private static Map<String, ?> snapshotOffset(boolean last) {

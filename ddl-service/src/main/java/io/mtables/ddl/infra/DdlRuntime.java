@@ -5,6 +5,7 @@ import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.access.AccessControl;
 import io.mtables.ddl.access.AccessLog;
 import io.mtables.ddl.audit.AuditProjection;
+import io.mtables.ddl.domain.CaptureSnapshotProjection;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
@@ -107,6 +108,9 @@ public class DdlRuntime {
 
     // Injected (mt.ddl.audit-kept); a runtime a test makes without CDI keeps DdlConfig's default.
     @jakarta.inject.Inject AuditProjection audits = new AuditProjection(10_000);
+
+    /** The capture's reports of its snapshots; a runtime made by hand has an empty one. */
+    @jakarta.inject.Inject CaptureSnapshotProjection captures = new CaptureSnapshotProjection();
 
     private WarehouseReader warehouse =
             new WarehouseReader(
@@ -344,7 +348,7 @@ public class DdlRuntime {
                 new StatementService(
                         flink,
                         catalog,
-                        new ReadModels(plans, statuses, warehouse, queries, audits),
+                        new ReadModels(plans, statuses, warehouse, queries, audits, captures),
                         preview,
                         new StatementLogs(definitions, results, lifecycle, accessLog),
                         access,

@@ -36,7 +36,9 @@ public final class InformationSchema {
                     new ResultColumn("rebuild_progress", "DOUBLE"),
                     new ResultColumn("rebuild_time_left", "BIGINT"),
                     new ResultColumn("refresh_progress", "DOUBLE"),
-                    new ResultColumn("refresh_time_left", "BIGINT"));
+                    new ResultColumn("refresh_time_left", "BIGINT"),
+                    new ResultColumn("snapshot_progress", "DOUBLE"),
+                    new ResultColumn("snapshot_time_left", "BIGINT"));
 
     /**
      * The columns of {@code information_schema.table_dependencies}: one row per table a

@@ -2,6 +2,7 @@ package io.mtables.ddl.infra;
 
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.audit.AuditProjection;
+import io.mtables.ddl.domain.CaptureSnapshotProjection;
 import io.mtables.ddl.domain.ClusterStatusProjection;
 import io.mtables.ddl.domain.FreshnessEpisodes;
 import io.mtables.ddl.domain.PlanProjection;
@@ -24,6 +25,12 @@ public class Projections {
     @Singleton
     ClusterStatusProjection cluster() {
         return new ClusterStatusProjection();
+    }
+
+    @Produces
+    @Singleton
+    CaptureSnapshotProjection captures() {
+        return new CaptureSnapshotProjection();
     }
 
     @Produces

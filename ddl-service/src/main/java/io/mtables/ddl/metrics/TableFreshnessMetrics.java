@@ -3,10 +3,13 @@ package io.mtables.ddl.metrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.mtables.ddl.domain.CaptureSnapshotProjection;
 import io.mtables.ddl.domain.LoadEstimate;
+import io.mtables.ddl.domain.LongWork;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshRunEstimate;
 import io.mtables.ddl.domain.RefreshStatusProjection;
+import io.mtables.ddl.domain.SnapshotEstimate;
 import io.mtables.ddl.domain.TableFreshness;
 import io.mtables.ddl.infra.DdlRuntime;
 import io.mtables.schemas.catalog.TableDefinition;
@@ -34,7 +37,8 @@ import org.jboss.logging.Logger;
  * mt_table_data_timestamp_seconds}, {@code mt_table_load_progress_ratio}, {@code
  * mt_table_load_time_left_seconds}, {@code mt_table_rebuild_progress_ratio}, {@code
  * mt_table_rebuild_time_left_seconds}, {@code mt_table_refresh_progress_ratio}, {@code
- * mt_table_refresh_time_left_seconds}, {@code mt_table_suspended} and {@code
+ * mt_table_refresh_time_left_seconds}, {@code mt_table_snapshot_progress_ratio}, {@code
+ * mt_table_snapshot_time_left_seconds}, {@code mt_table_suspended} and {@code
  * mt_table_suspended_after_failures}, tagged {@code table}. The values are measured when scraped;
  * the set of tables follows the catalog, looked at every few seconds.
  */
@@ -47,6 +51,7 @@ public class TableFreshnessMetrics {
     private final MeterRegistry registry;
     private final DdlRuntime runtime;
     private final RefreshStatusProjection statuses;
+    private final CaptureSnapshotProjection captures;
     private final PlanProjection plans;
     private final Clock clock;
     private final Map<String, List<Meter>> meters = new HashMap<>();
@@ -63,10 +68,12 @@ public class TableFreshnessMetrics {
             DdlRuntime runtime,
             RefreshStatusProjection statuses,
             PlanProjection plans,
+            CaptureSnapshotProjection captures,
             Clock clock) {
         this.registry = registry;
         this.runtime = runtime;
         this.statuses = statuses;
+        this.captures = captures;
         this.plans = plans;
         this.clock = clock;
     }
@@ -227,6 +234,20 @@ public class TableFreshnessMetrics {
                         "The time the table's running FULL refresh needs to read what its"
                                 + " sources have left, at the rate it has read so far; NaN when"
                                 + " none runs or not known"),
+                ratio(
+                        table,
+                        "mt.table.snapshot.progress.ratio",
+                        () -> sourceSnapshot(table).flatMap(SnapshotEstimate::percent),
+                        "How far the capture's snapshot that holds back the rows of the table's"
+                                + " sources is (rows read of PostgreSQL's estimate); NaN when"
+                                + " none is under way or there is no estimate"),
+                seconds(
+                        table,
+                        "mt.table.snapshot.time.left",
+                        () -> sourceSnapshot(table).flatMap(SnapshotEstimate::timeLeft),
+                        "The time the capture's snapshot of the table's sources needs for the"
+                                + " rest of PostgreSQL's estimate, at its rate so far; NaN when"
+                                + " none is under way or not known"),
                 Gauge.builder(
                                 "mt.table.suspended.after.failures",
                                 () -> statuses.suspendedAfterFailures(table) ? 1 : 0)
@@ -247,6 +268,18 @@ public class TableFreshnessMetrics {
 
     private double suspended(String table) {
         return statuses.find(table).filter(s -> s.status().equals("SUSPENDED")).isPresent() ? 1 : 0;
+    }
+
+    /** The capture's snapshot that holds back rows of the table's sources, if one is under way. */
+    private Optional<SnapshotEstimate> sourceSnapshot(String table) {
+        return runtime.catalog()
+                .flatMap(
+                        catalog ->
+                                catalog.find(table)
+                                        .flatMap(
+                                                definition ->
+                                                        new LongWork(statuses, captures, catalog)
+                                                                .sourceSnapshot(definition)));
     }
 
     /** Measured against the catalog as it is now (it is replaced when read back). */

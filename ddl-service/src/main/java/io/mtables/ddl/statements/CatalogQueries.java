@@ -1,11 +1,14 @@
 package io.mtables.ddl.statements;
 
 import io.mtables.ddl.audit.AuditProjection;
+import io.mtables.ddl.domain.CaptureSnapshotProjection;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.LoadEstimate;
+import io.mtables.ddl.domain.LongWork;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshRunEstimate;
 import io.mtables.ddl.domain.RefreshStatusProjection;
+import io.mtables.ddl.domain.SnapshotEstimate;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.domain.TableFreshness;
 import io.mtables.ddl.history.RefreshHistoryTable;
@@ -45,6 +48,7 @@ final class CatalogQueries {
     private final TableFreshness freshness;
     private final WarehouseReader warehouse;
     private final AuditProjection audits;
+    private final LongWork longWork;
 
     CatalogQueries(
             FlinkSql flink,
@@ -52,8 +56,10 @@ final class CatalogQueries {
             PlanProjection plans,
             RefreshStatusProjection statuses,
             WarehouseReader warehouse,
-            AuditProjection audits) {
+            AuditProjection audits,
+            CaptureSnapshotProjection captures) {
         this.audits = audits;
+        this.longWork = new LongWork(statuses, captures, catalog);
         this.statuses = statuses;
         this.warehouse = warehouse;
         this.freshness = new TableFreshness(catalog, statuses, plans);
@@ -225,6 +231,10 @@ final class CatalogQueries {
                 rows,
                 "refresh.running",
                 statuses.refreshEstimate(table).map(RefreshRunEstimate::inWords).orElse(null));
+        property(
+                rows,
+                "refresh.source_snapshot",
+                longWork.sourceSnapshot(definition).map(SnapshotEstimate::inWords).orElse(null));
         property(rows, "refresh.rebuild", statuses.rebuild(table).orElse(null));
         property(rows, "refresh.job_id", refresh.map(s -> s.jobId()).orElse(null));
         property(
@@ -281,35 +291,25 @@ final class CatalogQueries {
                             .orElse(table.refreshMode().name());
             var refresh = statuses.find(table.table());
             var measured = freshness.measure(table.table(), Instant.now());
-            var load = statuses.loadEstimate(table.table());
-            var rebuild = statuses.rebuildEstimate(table.table());
-            var running = statuses.refreshEstimate(table.table());
-            rows.add(
-                    new Object[] {
-                        table.table(),
-                        mode,
-                        freshness(table),
-                        refreshStatus(table),
-                        table.version(),
-                        refresh.map(s -> s.lastRefresh()).map(Instant::toEpochMilli).orElse(null),
-                        nextRefresh(table).map(Instant::toEpochMilli).orElse(null),
-                        refresh.map(s -> s.jobId()).orElse(null),
-                        refresh.map(s -> s.jobStartedAt())
-                                .map(started -> Duration.between(started, Instant.now()).toMillis())
-                                .orElse(null),
-                        measured.map(m -> m.lag().toMillis()).orElse(null),
-                        measured.map(m -> m.dataTimestamp().toEpochMilli()).orElse(null),
-                        load.map(LoadEstimate::percent).orElse(null),
-                        load.flatMap(LoadEstimate::timeLeft).map(Duration::toMillis).orElse(null),
-                        rebuild.map(LoadEstimate::percent).orElse(null),
-                        rebuild.flatMap(LoadEstimate::timeLeft)
-                                .map(Duration::toMillis)
-                                .orElse(null),
-                        running.flatMap(RefreshRunEstimate::percent).orElse(null),
-                        running.flatMap(RefreshRunEstimate::timeLeft)
-                                .map(Duration::toMillis)
-                                .orElse(null)
-                    });
+            Object[] identity = {
+                table.table(),
+                mode,
+                freshness(table),
+                refreshStatus(table),
+                table.version(),
+                refresh.map(s -> s.lastRefresh()).map(Instant::toEpochMilli).orElse(null),
+                nextRefresh(table).map(Instant::toEpochMilli).orElse(null),
+                refresh.map(s -> s.jobId()).orElse(null),
+                refresh.map(s -> s.jobStartedAt())
+                        .map(started -> Duration.between(started, Instant.now()).toMillis())
+                        .orElse(null),
+                measured.map(m -> m.lag().toMillis()).orElse(null),
+                measured.map(m -> m.dataTimestamp().toEpochMilli()).orElse(null)
+            };
+            Object[] progress = longWork.columns(table);
+            Object[] row = Arrays.copyOf(identity, identity.length + progress.length);
+            System.arraycopy(progress, 0, row, identity.length, progress.length);
+            rows.add(row);
         }
         List<Object[]> dependencies = new ArrayList<>();
         for (TableDefinition table : seen) {

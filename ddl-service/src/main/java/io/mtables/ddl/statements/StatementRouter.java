@@ -97,7 +97,13 @@ public class StatementRouter {
                                         .orElse(false));
         this.queries =
                 new CatalogQueries(
-                        flink, catalog, plans, statuses, models.warehouse(), models.audits());
+                        flink,
+                        catalog,
+                        plans,
+                        statuses,
+                        models.warehouse(),
+                        models.audits(),
+                        models.captures());
     }
 
     /**
