@@ -282,10 +282,6 @@ class RefreshStatusIT {
         }
     }
 
-    /**
-     * A line of ddl-service's /q/metrics that starts so, within the 5 s its table gauges take to
-     * appear.
-     */
     @Test
     void aRunningFullRefreshAndARebuildBesideTheTableSayHowFarTheyAreAndHowLongIsLeft() {
         DialectIT.awaitReady();
@@ -304,7 +300,8 @@ class RefreshStatusIT {
         String refreshJob = "0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f";
         String servingJob = "0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d";
         String stagedJob = "0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e";
-        Instant started = Instant.parse("2026-12-01T17:00:00Z");
+        // Times of now: a refresh not reported on for a minute is not running any more.
+        Instant started = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         try (TopicProbe probe = new TopicProbe()) {
             // A FULL refresh 30 s in, a quarter through: 40,000 records a second, 90 s left.
             StatementRequests.sendRefreshEvent(
@@ -335,11 +332,14 @@ class RefreshStatusIT {
                     full,
                     List.of(
                             "refresh.running",
-                            "refreshing since 2026-12-01T17:00:00Z (v1, job "
+                            "refreshing since "
+                                    + started
+                                    + " (v1, job "
                                     + refreshJob
                                     + "): 25.0% of the 4,800,000 source records it reads,"
                                     + " 1,200,000 read so far at 40,000 a second: about 1 min 30 s"
-                                    + " left, as of 2026-12-01T17:00:30Z"));
+                                    + " left, as of "
+                                    + started.plusSeconds(30)));
             assertWork(full, "refresh_progress, refresh_time_left", List.of(25.0f, 90000));
             awaitMetric("mt_table_refresh_progress_ratio{table=\"" + full + "\"} 0.25");
             awaitMetric("mt_table_refresh_time_left_seconds{table=\"" + full + "\"} 90.0");
@@ -390,7 +390,9 @@ class RefreshStatusIT {
                     rebuilt,
                     List.of(
                             "refresh.rebuild",
-                            "rebuilding since 2026-12-01T17:00:00Z: the rows of "
+                            "rebuilding since "
+                                    + started
+                                    + ": the rows of "
                                     + source
                                     + " were replaced, so the query of v1 is read anew from them"
                                     + " into "
@@ -400,7 +402,8 @@ class RefreshStatusIT {
                                     + "); readers read the rows from before until it has caught"
                                     + " up; catching up (v1): 50.0% of its sources read, 200,000"
                                     + " source records to read, 200,000 read so far at 10,000 a"
-                                    + " second: about 20 s left, as of 2026-12-01T17:00:20Z"));
+                                    + " second: about 20 s left, as of "
+                                    + started.plusSeconds(20)));
             assertWork(
                     rebuilt,
                     "rebuild_progress, rebuild_time_left, load_progress",
@@ -541,6 +544,10 @@ class RefreshStatusIT {
                                         .body("rows", hasItem(values)));
     }
 
+    /**
+     * A line of ddl-service's /q/metrics that starts so, within the 5 s its table gauges take to
+     * appear.
+     */
     private static void awaitMetric(String line) {
         await().atMost(Duration.ofSeconds(15))
                 .untilAsserted(

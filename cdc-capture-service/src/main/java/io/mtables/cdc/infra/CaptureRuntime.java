@@ -68,21 +68,12 @@ public class CaptureRuntime {
                         new SnapshotReports(
                                 new KafkaLog(
                                         Topics.CAPTURE_STATUS, "cdc-capture-service", clientConfig),
-                                tables.stream()
-                                        .map(
-                                                table ->
-                                                        new SnapshotReports.Table(
-                                                                config.topicPrefix()
-                                                                        + "."
-                                                                        + table.name(),
-                                                                table.name(),
-                                                                table.estimatedRows()))
-                                        .toList(),
+                                tables.stream().map(table -> snapshotTable(config, table)).toList(),
                                 Clock.systemUTC()));
         // Every captured table has its topic before its first change: a job over a table still
         // empty would otherwise fail on a topic that does not exist (Flink's Kafka source does not
         // wait).
-        tables.forEach(table -> publisher.ensureTopic(config.topicPrefix() + "." + table.name()));
+        tables.forEach(table -> publisher.ensureTopic(topicOf(config, table)));
         engine =
                 DebeziumEngine.create(Json.class)
                         .using(
@@ -132,6 +123,17 @@ public class CaptureRuntime {
                         .notifying(publisher)
                         .build();
         engineThread.execute(engine);
+    }
+
+    /** The change topic a captured table's events go to: {@code <prefix>.<schema>.<table>}. */
+    private static String topicOf(CdcConfig config, DatabasePreparation.CapturedTable table) {
+        return config.topicPrefix() + "." + table.name();
+    }
+
+    private static SnapshotReports.Table snapshotTable(
+            CdcConfig config, DatabasePreparation.CapturedTable table) {
+        return new SnapshotReports.Table(
+                topicOf(config, table), table.name(), table.estimatedRows());
     }
 
     void onStop(@Observes ShutdownEvent stop) {

@@ -1,5 +1,6 @@
 package io.mtables.cdc.infra;
 
+import io.mtables.messaging.BrokerUnavailableException;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.capture.CaptureSnapshot;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
 
 /**
@@ -47,6 +49,11 @@ final class SnapshotReports implements AutoCloseable {
                     });
     private volatile boolean closed;
 
+    /** The newest report not yet sent; null when none waits. */
+    private final AtomicReference<Pending> pending = new AtomicReference<>();
+
+    private record Pending(List<CaptureSnapshot> reports, boolean untilSent) {}
+
     /** When the snapshot under way began; null when none is. */
     private Instant startedAt;
 
@@ -72,8 +79,7 @@ final class SnapshotReports implements AutoCloseable {
             return;
         }
         reportedAt = now;
-        List<CaptureSnapshot> reports = reports(readSoFar, false, now);
-        sender.execute(() -> send(reports, false));
+        offer(new Pending(reports(readSoFar, false, now), false));
     }
 
     /**
@@ -88,7 +94,7 @@ final class SnapshotReports implements AutoCloseable {
         List<CaptureSnapshot> reports = reports(read, true, clock.instant());
         startedAt = null;
         reportedAt = null;
-        sender.execute(() -> send(reports, true));
+        offer(new Pending(reports, true));
     }
 
     private List<CaptureSnapshot> reports(Map<String, Integer> read, boolean done, Instant now) {
@@ -107,20 +113,35 @@ final class SnapshotReports implements AutoCloseable {
         return reports;
     }
 
-    private void send(List<CaptureSnapshot> reports, boolean untilSent) {
+    /** Makes {@code next} the report to send, and the sender send it when it is free. */
+    private void offer(Pending next) {
+        if (pending.getAndSet(next) == null) {
+            sender.execute(this::sendPending);
+        }
+    }
+
+    private void sendPending() {
+        for (Pending next = pending.getAndSet(null);
+                next != null && !closed;
+                next = pending.getAndSet(null)) {
+            send(next);
+        }
+    }
+
+    private void send(Pending next) {
         while (!closed) {
             try {
-                for (CaptureSnapshot report : reports) {
+                for (CaptureSnapshot report : next.reports()) {
                     log.append(Contracts.CAPTURE_SNAPSHOT_V1, report.topic(), report);
                 }
                 return;
-            } catch (RuntimeException e) {
+            } catch (BrokerUnavailableException e) {
                 LOG.warnf(
                         "the snapshot's progress could not be reported on mt.capture.status%s: %s",
-                        untilSent ? " (tried again)" : " (the next report follows)",
+                        next.untilSent() ? " (tried again)" : " (the next report follows)",
                         e.getMessage());
-                if (!untilSent) {
-                    return;
+                if (!next.untilSent() || pending.get() != null) {
+                    return; // a newer report follows
                 }
                 try {
                     Thread.sleep(RETRY_AFTER.toMillis());
@@ -128,6 +149,11 @@ final class SnapshotReports implements AutoCloseable {
                     Thread.currentThread().interrupt();
                     return;
                 }
+            } catch (RuntimeException e) {
+                // Not the broker's absence (a report its contract refuses): trying again would not
+                // help, and it must not hold back the next.
+                LOG.errorf(e, "the snapshot's progress cannot be reported on mt.capture.status");
+                return;
             }
         }
     }

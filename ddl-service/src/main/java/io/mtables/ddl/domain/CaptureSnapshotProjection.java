@@ -7,11 +7,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -54,26 +53,21 @@ public class CaptureSnapshotProjection {
      */
     public Optional<SnapshotEstimate> underWay(Collection<String> topics) {
         Instant silentSince = clock.instant().minus(SILENT_AFTER);
-        Set<Instant> snapshots = new TreeSet<>();
-        for (String topic : topics) {
-            CaptureSnapshot report = byTopic.get(topic);
-            if (report != null && !report.done() && report.reportedAt().isAfter(silentSince)) {
-                snapshots.add(report.startedAt());
-            }
-        }
-        if (snapshots.isEmpty()) {
-            return Optional.empty();
-        }
-        Instant started = snapshots.iterator().next(); // the oldest, when a source has two
-        List<CaptureSnapshot> tables = new ArrayList<>();
-        for (CaptureSnapshot report : byTopic.values()) {
-            if (!report.done()
-                    && report.startedAt().equals(started)
-                    && report.reportedAt().isAfter(silentSince)) {
-                tables.add(report);
-            }
-        }
-        return Optional.of(SnapshotEstimate.of(tables, topics));
+        // One copy: the consumer's thread may replace reports meanwhile.
+        List<CaptureSnapshot> reports =
+                byTopic.values().stream()
+                        .filter(r -> !r.done() && r.reportedAt().isAfter(silentSince))
+                        .toList();
+        Optional<Instant> started = // the oldest, when the topics wait on two
+                reports.stream()
+                        .filter(r -> topics.contains(r.topic()))
+                        .map(CaptureSnapshot::startedAt)
+                        .min(Comparator.naturalOrder());
+        return started.map(
+                at ->
+                        SnapshotEstimate.of(
+                                reports.stream().filter(r -> r.startedAt().equals(at)).toList(),
+                                topics));
     }
 
     /**

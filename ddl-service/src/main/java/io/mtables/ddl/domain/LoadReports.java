@@ -1,7 +1,6 @@
 package io.mtables.ddl.domain;
 
 import io.mtables.schemas.refresh.LoadProgress;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,7 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Each table's jobs catching up through their sources, as their {@code LoadProgress} events say:
  * per job, the last report and the first (where its rate is measured from). A table has two at once
- * during a switch-over: the job serving it, and the staged job rebuilding its new query.
+ * during a switch-over: the job serving it (the last CONTINUOUS {@code JobStarted}), and the staged
+ * job rebuilding its new query; each is read by its own id, so neither is taken for the other.
  */
 final class LoadReports {
 
@@ -26,6 +26,9 @@ final class LoadReports {
     /** By table, then by job id. */
     private final Map<String, Map<String, Reports>> tables = new ConcurrentHashMap<>();
 
+    /** By table, the streaming job serving it. */
+    private final Map<String, String> serving = new ConcurrentHashMap<>();
+
     void report(LoadProgress event) {
         tables.computeIfAbsent(event.table(), table -> new ConcurrentHashMap<>())
                 .merge(
@@ -34,17 +37,27 @@ final class LoadReports {
                         (known, next) -> known.with(next.latest()));
     }
 
-    /** The last report of the table's job that reported last, other than {@code except}. */
-    Optional<LoadProgress> latest(String table, String except) {
-        return jobs(table).entrySet().stream()
-                .filter(job -> !job.getKey().equals(except))
-                .map(job -> job.getValue().latest())
-                .max(Comparator.comparing(LoadProgress::reportedAt));
+    /**
+     * The table's streaming job {@code jobId} started and serves it: the loads of its other jobs
+     * are over, but for the staged job of a switch-over under way ({@code staging}, or null).
+     */
+    void started(String table, String jobId, String staging) {
+        serving.put(table, jobId);
+        jobs(table).keySet().removeIf(job -> !job.equals(jobId) && !job.equals(staging));
     }
 
-    /** The estimate of the table's job that reported last, other than {@code except}. */
-    Optional<LoadEstimate> estimate(String table, String except) {
-        return latest(table, except).flatMap(last -> estimateOf(table, last.jobId()));
+    /**
+     * A staged job {@code jobId} started beside the job serving the table: the loads of any other
+     * (an earlier staged job that failed) are over.
+     */
+    void staging(String table, String jobId) {
+        String servingJob = serving.get(table);
+        jobs(table).keySet().removeIf(job -> !job.equals(jobId) && !job.equals(servingJob));
+    }
+
+    /** The load of the job serving the table; empty when it never reported. */
+    Optional<LoadEstimate> serving(String table) {
+        return estimateOf(table, serving.get(table));
     }
 
     /** The estimate of one job of the table; empty when it never reported. */
@@ -53,14 +66,15 @@ final class LoadReports {
                 .map(job -> LoadEstimate.of(job.first(), job.latest()));
     }
 
-    /** The jobs of the table that stopped, or were replaced: all but {@code keep}. */
-    void forgetAllBut(String table, String keep, String alsoKeep) {
-        jobs(table).keySet().removeIf(job -> !job.equals(keep) && !job.equals(alsoKeep));
+    /** One job of the table stopped (a staged job that failed): its load is over. */
+    void forgetJob(String table, String jobId) {
+        jobs(table).remove(jobId);
     }
 
     /** The table's jobs stopped, or it was dropped: no load goes on until the next report. */
     void forget(String table) {
         tables.remove(table);
+        serving.remove(table);
     }
 
     private Map<String, Reports> jobs(String table) {

@@ -3,6 +3,7 @@ package io.mtables.ddl.domain;
 import io.mtables.schemas.catalog.TableDefinition;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The long work under way on a table, as the other services report it: its sources' snapshot by the
@@ -15,18 +16,24 @@ public class LongWork {
 
     private final RefreshStatusProjection statuses;
     private final CaptureSnapshotProjection captures;
-    private final Catalog catalog;
+    private final Function<String, Optional<TableDefinition>> definitions;
 
+    /**
+     * @param definitions a table's current definition by name (a source's WITH options say its
+     *     topics)
+     */
     public LongWork(
-            RefreshStatusProjection statuses, CaptureSnapshotProjection captures, Catalog catalog) {
+            RefreshStatusProjection statuses,
+            CaptureSnapshotProjection captures,
+            Function<String, Optional<TableDefinition>> definitions) {
         this.statuses = statuses;
         this.captures = captures;
-        this.catalog = catalog;
+        this.definitions = definitions;
     }
 
     /** The capture's snapshot that holds back rows of the table's sources; empty when none. */
     public Optional<SnapshotEstimate> sourceSnapshot(TableDefinition table) {
-        return captures.underWay(CaptureSnapshotProjection.sourceTopics(table, catalog::find));
+        return captures.underWay(CaptureSnapshotProjection.sourceTopics(table, definitions));
     }
 
     /**

@@ -13,6 +13,7 @@ import io.mtables.schemas.refresh.StateRestored;
 import io.mtables.schemas.refresh.Suspended;
 import io.mtables.schemas.refresh.SwitchStarted;
 import io.mtables.schemas.refresh.SwitchedOver;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -65,13 +66,23 @@ public class RefreshStatusProjection {
 
     private final LoadReports loads = new LoadReports();
 
-    /** Each FULL table's running refresh, as its last {@code RefreshProgress} said. */
-    private final Map<String, RefreshProgress> refreshesRunning = new ConcurrentHashMap<>();
+    private final RefreshRuns refreshRuns;
 
     private final SwitchOverReports switchOvers = new SwitchOverReports(loads::estimateOf);
 
     /** Tables whose last suspension was the job manager's, after failures (not a statement). */
     private final Set<String> suspendedAfterFailures = ConcurrentHashMap.newKeySet();
+
+    public RefreshStatusProjection() {
+        this(Clock.systemUTC());
+    }
+
+    /**
+     * @param clock what a running refresh's silence is measured by
+     */
+    public RefreshStatusProjection(Clock clock) {
+        this.refreshRuns = new RefreshRuns(clock);
+    }
 
     public Optional<RefreshStatus> find(String table) {
         return Optional.ofNullable(statuses.get(table));
@@ -80,13 +91,6 @@ public class RefreshStatusProjection {
     /** A streaming job's progress through its sources. */
     public void apply(LoadProgress event) {
         loads.report(event);
-    }
-
-    /**
-     * How far the table's streaming job is through its sources, as last reported; empty when never.
-     */
-    public Optional<LoadProgress> load(String table) {
-        return loads.latest(table, switchOvers.stagingJob(table));
     }
 
     /** Whether the table is SUSPENDED, by the job manager after failures. */
@@ -100,7 +104,7 @@ public class RefreshStatusProjection {
      * reported.
      */
     public Optional<LoadEstimate> loadEstimate(String table) {
-        return loads.estimate(table, switchOvers.stagingJob(table));
+        return loads.serving(table);
     }
 
     /**
@@ -114,24 +118,14 @@ public class RefreshStatusProjection {
 
     /** How far a FULL table's running refresh is. */
     public void apply(RefreshProgress event) {
-        refreshesRunning.merge(
-                event.table(),
-                event,
-                (known, next) -> next.reportedAt().isBefore(known.reportedAt()) ? known : next);
+        refreshRuns.report(event);
     }
 
     /**
      * The table's running refresh, how far it is and how long it has left; empty when none runs.
      */
     public Optional<RefreshRunEstimate> refreshEstimate(String table) {
-        return Optional.ofNullable(refreshesRunning.get(table)).map(RefreshRunEstimate::of);
-    }
-
-    /** The refresh's job ended, or another started: its progress is over. */
-    private void refreshEnded(String table, String jobId) {
-        refreshesRunning.computeIfPresent(
-                table,
-                (key, running) -> jobId == null || running.jobId().equals(jobId) ? null : running);
+        return refreshRuns.estimate(table);
     }
 
     public void apply(JobQueued event) {
@@ -152,10 +146,10 @@ public class RefreshStatusProjection {
     }
 
     public void apply(JobStarted event) {
-        loads.forgetAllBut(event.table(), event.jobId(), switchOvers.stagingJob(event.table()));
-        refreshesRunning.computeIfPresent(
-                event.table(),
-                (key, running) -> running.jobId().equals(event.jobId()) ? running : null);
+        if (event.mode() == RefreshPlan.Mode.CONTINUOUS) {
+            loads.started(event.table(), event.jobId(), switchOvers.stagingJob(event.table()));
+        }
+        refreshRuns.started(event.table(), event.jobId());
         update(
                 event.table(),
                 s ->
@@ -185,8 +179,8 @@ public class RefreshStatusProjection {
     }
 
     public void apply(RefreshSucceeded event) {
-        if (event.mode() == RefreshPlan.Mode.FULL) {
-            refreshEnded(event.table(), null);
+        if (event.jobId() != null) {
+            refreshRuns.ended(event.table(), event.jobId());
         }
         update(
                 event.table(),
@@ -221,7 +215,12 @@ public class RefreshStatusProjection {
     }
 
     public void apply(RefreshFailed event) {
-        refreshEnded(event.table(), event.jobId());
+        if (event.jobId() != null) {
+            refreshRuns.ended(event.table(), event.jobId());
+            if (event.jobId().equals(switchOvers.stagingJob(event.table()))) {
+                loads.forgetJob(event.table(), event.jobId()); // the staged job failed
+            }
+        }
         update(
                 event.table(),
                 s ->
@@ -245,7 +244,7 @@ public class RefreshStatusProjection {
             suspendedAfterFailures.remove(event.table());
         }
         loads.forget(event.table());
-        refreshesRunning.remove(event.table());
+        refreshRuns.forget(event.table());
         update(
                 event.table(),
                 s ->
@@ -284,13 +283,14 @@ public class RefreshStatusProjection {
     public void apply(Dropped event) {
         statuses.remove(event.table());
         loads.forget(event.table());
-        refreshesRunning.remove(event.table());
+        refreshRuns.forget(event.table());
         suspendedAfterFailures.remove(event.table());
         switchOvers.forget(event.table());
     }
 
     public void apply(SwitchStarted event) {
         switchOvers.apply(event);
+        loads.staging(event.table(), event.jobId());
     }
 
     /**
@@ -300,7 +300,6 @@ public class RefreshStatusProjection {
     public void apply(SwitchedOver event) {
         switchOvers.apply(event);
         loads.forget(event.table());
-        refreshesRunning.remove(event.table());
     }
 
     public void apply(StateRestored event) {

@@ -20,13 +20,6 @@ final class SwitchOverReports {
     /** A staged job's load through its sources: (table, job id) to its estimate. */
     private final BiFunction<String, String, Optional<LoadEstimate>> stagedLoads;
 
-    /**
-     * @param stagedLoads the load of a table's staged job, as it reports it
-     */
-    SwitchOverReports(BiFunction<String, String, Optional<LoadEstimate>> stagedLoads) {
-        this.stagedLoads = stagedLoads;
-    }
-
     /** The latest switch-over of each table to a new query: started, or done. */
     private final Map<String, Object> switches = new ConcurrentHashMap<>();
 
@@ -41,6 +34,13 @@ final class SwitchOverReports {
 
     /** A COMPATIBLE change restored beside the table: its staging, then its switch. */
     private record RestoredBeside(SwitchStarted started, SwitchedOver switched) {}
+
+    /**
+     * @param stagedLoads the load of a table's staged job, as it reports it
+     */
+    SwitchOverReports(BiFunction<String, String, Optional<LoadEstimate>> stagedLoads) {
+        this.stagedLoads = stagedLoads;
+    }
 
     /** The staged job of the table's switch-over or rebuild under way; null when none is. */
     String stagingJob(String table) {

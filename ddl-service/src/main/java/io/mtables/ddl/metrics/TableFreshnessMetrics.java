@@ -51,7 +51,7 @@ public class TableFreshnessMetrics {
     private final MeterRegistry registry;
     private final DdlRuntime runtime;
     private final RefreshStatusProjection statuses;
-    private final CaptureSnapshotProjection captures;
+    private final LongWork longWork;
     private final PlanProjection plans;
     private final Clock clock;
     private final Map<String, List<Meter>> meters = new HashMap<>();
@@ -73,7 +73,11 @@ public class TableFreshnessMetrics {
         this.registry = registry;
         this.runtime = runtime;
         this.statuses = statuses;
-        this.captures = captures;
+        this.longWork =
+                new LongWork(
+                        statuses,
+                        captures,
+                        name -> runtime.catalog().flatMap(catalog -> catalog.find(name)));
         this.plans = plans;
         this.clock = clock;
     }
@@ -273,13 +277,8 @@ public class TableFreshnessMetrics {
     /** The capture's snapshot that holds back rows of the table's sources, if one is under way. */
     private Optional<SnapshotEstimate> sourceSnapshot(String table) {
         return runtime.catalog()
-                .flatMap(
-                        catalog ->
-                                catalog.find(table)
-                                        .flatMap(
-                                                definition ->
-                                                        new LongWork(statuses, captures, catalog)
-                                                                .sourceSnapshot(definition)));
+                .flatMap(catalog -> catalog.find(table))
+                .flatMap(longWork::sourceSnapshot);
     }
 
     /** Measured against the catalog as it is now (it is replaced when read back). */

@@ -59,7 +59,7 @@ final class CatalogQueries {
             AuditProjection audits,
             CaptureSnapshotProjection captures) {
         this.audits = audits;
-        this.longWork = new LongWork(statuses, captures, catalog);
+        this.longWork = new LongWork(statuses, captures, catalog::find);
         this.statuses = statuses;
         this.warehouse = warehouse;
         this.freshness = new TableFreshness(catalog, statuses, plans);

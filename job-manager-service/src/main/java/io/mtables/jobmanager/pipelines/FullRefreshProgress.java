@@ -1,11 +1,16 @@
 package io.mtables.jobmanager.pipelines;
 
 import io.mtables.jobmanager.flink.FlinkTarget;
+import io.mtables.jobmanager.flink.SourceProgress;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.refresh.RefreshProgress;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -21,6 +26,24 @@ final class FullRefreshProgress {
     private final PaimonSnapshots snapshots;
     private final PipelineReports reports;
     private final Clock clock;
+
+    /** Until a refresh's sources' metrics answer, how often they are asked. */
+    static final Duration FIRST_LOOKS_EVERY = Duration.ofSeconds(1);
+
+    /** A running refresh job's looks (the control thread's only). */
+    private static final class Look {
+        /** When it was last looked at; null: never. */
+        Instant at;
+
+        boolean reported;
+
+        /** Whether its sources say what they have left; null until their metrics answer. */
+        Boolean sourcesSayLeft;
+
+        boolean startUnknown;
+    }
+
+    private final Map<String, Look> looks = new HashMap<>();
 
     FullRefreshProgress(
             FlinkTarget flink, PaimonSnapshots snapshots, PipelineReports reports, Clock clock) {
@@ -56,29 +79,59 @@ final class FullRefreshProgress {
         return records;
     }
 
-    /** Reports how far the running refresh is, at most every few seconds. */
+    /**
+     * A refresh job found on the cluster at start: when it began is not known, so neither is its
+     * rate; it reports nothing.
+     */
+    void attached(String jobId) {
+        looks.computeIfAbsent(jobId, id -> new Look()).startUnknown = true;
+    }
+
+    /** The refresh of {@code jobId} ended: nothing more is looked at. */
+    void ended(String jobId) {
+        looks.remove(jobId);
+    }
+
+    /**
+     * Reports how far the running refresh is: looked at every {@link #FIRST_LOOKS_EVERY} until its
+     * sources' metrics answer, then every {@link SourceLoads#LOAD_REPORT_EVERY}.
+     */
     void report(Pipeline pipeline) {
+        String jobId = pipeline.refreshJobId;
+        if (looks.size() > 1_000) {
+            looks.clear(); // refreshes stopped another way (a drop): a plain bound, as elsewhere
+        }
+        Look look = looks.computeIfAbsent(jobId, id -> new Look());
         Instant now = clock.instant();
-        if (pipeline.refreshProgressAt != null
-                && now.isBefore(pipeline.refreshProgressAt.plus(SourceLoads.LOAD_REPORT_EVERY))) {
+        Duration every = look.reported ? SourceLoads.LOAD_REPORT_EVERY : FIRST_LOOKS_EVERY;
+        if (look.startUnknown || look.at != null && now.isBefore(look.at.plus(every))) {
             return;
         }
-        String jobId = pipeline.refreshJobId;
-        var withPending = flink.sourceProgress(jobId);
+        look.at = now;
+        Optional<SourceProgress> withPending =
+                Boolean.FALSE.equals(look.sourcesSayLeft)
+                        ? Optional.empty()
+                        : flink.sourceProgress(jobId);
         long read;
         Long toRead = pipeline.refreshRecordsToRead;
         if (withPending.isPresent()) {
-            // Every source says what it has left (Kafka, up to where the refresh stops).
+            // Every source says what it has left (Kafka: its lag behind the topic's end). Before
+            // its
+            // first fetch a Kafka source has nothing pending: no total while nothing is known.
+            look.sourcesSayLeft = true;
             read = withPending.get().recordsRead();
-            toRead = read + withPending.get().pendingRecords();
+            long all = read + withPending.get().pendingRecords();
+            toRead = all == 0 ? null : all;
         } else {
             OptionalLong sourcesRead = flink.sourceRecordsRead(jobId);
             if (sourcesRead.isEmpty()) {
-                return; // its sources have not started yet: asked again at the next look
+                return; // its sources' metrics are not registered yet
+            }
+            if (look.sourcesSayLeft == null) {
+                look.sourcesSayLeft = false; // registered, and one cannot say: not asked again
             }
             read = sourcesRead.getAsLong();
         }
-        pipeline.refreshProgressAt = now;
         reports.events()
                 .refreshProgress(
                         new RefreshProgress(
@@ -89,5 +142,6 @@ final class FullRefreshProgress {
                                 toRead,
                                 pipeline.refreshStartedAt,
                                 now));
+        look.reported = true;
     }
 }

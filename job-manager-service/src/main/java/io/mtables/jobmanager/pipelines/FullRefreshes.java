@@ -80,6 +80,7 @@ final class FullRefreshes {
                         scheduledTimeOf(refreshId),
                         RefreshTick.Reason.CATCH_UP);
         pipeline.refreshStartedAt = clock.instant();
+        progress.attached(job.id());
         LOG.infof("re-attached to refresh job %s of %s", job.id(), pipeline.table);
     }
 
@@ -190,8 +191,7 @@ final class FullRefreshes {
                     "refresh job %s of %s is gone from the cluster; counted as failed",
                     pipeline.refreshJobId, pipeline.table);
             Pipeline.Refresh lost = pipeline.refreshRunning;
-            pipeline.refreshJobId = null;
-            pipeline.refreshRunning = null;
+            clearRunning(pipeline);
             reports.failed(
                     pipeline,
                     null,
@@ -248,12 +248,14 @@ final class FullRefreshes {
         startWaiting(pipeline);
     }
 
-    private static void clearRunning(Pipeline pipeline) {
+    private void clearRunning(Pipeline pipeline) {
+        if (pipeline.refreshJobId != null) {
+            progress.ended(pipeline.refreshJobId);
+        }
         pipeline.refreshJobId = null;
         pipeline.refreshRunning = null;
         pipeline.refreshScope = null;
         pipeline.refreshRecordsToRead = null;
-        pipeline.refreshProgressAt = null;
         pipeline.endReportAttempts = 0;
     }
 

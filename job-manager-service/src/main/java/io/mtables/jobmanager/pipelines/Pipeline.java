@@ -226,9 +226,6 @@ final class Pipeline {
      */
     Long refreshRecordsToRead;
 
-    /** When the running refresh's progress was last reported; null: not yet. */
-    Instant refreshProgressAt;
-
     Refresh refreshWaiting;
 
     /** Looks at the ended refresh job that failed to report its end, in a row. */

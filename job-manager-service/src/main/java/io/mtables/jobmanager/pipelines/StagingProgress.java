@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.SortedMap;
+import org.jboss.logging.Logger;
 
 /**
  * How far a switch-over's staging job has read ({@link SwitchOvers}), from Flink's source metrics
@@ -20,6 +21,8 @@ import java.util.SortedMap;
  * and a last time once caught up.
  */
 final class StagingProgress {
+
+    private static final Logger LOG = Logger.getLogger(StagingProgress.class);
 
     private final FlinkTarget flink;
     private final PaimonSnapshots snapshots;
@@ -98,18 +101,27 @@ final class StagingProgress {
                                 staging.loadReportedAt.plus(SourceLoads.LOAD_REPORT_EVERY))) {
             return;
         }
+        try {
+            reports.events()
+                    .loadProgress(
+                            new LoadProgress(
+                                    pipeline.table,
+                                    staging.version,
+                                    staging.jobId,
+                                    caughtUp ? 0 : progress.pendingRecords(),
+                                    progress.recordsRead(),
+                                    caughtUp,
+                                    now));
+        } catch (RuntimeException e) {
+            // Never in the switch-over's way: tried again at the next look. A last one lost is no
+            // loss: the switch's own events (SwitchedOver) end the rebuild's progress.
+            LOG.debugf(
+                    "the rebuild's progress of %s was not reported: %s",
+                    pipeline.table, PipelineReports.rootMessage(e));
+            return;
+        }
         staging.loadReportedAt = now;
         staging.loadOver = caughtUp;
-        reports.events()
-                .loadProgress(
-                        new LoadProgress(
-                                pipeline.table,
-                                staging.version,
-                                staging.jobId,
-                                caughtUp ? 0 : progress.pendingRecords(),
-                                progress.recordsRead(),
-                                caughtUp,
-                                now));
     }
 
     /**

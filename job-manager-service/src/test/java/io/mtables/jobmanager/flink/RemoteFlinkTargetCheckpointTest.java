@@ -105,14 +105,16 @@ class RemoteFlinkTargetCheckpointTest {
         JobClient job = env.executeAsync("a sequence read slowly");
         String jobId = job.getJobID().toHexString();
         try {
-            assertTrue(target.sourceProgress(jobId).isEmpty(), "a sequence says nothing is left");
             await().atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(250))
                     .until(() -> target.sourceRecordsRead(jobId).orElse(0) >= 10);
+            assertTrue(
+                    target.sourceProgress(jobId).isEmpty(),
+                    "its metrics registered, a sequence still cannot say what it has left");
             long first = target.sourceRecordsRead(jobId).getAsLong();
             await().atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(250))
-                    .until(() -> target.sourceRecordsRead(jobId).getAsLong() > first);
+                    .until(() -> target.sourceRecordsRead(jobId).orElse(0) > first);
         } finally {
             job.cancel().get(30, TimeUnit.SECONDS);
         }

@@ -52,6 +52,7 @@ class FullRefreshesTest {
     private Optional<SourceProgress> sourceProgress = Optional.empty();
 
     private OptionalLong sourceRecordsRead = OptionalLong.empty();
+    private int sourceProgressAsked;
 
     @Test
     void aRunningRefreshOverKafkaSourcesReportsWhatTheyReadOfWhatTheyHaveEveryFewSeconds() {
@@ -62,7 +63,18 @@ class FullRefreshesTest {
         refreshes.watch(pipeline, job);
         assertThat(sent).as("its sources have not registered their metrics yet").isEmpty();
 
+        sourceProgress = Optional.of(new SourceProgress(0, 0));
+        now = now.plusSeconds(1);
+        refreshes.watch(pipeline, job);
+        assertThat(sent)
+                .singleElement()
+                .as("before a Kafka source's first fetch nothing is pending: no total yet")
+                .extracting("sourceRecordsToRead")
+                .isNull();
+        sent.clear();
+
         sourceProgress = Optional.of(new SourceProgress(300, 700));
+        now = now.plusSeconds(5);
         refreshes.watch(pipeline, job);
         assertThat(sent)
                 .containsExactly(
@@ -85,7 +97,6 @@ class FullRefreshesTest {
 
         refreshes.watch(pipeline, new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "FINISHED"));
         assertThat(sent).last().isInstanceOf(RefreshSucceeded.class);
-        assertThat(pipeline.refreshProgressAt).as("the next refresh reports at once").isNull();
     }
 
     @Test
@@ -105,6 +116,29 @@ class FullRefreshesTest {
                             assertThat(progress.sourceRecordsRead()).isEqualTo(1_000);
                             assertThat(progress.sourceRecordsToRead()).isEqualTo(4_000L);
                         });
+        assertThat(sourceProgressAsked)
+                .as("sources that cannot say what they have left are not asked again")
+                .isEqualTo(1);
+        now = now.plusSeconds(5);
+        sourceRecordsRead = OptionalLong.of(2_000);
+        refreshes.watch(pipeline, new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "RUNNING"));
+        assertThat(sent).last().extracting("sourceRecordsRead").isEqualTo(2_000L);
+        assertThat(sourceProgressAsked).isEqualTo(1);
+    }
+
+    @Test
+    void aRefreshFoundOnTheClusterAtStartReportsNothingItsStartNotKnown() {
+        FullRefreshes refreshes = refreshes();
+        Pipeline pipeline = new Pipeline(TABLE);
+        pipeline.definition = running().definition;
+        pipeline.plan = running().plan;
+        FlinkJob job = new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "RUNNING");
+        refreshes.attach(pipeline, job, "r1");
+        sourceProgress = Optional.of(new SourceProgress(300, 700));
+
+        refreshes.watch(pipeline, job);
+
+        assertThat(sent).isEmpty();
     }
 
     @Test
@@ -360,7 +394,10 @@ class FullRefreshesTest {
                         new Class<?>[] {FlinkTarget.class},
                         (proxy, method, args) ->
                                 switch (method.getName()) {
-                                    case "sourceProgress" -> sourceProgress;
+                                    case "sourceProgress" -> {
+                                        sourceProgressAsked++;
+                                        yield sourceProgress;
+                                    }
                                     case "sourceRecordsRead" -> sourceRecordsRead;
                                     default ->
                                             throw new UnsupportedOperationException(

@@ -117,6 +117,7 @@ class SwitchOversTest {
         assertThat(loads)
                 .as("the old job's load is its own version's")
                 .filteredOn(load -> load.jobId().equals("old"))
+                .isNotEmpty()
                 .allMatch(load -> load.definitionVersion() == 1);
 
         checkpoint(staged, 2, now);

@@ -13,10 +13,12 @@ import java.time.Instant;
  * @param jobId Flink's job id of the refresh
  * @param sourceRecordsRead records the job's sources have read so far ({@code numRecordsOut} of
  *     every source operator, summed)
- * @param sourceRecordsToRead records the job's sources read in all, when known: what Kafka sources
- *     have read and have yet to read up to where the refresh stops, or the records in the snapshots
- *     it reads of the materialized tables it reads whole; null when not known (a refresh of some
- *     partitions, or sources of both kinds)
+ * @param sourceRecordsToRead records the job's sources read in all, when known: for Kafka sources,
+ *     what they have read and their lag behind the topic's end ({@code pendingRecords}: records
+ *     written during the refresh count though its bounded read stops before them); for a refresh
+ *     that reads materialized tables only and whole, the records in the snapshots it reads (a query
+ *     that filters them reads fewer). Null when not known: a refresh of some partitions of
+ *     materialized tables, sources of both kinds, a Kafka source before its first fetch
  * @param startedAt when the job manager took up the refresh
  * @param reportedAt when the metrics were read
  */
