@@ -1,7 +1,9 @@
-// Times the console's pages as a user opens them: each load a full one (the page, its script and
-// the statements it runs) in Debian's Chromium through playwright-core, until the page is drawn.
+// Times the console's pages as a user opens them, in Debian's Chromium through playwright-core,
+// until the page is drawn: each a full load (the page, its script and the statements it runs, as
+// from a bookmark), then each reached from another page of the console (a link followed: the
+// script is loaded, the statements run and the page drawn).
 // Usage: node console_loads.js <console url> <token> <loads> <table> <source> <node_modules dir>
-// Prints one line per page: "<page> <load ms>,<load ms>,...".
+// Prints one line per page and way: "<page> <load ms>,<load ms>,..." (in-console: "<page>-nav").
 'use strict';
 const path = require('path');
 const [, , url, token, loads, table, source, modules] = process.argv;
@@ -36,6 +38,20 @@ const PAGES = [
         if (i > 0) times.push(Date.now() - start); // the first warms the browser's cache
       }
       console.log(name + ' ' + times.join(','));
+    }
+    // Reached from another page: from the SQL editor, and the editor from the list.
+    for (const [name, hash, drawn] of PAGES) {
+      const [fromHash, fromDrawn] = name === 'sql' ? ['#/', '#tables tbody tr'] : ['#/sql', '#sql'];
+      const times = [];
+      for (let i = 0; i < Number(loads) + 1; i++) {
+        await page.goto(url + fromHash);
+        await page.waitForSelector(fromDrawn);
+        const start = Date.now();
+        await page.evaluate(h => { location.hash = h; }, hash);
+        await page.waitForSelector(drawn);
+        if (i > 0) times.push(Date.now() - start);
+      }
+      console.log(name + '-nav ' + times.join(','));
     }
   } finally {
     await browser.close();

@@ -16,10 +16,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The web console's pages (issue 51) as a user opens them in a real browser, with few tables and
- * then with many declared: each page's load time (a full load until it is drawn; p50 and p95 of
- * {@code loads}) and what the console adds to ddl-service's resident set beyond the statements its
- * pages run (sent alone over REST first, as often). The baseline of the loads is the same pages
- * over {@value #FEW} tables in the same run.
+ * then with many declared: each page's load time (a full load until it is drawn, and reached from
+ * another page of the console; p50 and p95 of {@code loads}) and what the console adds to
+ * ddl-service's resident set beyond the statements its pages run (sent alone over REST first, as
+ * often). The baseline of the loads is the same pages over {@value #FEW} tables in the same run.
  *
  * <p>Arguments: ddl-service URL, tables, loads per page, ddl-service's process id, the directory of
  * node_modules holding playwright-core, the node script.
@@ -67,7 +67,8 @@ public final class ConsoleBench {
 
         System.out.printf(
                 Locale.ROOT,
-                "%nConsole page loads, %d each (a full load until drawn), ms:%n  %-8s %22s %22s"
+                "%nConsole page loads, %d each (a full load until drawn; -nav: reached from another"
+                        + " page of the console), ms:%n  %-9s %22s %22s"
                         + " %12s%n",
                 loads,
                 "page",
@@ -85,7 +86,7 @@ public final class ConsoleBench {
             manyChart.put(a[0], manyMs);
             System.out.printf(
                     Locale.ROOT,
-                    "  %-8s %10d / %9d %10d / %9d %11.2fx%n",
+                    "  %-9s %10d / %9d %10d / %9d %11.2fx%n",
                     a[0],
                     percentile(fewMs, 50),
                     percentile(fewMs, 95),
@@ -96,14 +97,14 @@ public final class ConsoleBench {
         printStatements(statementsMany, tables);
         Charts.distribution(
                 "console-page-loads-" + FEW,
-                "Console page loads with " + FEW + " tables (a full load until drawn)",
+                "Console page loads with " + FEW + " tables (full loads; -nav: from another page)",
                 "ms",
                 fewChart);
         Charts.distribution(
                 "console-page-loads-" + tables,
                 String.format(
                         Locale.ROOT,
-                        "Console page loads with %,d tables (a full load until drawn)",
+                        "Console page loads with %,d tables (full loads; -nav: from another page)",
                         tables),
                 "ms",
                 manyChart);
@@ -143,11 +144,14 @@ public final class ConsoleBench {
                 List.of(
                         "SHOW MATERIALIZED TABLES",
                         "SELECT table_name, refresh_mode, freshness, status, measured_lag,"
-                                + " last_refresh, next_refresh, load_progress FROM"
+                                + " last_refresh, next_refresh, load_progress, rebuild_progress,"
+                                + " refresh_progress, snapshot_progress FROM"
                                 + " information_schema.materialized_tables ORDER BY table_name",
                         "DESCRIBE MATERIALIZED TABLE " + table,
                         "SELECT table_name, freshness, status, measured_lag, load_progress,"
-                                + " load_time_left FROM information_schema.materialized_tables",
+                                + " load_time_left, rebuild_progress, rebuild_time_left,"
+                                + " refresh_progress, refresh_time_left, snapshot_progress,"
+                                + " snapshot_time_left FROM information_schema.materialized_tables",
                         "SELECT refresh_trigger, state, state_message, data_timestamp, started_at,"
                                 + " finished_at, rows_written, freshness_met FROM"
                                 + " information_schema.refresh_history WHERE table_name = '"
