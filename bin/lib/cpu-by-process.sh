@@ -4,6 +4,8 @@
 # first, to $1. A process that ends between two samples loses at most an interval of its CPU.
 # Kinds: the brokers, the object store, HDFS, PostgreSQL, Maven, each lane's test JVMs (surefire),
 # each packaged service (by module), the embedded and session Flink clusters, everything else.
+# Also writes how busy the whole machine was, as "<epoch seconds><TAB><percent of all cores busy>"
+# lines each interval, to cpu-busy.tsv beside the output (from /proc/stat: what was not idle).
 # Usage: cpu-by-process.sh <output file> <stop file> [interval seconds, default 5]
 set -uo pipefail
 
@@ -33,10 +35,21 @@ sample() {
     }'
 }
 
+BUSY="$(dirname "$OUT")/cpu-busy.tsv"
+: >"$BUSY"
+# "<busy jiffies> <all jiffies>" of every core since boot.
+jiffies() { awk '/^cpu / { all = 0; for (i = 2; i <= NF; i++) all += $i; print all - $5 - $6, all }' /proc/stat; }
+
 declare -A last total
 # What ran before the sampler started counts from its first sample on, not from its own start.
 while read -r pid cpu kind; do last[$pid]=$cpu; done < <(sample)
+read -r busy_before all_before < <(jiffies)
 while [[ ! -e "$STOP" ]]; do
+  read -r busy all < <(jiffies)
+  if (( all > all_before )); then
+    printf '%s\t%s\n' "$(date +%s)" $(( 100 * (busy - busy_before) / (all - all_before) )) >>"$BUSY"
+  fi
+  busy_before=$busy all_before=$all
   while read -r pid cpu kind; do
     previous="${last[$pid]:-0}"
     (( cpu >= previous )) || previous=0   # a pid used again by a new process

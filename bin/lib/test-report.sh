@@ -8,7 +8,8 @@
 #   agreement with PostgreSQL awaited) and Quarkus's "started in <seconds>s." (an application
 #   started in the test JVM).
 # - the CPU seconds per kind of process beside the phases file (cpu-by-process.tsv, written by
-#   bin/lib/cpu-by-process.sh), when there is one.
+#   bin/lib/cpu-by-process.sh), when there is one, and how busy the machine was while each phase
+#   ran (cpu-busy.tsv against spans.tsv: "<phase><TAB><start><TAB><end>", epoch seconds).
 # Prints the phases, the test time per module split into those phases, the CPU and the slowest
 # classes.
 # Usage: test-report.sh <repo root> <phases file> [maven log...]
@@ -85,6 +86,30 @@ CPU="$(dirname "$PHASES")/cpu-by-process.tsv"
 if [[ -s "$CPU" ]]; then
   echo "CPU seconds by kind of process (two cores: a minute of wall time has 120):"
   awk -F'\t' '{ printf "  %-46s %6d s\n", $1, $2 }' "$CPU"
+  echo
+fi
+BUSY="$(dirname "$PHASES")/cpu-busy.tsv"
+SPANS="$(dirname "$PHASES")/spans.tsv"
+if [[ -s "$BUSY" && -s "$SPANS" ]]; then
+  echo "how busy both cores were while each phase ran (100%: both busy; sampled every few seconds):"
+  # The last span of each lane ends it; between the first lane's end and the last's, one lane ran.
+  awk -F'\t' '
+    FNR == NR { at[NR] = $1; busy[NR] = $2; samples = NR; next }
+    {
+      name[++spans] = $1; from[spans] = $2; to[spans] = $3
+      if ($1 ~ /^tests: /) { lane = $1; sub(/^tests: /, "", lane); sub(/ lane:.*/, "", lane); if ($3 > last[lane]) last[lane] = $3 }
+    }
+    function share(a, b,   i, sum, n) {
+      for (i = 1; i <= samples; i++) if (at[i] > a && at[i] <= b) { sum += busy[i]; n++ }
+      return n ? sprintf("%3.0f%%", sum / n) : "   -"
+    }
+    END {
+      for (s = 1; s <= spans; s++) printf "  %-46s %s\n", name[s], share(from[s], to[s])
+      first = ""; for (l in last) if (first == "" || last[l] < last[first]) first = l
+      end = 0; for (l in last) if (last[l] > end) { end = last[l]; alone = l }
+      if (first != "" && alone != first)
+        printf "  %-46s %s (%d s)\n", "the " alone " lane alone, after the " first " lane", share(last[first], end), end - last[first]
+    }' "$BUSY" "$SPANS"
   echo
 fi
 echo "the $TOP slowest test classes:"

@@ -122,7 +122,7 @@ const liveNote = () => el('p', {class: 'muted', id: 'live'},
   'Redrawn as refresh events arrive (and every ' + LIVE_MILLIS / 1000 + ' s when they cannot be followed).');
 
 /** How many rows the list draws before it asks to filter or to show them all. */
-const LIST_MOST = 200;
+const LIST_MOST = 100;
 
 async function tablesPage(gen) {
   const filter = el('input', {type: 'search', id: 'filter', placeholder: 'Filter by name or status'});
