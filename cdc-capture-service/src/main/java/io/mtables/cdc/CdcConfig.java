@@ -4,8 +4,11 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /** What cdc-capture-service captures, from where, and how ({@code mt.cdc.*}). */
 @ConfigMapping(prefix = "mt.cdc")
@@ -104,5 +107,53 @@ public interface CdcConfig {
 
         @WithDefault("mt")
         String name();
+
+        /**
+         * TLS to the server, as libpq's {@code sslmode} (its values: disable, allow, prefer,
+         * require, verify-ca, verify-full): {@code verify-full} checks the server's certificate
+         * against {@link #sslrootcert} and its name against {@link #host}. Both the service's own
+         * connection and Debezium's replication connection use it.
+         */
+        @WithDefault("prefer")
+        SslMode sslmode();
+
+        /**
+         * The certificate (PEM) of the CA that signed the server's: required by verify-ca/-full.
+         */
+        Optional<String> sslrootcert();
+
+        /** The JDBC driver's and Debezium's settings for {@link #sslmode}, checked. */
+        default Map<String, String> tls() {
+            if (sslmode().verifies() && sslrootcert().isEmpty()) {
+                throw new IllegalArgumentException(
+                        "mt.cdc.database.sslmode="
+                                + sslmode().libpqName()
+                                + " checks the server's certificate: set"
+                                + " mt.cdc.database.sslrootcert to the file of the CA certificate"
+                                + " (PEM) that signed it");
+            }
+            Map<String, String> settings = new LinkedHashMap<>();
+            settings.put("sslmode", sslmode().libpqName());
+            sslrootcert().ifPresent(file -> settings.put("sslrootcert", file));
+            return settings;
+        }
+    }
+
+    /** libpq's sslmode values. */
+    enum SslMode {
+        DISABLE,
+        ALLOW,
+        PREFER,
+        REQUIRE,
+        VERIFY_CA,
+        VERIFY_FULL;
+
+        public String libpqName() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        boolean verifies() {
+            return this == VERIFY_CA || this == VERIFY_FULL;
+        }
     }
 }

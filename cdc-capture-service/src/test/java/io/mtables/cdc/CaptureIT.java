@@ -93,6 +93,28 @@ class CaptureIT {
      * is handed over) and one offset flush (the position is confirmed to PostgreSQL). The bound is
      * that cycle a few times over, for a loaded machine: it follows the configured intervals.
      */
+    /**
+     * The capture runs with sslmode=verify-full (PostgresTestResource): its replication connection
+     * is encrypted, and it checked the server's certificate against the CA to get there.
+     */
+    @Test
+    void theReplicationConnectionIsTlsThatCheckedTheServer() {
+        await().atMost(PATIENCE)
+                .untilAsserted(
+                        () ->
+                                assertThat(
+                                                query(
+                                                        "SELECT coalesce((SELECT s.ssl::text || ' '"
+                                                            + " || coalesce(s.version, '') FROM"
+                                                            + " pg_replication_slots r JOIN"
+                                                            + " pg_stat_ssl s ON s.pid ="
+                                                            + " r.active_pid WHERE r.slot_name = '"
+                                                                + PostgresTestResource.SLOT
+                                                                + "'), 'no active slot')"))
+                                        .as("the capture's replication connection")
+                                        .startsWith("true TLSv1."));
+    }
+
     @Test
     void anIdleCaptureStillConfirmsNewWalPositionsSoTheSlotHoldsNoWal() throws Exception {
         Duration cycle =

@@ -46,6 +46,32 @@ class CdcConfigTest {
                 .isEqualTo(List.of("demo\\..*", "shop.orders"));
     }
 
+    @Test
+    void tlsIsLibpqsSslmodeForBothConnectionsPreferUnlessSaid() {
+        CdcConfig byDefault =
+                builder()
+                        .withDefaultValue("mt.cdc.tables", "demo\\..*")
+                        .build()
+                        .getConfigMapping(CdcConfig.class);
+        assertThat(byDefault.database().tls()).isEqualTo(Map.of("sslmode", "prefer"));
+        CdcConfig checked =
+                builder()
+                        .withDefaultValue("mt.cdc.tables", "demo\\..*")
+                        .withSources(
+                                new PropertiesConfigSource(
+                                        Map.of(
+                                                "mt.cdc.database.sslmode",
+                                                "verify-ca",
+                                                "mt.cdc.database.sslrootcert",
+                                                "/etc/ca.crt"),
+                                        "test",
+                                        500))
+                        .build()
+                        .getConfigMapping(CdcConfig.class);
+        assertThat(checked.database().tls())
+                .isEqualTo(Map.of("sslmode", "verify-ca", "sslrootcert", "/etc/ca.crt"));
+    }
+
     /** As Quarkus reads it: expressions resolved, durations such as {@code 1s}. */
     private static SmallRyeConfigBuilder builder() {
         return new SmallRyeConfigBuilder()

@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The machine's PostgreSQL (bin/postgres: wal_level=logical, role and database mt): a fresh schema
- * {@code cdc_it} with the tables under test, and a slot, publication and topics of this run only.
+ * The machine's PostgreSQL (bin/postgres: wal_level=logical, role and database mt, TLS with a CA of
+ * its own): a fresh schema {@code cdc_it} with the tables under test, and a slot, publication and
+ * topics of this run only. The capture connects with {@code sslmode=verify-full}.
  */
 public class PostgresTestResource implements QuarkusTestResourceLifecycleManager {
 
@@ -21,6 +22,10 @@ public class PostgresTestResource implements QuarkusTestResourceLifecycleManager
     static final Duration HEARTBEAT = Duration.ofSeconds(1);
     static final int BULK_ROWS = 5_000;
     static final Duration OFFSET_FLUSH = Duration.ofSeconds(1);
+
+    /** The CA that signed the machine's PostgreSQL's certificate (bin/postgres makes both). */
+    static final String CA =
+            env("MT_TEST_PG_SSLROOTCERT", "/etc/postgresql/15/main/mtables-tls/ca.crt");
 
     @Override
     public Map<String, String> start() {
@@ -47,6 +52,10 @@ public class PostgresTestResource implements QuarkusTestResourceLifecycleManager
                         + " '10:15:30.123456', '2026-11-29 10:15:30.123456', '2026-11-29"
                         + " 10:15:30.123456+01', true)");
         return Map.of(
+                "mt.cdc.database.sslmode",
+                "verify-full",
+                "mt.cdc.database.sslrootcert",
+                CA,
                 "mt.cdc.tables",
                 "cdc_it\\..*",
                 "mt.cdc.slot-name",

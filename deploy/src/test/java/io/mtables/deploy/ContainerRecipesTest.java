@@ -2,15 +2,23 @@ package io.mtables.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Dockerfiles: the Flink image carries the versions the jobs are compiled against; the service
- * image runs non-root with a health check.
+ * The Dockerfiles: the Flink image carries the versions the jobs are compiled against and checks
+ * every jar it downloads; the service image runs non-root with a health check.
  */
 class ContainerRecipesTest {
 
@@ -35,6 +43,96 @@ class ContainerRecipesTest {
                 .contains(
                         "flinkVersion: v" + flinkVersion.replaceAll("^(\\d+)\\.(\\d+).*", "$1_$2"))
                 .contains("image: mtables/flink:" + flinkVersion);
+    }
+
+    /**
+     * Every jar the Flink image downloads is checked against a SHA-256 in the recipe, and that
+     * checksum is the one of the artifact in the local Maven repository where the build has it
+     * (Maven checked its copy against Central's own checksum when it downloaded it).
+     */
+    @Test
+    void everyJarTheFlinkImageDownloadsIsCheckedAgainstItsSha256() throws Exception {
+        String recipe = Files.readString(ROOT.resolve("deploy/flink/Dockerfile"));
+        Map<String, String> downloads = new LinkedHashMap<>(); // file name -> path under Maven
+        Matcher curl =
+                Pattern.compile("curl -fsSLO \"\\$MAVEN/([^\"]+/([^/\"]+))\"").matcher(recipe);
+        while (curl.find()) {
+            downloads.put(curl.group(2), curl.group(1));
+        }
+        Map<String, String> checksums = new LinkedHashMap<>();
+        Matcher line =
+                Pattern.compile("(?m)^\\s+([0-9a-f]{64}) (\\S+\\.jar) \\\\$").matcher(recipe);
+        while (line.find()) {
+            checksums.put(line.group(2), line.group(1));
+        }
+        assertThat(downloads).as("the jars the recipe downloads").hasSize(5);
+        assertThat(checksums.keySet())
+                .as("a SHA-256 for each download, and none other")
+                .containsExactlyInAnyOrderElementsOf(downloads.keySet());
+        assertThat(recipe).contains("| sha256sum -c --strict -");
+        Path repository = Path.of(System.getProperty("user.home"), ".m2", "repository");
+        int compared = 0;
+        for (var download : downloads.entrySet()) {
+            Path local = repository.resolve(download.getValue());
+            if (Files.exists(local)) {
+                assertThat(checksums.get(download.getKey()))
+                        .as(download.getKey() + " as the local Maven repository holds it")
+                        .isEqualTo(sha256(local));
+                compared++;
+            }
+        }
+        // Paimon's, its S3 file IO's and Hadoop's jars are dependencies of the build: always there
+        // (the Kafka SQL connector's bundle is not).
+        assertThat(compared)
+                .as("jars compared with the local repository's")
+                .isGreaterThanOrEqualTo(4);
+    }
+
+    private static String sha256(Path file) throws Exception {
+        MessageDigest digest = MessageDigest.getInstance("SHA-256");
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buffer = new byte[1 << 16];
+            for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
+                digest.update(buffer, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    /**
+     * Each service's build leaves a CycloneDX bill of materials beside its quarkus-app (mvn
+     * package, which bin/test runs first), naming the service and every library it runs with by
+     * version and hash; its image carries it.
+     */
+    @Test
+    void everyServiceIsBuiltWithABillOfMaterialsItsImageCarries() throws Exception {
+        assertThat(Files.readString(ROOT.resolve("deploy/Dockerfile")))
+                .contains("COPY --chown=185 ${APP}/../bom.json /deployments/sbom.json");
+        for (String service : ConfigKeys.SERVICES) {
+            Path bom = ROOT.resolve(service + "/target/bom.json");
+            assertThat(bom)
+                    .as(service + "'s bill of materials (made by mvn package -Psbom)")
+                    .exists();
+            JsonNode document = Yaml.MAPPER.readTree(bom.toFile());
+            assertThat(document.path("bomFormat").asText()).isEqualTo("CycloneDX");
+            assertThat(document.path("metadata").path("component").path("name").asText())
+                    .isEqualTo(service);
+            List<String> libraries = new ArrayList<>();
+            for (JsonNode component : document.path("components")) {
+                assertThat(component.path("version").asText())
+                        .as(component.path("name").asText() + "'s version")
+                        .isNotBlank();
+                assertThat(component.path("hashes"))
+                        .as(component.path("name").asText() + "'s hashes")
+                        .isNotEmpty();
+                libraries.add(
+                        component.path("group").asText() + ":" + component.path("name").asText());
+            }
+            assertThat(libraries)
+                    .as(service + "'s libraries")
+                    .contains("io.quarkus:quarkus-core", "org.apache.kafka:kafka-clients")
+                    .doesNotContain("org.junit.jupiter:junit-jupiter-api");
+        }
     }
 
     @Test

@@ -31,6 +31,15 @@ final class ExampleServices implements AutoCloseable {
     static final Postgres POSTGRES = Postgres.local();
 
     /**
+     * The CA that signed the machine's PostgreSQL's certificate (bin/postgres): the capture checks
+     * the server with it (sslmode=verify-full).
+     */
+    static final String POSTGRES_CA =
+            System.getenv()
+                    .getOrDefault(
+                            "MT_TEST_PG_SSLROOTCERT", "/etc/postgresql/15/main/mtables-tls/ca.crt");
+
+    /**
      * How long a test drives an example's workload: about 750 changes at 50 a second, the build's
      * small scale (bin/oracle drives longer).
      */
@@ -232,6 +241,8 @@ final class ExampleServices implements AutoCloseable {
                 "cdc-capture-service",
                 basePort + 6,
                 "mt.cdc.tables=" + schema + "\\..*",
+                "mt.cdc.database.sslmode=verify-full",
+                "mt.cdc.database.sslrootcert=" + POSTGRES_CA,
                 "mt.cdc.slot-name=" + slot,
                 "mt.cdc.publication=" + slot,
                 "mt.cdc.offsets-topic=mt.cdc.offsets." + schema,

@@ -46,6 +46,8 @@ public final class DebeziumProperties {
         p.setProperty("database.user", config.database().user());
         p.setProperty("database.password", config.database().password());
         p.setProperty("database.dbname", config.database().name());
+        // TLS as the service's own connection has it: database.sslmode, database.sslrootcert.
+        config.database().tls().forEach((key, value) -> p.setProperty("database." + key, value));
         p.setProperty("topic.prefix", config.topicPrefix());
         p.setProperty(
                 "table.include.list", String.join(",", CdcConfig.includeList(config.tables())));

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 
@@ -36,9 +37,11 @@ final class DatabasePreparation {
                         + config.database().port()
                         + "/"
                         + config.database().name();
-        try (Connection connection =
-                        DriverManager.getConnection(
-                                url, config.database().user(), config.database().password());
+        Properties settings = new Properties();
+        settings.setProperty("user", config.database().user());
+        settings.setProperty("password", config.database().password());
+        config.database().tls().forEach(settings::setProperty); // sslmode, sslrootcert
+        try (Connection connection = DriverManager.getConnection(url, settings);
                 Statement statement = connection.createStatement()) {
             List<CapturedTable> tables =
                     capturedTables(statement, CdcConfig.includeList(config.tables()));
@@ -63,7 +66,13 @@ final class DatabasePreparation {
             return tables;
         } catch (SQLException e) {
             throw new IllegalStateException(
-                    "cannot prepare " + url + " for capture: " + e.getMessage(), e);
+                    "cannot prepare "
+                            + url
+                            + " (sslmode="
+                            + config.database().sslmode().libpqName()
+                            + ") for capture: "
+                            + e.getMessage(),
+                    e);
         }
     }
 
