@@ -10,8 +10,8 @@
 # - the CPU seconds per kind of process beside the phases file (cpu-by-process.tsv, written by
 #   bin/lib/cpu-by-process.sh), when there is one, and how busy the machine was while each phase
 #   ran (cpu-busy.tsv against spans.tsv: "<phase><TAB><start><TAB><end>", epoch seconds).
-# Prints the phases, the test time per module split into those phases, the CPU and the slowest
-# classes.
+# Prints the phases, the test time per module split into those phases, the CPU, how busy the
+# cores were in each phase, and the slowest classes (each with how busy the cores were meanwhile).
 # Usage: test-report.sh <repo root> <phases file> [maven log...]
 set -euo pipefail
 
@@ -20,7 +20,8 @@ PHASES="$2"
 shift 2
 TOP=10
 
-# "<module> <class> <seconds>" for every test class that ran.
+# "<module> <class> <seconds> <end>" for every test class that ran (end: its report's modification
+# time, epoch seconds: the class ended then).
 class_times() {
   local report module
   for report in "$ROOT"/*/target/surefire-reports/TEST-*.xml; do
@@ -29,7 +30,7 @@ class_times() {
     module="${module%%/*}"
     # The testsuite element is the second line; its name and time are attributes.
     sed -n '2{s/.* name="\([^"]*\)" time="\([^"]*\)".*/\1 \2/p;q}' "$report" \
-      | awk -v module="$module" '{ gsub(",", "", $2); print module, $1, $2 }'
+      | awk -v module="$module" -v end="$(stat -c %Y "$report")" '{ gsub(",", "", $2); print module, $1, $2, end }'
   done
 }
 
@@ -115,4 +116,13 @@ fi
 echo "the $TOP slowest test classes:"
 # awk, not head, takes the first lines: it reads to the end, so sort never meets a closed pipe
 # (SIGPIPE under pipefail failed a green run with exit 141 once the classes outgrew one buffer).
-sort -k3 -g -r <<<"$times" | awk -v top="$TOP" 'NR <= top { printf "  %7.0f s  %-26s %s\n", $3, $1, $2 }'
+# With how busy both cores were while each ran, where the run sampled it.
+BUSY_FILE="$(dirname "$PHASES")/cpu-busy.tsv"
+[[ -s "$BUSY_FILE" ]] || BUSY_FILE=/dev/null
+sort -k3 -g -r <<<"$times" | awk -v top="$TOP" '
+  FNR == NR { at[FNR] = $1; busy[FNR] = $2; samples = FNR; next }
+  FNR <= top {
+    sum = 0; n = 0
+    for (i = 1; i <= samples; i++) if (at[i] > $4 - $3 && at[i] <= $4) { sum += busy[i]; n++ }
+    printf "  %7.0f s  %-26s %-62s %s\n", $3, $1, $2, n ? sprintf("cores %3.0f%% busy", sum / n) : ""
+  }' "$BUSY_FILE" -
