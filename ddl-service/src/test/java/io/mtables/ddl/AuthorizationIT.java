@@ -58,6 +58,34 @@ class AuthorizationIT {
                 202);
     }
 
+    /**
+     * mt_access_seconds: an API key's check (a JWT's is SmallRye JWT's, not timed) and each
+     * statement's privilege checks, with their p50 and p99 (bin/bench control-plane reads them).
+     */
+    @Test
+    void whatIdentityAndPrivilegesCostEachStatementIsTimed() {
+        double keys = accessCount("authentication");
+        double statements = accessCount("authorization");
+        expect(ADMIN, "SHOW MATERIALIZED TABLES", 200);
+        denied(ALICE, "DESCRIBE " + db + ".orders");
+        assertThat(accessCount("authentication")).as("API keys checked").isGreaterThan(keys);
+        assertThat(accessCount("authorization"))
+                .as("statements whose privileges were checked, a denied one included")
+                .isGreaterThanOrEqualTo(statements + 2);
+        assertThat(StatementRequests.metrics())
+                .contains("mt_access_seconds{step=\"authorization\",quantile=\"0.99\"}");
+    }
+
+    private static double accessCount(String step) {
+        var line =
+                java.util.regex.Pattern.compile(
+                                "(?m)^mt_access_seconds_count\\{[^}]*step=\""
+                                        + step
+                                        + "\"[^}]*\\} ([0-9.eE+-]+)$")
+                        .matcher(StatementRequests.metrics());
+        return line.find() ? Double.parseDouble(line.group(1)) : 0;
+    }
+
     @Test
     void withoutAGrantAUserMayNeitherCreateNorSeeAndNothingChanges() {
         denied(ALICE, "CREATE TABLE " + db + ".x (a INT) WITH ('connector' = 'datagen')");

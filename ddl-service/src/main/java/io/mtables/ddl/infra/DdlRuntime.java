@@ -9,6 +9,7 @@ import io.mtables.ddl.domain.CaptureSnapshotProjection;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
+import io.mtables.ddl.metrics.AccessMetrics;
 import io.mtables.ddl.security.AuthConfig;
 import io.mtables.ddl.statements.PlanPreview;
 import io.mtables.ddl.statements.QueryRunner;
@@ -102,11 +103,12 @@ public class DdlRuntime {
     boolean warmUp;
 
     @jakarta.inject.Inject MeterRegistry registry;
+    @jakarta.inject.Inject AccessMetrics accessMetrics;
 
     /** The job manager's reports; a runtime made by hand (tests) has an empty one. */
     @jakarta.inject.Inject RefreshStatusProjection statuses = new RefreshStatusProjection();
 
-    // Injected (mt.ddl.audit-kept); a runtime a test makes without CDI keeps DdlConfig's default.
+    // Injected (mt.ddl.audit-kept); made without CDI: DdlConfig's default.
     @jakarta.inject.Inject AuditProjection audits = new AuditProjection(10_000);
 
     /** The capture's reports of its snapshots; a runtime made by hand has an empty one. */
@@ -124,8 +126,8 @@ public class DdlRuntime {
             @Observes StartupEvent start,
             @Identifier("default-kafka-broker") Map<String, Object> kafka,
             @ConfigProperty(name = "quarkus.application.name") String serviceName,
-            // Flink's options, the same keys as planner-service's, so one setting serves both
-            // services (ddl-service uses them for the threshold check and EXPLAIN).
+            // Flink's options, under planner-service's keys: one setting serves both services
+            // (here: the threshold check and EXPLAIN).
             @ConfigProperty(name = FlinkSql.FRESHNESS_THRESHOLD, defaultValue = "30m")
                     Duration freshnessThreshold,
             @ConfigProperty(
@@ -143,7 +145,7 @@ public class DdlRuntime {
         // no catalog and forwards what it is asked to the active one.
         role = ActiveInstance.of(group);
         forwarder = new CommandForwarder(KafkaLog.clientConfig(kafka), serviceName);
-        // The Paimon warehouse job-manager-service writes: the same keys and defaults as its own.
+        // The warehouse job-manager-service writes: its keys and defaults.
         this.warehouse =
                 new WarehouseReader(
                         WarehouseReader.configured(ConfigProvider.getConfig()),
@@ -364,6 +366,9 @@ public class DdlRuntime {
         }
         replaced = null;
         loaded.onDefinitionInDoubt(this::reloadCatalog);
+        if (accessMetrics != null) { // null when made without CDI
+            loaded.onAuthorized(accessMetrics::authorized);
+        }
         service = loaded;
         if (previous != null) {
             previous.onDefinitionInDoubt(() -> {});
@@ -371,8 +376,8 @@ public class DdlRuntime {
         gate.open();
         LOG.infof("catalog loaded: %d tables", catalog.inDependencyOrder().size());
         if (warmUp && !warmedUp) {
-            // Once per process, after opening: a statement that comes meanwhile waits for the
-            // planner's thread as long as its own cold compilation would have taken.
+            // Once per process, after opening: a statement meanwhile waits for the planner's
+            // thread about as long as its own cold compilation would take.
             warmedUp = true;
             WarmUps.run("sql front end", flink::warmUp, registry);
             WarmUps.run("planner", () -> analyzer.warmUp(0), registry);

@@ -1,5 +1,6 @@
 package io.mtables.ddl.security;
 
+import io.mtables.ddl.metrics.AccessMetrics;
 import io.quarkus.runtime.Startup;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
@@ -13,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
@@ -32,8 +34,10 @@ public class ApiKeyIdentityProvider implements IdentityProvider<TokenAuthenticat
             java.util.regex.Pattern.compile("[a-z0-9][a-z0-9_-]*");
 
     private final Map<String, String> digests = new HashMap<>();
+    private final AccessMetrics metrics;
 
-    public ApiKeyIdentityProvider(AuthConfig config) {
+    public ApiKeyIdentityProvider(AuthConfig config, AccessMetrics metrics) {
+        this.metrics = metrics;
         config.serviceAccounts()
                 .forEach(
                         (name, account) -> {
@@ -81,8 +85,10 @@ public class ApiKeyIdentityProvider implements IdentityProvider<TokenAuthenticat
         if (!ApiKeys.looksLikeApiKey(token)) {
             return Uni.createFrom().nullItem();
         }
-        return ApiKeys.accountOf(token, digests)
-                .map(
+        long start = System.nanoTime();
+        Optional<String> known = ApiKeys.accountOf(token, digests);
+        metrics.authenticated(System.nanoTime() - start);
+        return known.map(
                         account ->
                                 Uni.createFrom()
                                         .<SecurityIdentity>item(

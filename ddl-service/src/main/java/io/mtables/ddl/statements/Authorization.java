@@ -5,7 +5,9 @@ import io.mtables.ddl.access.Privilege;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.schemas.catalog.TableDefinition;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What one caller may do, checked before anything is written or returned: a change needs CREATE on
@@ -20,15 +22,28 @@ final class Authorization {
     private final Catalog catalog;
     private final String principal;
 
+    /** Time spent in this caller's checks so far (a read's checks may run on another thread). */
+    private final LongAdder checkingNanos = new LongAdder();
+
     Authorization(AccessControl access, Catalog catalog, String principal) {
         this.access = access;
         this.catalog = catalog;
         this.principal = principal;
     }
 
+    /** What this caller's checks have cost so far. */
+    Duration spent() {
+        return Duration.ofNanos(checkingNanos.sum());
+    }
+
     /** Whether the caller may see {@code table} at all (any privilege on it). */
     boolean sees(TableDefinition table) {
-        return access.sees(principal, table);
+        long start = System.nanoTime();
+        try {
+            return access.sees(principal, table);
+        } finally {
+            checkingNanos.add(System.nanoTime() - start);
+        }
     }
 
     /**
@@ -36,12 +51,22 @@ final class Authorization {
      * senders): an admin every one, anyone else their own.
      */
     boolean readsAuditOf(String sender) {
-        return access.isAdmin(principal) || principal.equals(sender);
+        long start = System.nanoTime();
+        try {
+            return access.isAdmin(principal) || principal.equals(sender);
+        } finally {
+            checkingNanos.add(System.nanoTime() - start);
+        }
     }
 
     /** Refuses a read of {@code table} without SELECT on it. */
     void checkRead(TableDefinition table) {
-        require(Privilege.SELECT, table);
+        long start = System.nanoTime();
+        try {
+            require(Privilege.SELECT, table);
+        } finally {
+            checkingNanos.add(System.nanoTime() - start);
+        }
     }
 
     /**
@@ -49,6 +74,15 @@ final class Authorization {
      * new version of a table the owner it had.
      */
     Outcome checkAndOwn(Outcome outcome) {
+        long start = System.nanoTime();
+        try {
+            return checkedAndOwned(outcome);
+        } finally {
+            checkingNanos.add(System.nanoTime() - start);
+        }
+    }
+
+    private Outcome checkedAndOwned(Outcome outcome) {
         if (outcome instanceof Outcome.Defined defined) {
             TableDefinition changed = defined.definition();
             Optional<TableDefinition> existing = catalog.find(changed.table());
@@ -83,11 +117,16 @@ final class Authorization {
      * @param creates whether the statement creates it when it does not exist
      */
     void precheck(String table, Privilege privilege, boolean creates) {
-        Optional<TableDefinition> existing = catalog.find(table);
-        if (existing.isPresent()) {
-            require(privilege, existing.get());
-        } else if (creates) {
-            requireOnSchema(Privilege.CREATE, AccessControl.schemaOf(table));
+        long start = System.nanoTime();
+        try {
+            Optional<TableDefinition> existing = catalog.find(table);
+            if (existing.isPresent()) {
+                require(privilege, existing.get());
+            } else if (creates) {
+                requireOnSchema(Privilege.CREATE, AccessControl.schemaOf(table));
+            }
+        } finally {
+            checkingNanos.add(System.nanoTime() - start);
         }
     }
 

@@ -17,6 +17,7 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.HistoryBridge;
 import io.mtables.schemas.catalog.TableDefinition.QueryChange;
 import io.mtables.schemas.plan.RefreshPlan;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -59,6 +61,8 @@ public class StatementRouter {
     private final AccessControl access;
     private final AccessStatements accessStatements;
     private final SourceHistory sourceHistory;
+
+    private Consumer<Duration> authorizationTimes = spent -> {};
 
     public StatementRouter(
             FlinkSql flink,
@@ -115,7 +119,16 @@ public class StatementRouter {
             return accessStatements.execute(statement, principal, requestId, now);
         }
         Authorization caller = new Authorization(access, catalog, principal);
-        return caller.checkAndOwn(routeFor(caller, statement, requestId, now));
+        try {
+            return caller.checkAndOwn(routeFor(caller, statement, requestId, now));
+        } finally {
+            authorizationTimes.accept(caller.spent());
+        }
+    }
+
+    /** Told what each statement's privilege checks cost (AccessMetrics). */
+    void onAuthorized(Consumer<Duration> times) {
+        this.authorizationTimes = times;
     }
 
     private Outcome routeFor(

@@ -13,7 +13,9 @@ import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -84,7 +86,11 @@ public class StatementService {
         this.clock = clock;
     }
 
-    /** What to do when a definition write failed in doubt (the runtime reads the catalog back). */
+    /** Told what each statement's privilege checks cost. */
+    public void onAuthorized(Consumer<Duration> times) {
+        router.onAuthorized(times);
+    }
+
     public void onDefinitionInDoubt(Runnable action) {
         this.onDefinitionInDoubt = action;
     }
