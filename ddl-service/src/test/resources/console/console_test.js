@@ -80,6 +80,7 @@ const log = line => console.log(line + ' (' + ((Date.now() - began) / 1000).toFi
     expect(await page.locator('#tables tbody tr').count() === 2, 'two tables of the schema listed');
     expect((await text(`#tables tr[data-table="default_catalog.${db}.held"] .badge`)) === 'SUSPENDED',
       'the suspended table marked SUSPENDED');
+    const dailyStatus = await text(`#tables tr[data-table="default_catalog.${db}.daily"] .badge`);
     await shot('2-tables');
     log('listed: daily and held (SUSPENDED)');
 
@@ -95,6 +96,9 @@ const log = line => console.log(line + ' (' + ((Date.now() - began) / 1000).toFi
     expect((await text('#columns')).includes('ds'), 'the source\'s columns');
     const downstream = page.locator(`#lineage .node[data-table="default_catalog.${db}.daily"]`);
     expect(await downstream.count() === 1, 'the table that reads it');
+    const readerTitle = await downstream.locator('title').textContent();
+    expect(readerTitle.endsWith(`(${dailyStatus || 'no report yet'})`),
+      `the reader drawn with its status as the list shows it (${dailyStatus}), not ${readerTitle}`);
     await shot('4-source');
     log('lineage: daily -> visits and back');
 

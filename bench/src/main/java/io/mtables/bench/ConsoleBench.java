@@ -159,6 +159,11 @@ public final class ConsoleBench {
                                 + "' ORDER BY finished_at DESC LIMIT 200",
                         "SELECT table_name, upstream_table, upstream_kind FROM"
                                 + " information_schema.table_dependencies",
+                        "SELECT d.table_name, d.upstream_table, d.upstream_kind, m.freshness,"
+                                + " m.status, m.measured_lag FROM"
+                                + " information_schema.table_dependencies d LEFT JOIN"
+                                + " information_schema.materialized_tables m ON m.table_name ="
+                                + " d.table_name",
                         "DESCRIBE default_catalog." + SCHEMA + ".src");
         Map<String, List<Long>> millis = new LinkedHashMap<>();
         for (int i = 0; i < times; i++) {

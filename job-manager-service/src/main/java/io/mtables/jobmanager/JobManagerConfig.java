@@ -76,6 +76,10 @@ public interface JobManagerConfig {
         @WithName("pipeline-jars")
         Optional<List<String>> pipelineJars();
 
+        /** TLS to a remote cluster's REST port (docs/security.md, Flink). */
+        @WithName("rest-tls")
+        RestTls restTls();
+
         /** The embedded cluster. */
         Embedded embedded();
 
@@ -122,6 +126,33 @@ public interface JobManagerConfig {
         @WithName("refresh-watch-interval")
         @WithDefault("100ms")
         Duration refreshWatchInterval();
+    }
+
+    /**
+     * HTTPS to a remote cluster's REST port, which Flink serves with {@code
+     * security.ssl.rest.enabled}; with {@code security.ssl.rest.authentication-enabled} it also
+     * asks for this service's certificate, and takes jobs from no one else.
+     */
+    interface RestTls {
+
+        /** Whether the cluster's REST port speaks HTTPS. */
+        @WithDefault("false")
+        boolean enabled();
+
+        /** A PKCS12 store of the certificates to trust: the cluster's, or the CA that signed it. */
+        Optional<String> truststore();
+
+        @WithName("truststore-password")
+        Optional<String> truststorePassword();
+
+        /**
+         * A PKCS12 store of this service's key and certificate, for a cluster that asks for one.
+         */
+        Optional<String> keystore();
+
+        /** The key store's password, which is also its key's. */
+        @WithName("keystore-password")
+        Optional<String> keystorePassword();
     }
 
     /** The embedded cluster. */

@@ -23,6 +23,7 @@ import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -1203,6 +1204,15 @@ class PipelinesIT {
         return ConfigProvider.getConfig().getValue("mt.flink.embedded.port", Integer.class);
     }
 
+    /** A GET of Flink's REST API on the cluster the jobs run on, as this test reaches it. */
+    HttpResponse<String> flinkRest(String path) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + flinkPort() + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+    }
+
     /** The log file of the cluster the jobs run on. */
     Path clusterLog() {
         return EmbeddedFlinkTestResource.DATA.resolve("flink/cluster.log");
@@ -1300,29 +1310,13 @@ class PipelinesIT {
     }
 
     private JsonNode flinkGet(String path) throws Exception {
-        HttpResponse<String> response =
-                HttpClient.newHttpClient()
-                        .send(
-                                HttpRequest.newBuilder(
-                                                URI.create(
-                                                        "http://127.0.0.1:" + flinkPort() + path))
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = flinkRest(path);
         assertThat(response.statusCode()).as(path).isEqualTo(200);
         return JSON.readTree(response.body());
     }
 
     private List<String> runningJobsOf(String table) throws Exception {
-        HttpResponse<String> overview =
-                HttpClient.newHttpClient()
-                        .send(
-                                HttpRequest.newBuilder(
-                                                URI.create(
-                                                        "http://127.0.0.1:"
-                                                                + flinkPort()
-                                                                + "/jobs/overview"))
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> overview = flinkRest("/jobs/overview");
         List<String> running = new ArrayList<>();
         for (JsonNode job : JSON.readTree(overview.body()).path("jobs")) {
             String state = job.path("state").asText();
@@ -1398,18 +1392,7 @@ class PipelinesIT {
 
     private JsonNode jobsOverview() {
         try {
-            return JSON.readTree(
-                            HttpClient.newHttpClient()
-                                    .send(
-                                            HttpRequest.newBuilder(
-                                                            URI.create(
-                                                                    "http://127.0.0.1:"
-                                                                            + flinkPort()
-                                                                            + "/jobs/overview"))
-                                                    .build(),
-                                            HttpResponse.BodyHandlers.ofString())
-                                    .body())
-                    .path("jobs");
+            return JSON.readTree(flinkRest("/jobs/overview").body()).path("jobs");
         } catch (Exception e) {
             throw new IllegalStateException("cannot read Flink's jobs", e);
         }

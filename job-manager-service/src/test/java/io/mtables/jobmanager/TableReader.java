@@ -3,6 +3,7 @@ package io.mtables.jobmanager;
 import io.mtables.jobmanager.jobs.Locations;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -10,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A reader of a table by its name, as any Paimon reader would, every {@code everyMillis}: what a
  * user sees while the job manager changes the table. Reads that fail are counted apart (the name
- * may name no table for the moment between a switch-over's two renames).
+ * may name no table for the moment between a switch-over's two renames), and so are reads during
+ * which another table took the name ({@link PaimonRows#readUnchanged}).
  */
 final class TableReader {
 
@@ -29,7 +31,14 @@ final class TableReader {
 
     private void read() {
         try {
-            List<String> rows = PaimonRows.read(locations.warehouse(), table);
+            Optional<List<String>> read = PaimonRows.readUnchanged(locations.warehouse(), table);
+            if (read.isEmpty()) {
+                synchronized (seen) {
+                    failures.add("another table took the name during the read");
+                }
+                return;
+            }
+            List<String> rows = read.get();
             synchronized (seen) {
                 if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(rows)) {
                     seen.add(rows);

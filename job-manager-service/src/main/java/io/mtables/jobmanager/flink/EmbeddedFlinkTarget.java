@@ -57,7 +57,7 @@ public class EmbeddedFlinkTarget implements FlinkTarget {
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(() -> stopping = true, "embedded-flink-no-restart"));
         // Its class path is ours: nothing to ship with the jobs.
-        this.rest = new RemoteFlinkTarget("127.0.0.1", port, List.of());
+        this.rest = new RemoteFlinkTarget("127.0.0.1", port, List.of(), Optional.empty());
     }
 
     @Override

@@ -23,18 +23,18 @@ import org.apache.flink.configuration.MetricOptions;
 import org.apache.flink.util.TimeUtils;
 
 /**
- * What the job manager reads of a Flink cluster over plain HTTP from its REST API: slots, metrics,
- * checkpoint statistics, failure causes and task states. Flink's REST client would deserialize
- * these into Flink's own classes, which breaks when two class loaders hold them (Quarkus tests, the
- * packaged service), or does not offer them; {@link RemoteFlinkTarget} keeps the client for what
- * changes a job.
+ * What the job manager reads of a Flink cluster with the JDK's HTTP client from its REST API (over
+ * HTTPS with {@link FlinkRestTls}): slots, metrics, checkpoint statistics, failure causes and task
+ * states. Flink's REST client would deserialize these into Flink's own classes, which breaks when
+ * two class loaders hold them (Quarkus tests, the packaged service), or does not offer them; {@link
+ * RemoteFlinkTarget} keeps the client for what changes a job.
  */
 final class FlinkRestReads {
 
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String baseUrl;
+    private final HttpClient http;
 
     /** Per job, the metric queries of its source vertices, looked up once. */
     private final Map<String, List<String>> sourceMetricQueries = new ConcurrentHashMap<>();
@@ -42,14 +42,15 @@ final class FlinkRestReads {
     /** Per job, the queries of its source operators' {@code numRecordsOut}: see below. */
     private final Map<String, List<String>> sourceReadQueries = new ConcurrentHashMap<>();
 
-    FlinkRestReads(String baseUrl) {
+    FlinkRestReads(String baseUrl, HttpClient http) {
         this.baseUrl = baseUrl;
+        this.http = http;
     }
 
     /**
-     * Read over plain HTTP from {@code /overview} (slots of the registered TaskManagers) and {@code
-     * /jobs/overview}: a job that is initializing, or whose tasks are all still waiting to be
-     * placed, holds no slot yet but will take one, so it counts as waiting.
+     * Read with the JDK's HTTP client from {@code /overview} (slots of the registered TaskManagers)
+     * and {@code /jobs/overview}: a job that is initializing, or whose tasks are all still waiting
+     * to be placed, holds no slot yet but will take one, so it counts as waiting.
      */
     ClusterCapacity capacity() {
         var overview = getJson("/overview");
@@ -105,7 +106,7 @@ final class FlinkRestReads {
     private JsonNode getJson(String path) {
         try {
             var response =
-                    HTTP.send(
+                    http.send(
                             HttpRequest.newBuilder(URI.create(baseUrl + path))
                                     .timeout(Duration.ofSeconds(10))
                                     .build(),
@@ -132,9 +133,9 @@ final class FlinkRestReads {
     }
 
     /**
-     * Read from the job's exception history over plain HTTP: Flink's REST client would deserialize
-     * the failure into its own exception classes, which breaks when two class loaders hold them
-     * (Quarkus tests).
+     * Read from the job's exception history with the JDK's HTTP client: Flink's REST client would
+     * deserialize the failure into its own exception classes, which breaks when two class loaders
+     * hold them (Quarkus tests).
      */
     Optional<String> failureCause(String jobId) {
         JsonNode entries;
@@ -158,7 +159,9 @@ final class FlinkRestReads {
                                 .asText(entries.get(0).path("exceptionName").asText())));
     }
 
-    /** Read from the job's checkpoint statistics over plain HTTP, for the same reason. */
+    /**
+     * Read from the job's checkpoint statistics with the JDK's HTTP client, for the same reason.
+     */
     SortedMap<Long, Instant> completedCheckpoints(String jobId) {
         SortedMap<Long, Instant> completed = new TreeMap<>();
         JsonNode statistics;
@@ -186,10 +189,11 @@ final class FlinkRestReads {
     }
 
     /**
-     * Read from the metrics of the job's source vertices over plain HTTP: each source operator's
-     * {@code <operator>.pendingRecords} and {@code <operator>.numRecordsOut}, summed over subtasks,
-     * and its {@code currentEmitEventTimeLag}, the largest of its subtasks', for a vertex that has
-     * records left to read. The metric names a vertex offers are looked up once per job.
+     * Read from the metrics of the job's source vertices with the JDK's HTTP client: each source
+     * operator's {@code <operator>.pendingRecords} and {@code <operator>.numRecordsOut}, summed
+     * over subtasks, and its {@code currentEmitEventTimeLag}, the largest of its subtasks', for a
+     * vertex that has records left to read. The metric names a vertex offers are looked up once per
+     * job.
      */
     Optional<SourceProgress> sourceProgress(String jobId) {
         long pending = 0;
@@ -241,10 +245,10 @@ final class FlinkRestReads {
     }
 
     /**
-     * Read from the metrics of the job's source vertices over plain HTTP: each source operator's
-     * {@code <operator>.numRecordsOut}, summed over subtasks and sources, for any source (a batch
-     * refresh's Paimon sources cannot say what they have left). The metric names are looked up once
-     * per job, after its sources have registered them.
+     * Read from the metrics of the job's source vertices with the JDK's HTTP client: each source
+     * operator's {@code <operator>.numRecordsOut}, summed over subtasks and sources, for any source
+     * (a batch refresh's Paimon sources cannot say what they have left). The metric names are
+     * looked up once per job, after its sources have registered them.
      */
     OptionalLong sourceRecordsRead(String jobId) {
         try {
@@ -336,7 +340,8 @@ final class FlinkRestReads {
     }
 
     /**
-     * Read from the job's metrics over plain HTTP: {@code [{"id": "numRestarts", "value": "2"}]}.
+     * Read from the job's metrics with the JDK's HTTP client: {@code [{"id": "numRestarts",
+     * "value": "2"}]}.
      */
     OptionalLong restarts(String jobId) {
         try {

@@ -1,5 +1,6 @@
 package io.mtables.jobmanager.flink;
 
+import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,15 +44,20 @@ public class RemoteFlinkTarget implements FlinkTarget {
     private final String host;
     private final int port;
     private final List<String> pipelineJars;
+    private final Optional<FlinkRestTls> tls;
     private final RestClusterClient<StandaloneClusterId> client;
 
     private final FlinkRestReads reads;
 
-    public RemoteFlinkTarget(String host, int port, List<String> pipelineJars) {
+    public RemoteFlinkTarget(
+            String host, int port, List<String> pipelineJars, Optional<FlinkRestTls> tls) {
         this.host = host;
         this.port = port;
         this.pipelineJars = List.copyOf(pipelineJars);
-        this.reads = new FlinkRestReads("http://" + host + ":" + port);
+        this.tls = tls;
+        HttpClient.Builder http = HttpClient.newBuilder();
+        tls.ifPresent(settings -> http.sslContext(settings.sslContext()));
+        this.reads = new FlinkRestReads(url(host, port, tls), http.build());
         try {
             this.client =
                     new RestClusterClient<>(restConfiguration(), StandaloneClusterId.getInstance());
@@ -62,7 +68,8 @@ public class RemoteFlinkTarget implements FlinkTarget {
     }
 
     /** Parses {@code host:port}, saying what is wrong with a bad address. */
-    public static RemoteFlinkTarget at(String address, List<String> pipelineJars) {
+    public static RemoteFlinkTarget at(
+            String address, List<String> pipelineJars, Optional<FlinkRestTls> tls) {
         int colon = address == null ? -1 : address.lastIndexOf(':');
         if (colon <= 0) {
             throw new IllegalArgumentException(
@@ -74,7 +81,8 @@ public class RemoteFlinkTarget implements FlinkTarget {
             return new RemoteFlinkTarget(
                     address.substring(0, colon),
                     Integer.parseInt(address.substring(colon + 1)),
-                    pipelineJars);
+                    pipelineJars,
+                    tls);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(
                     "mt.flink.rest-address must end with a port number; was '" + address + "'");
@@ -83,12 +91,16 @@ public class RemoteFlinkTarget implements FlinkTarget {
 
     @Override
     public String describe() {
-        return "remote at http://" + host + ":" + port;
+        return "remote at " + webUrl();
     }
 
     @Override
     public String webUrl() {
-        return "http://" + host + ":" + port;
+        return url(host, port, tls);
+    }
+
+    private static String url(String host, int port, Optional<FlinkRestTls> tls) {
+        return (tls.isPresent() ? "https://" : "http://") + host + ":" + port;
     }
 
     @Override
@@ -105,6 +117,7 @@ public class RemoteFlinkTarget implements FlinkTarget {
         Configuration configuration = new Configuration();
         configuration.set(RestOptions.ADDRESS, host);
         configuration.set(RestOptions.PORT, port);
+        tls.ifPresent(settings -> settings.applyTo(configuration));
         return configuration;
     }
 

@@ -5,9 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.mtables.jobmanager.JobManagerConfig;
 import io.mtables.jobmanager.flink.EmbeddedFlinkTarget;
-import io.mtables.jobmanager.flink.EmbeddedSizing;
 import io.mtables.jobmanager.flink.FlinkTarget;
-import io.mtables.jobmanager.flink.RemoteFlinkTarget;
 import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.KafkaSourceCredentials;
 import io.mtables.jobmanager.jobs.Locations;
@@ -30,7 +28,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -252,7 +249,7 @@ public class JobManagerRuntime {
             Locations locations) {
         gate.progress("reaching Flink (" + config.flink().target() + ")");
         if (flink == null) {
-            flink = target(config, locations);
+            flink = FlinkTargets.of(config, locations);
             // Looked at before any job of ours is taken over or started.
             clusterFresh = flink instanceof EmbeddedFlinkTarget && freshCluster();
         }
@@ -415,46 +412,5 @@ public class JobManagerRuntime {
                     "looking at the refresh jobs failed (looked at again in a moment): %s",
                     e.getMessage());
         }
-    }
-
-    private static FlinkTarget target(JobManagerConfig config, Locations locations) {
-        return switch (config.flink().target()) {
-            case "embedded" -> {
-                var embedded = config.flink().embedded();
-                var size =
-                        EmbeddedSizing.of(
-                                embedded.taskSlots(),
-                                embedded.heap(),
-                                EmbeddedSizing.physicalMemory());
-                LOG.infof(
-                        "embedded Flink cluster: %d task slots, %s heap",
-                        size.taskSlots(), size.heap());
-                // The object store's endpoint and keys are the same keys for Flink's S3 file system
-                // as for Paimon's.
-                yield new EmbeddedFlinkTarget(
-                        embedded.port(),
-                        locations.dataDir(),
-                        size.taskSlots(),
-                        size.heap(),
-                        embedded.jvmOptions().orElse(List.of()),
-                        locations.warehouse().fileSystemOptions());
-            }
-            case "remote" ->
-                    RemoteFlinkTarget.at(
-                            config.flink()
-                                    .restAddress()
-                                    .orElseThrow(
-                                            () ->
-                                                    new IllegalArgumentException(
-                                                            "mt.flink.target=remote needs"
-                                                                    + " mt.flink.rest-address"
-                                                                    + " (host:port)")),
-                            config.flink().pipelineJars().orElse(List.of()));
-            default ->
-                    throw new IllegalArgumentException(
-                            "mt.flink.target must be embedded or remote; was '"
-                                    + config.flink().target()
-                                    + "'");
-        };
     }
 }

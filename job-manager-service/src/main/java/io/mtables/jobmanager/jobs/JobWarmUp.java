@@ -50,7 +50,7 @@ public final class JobWarmUp {
         try {
             Warehouse warehouse = Warehouse.at(scratch.toUri().toString());
             JobSubmitter submitter = new JobSubmitter(target, warehouse);
-            submitter.ensureTable(WarmUp.definition(), WarmUp.plan());
+            submitter.tables().ensureTable(WarmUp.definition(), WarmUp.plan());
             Configuration configuration = target.clientConfiguration();
             jobOptions.forEach(configuration::setString);
             StreamingGraphs graphs = new StreamingGraphs(warehouse, KafkaSourceCredentials.NONE);

@@ -4,6 +4,7 @@ import io.mtables.jobmanager.flink.FlinkTarget;
 import io.mtables.jobmanager.infra.RefreshEvents;
 import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.Locations;
+import io.mtables.jobmanager.jobs.PaimonTables;
 import io.mtables.jobmanager.jobs.QueryState;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
@@ -115,7 +116,7 @@ final class PlanSteps {
         boolean rebuilt;
         long tableStart = System.nanoTime();
         try {
-            rebuilt = submitter.ensureTable(definition, plan);
+            rebuilt = submitter.tables().ensureTable(definition, plan);
             LOG.infof(
                     "the Paimon table of %s %s in %d ms",
                     pipeline.table,
@@ -261,8 +262,8 @@ final class PlanSteps {
         }
         pipeline.refreshWaiting = null;
         try {
-            submitter.dropTable(pipeline.table);
-        } catch (JobSubmitter.NotOurTableException notOurs) {
+            submitter.tables().dropTable(pipeline.table);
+        } catch (PaimonTables.NotOurTableException notOurs) {
             // The materialized table is gone; the Paimon table of its name is someone else's and
             // stays: said once, as a failure of the table's last version, not tried again.
             reports.failed(pipeline, null, notOurs.getMessage(), null);

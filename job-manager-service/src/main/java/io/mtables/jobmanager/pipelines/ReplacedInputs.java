@@ -92,7 +92,7 @@ final class ReplacedInputs {
      */
     private void rebuild(Pipeline reader, String input) {
         try {
-            submitter.markWrittenBy(reader.table, QueryState.inputReplaced(input));
+            submitter.tables().markWrittenBy(reader.table, QueryState.inputReplaced(input));
         } catch (RuntimeException e) {
             reports.notice(
                     reader,

@@ -141,8 +141,8 @@ final class RestoresBeside {
     private SavedState fillStaged(Pipeline pipeline, String staged) {
         TableDefinition definition = pipeline.definition;
         String oldJob = pipeline.streamingJobId;
-        List<String> oldColumns = submitter.columns(pipeline.table);
-        submitter.createStaged(definition, pipeline.plan);
+        List<String> oldColumns = submitter.tables().columns(pipeline.table);
+        submitter.tables().createStaged(definition, pipeline.plan);
         // Checked before the savepoint when the running job has a checkpoint: the same operators
         // hold state in both.
         boolean checked = checkpointChecked(pipeline, oldJob, staged);
@@ -310,7 +310,7 @@ final class RestoresBeside {
     /** Drops the staged table; one left behind is replaced by the next try. */
     private void dropStaged(Pipeline pipeline) {
         try {
-            submitter.dropStaged(pipeline.table, pipeline.definition.version());
+            submitter.tables().dropStaged(pipeline.table, pipeline.definition.version());
         } catch (RuntimeException e) {
             LOG.warnf(
                     "the staged table of %s stays until the next try replaces it: %s",

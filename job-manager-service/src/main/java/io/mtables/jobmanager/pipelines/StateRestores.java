@@ -128,7 +128,7 @@ final class StateRestores {
         // writes them.
         List<String> oldColumns;
         try {
-            oldColumns = submitter.appendColumns(definition, pipeline.plan);
+            oldColumns = submitter.tables().appendColumns(definition, pipeline.plan);
         } catch (RuntimeException e) {
             giveUp(
                     pipeline,
@@ -207,7 +207,7 @@ final class StateRestores {
             rewrites.run(rewrite, REWRITE_TIMEOUT);
             // Only now the new query's: a crash before leaves it the old query's, which a
             // switch-over then replaces.
-            submitter.markWrittenBy(pipeline.table, QueryState.fingerprint(definition));
+            submitter.tables().markWrittenBy(pipeline.table, QueryState.fingerprint(definition));
         } catch (RuntimeException e) {
             giveUp(
                     pipeline,
@@ -293,7 +293,7 @@ final class StateRestores {
         pipeline.restoreGivenUp = pipeline.definition.version();
         String marked = "";
         try {
-            submitter.markWrittenBy(pipeline.table, oldQuery);
+            submitter.tables().markWrittenBy(pipeline.table, oldQuery);
         } catch (RuntimeException e) {
             marked =
                     " (the table could not be marked its old query's: "

@@ -79,7 +79,7 @@ final class SwitchOvers {
      * written by this very query, has nothing to keep.
      */
     boolean wanted(Pipeline pipeline) {
-        Optional<String> writtenBy = submitter.writtenBy(pipeline.table);
+        Optional<String> writtenBy = submitter.tables().writtenBy(pipeline.table);
         return writtenBy.isPresent()
                 && !writtenBy.get().equals(QueryState.fingerprint(pipeline.definition))
                 && snapshots.latest(pipeline.table).isPresent();
@@ -104,7 +104,7 @@ final class SwitchOvers {
     void finishRenames(Pipeline pipeline) {
         String staged = JobSql.stagedTable(pipeline.table, pipeline.definition.version());
         if (!snapshots.exists(pipeline.table) && snapshots.exists(staged)) {
-            submitter.swapInStaged(pipeline.table, pipeline.definition.version());
+            submitter.tables().swapInStaged(pipeline.table, pipeline.definition.version());
             snapshots.forget(pipeline.table);
             LOG.infof(
                     "finished the renames of the switch-over of %s to v%d",
@@ -132,10 +132,11 @@ final class SwitchOvers {
             }
             String replacedInput =
                     submitter
+                            .tables()
                             .writtenBy(pipeline.table)
                             .flatMap(QueryState::replacedInput)
                             .orElse(null);
-            submitter.createStaged(definition, pipeline.plan);
+            submitter.tables().createStaged(definition, pipeline.plan);
             String jobId =
                     submitter
                             .submitStreaming(definition, pipeline.plan, options, staged)
@@ -210,7 +211,7 @@ final class SwitchOvers {
         }
         pipeline.staging = null;
         try {
-            submitter.dropStaged(pipeline.table, staging.version);
+            submitter.tables().dropStaged(pipeline.table, staging.version);
         } catch (RuntimeException e) {
             reports.notice(
                     pipeline,
@@ -323,7 +324,7 @@ final class SwitchOvers {
         }
         long gapNanos;
         try {
-            gapNanos = submitter.swapInStaged(pipeline.table, staging.version);
+            gapNanos = submitter.tables().swapInStaged(pipeline.table, staging.version);
         } catch (RuntimeException e) {
             reports.notice(
                     pipeline,
@@ -390,7 +391,7 @@ final class SwitchOvers {
         }
         reports.notice(pipeline, staging.jobId, reason);
         try {
-            submitter.dropStaged(pipeline.table, staging.version);
+            submitter.tables().dropStaged(pipeline.table, staging.version);
         } catch (RuntimeException e) {
             LOG.warnf(
                     "the staged table of %s v%d stays until the next try replaces it: %s",

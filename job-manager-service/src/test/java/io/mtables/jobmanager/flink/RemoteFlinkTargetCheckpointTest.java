@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -53,7 +55,10 @@ class RemoteFlinkTargetCheckpointTest {
         cluster.start();
         target =
                 new RemoteFlinkTarget(
-                        "127.0.0.1", cluster.getRestAddress().join().getPort(), List.of());
+                        "127.0.0.1",
+                        cluster.getRestAddress().join().getPort(),
+                        List.of(),
+                        Optional.empty());
     }
 
     @AfterAll
@@ -81,7 +86,8 @@ class RemoteFlinkTargetCheckpointTest {
                     System.nanoTime() - asked < Duration.ofSeconds(2).toNanos(),
                     "refused at once, not after Flink's client gave up asking");
 
-            FlinkRestReads reads = new FlinkRestReads("http://127.0.0.1:" + port());
+            FlinkRestReads reads =
+                    new FlinkRestReads("http://127.0.0.1:" + port(), HttpClient.newHttpClient());
             await().atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(100))
                     .until(() -> reads.allTasksRunning(jobId).orElse(false));

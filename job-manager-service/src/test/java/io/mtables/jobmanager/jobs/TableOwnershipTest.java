@@ -59,28 +59,29 @@ class TableOwnershipTest {
         env.executeSql(
                 "CREATE TABLE " + JobSql.paimonName(TABLE) + " (kept STRING, theirs BIGINT)");
 
-        assertThatThrownBy(() -> submitter.ensureTable(definition(), Tables.full(TABLE, 1)))
-                .isInstanceOf(JobSubmitter.NotOurTableException.class)
+        assertThatThrownBy(
+                        () -> submitter.tables().ensureTable(definition(), Tables.full(TABLE, 1)))
+                .isInstanceOf(PaimonTables.NotOurTableException.class)
                 .hasMessageContaining("was not created by mtables");
-        assertThatThrownBy(() -> submitter.dropTable(TABLE))
-                .isInstanceOf(JobSubmitter.NotOurTableException.class);
+        assertThatThrownBy(() -> submitter.tables().dropTable(TABLE))
+                .isInstanceOf(PaimonTables.NotOurTableException.class);
         env.executeSql(
                 "CREATE TABLE "
                         + JobSql.paimonName(JobSql.stagedTable(TABLE, 2))
                         + " (category STRING, n BIGINT)");
-        assertThatThrownBy(() -> submitter.swapInStaged(TABLE, 2))
+        assertThatThrownBy(() -> submitter.tables().swapInStaged(TABLE, 2))
                 .as("a switch-over would rename it away and drop it")
-                .isInstanceOf(JobSubmitter.NotOurTableException.class);
+                .isInstanceOf(PaimonTables.NotOurTableException.class);
 
         assertThat(columns()).containsExactly("kept", "theirs");
     }
 
     @Test
     void itsOwnTablesAreCreatedAndDropped() throws Exception {
-        assertThat(submitter.ensureTable(definition(), Tables.full(TABLE, 1))).isTrue();
+        assertThat(submitter.tables().ensureTable(definition(), Tables.full(TABLE, 1))).isTrue();
         assertThat(columns()).containsExactly("category", "n");
 
-        submitter.dropTable(TABLE);
+        submitter.tables().dropTable(TABLE);
 
         assertThat(catalog().tableExists(path())).isFalse();
     }

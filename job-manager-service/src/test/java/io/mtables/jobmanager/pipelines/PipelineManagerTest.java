@@ -15,6 +15,7 @@ import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.Locations;
 import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
+import io.mtables.jobmanager.jobs.PaimonTables;
 import io.mtables.jobmanager.jobs.QueryState;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
@@ -485,11 +486,18 @@ public class PipelineManagerTest {
 
     /** Creates no table (it is there) and submits nothing: records each submission. */
     private JobSubmitter submitter() {
-        return new JobSubmitter(
-                flink(), Warehouse.at(dataDir.resolve("warehouse").toUri().toString())) {
+        Warehouse warehouse = Warehouse.at(dataDir.resolve("warehouse").toUri().toString());
+        PaimonTables tables =
+                new PaimonTables(warehouse) {
+                    @Override
+                    public boolean ensureTable(TableDefinition definition, RefreshPlan plan) {
+                        return false;
+                    }
+                };
+        return new JobSubmitter(flink(), warehouse) {
             @Override
-            public boolean ensureTable(TableDefinition definition, RefreshPlan plan) {
-                return false;
+            public PaimonTables tables() {
+                return tables;
             }
 
             @Override

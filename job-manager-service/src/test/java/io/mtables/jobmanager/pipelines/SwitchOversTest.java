@@ -15,6 +15,7 @@ import io.mtables.jobmanager.jobs.JobSubmitter;
 import io.mtables.jobmanager.jobs.Locations;
 import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
+import io.mtables.jobmanager.jobs.PaimonTables;
 import io.mtables.jobmanager.jobs.QueryState;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
@@ -362,35 +363,42 @@ class SwitchOversTest {
      * query.
      */
     private JobSubmitter submitter(FlinkTarget flink, Warehouse warehouse) {
+        PaimonTables tables =
+                new PaimonTables(warehouse) {
+                    @Override
+                    public Optional<String> writtenBy(String table) {
+                        return Optional.of(QueryState.fingerprint(definition(1)));
+                    }
+
+                    @Override
+                    public boolean ensureTable(TableDefinition definition, RefreshPlan plan) {
+                        return false;
+                    }
+
+                    @Override
+                    public void createStaged(TableDefinition definition, RefreshPlan plan) {}
+
+                    @Override
+                    public long swapInStaged(String table, long version) {
+                        if (renameFailuresLeft > 0) {
+                            renameFailuresLeft--;
+                            warehouseSteps.add("swap failed");
+                            throw new IllegalStateException(
+                                    "cannot rename", new IOException("the store did not answer"));
+                        }
+                        warehouseSteps.add("swap " + table + " v" + version);
+                        return 1_000_000;
+                    }
+
+                    @Override
+                    public void dropStaged(String table, long version) {
+                        warehouseSteps.add("drop " + table + "__mt_v" + version);
+                    }
+                };
         return new JobSubmitter(flink, warehouse) {
             @Override
-            public Optional<String> writtenBy(String table) {
-                return Optional.of(QueryState.fingerprint(definition(1)));
-            }
-
-            @Override
-            public boolean ensureTable(TableDefinition definition, RefreshPlan plan) {
-                return false;
-            }
-
-            @Override
-            public void createStaged(TableDefinition definition, RefreshPlan plan) {}
-
-            @Override
-            public long swapInStaged(String table, long version) {
-                if (renameFailuresLeft > 0) {
-                    renameFailuresLeft--;
-                    warehouseSteps.add("swap failed");
-                    throw new IllegalStateException(
-                            "cannot rename", new IOException("the store did not answer"));
-                }
-                warehouseSteps.add("swap " + table + " v" + version);
-                return 1_000_000;
-            }
-
-            @Override
-            public void dropStaged(String table, long version) {
-                warehouseSteps.add("drop " + table + "__mt_v" + version);
+            public PaimonTables tables() {
+                return tables;
             }
 
             @Override
