@@ -26,6 +26,7 @@ public final class TestCertificates {
     public static Path keyStore(Path dir, String name) {
         Path store = dir.resolve(name + ".p12");
         keytool(
+                store,
                 "-genkeypair",
                 "-alias",
                 name,
@@ -38,22 +39,13 @@ public final class TestCertificates {
                 "-dname",
                 "CN=" + name,
                 "-ext",
-                "SAN=IP:127.0.0.1,DNS:localhost",
-                "-storetype",
-                "PKCS12",
-                "-keystore",
-                store.toString(),
-                "-storepass",
-                PASSWORD);
+                "SAN=IP:127.0.0.1,DNS:localhost");
         keytool(
+                store,
                 "-exportcert",
                 "-rfc",
                 "-alias",
                 name,
-                "-keystore",
-                store.toString(),
-                "-storepass",
-                PASSWORD,
                 "-file",
                 certificate(store).toString());
         return store;
@@ -70,26 +62,30 @@ public final class TestCertificates {
         Path store = dir.resolve(name + ".p12");
         for (Path keyStore : trusted) {
             keytool(
+                    store,
                     "-importcert",
                     "-noprompt",
                     "-alias",
                     keyStore.getFileName().toString(),
                     "-file",
-                    certificate(keyStore).toString(),
-                    "-storetype",
-                    "PKCS12",
-                    "-keystore",
-                    store.toString(),
-                    "-storepass",
-                    PASSWORD);
+                    certificate(keyStore).toString());
         }
         return store;
     }
 
-    private static void keytool(String... arguments) {
+    /** Runs keytool with {@code arguments} on the PKCS12 store {@code store}. */
+    private static void keytool(Path store, String... arguments) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
         command.addAll(List.of(arguments));
+        command.addAll(
+                List.of(
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        store.toString(),
+                        "-storepass",
+                        PASSWORD));
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             String output =
