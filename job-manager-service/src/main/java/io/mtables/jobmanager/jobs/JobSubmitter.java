@@ -20,10 +20,11 @@ import org.apache.flink.table.catalog.ObjectPath;
 import org.jboss.logging.Logger;
 
 /**
- * Compiles a table's SQL in this JVM and submits the job to the target cluster. A streaming job or
- * a catalog operation has a TableEnvironment of its own; FULL refreshes share environments kept
- * ready ({@link ReadyBatchEnvironments}). Each is used on the calling thread only (Flink's planner
- * keeps per-thread state), whose context class loader must see the connectors.
+ * Compiles a table's SQL in this JVM and submits the job to the target cluster; the tables' Paimon
+ * tables themselves are {@link #tables()}'s. A streaming job has a TableEnvironment of its own;
+ * FULL refreshes share environments kept ready ({@link ReadyBatchEnvironments}). Each is used on
+ * the calling thread only (Flink's planner keeps per-thread state), whose context class loader must
+ * see the connectors.
  */
 public class JobSubmitter {
 
