@@ -1204,13 +1204,14 @@ class PipelinesIT {
         return ConfigProvider.getConfig().getValue("mt.flink.embedded.port", Integer.class);
     }
 
+    private static final HttpClient FLINK_HTTP = HttpClient.newHttpClient();
+
     /** A GET of Flink's REST API on the cluster the jobs run on, as this test reaches it. */
     HttpResponse<String> flinkRest(String path) throws IOException, InterruptedException {
-        return HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + flinkPort() + path))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
+        return FLINK_HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + flinkPort() + path))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** The log file of the cluster the jobs run on. */

@@ -96,12 +96,18 @@ class PipelinesOnRemoteFlinkIT extends PipelinesIT {
         return RemoteFlinkTestResource.HOME.resolve("cluster.log");
     }
 
+    /** The job manager's own client of the cluster: one for the class, as the service has one. */
+    private HttpClient jobManagerClient;
+
     @Override
     HttpResponse<String> flinkRest(String path) throws IOException, InterruptedException {
-        return HttpClient.newBuilder()
-                .sslContext(RemoteFlinkTestResource.jobManagerTls().sslContext())
-                .build()
-                .send(get(path), HttpResponse.BodyHandlers.ofString());
+        if (jobManagerClient == null) {
+            jobManagerClient =
+                    HttpClient.newBuilder()
+                            .sslContext(RemoteFlinkTestResource.jobManagerTls().sslContext())
+                            .build();
+        }
+        return jobManagerClient.send(get(path), HttpResponse.BodyHandlers.ofString());
     }
 
     /**

@@ -8,6 +8,7 @@ import io.mtables.schemas.catalog.TableDefinition;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * What one caller may do, checked before anything is written or returned: a change needs CREATE on
@@ -36,14 +37,27 @@ final class Authorization {
         return Duration.ofNanos(checkingNanos.sum());
     }
 
-    /** Whether the caller may see {@code table} at all (any privilege on it). */
-    boolean sees(TableDefinition table) {
+    /** {@code check}'s answer, its time added to {@link #spent()} (a refusal's too). */
+    private <T> T timed(Supplier<T> check) {
         long start = System.nanoTime();
         try {
-            return access.sees(principal, table);
+            return check.get();
         } finally {
             checkingNanos.add(System.nanoTime() - start);
         }
+    }
+
+    private void timed(Runnable check) {
+        timed(
+                () -> {
+                    check.run();
+                    return null;
+                });
+    }
+
+    /** Whether the caller may see {@code table} at all (any privilege on it). */
+    boolean sees(TableDefinition table) {
+        return timed(() -> access.sees(principal, table));
     }
 
     /**
@@ -51,22 +65,12 @@ final class Authorization {
      * senders): an admin every one, anyone else their own.
      */
     boolean readsAuditOf(String sender) {
-        long start = System.nanoTime();
-        try {
-            return access.isAdmin(principal) || principal.equals(sender);
-        } finally {
-            checkingNanos.add(System.nanoTime() - start);
-        }
+        return timed(() -> access.isAdmin(principal) || principal.equals(sender));
     }
 
     /** Refuses a read of {@code table} without SELECT on it. */
     void checkRead(TableDefinition table) {
-        long start = System.nanoTime();
-        try {
-            require(Privilege.SELECT, table);
-        } finally {
-            checkingNanos.add(System.nanoTime() - start);
-        }
+        timed(() -> require(Privilege.SELECT, table));
     }
 
     /**
@@ -74,12 +78,7 @@ final class Authorization {
      * new version of a table the owner it had.
      */
     Outcome checkAndOwn(Outcome outcome) {
-        long start = System.nanoTime();
-        try {
-            return checkedAndOwned(outcome);
-        } finally {
-            checkingNanos.add(System.nanoTime() - start);
-        }
+        return timed(() -> checkedAndOwned(outcome));
     }
 
     private Outcome checkedAndOwned(Outcome outcome) {
@@ -117,17 +116,15 @@ final class Authorization {
      * @param creates whether the statement creates it when it does not exist
      */
     void precheck(String table, Privilege privilege, boolean creates) {
-        long start = System.nanoTime();
-        try {
-            Optional<TableDefinition> existing = catalog.find(table);
-            if (existing.isPresent()) {
-                require(privilege, existing.get());
-            } else if (creates) {
-                requireOnSchema(Privilege.CREATE, AccessControl.schemaOf(table));
-            }
-        } finally {
-            checkingNanos.add(System.nanoTime() - start);
-        }
+        timed(
+                () -> {
+                    Optional<TableDefinition> existing = catalog.find(table);
+                    if (existing.isPresent()) {
+                        require(privilege, existing.get());
+                    } else if (creates) {
+                        requireOnSchema(Privilege.CREATE, AccessControl.schemaOf(table));
+                    }
+                });
     }
 
     /** A new table, or a new query: what its jobs read is checked again. */

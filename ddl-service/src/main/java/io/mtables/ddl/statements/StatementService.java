@@ -54,7 +54,7 @@ public class StatementService {
     /** Who sent the statement being executed: recorded on its result. */
     private String answeringPrincipal;
 
-    /** Told when a definition write failed in doubt: the catalog must be read back from its log. */
+    /** Told when a definition write failed in doubt: the catalog is read back from its log. */
     private Runnable onDefinitionInDoubt = () -> {};
 
     public StatementService(
@@ -86,11 +86,12 @@ public class StatementService {
         this.clock = clock;
     }
 
-    /** Told what each statement's privilege checks cost. */
+    /** Told each statement's privilege-check time. */
     public void onAuthorized(Consumer<Duration> times) {
         router.onAuthorized(times);
     }
 
+    /** On a definition write in doubt (see the field). */
     public void onDefinitionInDoubt(Runnable action) {
         this.onDefinitionInDoubt = action;
     }

@@ -34,31 +34,26 @@ public record FlinkRestTls(
     private static final String TYPE = "PKCS12";
 
     /**
-     * The settings as given, each store opened once so that a wrong path or password fails the
-     * start, naming the setting.
+     * The settings as given. The stores are opened when the job manager reaches the cluster, at its
+     * start ({@link #sslContext}): a wrong path or password fails the start, naming the setting.
      */
     public static FlinkRestTls of(
             Optional<String> truststore,
             Optional<String> truststorePassword,
             Optional<String> keystore,
             Optional<String> keystorePassword) {
-        FlinkRestTls tls =
-                new FlinkRestTls(
-                        Path.of(
-                                truststore.orElseThrow(
-                                        () ->
-                                                new IllegalArgumentException(
-                                                        "mt.flink.rest-tls.enabled=true needs"
-                                                                + " mt.flink.rest-tls.truststore: a"
-                                                                + " PKCS12 store of the cluster's"
-                                                                + " certificate or of its CA"))),
-                        truststorePassword.orElse(""),
-                        keystore.map(Path::of),
-                        keystorePassword.orElse(""));
-        load(tls.truststore, tls.truststorePassword, "mt.flink.rest-tls.truststore");
-        tls.keystore.ifPresent(
-                store -> load(store, tls.keystorePassword, "mt.flink.rest-tls.keystore"));
-        return tls;
+        return new FlinkRestTls(
+                Path.of(
+                        truststore.orElseThrow(
+                                () ->
+                                        new IllegalArgumentException(
+                                                "mt.flink.rest-tls.enabled=true needs"
+                                                        + " mt.flink.rest-tls.truststore: a"
+                                                        + " PKCS12 store of the cluster's"
+                                                        + " certificate or of its CA"))),
+                truststorePassword.orElse(""),
+                keystore.map(Path::of),
+                keystorePassword.orElse(""));
     }
 
     /** Flink's own REST client settings for these stores. */
