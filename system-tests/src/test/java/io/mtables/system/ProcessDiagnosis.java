@@ -1,12 +1,14 @@
 package io.mtables.system;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * What each process of a run says when something did not recover: its readiness, and for one not
@@ -28,6 +30,28 @@ final class ProcessDiagnosis {
             lines.add(line);
         }
         return String.join("\n", lines);
+    }
+
+    /**
+     * The lines of a service's log that say why it stopped (the last 6 of ERROR and the exceptions'
+     * causes: a process started again appends to its log), so a failure that CI's summary prints
+     * carries its reason after the log is gone.
+     */
+    static String errorLines(Path log) {
+        try (Stream<String> lines = Files.lines(log)) {
+            List<String> errors =
+                    lines.filter(
+                                    line ->
+                                            line.contains("ERROR")
+                                                    || line.startsWith("Caused by:")
+                                                    || line.contains("Exception:"))
+                            .map(line -> line.length() > 300 ? line.substring(0, 300) : line)
+                            .toList();
+            errors = errors.subList(Math.max(0, errors.size() - 6), errors.size());
+            return errors.isEmpty() ? "" : "\n  " + String.join("\n  ", errors);
+        } catch (IOException | UncheckedIOException e) {
+            return " (log unreadable: " + e.getMessage() + ")";
+        }
     }
 
     private static String threads(ServiceProcess process) {
