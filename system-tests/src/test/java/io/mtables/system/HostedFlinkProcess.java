@@ -1,6 +1,5 @@
 package io.mtables.system;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,9 +93,7 @@ final class HostedFlinkProcess implements AutoCloseable {
                                 "-Djava.io.tmpdir=" + Files.createDirectories(home.resolve("tmp")),
                                 "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
                                 "-cp",
-                                APP.resolve("lib/boot/*")
-                                        + File.pathSeparator
-                                        + APP.resolve("lib/main/*"),
+                                APP.resolve("lib/*").toString(),
                                 "io.mtables.flinkcluster.FlinkSessionProcess",
                                 role));
         command.addAll(arguments);
