@@ -152,14 +152,7 @@ class ContainerRecipesTest {
                 .contains("HEALTHCHECK")
                 .contains("/q/health/ready")
                 .contains("ARG APP=${SERVICE}/target/quarkus-app")
-                .contains("COPY --chown=185 ${APP}/lib/", "COPY --chown=185 ${APP}/quarkus-run.jar")
-                .doesNotContain("${APP}/app/", "${APP}/quarkus/");
-        // The layout the recipe copies: quarkus-run.jar and lib/ (legacy-jar), nothing else.
-        assertThat(Files.readString(ROOT.resolve("pom.xml")))
-                .contains(
-                        "<quarkus.package.jar.type>legacy-jar</quarkus.package.jar.type>",
-                        "<quarkus.package.output-directory>quarkus-app</",
-                        "<quarkus.package.output-name>quarkus-run</");
+                .contains("COPY --chown=185 ${APP}/lib/");
         for (String service : ConfigKeys.SERVICES) {
             assertThat(Files.readString(ROOT.resolve("k8s/base/" + service + ".yaml")))
                     .contains("runAsNonRoot: true", "image: mtables/" + service + ":0.1.0");

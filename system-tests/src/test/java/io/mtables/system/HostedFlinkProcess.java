@@ -1,5 +1,6 @@
 package io.mtables.system;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,7 +94,9 @@ final class HostedFlinkProcess implements AutoCloseable {
                                 "-Djava.io.tmpdir=" + Files.createDirectories(home.resolve("tmp")),
                                 "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
                                 "-cp",
-                                APP.resolve("lib/*").toString(),
+                                APP.resolve("lib/boot/*")
+                                        + File.pathSeparator
+                                        + APP.resolve("lib/main/*"),
                                 "io.mtables.flinkcluster.FlinkSessionProcess",
                                 role));
         command.addAll(arguments);

@@ -22,8 +22,7 @@ import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * One packaged service ({@code <module>/target/quarkus-app/quarkus-run.jar}) running in a JVM of
- * its own, as a user runs it: the tests start it, stop it gracefully, or kill it with SIGKILL. Its
- * starts share a class-data archive ({@link ClassDataArchive}).
+ * its own, as a user runs it: the tests start it, stop it gracefully, or kill it with SIGKILL.
  */
 final class ServiceProcess implements AutoCloseable {
 
@@ -47,7 +46,6 @@ final class ServiceProcess implements AutoCloseable {
     private final Map<String, String> environment = new LinkedHashMap<>();
     private Path workingDirectory;
     private Process process;
-    private ClassDataArchive classData;
 
     /** Whether the test killed the process it runs now (not an exit of its own). */
     private volatile boolean killed;
@@ -142,12 +140,6 @@ final class ServiceProcess implements AutoCloseable {
         Files.createDirectories(log.getParent());
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx512m"));
         command.addAll(JVM_OPTIONS);
-        if (classData == null) {
-            classData =
-                    ClassDataArchive.of(
-                            module, jar, ROOT.resolve("system-tests/target/class-data"));
-        }
-        command.addAll(classData.jvmOptions());
         // A temporary directory of the run's own, not the machine's /tmp: a service killed with
         // SIGKILL leaves its scratch files there, and the job manager's tests look in /tmp for
         // leftovers of their own warm-up (a run beside them in another checkout once failed it).
@@ -189,7 +181,6 @@ final class ServiceProcess implements AutoCloseable {
         // services and a cluster starting beside it, a job manager once took 71 s to reach its
         // embedded Flink cluster alone and missed a 120 s bound (OracleAcrossServicesIT).
         awaitReady(Duration.ofSeconds(240), log);
-        classData.ready(process.pid());
     }
 
     /**
@@ -299,7 +290,6 @@ final class ServiceProcess implements AutoCloseable {
                     .until(
                             () -> {
                                 if (!process.isAlive()) {
-                                    classData.exited();
                                     throw new IllegalStateException(
                                             module
                                                     + " exited with "
@@ -324,12 +314,7 @@ final class ServiceProcess implements AutoCloseable {
                                 }
                             });
         } catch (ConditionTimeoutException e) {
-            try {
-                process.destroyForcibly().waitFor();
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            classData.exited();
+            process.destroyForcibly();
             throw new IllegalStateException(
                     module + " was not ready within " + timeout + "; see " + log);
         }

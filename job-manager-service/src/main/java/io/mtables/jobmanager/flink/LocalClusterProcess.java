@@ -193,15 +193,15 @@ final class LocalClusterProcess {
 
     /**
      * This service's class path, which holds Flink, the connectors and Paimon. In a packaged
-     * service ({@code quarkus-run.jar}) the libraries lie beside it in {@code lib/} (Flink's plugin
-     * folders below it are not on it); in tests and IDEs the JVM's class path has them all.
+     * service ({@code quarkus-run.jar}) the libraries lie beside it in {@code lib/}; in tests and
+     * IDEs the JVM's class path has them all.
      */
     static String classPath() {
         String own = System.getProperty("java.class.path");
         String[] entries = own.split(File.pathSeparator);
         if (entries.length == 1 && entries[0].endsWith("quarkus-run.jar")) {
             Path app = Path.of(entries[0]).toAbsolutePath().getParent();
-            return app.resolve("lib/*").toString();
+            return app.resolve("lib/boot/*") + File.pathSeparator + app.resolve("lib/main/*");
         }
         return own;
     }
