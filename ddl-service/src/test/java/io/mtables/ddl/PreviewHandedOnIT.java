@@ -87,7 +87,7 @@ class PreviewHandedOnIT {
             assertThat(previewed.path("plan").path("changelogMode").asText()).isEqualTo("[I,UA]");
             assertThat(previewed.path("upstreamVersions").size()).isZero();
             assertThat(previewed.path("settings").asText())
-                    .isEqualTo(PlannerSettings.defaults().toString());
+                    .isEqualTo(PlannerSettings.defaults().toContract());
             assertThat(overUnplanned.has("previewedPlan"))
                     .as("its upstream's plan not seen yet: planner-service plans it")
                     .isFalse();

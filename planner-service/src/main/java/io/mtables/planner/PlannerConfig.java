@@ -7,23 +7,26 @@ import io.smallrye.config.WithName;
 import java.time.Duration;
 import java.time.ZoneId;
 
-/** The planner's options, under Flink's own names (users need no translation). */
+/**
+ * The planner's options, under Flink's own names (users need no translation), with the defaults
+ * ddl-service has too ({@link PlannerSettings}'s).
+ */
 @ConfigMapping(prefix = "materialized-table")
 public interface PlannerConfig {
 
     /** Below this freshness an AUTO table is CONTINUOUS, else FULL. */
     @WithName("refresh-mode.freshness-threshold")
-    @WithDefault("30m")
+    @WithDefault(PlannerSettings.FRESHNESS_THRESHOLD_DEFAULT)
     Duration freshnessThreshold();
 
     /** The freshness of a CONTINUOUS table that declares none. */
     @WithName("default-freshness.continuous")
-    @WithDefault("3m")
+    @WithDefault(PlannerSettings.CONTINUOUS_FRESHNESS_DEFAULT)
     Duration defaultContinuousFreshness();
 
     /** The freshness of a FULL table that declares none. */
     @WithName("default-freshness.full")
-    @WithDefault("1h")
+    @WithDefault(PlannerSettings.FULL_FRESHNESS_DEFAULT)
     Duration defaultFullFreshness();
 
     /**

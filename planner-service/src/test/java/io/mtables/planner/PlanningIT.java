@@ -179,7 +179,7 @@ class PlanningIT {
                     probe,
                     first.withPreviewedPlan(
                             new TableDefinition.PreviewedPlan(
-                                    previewed, Map.of(), PlannerSettings.defaults().toString())));
+                                    previewed, Map.of(), PlannerSettings.defaults().toContract())));
             JsonNode taken = plan(probe, table);
             send(
                     probe,

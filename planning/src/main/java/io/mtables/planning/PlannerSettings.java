@@ -1,7 +1,11 @@
 package io.mtables.planning;
 
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The planner's knobs, with Flink's names and defaults.
@@ -19,8 +23,24 @@ public record PlannerSettings(
         Duration defaultFullFreshness,
         ZoneId timeZone) {
 
+    /*
+     * The settings' keys and defaults, defined once for both services that plan: ddl-service
+     * previews a table's plan with them, planner-service makes it (a preview made with other
+     * settings is planned again). The freshness defaults are Flink's, in ISO-8601.
+     */
+    public static final String FRESHNESS_THRESHOLD_KEY =
+            "materialized-table.refresh-mode.freshness-threshold";
+    public static final String FRESHNESS_THRESHOLD_DEFAULT = "PT30M";
+    public static final String CONTINUOUS_FRESHNESS_KEY =
+            "materialized-table.default-freshness.continuous";
+    public static final String CONTINUOUS_FRESHNESS_DEFAULT = "PT3M";
+    public static final String FULL_FRESHNESS_KEY = "materialized-table.default-freshness.full";
+    public static final String FULL_FRESHNESS_DEFAULT = "PT1H";
+    public static final String TIME_ZONE_KEY = "mt.planner.time-zone";
+    public static final String TIME_ZONE_DEFAULT = "UTC";
+
     /** The default time zone of periods. */
-    public static final ZoneId UTC = ZoneId.of("UTC");
+    public static final ZoneId UTC = ZoneId.of(TIME_ZONE_DEFAULT);
 
     /** Periods in UTC. */
     public PlannerSettings(
@@ -30,9 +50,54 @@ public record PlannerSettings(
         this(freshnessThreshold, defaultContinuousFreshness, defaultFullFreshness, UTC);
     }
 
+    private static final Pattern CONTRACT_FORM =
+            Pattern.compile(
+                    "freshness-threshold=(\\S+?);default-freshness\\.continuous=(\\S+?);"
+                            + "default-freshness\\.full=(\\S+?);time-zone=(\\S+)");
+
+    /**
+     * These settings as ddl-service's preview carries them to planner-service ({@code settings} of
+     * TableDefined v1's {@code previewedPlan}, whose schema defines this form): {@code
+     * freshness-threshold=PT30M;default-freshness.continuous=PT3M;default-freshness.full=PT1H;time-zone=UTC},
+     * durations in ISO-8601, the zone by its id.
+     */
+    public String toContract() {
+        return "freshness-threshold="
+                + freshnessThreshold
+                + ";default-freshness.continuous="
+                + defaultContinuousFreshness
+                + ";default-freshness.full="
+                + defaultFullFreshness
+                + ";time-zone="
+                + timeZone.getId();
+    }
+
+    /**
+     * The settings {@link #toContract()} wrote; empty for any other text (a record written before
+     * this form, which printed the record itself): then the planner plans the version itself.
+     */
+    public static Optional<PlannerSettings> fromContract(String text) {
+        Matcher form = CONTRACT_FORM.matcher(text);
+        if (!form.matches()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(
+                    new PlannerSettings(
+                            Duration.parse(form.group(1)),
+                            Duration.parse(form.group(2)),
+                            Duration.parse(form.group(3)),
+                            ZoneId.of(form.group(4))));
+        } catch (DateTimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /** Flink's defaults, periods in UTC. */
     public static PlannerSettings defaults() {
         return new PlannerSettings(
-                Duration.ofMinutes(30), Duration.ofMinutes(3), Duration.ofHours(1));
+                Duration.parse(FRESHNESS_THRESHOLD_DEFAULT),
+                Duration.parse(CONTINUOUS_FRESHNESS_DEFAULT),
+                Duration.parse(FULL_FRESHNESS_DEFAULT));
     }
 }

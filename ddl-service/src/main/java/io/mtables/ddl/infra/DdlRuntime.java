@@ -39,7 +39,6 @@ import jakarta.enterprise.event.Observes;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -126,17 +125,6 @@ public class DdlRuntime {
             @Observes StartupEvent start,
             @Identifier("default-kafka-broker") Map<String, Object> kafka,
             @ConfigProperty(name = "quarkus.application.name") String serviceName,
-            // Flink's options, under planner-service's keys: one setting serves both services
-            // (here: the threshold check and EXPLAIN).
-            @ConfigProperty(name = FlinkSql.FRESHNESS_THRESHOLD, defaultValue = "30m")
-                    Duration freshnessThreshold,
-            @ConfigProperty(
-                            name = "materialized-table.default-freshness.continuous",
-                            defaultValue = "3m")
-                    Duration continuousDefault,
-            @ConfigProperty(name = "materialized-table.default-freshness.full", defaultValue = "1h")
-                    Duration fullDefault,
-            @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") ZoneId timeZone,
             @ConfigProperty(name = "mp.messaging.incoming.ddl-commands.group.id") String group,
             DdlConfig config,
             Clock clock,
@@ -154,7 +142,7 @@ public class DdlRuntime {
         start(
                 kafka,
                 serviceName,
-                new PlannerSettings(freshnessThreshold, continuousDefault, fullDefault, timeZone),
+                ConfiguredPlannerSettings.read(ConfigProvider.getConfig()),
                 config,
                 clock,
                 plans);

@@ -56,7 +56,7 @@ final class FlinkPlanPreview implements PlanPreview {
                 RefreshModeRules.plan(table, settings, analysis, clock.instant()),
                 analysis.verdict() == QueryAnalysis.Verdict.BLOCKED,
                 new TreeMap<>(upstreamVersions),
-                settings.toString());
+                settings.toContract());
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.mtables.ddl.infra;
 import io.mtables.ddl.domain.SourcePosition;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.planning.FlinkSyntax;
+import io.mtables.planning.PlannerSettings;
 import io.mtables.planning.PlannerThread;
 import io.mtables.planning.WarmUp;
 import io.mtables.schemas.catalog.TableDefinition;
@@ -31,10 +32,6 @@ import org.apache.flink.table.operations.materializedtable.CreateMaterializedTab
  */
 public class FlinkSql {
 
-    /** Flink's option: below this freshness an AUTO table is CONTINUOUS, else FULL. */
-    public static final String FRESHNESS_THRESHOLD =
-            "materialized-table.refresh-mode.freshness-threshold";
-
     private static final int MAX_REPAIRS = 3;
     private static final SqlParser.Config SYNTAX = FlinkSyntax.PARSER;
 
@@ -45,7 +42,8 @@ public class FlinkSql {
 
     public FlinkSql(Duration freshnessThreshold) {
         Configuration configuration = new Configuration();
-        configuration.setString(FRESHNESS_THRESHOLD, freshnessThreshold.toSeconds() + " s");
+        configuration.setString(
+                PlannerSettings.FRESHNESS_THRESHOLD_KEY, freshnessThreshold.toSeconds() + " s");
         env =
                 onPlannerThread(
                         () ->

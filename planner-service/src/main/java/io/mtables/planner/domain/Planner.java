@@ -70,7 +70,9 @@ public class Planner {
         if (preview == null
                 || !preview.plan().table().equals(table.table())
                 || preview.plan().definitionVersion() != table.version()
-                || !settings.toString().equals(preview.settings())) {
+                || !PlannerSettings.fromContract(preview.settings())
+                        .filter(settings::equals)
+                        .isPresent()) {
             return false;
         }
         return preview.upstreamVersions().entrySet().stream()

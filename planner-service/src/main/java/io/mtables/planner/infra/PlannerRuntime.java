@@ -48,7 +48,10 @@ public class PlannerRuntime {
             @ConfigProperty(name = "quarkus.application.name") String serviceName,
             @ConfigProperty(name = "mp.messaging.incoming.table-definitions.group.id") String group,
             PlannerConfig config,
-            @ConfigProperty(name = "mt.planner.time-zone", defaultValue = "UTC") ZoneId timeZone,
+            @ConfigProperty(
+                            name = PlannerSettings.TIME_ZONE_KEY,
+                            defaultValue = PlannerSettings.TIME_ZONE_DEFAULT)
+                    ZoneId timeZone,
             @ConfigProperty(name = "mt.warm-up", defaultValue = "true") boolean warmUp,
             @ConfigProperty(name = "mt.warm-up.repeats", defaultValue = "30") int warmUpRepeats) {
         plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, KafkaLog.clientConfig(kafka));

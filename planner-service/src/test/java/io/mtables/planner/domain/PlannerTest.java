@@ -41,7 +41,7 @@ class PlannerTest {
                 definition(1)
                         .withPreviewedPlan(
                                 new TableDefinition.PreviewedPlan(
-                                        previewed, Map.of(UPSTREAM, 3L), settings.toString()));
+                                        previewed, Map.of(UPSTREAM, 3L), settings.toContract()));
 
         RefreshPlan plan = planner.onDefined(defined, NOW).orElseThrow();
 
@@ -57,7 +57,7 @@ class PlannerTest {
                 definition(1)
                         .withPreviewedPlan(
                                 new TableDefinition.PreviewedPlan(
-                                        preview(), Map.of(UPSTREAM, 3L), settings.toString()));
+                                        preview(), Map.of(UPSTREAM, 3L), settings.toContract()));
         TableDefinition otherSettings =
                 definition(2)
                         .withPreviewedPlan(
@@ -69,7 +69,7 @@ class PlannerTest {
                                                                 .plusMinutes(1),
                                                         settings.defaultContinuousFreshness(),
                                                         settings.defaultFullFreshness())
-                                                .toString()));
+                                                .toContract()));
 
         assertThat(planner.takesPreview(overOlderUpstream)).isFalse();
         assertThat(planner.onDefined(overOlderUpstream, NOW)).isPresent();
@@ -78,13 +78,28 @@ class PlannerTest {
         assertThat(asked).containsExactly(TABLE, TABLE);
     }
 
+    /** Records written before the settings had the contract's form carry the Java record's text. */
+    @Test
+    void aPreviewWhoseSettingsAreNotInTheContractsFormIsPlannedAgain() {
+        book.record(upstreamPlan(3));
+        TableDefinition printed =
+                definition(1)
+                        .withPreviewedPlan(
+                                new TableDefinition.PreviewedPlan(
+                                        preview(), Map.of(UPSTREAM, 3L), settings.toString()));
+
+        assertThat(planner.takesPreview(printed)).isFalse();
+        assertThat(planner.onDefined(printed, NOW)).isPresent();
+        assertThat(asked).containsExactly(TABLE);
+    }
+
     @Test
     void aPreviewWhoseUpstreamHadNoPlanIsTakenOnlyWhileItStillHasNone() {
         TableDefinition defined =
                 definition(1)
                         .withPreviewedPlan(
                                 new TableDefinition.PreviewedPlan(
-                                        preview(), Map.of(UPSTREAM, 0L), settings.toString()));
+                                        preview(), Map.of(UPSTREAM, 0L), settings.toContract()));
 
         assertThat(planner.takesPreview(defined)).isTrue();
         book.record(upstreamPlan(1));
@@ -97,7 +112,7 @@ class PlannerTest {
                 definition(2)
                         .withPreviewedPlan(
                                 new TableDefinition.PreviewedPlan(
-                                        preview(), Map.of(), settings.toString()));
+                                        preview(), Map.of(), settings.toContract()));
 
         assertThat(planner.takesPreview(ofVersionOne)).isFalse();
         assertThat(planner.takesPreview(definition(2))).isFalse();

@@ -293,7 +293,8 @@ public record TableDefinition(
      * @param plan the plan, of this table and version
      * @param upstreamVersions each materialized table the query reads: the definition version of
      *     the plan the preview was made with, 0 when there was none
-     * @param settings the planner settings it was made with, as {@code PlannerSettings} prints them
+     * @param settings the planner settings it was made with, in the form the schema defines ({@code
+     *     PlannerSettings.toContract})
      */
     public record PreviewedPlan(
             RefreshPlan plan, Map<String, Long> upstreamVersions, String settings) {}
