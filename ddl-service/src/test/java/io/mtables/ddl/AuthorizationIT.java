@@ -227,6 +227,48 @@ class AuthorizationIT {
         expect(ADMIN, "DROP ROLE IF EXISTS " + role, 202);
     }
 
+    /**
+     * CREATE on a schema lets a user declare sources that generate rows, not read any change stream
+     * of the cluster: a source over a Kafka topic needs SELECT on it, granted by an admin on the
+     * topic or on a prefix of topics.
+     */
+    @Test
+    void aSourceOverATopicNeedsSelectOnTheTopicGrantedByAnAdmin() {
+        expect(ADMIN, "GRANT CREATE ON SCHEMA " + db + " TO USER 'alice'", 202);
+        String topic = "cdc." + db + ".orders";
+        String source =
+                "CREATE TABLE "
+                        + db
+                        + ".orders_cdc (id BIGINT, ds STRING, PRIMARY KEY (id) NOT ENFORCED) WITH"
+                        + " ('connector' = 'kafka', 'topic' = '"
+                        + topic
+                        + "', 'format' = 'debezium-json', 'properties.bootstrap.servers' = '"
+                        + KafkaBroker.bootstrapServers()
+                        + "', 'scan.startup.mode' = 'earliest-offset')";
+
+        Response refused = denied(ALICE, source);
+        assertThat(refused.jsonPath().getString("detail"))
+                .contains("may not read topic '" + topic + "' in a source table");
+        assertThat(refused.jsonPath().getString("allowed")).contains("SELECT on TOPIC");
+        denied(ALICE, "GRANT SELECT ON TOPIC '" + topic + "' TO USER 'alice'");
+        Response onlySelect = post(ADMIN, "GRANT ALTER ON TOPIC '" + topic + "' TO USER 'alice'");
+        assertThat(onlySelect.statusCode()).as(onlySelect.asString()).isEqualTo(400);
+        assertThat(onlySelect.jsonPath().getString("detail")).contains("SELECT only");
+        Response system = post(ADMIN, "GRANT SELECT ON TOPIC 'mt.ddl.commands' TO USER 'alice'");
+        assertThat(system.statusCode()).as(system.asString()).isEqualTo(400);
+        assertThat(tables(ALICE)).doesNotContain(table("orders_cdc"));
+
+        expect(ADMIN, "GRANT SELECT ON TOPIC 'cdc." + db + ".*' TO ROLE " + role, 202);
+        expect(ADMIN, "GRANT ROLE " + role + " TO USER 'alice'", 202);
+        assertThat(rows(ADMIN, "SHOW GRANTS ON TOPIC '" + topic + "'"))
+                .containsExactly(List.of("role:" + role, "SELECT", "TOPIC", "cdc." + db + ".*"));
+        expect(ALICE, source, 202);
+        assertThat(tables(ALICE)).contains(table("orders_cdc"));
+
+        expect(ADMIN, "REVOKE SELECT ON TOPIC 'cdc." + db + ".*' FROM ROLE " + role, 202);
+        denied(ALICE, source.replace("orders_cdc", "orders_again"));
+    }
+
     @Test
     void theNextInstanceKnowsEveryRoleGrantAndOwner() {
         expect(ADMIN, "GRANT CREATE ON SCHEMA " + db + " TO USER 'alice'", 202);

@@ -20,7 +20,8 @@ import java.util.TreeSet;
  * with the admins of the configuration ({@code mt.auth.admins}) and each table's owner (on its
  * definition). An admin may do everything; a table's owner everything on that table; anyone else
  * what is granted to them or to a role they hold, on the table or on its schema. A grant on a table
- * holds for that table only: one created later under the same name starts without it.
+ * holds for that table only: one created later under the same name starts without it. Who may
+ * declare a source table over a Kafka topic is granted on the topic (or a prefix of topics).
  */
 public final class AccessControl {
 
@@ -32,8 +33,9 @@ public final class AccessControl {
      *
      * @param grantee {@code role:<name>}, {@code user:<sub>} or {@code service-account:<name>}
      * @param privilege what it allows
-     * @param objectType SCHEMA or TABLE
-     * @param object the schema ({@code catalog.database}) or table
+     * @param objectType SCHEMA, TABLE or TOPIC
+     * @param object the schema ({@code catalog.database}), table, or topic (a name, or a prefix
+     *     ending in '*')
      * @param objectCreatedAt the table's creation time; null for a schema
      * @param by who granted it
      * @param at when
@@ -178,6 +180,31 @@ public final class AccessControl {
                                         && as.contains(g.grantee())
                                         && g.objectType().equals("SCHEMA")
                                         && g.object().equals(schema));
+    }
+
+    /**
+     * Whether {@code principal} may declare a source table over {@code topic}: an admin, or SELECT
+     * granted on the topic itself or on a prefix of its name ({@code cdc.shop.*}).
+     */
+    public synchronized boolean allowsTopic(String principal, String topic) {
+        if (isAdmin(principal)) {
+            return true;
+        }
+        Set<String> as = grantees(principal);
+        return grants.stream()
+                .anyMatch(
+                        g ->
+                                g.privilege() == Privilege.SELECT
+                                        && as.contains(g.grantee())
+                                        && g.objectType().equals("TOPIC")
+                                        && covers(g.object(), topic));
+    }
+
+    /** Whether a topic grant's object (a name, or a prefix ending in '*') covers {@code topic}. */
+    public static boolean covers(String granted, String topic) {
+        return granted.endsWith("*")
+                ? topic.startsWith(granted.substring(0, granted.length() - 1))
+                : granted.equals(topic);
     }
 
     /** Whether {@code principal} may see {@code table} at all: any privilege on it. */

@@ -47,24 +47,37 @@ public sealed interface AccessStatement {
     record RoleMembership(boolean grant, String role, SourcePosition roleAt, Grantee member)
             implements AccessStatement {}
 
+    /** What a grant is on. */
+    enum ObjectKind {
+        SCHEMA,
+        TABLE,
+        /** Kafka topics a source table may read: one by its name, or every name with a prefix. */
+        TOPIC
+    }
+
     /**
-     * GRANT privileges ON SCHEMA|TABLE name TO grantee, or REVOKE ... FROM grantee.
+     * GRANT privileges ON SCHEMA|TABLE|TOPIC object TO grantee, or REVOKE ... FROM grantee.
      *
-     * @param all whether written as ALL [PRIVILEGES]: on a table, every one that applies there
-     * @param onSchema whether the object is a schema (else a table)
+     * @param all whether written as ALL [PRIVILEGES]: every one that applies to the object
+     * @param on what the object is
+     * @param object the schema or table, or the topic (one part: its name as written)
      */
     record Privileges(
             boolean grant,
             List<Privilege> privileges,
             boolean all,
             SourcePosition privilegesAt,
-            boolean onSchema,
+            ObjectKind on,
             Name object,
             Grantee grantee)
             implements AccessStatement {}
 
-    /** SHOW GRANTS [ON SCHEMA s | ON TABLE t | TO grantee]: one of the filters at most. */
-    record ShowGrants(Name schema, Name table, Grantee grantee) implements AccessStatement {}
+    /**
+     * SHOW GRANTS [ON SCHEMA s | ON TABLE t | ON TOPIC 'name' | TO grantee]: one of the filters at
+     * most.
+     */
+    record ShowGrants(Name schema, Name table, Name topic, Grantee grantee)
+            implements AccessStatement {}
 
     /** SHOW ROLES. */
     record ShowRoles() implements AccessStatement {}

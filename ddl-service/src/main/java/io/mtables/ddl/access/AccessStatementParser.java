@@ -2,6 +2,7 @@ package io.mtables.ddl.access;
 
 import io.mtables.ddl.access.AccessStatement.Grantee;
 import io.mtables.ddl.access.AccessStatement.Name;
+import io.mtables.ddl.access.AccessStatement.ObjectKind;
 import io.mtables.ddl.domain.SourcePosition;
 import io.mtables.ddl.domain.StatementException;
 import java.util.ArrayList;
@@ -24,8 +25,9 @@ import java.util.regex.Pattern;
  * GRANT ROLE role TO member           REVOKE ROLE role FROM member
  * GRANT privileges ON SCHEMA schema TO grantee
  * GRANT privileges ON [TABLE | MATERIALIZED TABLE] table TO grantee
+ * GRANT SELECT ON TOPIC 'topic' TO grantee       ('prefix*': every topic whose name starts so)
  * REVOKE privileges ON ... FROM grantee
- * SHOW GRANTS [ON SCHEMA schema | ON [TABLE] table | TO grantee]
+ * SHOW GRANTS [ON SCHEMA schema | ON [TABLE] table | ON TOPIC 'topic' | TO grantee]
  * SHOW ROLES
  *
  * privileges: ALL [PRIVILEGES] | SELECT | CREATE | ALTER | DROP [, ...]
@@ -38,9 +40,17 @@ public final class AccessStatementParser {
     /** The forms, as refusals list them. */
     public static final String FORMS =
             "CREATE ROLE r; DROP ROLE [IF EXISTS] r; GRANT ROLE r TO USER 'sub' | SERVICE ACCOUNT"
-                    + " a; REVOKE ROLE r FROM ...; GRANT SELECT|CREATE|ALTER|DROP [, ...] | ALL ON"
-                    + " SCHEMA s | [TABLE] t TO ROLE r | USER 'sub' | SERVICE ACCOUNT a; REVOKE ..."
-                    + " FROM ...; SHOW GRANTS [ON SCHEMA s | ON [TABLE] t | TO ...]; SHOW ROLES";
+                + " a; REVOKE ROLE r FROM ...; GRANT SELECT|CREATE|ALTER|DROP [, ...] | ALL ON"
+                + " SCHEMA s | [TABLE] t TO ROLE r | USER 'sub' | SERVICE ACCOUNT a; GRANT SELECT"
+                + " ON TOPIC 'topic' | 'prefix*' TO ...; REVOKE ... FROM ...; SHOW GRANTS [ON"
+                + " SCHEMA s | ON [TABLE] t | ON TOPIC 'topic' | TO ...]; SHOW ROLES";
+
+    /**
+     * A topic as a grant names it: a Kafka topic's name (letters, digits, '.', '_', '-'; at most
+     * 249), or a prefix of names followed by {@code *}.
+     */
+    public static final Pattern TOPIC =
+            Pattern.compile("[A-Za-z0-9._-]{1,249}|[A-Za-z0-9._-]{0,248}\\*");
 
     /** Role and account names, as the service accounts' (docs/security.md). */
     public static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]*");
@@ -134,36 +144,40 @@ public final class AccessStatementParser {
         boolean all = peek().is("ALL");
         List<Privilege> privileges = privileges();
         keyword("ON");
-        boolean onSchema = onSchema();
-        Name object = name();
+        ObjectKind on = objectKind();
+        Name object = on == ObjectKind.TOPIC ? topic() : name();
         keyword(grant ? "TO" : "FROM");
         return new AccessStatement.Privileges(
-                grant, privileges, all, privilegesAt, onSchema, object, grantee());
+                grant, privileges, all, privilegesAt, on, object, grantee());
     }
 
     private AccessStatement showGrants() {
         if (peek().kind() == Kind.END || peek().kind() == Kind.SEMICOLON) {
-            return new AccessStatement.ShowGrants(null, null, null);
+            return new AccessStatement.ShowGrants(null, null, null, null);
         }
         Token word = take();
         if (word.is("TO")) {
-            return new AccessStatement.ShowGrants(null, null, grantee());
+            return new AccessStatement.ShowGrants(null, null, null, grantee());
         }
         if (!word.is("ON")) {
             throw expected("ON or TO", word);
         }
-        boolean onSchema = onSchema();
-        Name object = name();
-        return onSchema
-                ? new AccessStatement.ShowGrants(object, null, null)
-                : new AccessStatement.ShowGrants(null, object, null);
+        return switch (objectKind()) {
+            case SCHEMA -> new AccessStatement.ShowGrants(name(), null, null, null);
+            case TABLE -> new AccessStatement.ShowGrants(null, name(), null, null);
+            case TOPIC -> new AccessStatement.ShowGrants(null, null, topic(), null);
+        };
     }
 
-    /** After ON: SCHEMA (or DATABASE), TABLE, MATERIALIZED TABLE, or nothing (a table). */
-    private boolean onSchema() {
+    /** After ON: SCHEMA (or DATABASE), TOPIC, TABLE, MATERIALIZED TABLE, or nothing (a table). */
+    private ObjectKind objectKind() {
         if (peek().is("SCHEMA") || peek().is("DATABASE")) {
             take();
-            return true;
+            return ObjectKind.SCHEMA;
+        }
+        if (peek().is("TOPIC")) {
+            take();
+            return ObjectKind.TOPIC;
         }
         if (peek().is("MATERIALIZED")) {
             take();
@@ -171,7 +185,26 @@ public final class AccessStatementParser {
         } else if (peek().is("TABLE")) {
             take();
         }
-        return false;
+        return ObjectKind.TABLE;
+    }
+
+    /** A topic, or a prefix of topics, as a string: {@code 'cdc.shop.orders'}, {@code 'cdc.*'}. */
+    private Name topic() {
+        Token token = take();
+        if (token.kind() != Kind.STRING) {
+            throw expected("a topic as a string, e.g. TOPIC 'cdc.public.users' or 'cdc.*'", token);
+        }
+        if (!TOPIC.matcher(token.text()).matches()) {
+            throw StatementException.invalidAt(
+                    "InvalidName",
+                    "Topic '"
+                            + token.text()
+                            + "' is not a Kafka topic's name or a prefix of names ending in '*'."
+                            + " Nothing was changed.",
+                    token.at(),
+                    "letters, digits, '.', '_' and '-' (at most 249), or a prefix of them and '*'");
+        }
+        return new Name(List.of(token.text()), token.at());
     }
 
     private List<Privilege> privileges() {

@@ -20,8 +20,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * CREATE ROLE, DROP ROLE, GRANT, REVOKE, SHOW GRANTS and SHOW ROLES. Roles and schema grants are an
- * admin's; a table's owner may grant and revoke on that table too. A change is an {@link
+ * CREATE ROLE, DROP ROLE, GRANT, REVOKE, SHOW GRANTS and SHOW ROLES. Roles, schema and topic grants
+ * are an admin's; a table's owner may grant and revoke on that table too. A change is an {@link
  * AccessChanged} event, taken only once Kafka acknowledged it.
  */
 final class AccessStatements {
@@ -164,7 +164,10 @@ final class AccessStatements {
                 statement.privileges().stream()
                         .map(Privilege::name)
                         .collect(Collectors.joining(", "));
-        if (statement.onSchema()) {
+        if (statement.on() == AccessStatement.ObjectKind.TOPIC) {
+            return onTopic(statement, principal, requestId, now);
+        }
+        if (statement.on() == AccessStatement.ObjectKind.SCHEMA) {
             requireAdmin(principal, (statement.grant() ? "grant" : "revoke") + " on a schema");
             String schema = qualifySchema(statement.object());
             return change(
@@ -231,6 +234,51 @@ final class AccessStatements {
                         + ".");
     }
 
+    /**
+     * SELECT on a topic, or on every topic of a prefix: who holds it may declare source tables over
+     * it. An admin's, as topics have no owner.
+     */
+    private Outcome onTopic(
+            AccessStatement.Privileges statement, String principal, String requestId, Instant now) {
+        requireAdmin(principal, (statement.grant() ? "grant" : "revoke") + " on a topic");
+        if (!statement.all() && !statement.privileges().equals(List.of(Privilege.SELECT))) {
+            throw StatementException.invalidAt(
+                    "InvalidStatement",
+                    "A topic takes SELECT only (a source table may read it). Nothing was changed.",
+                    statement.privilegesAt(),
+                    "GRANT SELECT ON TOPIC 'topic' | 'prefix*' TO ...");
+        }
+        String topic = statement.object().parts().get(0);
+        if (topic.startsWith("mt.") || topic.startsWith("__")) {
+            throw StatementException.invalidAt(
+                    "InvalidStatement",
+                    "Topic '"
+                            + topic
+                            + "' is the system's or Kafka's own: no source table reads it, whatever"
+                            + " is granted. Nothing was changed.",
+                    statement.object().at(),
+                    "a topic whose name starts with neither 'mt.' nor '__'");
+        }
+        return change(
+                new AccessChanged(
+                        statement.grant() ? Action.GRANT : Action.REVOKE,
+                        null,
+                        List.of(Privilege.SELECT.name()),
+                        "TOPIC",
+                        topic,
+                        null,
+                        statement.grantee().principal(),
+                        principal,
+                        now,
+                        requestId),
+                "SELECT on topic '"
+                        + topic
+                        + "' "
+                        + (statement.grant() ? "granted to " : "revoked from ")
+                        + statement.grantee().principal()
+                        + ".");
+    }
+
     private Outcome showGrants(AccessStatement.ShowGrants show, String principal) {
         Set<String> owned =
                 catalog.inDependencyOrder().stream()
@@ -239,11 +287,13 @@ final class AccessStatements {
                         .collect(Collectors.toSet());
         String schema = show.schema() == null ? null : qualifySchema(show.schema());
         String table = show.table() == null ? null : table(show.table()).table();
+        String topic = show.topic() == null ? null : show.topic().parts().get(0);
         String grantee = show.grantee() == null ? null : show.grantee().principal();
         List<List<Object>> rows = new ArrayList<>();
         if (access.isAdmin(principal)
                 && schema == null
                 && table == null
+                && topic == null
                 && (grantee == null || access.isAdmin(grantee))) {
             for (String admin : access.admins()) {
                 if (grantee == null || grantee.equals(admin)) {
@@ -279,6 +329,12 @@ final class AccessStatements {
                 continue;
             }
             if (table != null && !(onTable && g.object().equals(table))) {
+                continue;
+            }
+            // ON TOPIC 'x': the grants that cover x, a prefix's among them
+            if (topic != null
+                    && !(g.objectType().equals("TOPIC")
+                            && AccessControl.covers(g.object(), topic))) {
                 continue;
             }
             if (grantee != null && !g.grantee().equals(grantee)) {

@@ -95,6 +95,7 @@ final class Authorization {
             if (readsChange(existing, changed)) {
                 requireReads(changed, owner);
             }
+            requireTopics(existing, changed);
             return new Outcome.Defined(
                     changed.withOwner(owner), defined.message(), defined.onCommitted());
         }
@@ -163,6 +164,36 @@ final class Authorization {
                         "a grant of SELECT on " + read.table() + " to " + owner);
             }
         }
+    }
+
+    /**
+     * SELECT on each Kafka topic a source table reads (on the topic or a prefix of it), when the
+     * table is new or its topics changed: CREATE on a schema alone does not open every change
+     * stream of the cluster.
+     */
+    private void requireTopics(Optional<TableDefinition> existing, TableDefinition changed) {
+        String topics = topicsOf(changed);
+        if (changed.kind() != TableDefinition.Kind.SOURCE_TABLE
+                || topics == null
+                || existing.isPresent() && topics.equals(topicsOf(existing.get()))) {
+            return;
+        }
+        for (String topic : topics.split(";")) {
+            if (!access.allowsTopic(principal, topic.strip())) {
+                throw StatementException.permissionDenied(
+                        principal
+                                + " may not read topic '"
+                                + topic.strip()
+                                + "' in a source table. Nothing was done.",
+                        "a grant of SELECT on TOPIC '"
+                                + topic.strip()
+                                + "' (or on a prefix of it, 'prefix*'), from an admin");
+            }
+        }
+    }
+
+    private static String topicsOf(TableDefinition table) {
+        return table.options() == null ? null : table.options().get("topic");
     }
 
     private void require(Privilege privilege, TableDefinition table) {

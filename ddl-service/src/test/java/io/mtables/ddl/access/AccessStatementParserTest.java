@@ -27,7 +27,7 @@ class AccessStatementParserTest {
                                 "GRANT select, ALTER ON MATERIALIZED TABLE `shop`.o_1 TO USER"
                                         + " 'o''brien@example.com' -- why\n");
         assertThat(grant.privileges()).containsExactly(Privilege.SELECT, Privilege.ALTER);
-        assertThat(grant.onSchema()).isFalse();
+        assertThat(grant.on()).isEqualTo(AccessStatement.ObjectKind.TABLE);
         assertThat(grant.object().parts()).containsExactly("shop", "o_1");
         assertThat(grant.grantee().principal()).isEqualTo("user:o'brien@example.com");
         var all =
@@ -35,12 +35,28 @@ class AccessStatementParserTest {
                         AccessStatementParser.parse(
                                 "GRANT ALL PRIVILEGES ON SCHEMA shop TO ROLE r");
         assertThat(all.privileges()).containsExactly(Privilege.values());
-        assertThat(all.onSchema()).isTrue();
+        assertThat(all.on()).isEqualTo(AccessStatement.ObjectKind.SCHEMA);
         assertThat(all.grantee().isRole()).isTrue();
         assertThat(AccessStatementParser.parse("SHOW GRANTS TO ROLE r"))
                 .isEqualTo(
                         new AccessStatement.ShowGrants(
-                                null, null, new AccessStatement.Grantee("role:r", at(1, 16))));
+                                null,
+                                null,
+                                null,
+                                new AccessStatement.Grantee("role:r", at(1, 16))));
+        var topics =
+                (AccessStatement.Privileges)
+                        AccessStatementParser.parse(
+                                "REVOKE SELECT ON TOPIC 'cdc.shop-1.*' FROM ROLE r");
+        assertThat(topics.on()).isEqualTo(AccessStatement.ObjectKind.TOPIC);
+        assertThat(topics.object().parts()).containsExactly("cdc.shop-1.*");
+        assertThat(AccessStatementParser.parse("SHOW GRANTS ON TOPIC 'cdc.public.users'"))
+                .isEqualTo(
+                        new AccessStatement.ShowGrants(
+                                null,
+                                null,
+                                new AccessStatement.Name(List.of("cdc.public.users"), at(1, 22)),
+                                null));
         assertThat(AccessStatementParser.parse("SHOW ROLES"))
                 .isInstanceOf(AccessStatement.ShowRoles.class);
         assertThat(AccessStatementParser.parse("CREATE ROLE 1st-line--x\n"))
@@ -79,6 +95,13 @@ class AccessStatementParserTest {
         assertRefused("GRANT SELECT ON t TO USER 'a", 1, 27, "is not closed");
         assertRefused("GRANT SELECT ON t TO SERVICE ACCOUNT `A B`", 1, 38, "an account name");
         assertRefused("GRANT SELECT ON t.* TO ROLE r", 1, 19, "Unexpected character '*'");
+        assertRefused("GRANT SELECT ON TOPIC cdc.users TO ROLE r", 1, 23, "a topic as a string");
+        assertRefused(
+                "GRANT SELECT ON TOPIC 'cdc.users;mt.ddl.commands' TO ROLE r",
+                1,
+                23,
+                "is not a Kafka topic's name or a prefix");
+        assertRefused("GRANT SELECT ON TOPIC 'cdc.*.users' TO ROLE r", 1, 23, "a prefix of names");
     }
 
     private static void assertRefused(String statement, int line, int column, String message) {

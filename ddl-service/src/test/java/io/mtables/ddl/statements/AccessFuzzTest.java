@@ -45,7 +45,9 @@ class AccessFuzzTest {
                     "SHOW GRANTS ON TABLE shop.theirs",
                     "SHOW GRANTS TO USER 'mallory'",
                     "SHOW ROLES",
-                    "GRANT SELECT ON default_catalog.shop.theirs TO USER 'o''brien'");
+                    "GRANT SELECT ON default_catalog.shop.theirs TO USER 'o''brien'",
+                    "GRANT SELECT ON TOPIC 'cdc.shop.*' TO USER 'mallory'",
+                    "SHOW GRANTS ON TOPIC 'cdc.shop.orders'");
 
     private static final List<String> PIECES =
             List.of(
@@ -71,6 +73,8 @@ class AccessFuzzTest {
                     " ON ",
                     " SCHEMA ",
                     " TABLE ",
+                    " TOPIC ",
+                    "'cdc.*'",
                     "mallory",
                     "'user:mallory'",
                     "SERVICE ACCOUNT admin",
@@ -79,7 +83,7 @@ class AccessFuzzTest {
                     "\\");
 
     @Test
-    void noMutationGivesAnyoneAPrivilegeOnAnotherOnesTable() {
+    void noMutationGivesAnyoneAPrivilegeOnAnotherOnesTableOrATopic() {
         Catalog catalog = new Catalog();
         catalog.apply(table("default_catalog.shop.mine", MALLORY));
         catalog.apply(table("default_catalog.shop.theirs", "user:bob"));
@@ -118,6 +122,11 @@ class AccessFuzzTest {
             }
             assertThat(access.allowsOnSchema(MALLORY, privilege, "default_catalog.shop"))
                     .as("mallory %s on the schema", privilege)
+                    .isFalse();
+        }
+        for (String anyone : List.of(MALLORY, "user:eve", "role:analysts", "user:o'brien")) {
+            assertThat(access.allowsTopic(anyone, "cdc.shop.orders"))
+                    .as("%s may read a topic", anyone)
                     .isFalse();
         }
         assertThat(access.roles()).isEmpty();

@@ -106,6 +106,82 @@ class AuthorizationTest {
                 .doesNotThrowAnyException();
     }
 
+    @Test
+    void aSourceOverKafkaNeedsSelectOnEachOfItsTopicsOrOnAPrefixOfThem() {
+        grant("user:ann", "CREATE", "SCHEMA", "default_catalog.shop", null);
+        Authorization ann = new Authorization(access, catalog, "user:ann");
+        TableDefinition overOrders = kafkaSource("default_catalog.shop.o", "cdc.shop.orders");
+
+        StatementException refused =
+                catchThrowableOfType(
+                        () -> ann.checkAndOwn(defined(overOrders)), StatementException.class);
+        assertThat(refused.reason()).isEqualTo("PermissionDenied");
+        assertThat(refused.getMessage())
+                .contains("user:ann may not read topic 'cdc.shop.orders' in a source table");
+        assertThatCode(() -> ann.checkAndOwn(defined(source("default_catalog.shop.gen"))))
+                .as("a source over no topic (datagen)")
+                .doesNotThrowAnyException();
+        assertThatCode(
+                        () ->
+                                new Authorization(access, catalog, "service-account:admin")
+                                        .checkAndOwn(defined(overOrders)))
+                .as("an admin")
+                .doesNotThrowAnyException();
+
+        access.apply(
+                new AccessChanged(
+                        AccessChanged.Action.GRANT_ROLE,
+                        "readers",
+                        List.of(),
+                        null,
+                        null,
+                        null,
+                        "user:ann",
+                        "service-account:admin",
+                        CREATED,
+                        "r"));
+        grant("role:readers", "SELECT", "TOPIC", "cdc.shop.*", null);
+
+        assertThatCode(() -> ann.checkAndOwn(defined(overOrders))).doesNotThrowAnyException();
+        StatementException second =
+                catchThrowableOfType(
+                        () ->
+                                ann.checkAndOwn(
+                                        defined(
+                                                kafkaSource(
+                                                        "default_catalog.shop.both",
+                                                        "cdc.shop.orders;cdc.billing.invoices"))),
+                        StatementException.class);
+        assertThat(second.getMessage()).contains("topic 'cdc.billing.invoices'");
+        assertThat(access.allowsTopic("user:ann", "cdc.shopping.carts"))
+                .as("a prefix is of names, not of words: 'cdc.shop.*' is not 'cdc.shopping'")
+                .isFalse();
+    }
+
+    private static TableDefinition kafkaSource(String name, String topics) {
+        TableDefinition source = source(name);
+        return new TableDefinition(
+                name,
+                1,
+                TableDefinition.Kind.SOURCE_TABLE,
+                source.statement(),
+                List.of(),
+                List.of(),
+                List.of(),
+                null,
+                Map.of("connector", "kafka", "topic", topics, "format", "debezium-json"),
+                null,
+                null,
+                null,
+                null,
+                List.of(),
+                TableDefinition.Status.ACTIVE,
+                null,
+                CREATED,
+                CREATED,
+                "r0");
+    }
+
     private void grant(String grantee, String privilege, String type, String object, Instant at) {
         access.apply(
                 new AccessChanged(

@@ -14,10 +14,11 @@ import java.util.List;
  * @param role the role created, dropped, given or taken (CREATE_ROLE, DROP_ROLE, GRANT_ROLE,
  *     REVOKE_ROLE); null otherwise
  * @param privileges the privileges granted or revoked (GRANT, REVOKE); empty otherwise
- * @param objectType SCHEMA or TABLE (GRANT, REVOKE); null otherwise
- * @param object the schema ({@code catalog.database}) or table ({@code catalog.database.name})
+ * @param objectType SCHEMA, TABLE or TOPIC (GRANT, REVOKE); null otherwise
+ * @param object the schema ({@code catalog.database}), table ({@code catalog.database.name}) or
+ *     topics (a topic's name, or a prefix of names ending in {@code *})
  * @param objectCreatedAt a table's creation time: a grant holds for that table only, not for one
- *     created later under its name; null for a schema
+ *     created later under its name; null for a schema or topics
  * @param grantee who receives or loses: {@code role:<name>}, {@code user:<sub>} or {@code
  *     service-account:<name>}; null for CREATE_ROLE and DROP_ROLE
  * @param by the principal that made the change
