@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * Who may do what, as {@code mt.ddl.access} left it: the roles, who holds each, and the grants;
@@ -147,39 +148,30 @@ public final class AccessControl {
     /** Whether {@code principal} may do {@code privilege} on {@code table}. */
     public synchronized boolean allows(
             String principal, Privilege privilege, TableDefinition table) {
-        if (isAdmin(principal) || principal.equals(table.owner())) {
+        if (principal.equals(table.owner())) {
             return true;
         }
-        Set<String> as = grantees(principal);
         String schema = schemaOf(table.table());
-        return grants.stream()
-                .anyMatch(
-                        g ->
-                                g.privilege() == privilege
-                                        && as.contains(g.grantee())
-                                        && (g.objectType().equals("SCHEMA")
-                                                        && g.object().equals(schema)
-                                                || g.objectType().equals("TABLE")
-                                                        && g.object().equals(table.table())
-                                                        && Objects.equals(
-                                                                g.objectCreatedAt(),
-                                                                table.createdAt())));
+        return adminOrGranted(
+                principal,
+                g ->
+                        g.privilege() == privilege
+                                && (g.objectType().equals("SCHEMA") && g.object().equals(schema)
+                                        || g.objectType().equals("TABLE")
+                                                && g.object().equals(table.table())
+                                                && Objects.equals(
+                                                        g.objectCreatedAt(), table.createdAt())));
     }
 
     /** Whether {@code principal} may do {@code privilege} on the schema itself (CREATE in it). */
     public synchronized boolean allowsOnSchema(
             String principal, Privilege privilege, String schema) {
-        if (isAdmin(principal)) {
-            return true;
-        }
-        Set<String> as = grantees(principal);
-        return grants.stream()
-                .anyMatch(
-                        g ->
-                                g.privilege() == privilege
-                                        && as.contains(g.grantee())
-                                        && g.objectType().equals("SCHEMA")
-                                        && g.object().equals(schema));
+        return adminOrGranted(
+                principal,
+                g ->
+                        g.privilege() == privilege
+                                && g.objectType().equals("SCHEMA")
+                                && g.object().equals(schema));
     }
 
     /**
@@ -187,17 +179,23 @@ public final class AccessControl {
      * granted on the topic itself or on a prefix of its name ({@code cdc.shop.*}).
      */
     public synchronized boolean allowsTopic(String principal, String topic) {
+        return adminOrGranted(
+                principal,
+                g ->
+                        g.privilege() == Privilege.SELECT
+                                && g.objectType().equals("TOPIC")
+                                && covers(g.object(), topic));
+    }
+
+    /**
+     * Whether {@code principal} is an admin, or holds a grant {@code matching} (or a role does).
+     */
+    private boolean adminOrGranted(String principal, Predicate<Grant> matching) {
         if (isAdmin(principal)) {
             return true;
         }
         Set<String> as = grantees(principal);
-        return grants.stream()
-                .anyMatch(
-                        g ->
-                                g.privilege() == Privilege.SELECT
-                                        && as.contains(g.grantee())
-                                        && g.objectType().equals("TOPIC")
-                                        && covers(g.object(), topic));
+        return grants.stream().anyMatch(g -> as.contains(g.grantee()) && matching.test(g));
     }
 
     /** Whether a topic grant's object (a name, or a prefix ending in '*') covers {@code topic}. */

@@ -159,27 +159,8 @@ class AuthorizationTest {
     }
 
     private static TableDefinition kafkaSource(String name, String topics) {
-        TableDefinition source = source(name);
-        return new TableDefinition(
-                name,
-                1,
-                TableDefinition.Kind.SOURCE_TABLE,
-                source.statement(),
-                List.of(),
-                List.of(),
-                List.of(),
-                null,
-                Map.of("connector", "kafka", "topic", topics, "format", "debezium-json"),
-                null,
-                null,
-                null,
-                null,
-                List.of(),
-                TableDefinition.Status.ACTIVE,
-                null,
-                CREATED,
-                CREATED,
-                "r0");
+        return source(
+                name, Map.of("connector", "kafka", "topic", topics, "format", "debezium-json"));
     }
 
     private void grant(String grantee, String privilege, String type, String object, Instant at) {
@@ -202,6 +183,10 @@ class AuthorizationTest {
     }
 
     private static TableDefinition source(String name) {
+        return source(name, Map.of());
+    }
+
+    private static TableDefinition source(String name, Map<String, String> options) {
         return new TableDefinition(
                 name,
                 1,
@@ -211,7 +196,7 @@ class AuthorizationTest {
                 List.of(),
                 List.of(),
                 null,
-                Map.of(),
+                options,
                 null,
                 null,
                 null,
