@@ -178,17 +178,18 @@ public final class SourceConnectors {
         return Optional.empty();
     }
 
-    /** A topic of the system's own or of Kafka's among {@code topics}. */
-    static boolean isSystemTopic(String topics) {
-        return Arrays.stream(topics.split(";", -1))
-                .map(String::strip)
-                .anyMatch(each -> SYSTEM_TOPIC.matcher(each).matches());
+    /** The topics of a {@code topic} option, as Flink reads it: split at {@code ;}, stripped. */
+    public static List<String> topics(String topicOption) {
+        return Arrays.stream(topicOption.split(";", -1)).map(String::strip).toList();
+    }
+
+    /** A topic of the system's own or of Kafka's among {@code topics} (one, or a list). */
+    public static boolean isSystemTopic(String topics) {
+        return topics(topics).stream().anyMatch(each -> SYSTEM_TOPIC.matcher(each).matches());
     }
 
     private static boolean isTopicList(String topics) {
-        return Arrays.stream(topics.split(";", -1))
-                .map(String::strip)
-                .allMatch(each -> TOPIC_NAME.matcher(each).matches());
+        return topics(topics).stream().allMatch(each -> TOPIC_NAME.matcher(each).matches());
     }
 
     /** The first key given more than once: Flink would keep one of them unchecked. */

@@ -9,6 +9,7 @@ import io.mtables.ddl.access.Privilege;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
+import io.mtables.planning.SourceConnectors;
 import io.mtables.schemas.access.AccessChanged;
 import io.mtables.schemas.access.AccessChanged.Action;
 import io.mtables.schemas.catalog.TableDefinition;
@@ -249,7 +250,7 @@ final class AccessStatements {
                     "GRANT SELECT ON TOPIC 'topic' | 'prefix*' TO ...");
         }
         String topic = statement.object().parts().get(0);
-        if (topic.startsWith("mt.") || topic.startsWith("__")) {
+        if (SourceConnectors.isSystemTopic(topic)) {
             throw StatementException.invalidAt(
                     "InvalidStatement",
                     "Topic '"

@@ -4,6 +4,7 @@ import io.mtables.ddl.access.AccessControl;
 import io.mtables.ddl.access.Privilege;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.StatementException;
+import io.mtables.planning.SourceConnectors;
 import io.mtables.schemas.catalog.TableDefinition;
 import java.time.Duration;
 import java.util.Optional;
@@ -178,15 +179,15 @@ final class Authorization {
                 || existing.isPresent() && topics.equals(topicsOf(existing.get()))) {
             return;
         }
-        for (String topic : topics.split(";")) {
-            if (!access.allowsTopic(principal, topic.strip())) {
+        for (String topic : SourceConnectors.topics(topics)) {
+            if (!access.allowsTopic(principal, topic)) {
                 throw StatementException.permissionDenied(
                         principal
                                 + " may not read topic '"
-                                + topic.strip()
+                                + topic
                                 + "' in a source table. Nothing was done.",
                         "a grant of SELECT on TOPIC '"
-                                + topic.strip()
+                                + topic
                                 + "' (or on a prefix of it, 'prefix*'), from an admin");
             }
         }
