@@ -144,12 +144,12 @@ class CatalogRestartIT {
             DdlRuntime next = anotherInstance();
             // The same record again, as Kafka redelivers it, then the same request id in a new
             // record: only the second is answered.
-            next.withService(s -> s.executeCommand(requestId, create, position, CALLER));
+            next.withService(s -> s.executeCommand(requestId, create, position, CALLER, null));
             // Positions no real record has, and no earlier run on the same broker used (an instance
             // reads the positions answered from the result log).
             long unused = Long.MAX_VALUE - 2 - ThreadLocalRandom.current().nextLong(1L << 40);
             String sentAgain = Topics.DDL_COMMANDS + "-0@" + unused;
-            next.withService(s -> s.executeCommand(requestId, create, sentAgain, CALLER));
+            next.withService(s -> s.executeCommand(requestId, create, sentAgain, CALLER, null));
 
             StatementResult lostAgain =
                     next.withService(
@@ -160,7 +160,8 @@ class CatalogRestartIT {
                                                     + db
                                                     + ".u (a INT) WITH ('connector' = 'datagen')",
                                             Topics.DDL_COMMANDS + "-0@" + (unused + 1),
-                                            CALLER));
+                                            CALLER,
+                                            null));
             assertThat(lostAgain.status())
                     .as("a change made, its result lost: %s", lostAgain.message())
                     .isEqualTo(StatementResult.Status.SUCCEEDED);

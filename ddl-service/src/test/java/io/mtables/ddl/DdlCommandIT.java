@@ -8,6 +8,7 @@ import io.mtables.ddl.infra.CommandForwarder;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
+import io.mtables.schemas.ddl.SealedRows;
 import io.mtables.schemas.ddl.StatementResult;
 import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.KafkaBroker;
@@ -15,7 +16,10 @@ import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.mtables.testing.kafka.TopicProbe;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -73,16 +77,24 @@ class DdlCommandIT {
 
     /**
      * What a standby does with a statement sent to it: a command with the request's id, answered
-     * with the active instance's result (this test's application is the active instance), once.
+     * with the active instance's result (this test's application is the active instance), once; a
+     * query's rows sealed on the log with the key the standby sent, which no other instance holds.
      */
     @Test
-    void aForwardedStatementIsAnsweredByTheActiveInstanceOnce() {
+    void aForwardedStatementIsAnsweredByTheActiveInstanceOnce() throws Exception {
         String db = "fwd_" + UUID.randomUUID().toString().substring(0, 8);
         String requestId = "forwarded-" + db;
         String create = "CREATE TABLE " + db + ".t (a INT) WITH ('connector' = 'datagen')";
         try (CommandForwarder standby =
-                new CommandForwarder(
-                        Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()), "standby")) {
+                        new CommandForwarder(
+                                Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()),
+                                "standby",
+                                1000);
+                CommandForwarder another =
+                        new CommandForwarder(
+                                Map.of("bootstrap.servers", KafkaBroker.bootstrapServers()),
+                                "another-standby",
+                                1000)) {
             StatementResult answer =
                     standby.forward(
                             requestId,
@@ -112,6 +124,22 @@ class DdlCommandIT {
             assertThat(shown.rows())
                     .as("a query forwarded: its rows")
                     .containsExactly(List.of("default_catalog." + db + ".t", "SOURCE_TABLE"));
+            JsonNode onTheLog = JSON.readTree(awaitResult("show-" + db).value());
+            assertThat(onTheLog.has("rows")).as("no rows in the clear on the log").isFalse();
+            byte[] sealed = Base64.getDecoder().decode(onTheLog.path("sealedRows").asText());
+            assertThat(new String(sealed, StandardCharsets.ISO_8859_1))
+                    .as("the rows are not readable in what the log holds")
+                    .doesNotContain(db);
+
+            StatementResult elsewhere =
+                    another.forward(
+                            "show-" + db,
+                            "SHOW TABLES FROM " + db,
+                            TestCredentials.AUTHORIZATION,
+                            Duration.ofSeconds(60));
+            assertThat(elsewhere.rows()).as("sealed for the first standby").isNull();
+            assertThat(elsewhere.error().reason())
+                    .isEqualTo(CommandForwarder.ROWS_SEALED_FOR_ANOTHER);
         }
     }
 
@@ -131,7 +159,8 @@ class DdlCommandIT {
     }
 
     @Test
-    void statementsOverKafkaChangeTheCatalogAndAnswerQueriesWithRows() throws Exception {
+    void statementsOverKafkaChangeTheCatalogAndAnswerQueriesWithRowsSealedWithTheSendersKey()
+            throws Exception {
         String db = "cmd_" + UUID.randomUUID().toString().substring(0, 8);
         String create =
                 "{\"statement\": \"CREATE TABLE "
@@ -141,22 +170,69 @@ class DdlCommandIT {
                         + "\"}";
         String show =
                 "{\"statement\": \"SHOW TABLES FROM " + db + "\", \"requestId\": \"s-" + db + "\"}";
+        String keyless =
+                "{\"statement\": \"SHOW TABLES FROM " + db + "\", \"requestId\": \"k-" + db + "\"}";
+        String rowsKey = SealedRows.newKey();
 
         probe.send(Topics.DDL_COMMANDS, "c-" + db, create, StatementRequests.CREDENTIALS);
         JsonNode created = JSON.readTree(awaitResult("c-" + db).value());
-        probe.send(Topics.DDL_COMMANDS, "s-" + db, show, StatementRequests.CREDENTIALS);
+        probe.send(Topics.DDL_COMMANDS, "s-" + db, show, withRowsKey(rowsKey));
         JsonNode shown = JSON.readTree(awaitResult("s-" + db).value());
+        probe.send(Topics.DDL_COMMANDS, "k-" + db, keyless, StatementRequests.CREDENTIALS);
+        JsonNode refused = JSON.readTree(awaitResult("k-" + db).value());
         probe.send(Topics.DDL_COMMANDS, "c-" + db, create, StatementRequests.CREDENTIALS);
         JsonNode repeated = JSON.readTree(awaitResult("c-" + db).value());
 
         assertThat(created.path("status").asText()).isEqualTo("SUCCEEDED");
         assertThat(created.path("table").asText()).isEqualTo("default_catalog." + db + ".t");
-        assertThat(shown.path("rows").toString())
-                .isEqualTo("[[\"default_catalog." + db + ".t\",\"SOURCE_TABLE\"]]");
+        assertThat(shown.has("rows")).as("never in the clear on the log").isFalse();
+        assertThat(
+                        SealedRows.open(
+                                shown.path("sealedRows").asText(),
+                                "s-" + db,
+                                SealedRows.key(rowsKey)))
+                .containsExactly(List.of("default_catalog." + db + ".t", "SOURCE_TABLE"));
         assertThat(shown.path("principal").asText())
                 .as("a query's result is its sender's too: a standby hands it only to them")
                 .isEqualTo(TestCredentials.PRINCIPAL);
+        assertThat(refused.path("status").asText()).isEqualTo("FAILED");
+        assertThat(refused.path("error").path("reason").asText()).isEqualTo("QueryNeedsResultKey");
+        assertThat(refused.path("error").path("allowed").asText())
+                .contains(EventHeaders.RESULT_KEY);
+        assertThat(refused.has("rows") || refused.has("sealedRows")).isFalse();
         assertThat(repeated).isEqualTo(created);
+    }
+
+    @Test
+    void aResultKeyThatIsNotAnAesKeyIsRefusedAndDeadLetteredWithoutIt() throws Exception {
+        String key = "badkey-" + UUID.randomUUID();
+        probe.send(
+                Topics.DDL_COMMANDS,
+                key,
+                "{\"statement\": \"SHOW MATERIALIZED TABLES\"}",
+                withRowsKey("c2hvcnQ="));
+
+        JsonNode result = JSON.readTree(awaitResult(key).value());
+        ConsumerRecord<String, String> dead =
+                probe.await(
+                        record ->
+                                record.topic().equals(Topics.DEAD_LETTERS)
+                                        && key.equals(record.key()),
+                        Duration.ofSeconds(60));
+
+        assertThat(result.path("error").path("reason").asText()).isEqualTo("MalformedCommand");
+        assertThat(result.path("error").path("message").asText())
+                .contains(EventHeaders.RESULT_KEY, "5 bytes");
+        assertThat(dead.headers().lastHeader(EventHeaders.RESULT_KEY))
+                .as("a secret: not copied to the dead letters")
+                .isNull();
+        assertThat(dead.headers().lastHeader(EventHeaders.AUTHORIZATION)).isNull();
+    }
+
+    private static Map<String, String> withRowsKey(String rowsKey) {
+        Map<String, String> headers = new HashMap<>(StatementRequests.CREDENTIALS);
+        headers.put(EventHeaders.RESULT_KEY, rowsKey);
+        return headers;
     }
 
     @Test
@@ -215,7 +291,7 @@ class DdlCommandIT {
                 Topics.DDL_COMMANDS,
                 next,
                 "{\"statement\": \"SHOW MATERIALIZED TABLES\"}",
-                StatementRequests.CREDENTIALS);
+                withRowsKey(SealedRows.newKey()));
 
         assertThat(JSON.readTree(awaitResult(big).value()).path("error").path("reason").asText())
                 .isEqualTo("StatementTooLarge");
@@ -271,9 +347,9 @@ class DdlCommandIT {
                         + db
                         + "\"}";
 
-        probe.send(Topics.DDL_COMMANDS, "g-" + db, good, StatementRequests.CREDENTIALS);
+        probe.send(Topics.DDL_COMMANDS, "g-" + db, good, withRowsKey(SealedRows.newKey()));
         JsonNode read = JSON.readTree(awaitResult("g-" + db).value());
-        probe.send(Topics.DDL_COMMANDS, "b-" + db, bad, StatementRequests.CREDENTIALS);
+        probe.send(Topics.DDL_COMMANDS, "b-" + db, bad, withRowsKey(SealedRows.newKey()));
         JsonNode refused = JSON.readTree(awaitResult("b-" + db).value());
 
         assertThat(read.path("status").asText()).isEqualTo("SUCCEEDED");

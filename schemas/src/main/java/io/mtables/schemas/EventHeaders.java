@@ -37,6 +37,15 @@ public final class EventHeaders {
      */
     public static final String AUTHORIZATION = "authorization";
 
+    /**
+     * On a command of {@code mt.ddl.commands} that is a query: a 256-bit AES key (base64) its
+     * sender made, with which ddl-service seals the query's rows in the result ({@code
+     * StatementResult.sealedRows}, {@code SealedRows}). A query without one is refused: its rows
+     * would be on {@code mt.ddl.results} for every client principal to read. A secret, as {@link
+     * #AUTHORIZATION} is.
+     */
+    public static final String RESULT_KEY = "mt-result-key";
+
     /** The CloudEvents version we write. */
     public static final String SPEC_VERSION_1_0 = "1.0";
 

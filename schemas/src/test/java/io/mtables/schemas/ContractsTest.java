@@ -75,6 +75,7 @@ class ContractsTest {
                         null,
                         null,
                         null,
+                        null,
                         Instant.EPOCH,
                         null);
 

@@ -12,12 +12,14 @@ import io.mtables.schemas.ContractViolationException;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.ddl.DdlCommand;
+import io.mtables.schemas.ddl.SealedRows;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import javax.crypto.SecretKey;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
@@ -103,6 +105,21 @@ public class DdlCommandConsumer {
         }
         String requestId = parsed.requestId() != null ? parsed.requestId() : fallbackId;
         String principal = Principals.of(sender.get());
+        SecretKey rowsKey;
+        try {
+            String key = header(command, EventHeaders.RESULT_KEY);
+            rowsKey = key == null ? null : SealedRows.key(key);
+        } catch (IllegalArgumentException e) {
+            refuse(
+                    command,
+                    fallbackId,
+                    principal,
+                    StatementError.of(
+                            "MalformedCommand",
+                            "The header '" + EventHeaders.RESULT_KEY + "': " + e.getMessage() + ".",
+                            "a 256-bit AES key, base64 (32 bytes), or no such header"));
+            return;
+        }
         // A change Kafka did not take was not applied and has no result yet: the command is
         // executed again until it has one, and its offset is committed only then.
         StatementResult result;
@@ -116,7 +133,8 @@ public class DdlCommandConsumer {
                                                         requestId,
                                                         parsed.statement(),
                                                         position(command),
-                                                        principal))))) {
+                                                        principal,
+                                                        rowsKey))))) {
             try {
                 Thread.sleep(RETRY_PAUSE.toMillis());
             } catch (InterruptedException e) {
@@ -165,7 +183,11 @@ public class DdlCommandConsumer {
     }
 
     private static String authorization(ConsumerRecord<String, String> command) {
-        var header = command.headers().lastHeader(EventHeaders.AUTHORIZATION);
+        return header(command, EventHeaders.AUTHORIZATION);
+    }
+
+    private static String header(ConsumerRecord<String, String> command, String name) {
+        var header = command.headers().lastHeader(name);
         return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
 

@@ -6,6 +6,8 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.ddl.DdlCommand;
+import io.mtables.schemas.ddl.SealedRows;
+import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import java.time.Duration;
 import java.util.HashMap;
@@ -30,24 +32,39 @@ import org.jboss.logging.Logger;
  * to the active one as a command on {@code mt.ddl.commands} (with the request's id), and answered
  * with its result from {@code mt.ddl.results}, which this instance follows from the start once the
  * first request comes (so it also knows every earlier operation). One path for every statement: a
- * standby holds no catalog that could be stale.
+ * standby holds no catalog that could be stale. A query's rows come sealed with a key this instance
+ * made for the request and sent with the command ({@code SealedRows}): every client principal reads
+ * the result log, and only ddl-service and the broker's admins the commands.
  */
 public class CommandForwarder implements AutoCloseable {
+
+    /** A query's rows that this instance holds no key for. */
+    public static final String ROWS_SEALED_FOR_ANOTHER = "RowsSealedForAnother";
 
     private static final Logger LOG = Logger.getLogger(CommandForwarder.class);
 
     private final Map<String, Object> clientConfig;
     private final KafkaLog commands;
     private final ContractCodec codec = new ContractCodec();
-    private final Map<String, StatementResult> results = new ConcurrentHashMap<>();
+    private final NewestEntries<String, StatementResult> results;
+
+    /** The key each forwarded request's rows are sealed with, by request id (base64). */
+    private final NewestEntries<String, String> rowsKeys;
+
     private final Map<String, CompletableFuture<StatementResult>> waiting =
             new ConcurrentHashMap<>();
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private volatile boolean stopped;
     private Thread follower;
 
-    public CommandForwarder(Map<String, Object> clientConfig, String serviceName) {
+    /**
+     * @param kept how many results (and keys) it remembers, the newest ({@code
+     *     mt.ddl.results-kept})
+     */
+    public CommandForwarder(Map<String, Object> clientConfig, String serviceName, int kept) {
         this.clientConfig = clientConfig;
+        this.results = new NewestEntries<>(kept);
+        this.rowsKeys = new NewestEntries<>(kept);
         this.commands = new KafkaLog(Topics.DDL_COMMANDS, serviceName, clientConfig);
     }
 
@@ -63,18 +80,25 @@ public class CommandForwarder implements AutoCloseable {
         awaitCaughtUp(patience);
         CompletableFuture<StatementResult> result =
                 waiting.computeIfAbsent(requestId, id -> new CompletableFuture<>());
-        StatementResult known = results.get(requestId);
+        StatementResult known = results.get(requestId).orElse(null);
         if (known != null) {
             waiting.remove(requestId);
-            return known; // answered before: executed once, as on the active instance
+            return opened(known); // answered before: executed once, as on the active instance
         }
+        // The same key for the same request id sent again: its one result opens with it.
+        rowsKeys.putIfAbsent(requestId, SealedRows.newKey());
+        String rowsKey = rowsKeys.get(requestId).orElseThrow();
         try {
             commands.append(
                     Contracts.DDL_COMMAND_V1,
                     requestId,
                     new DdlCommand(statement, requestId),
-                    Map.of(EventHeaders.AUTHORIZATION, authorization));
-            return result.get(patience.toMillis(), TimeUnit.MILLISECONDS);
+                    Map.of(
+                            EventHeaders.AUTHORIZATION,
+                            authorization,
+                            EventHeaders.RESULT_KEY,
+                            rowsKey));
+            return opened(result.get(patience.toMillis(), TimeUnit.MILLISECONDS));
         } catch (TimeoutException e) {
             throw new ServiceNotReadyException(
                     "this ddl-service instance stands by, and the active one did not answer within "
@@ -96,7 +120,41 @@ public class CommandForwarder implements AutoCloseable {
     /** The result of an earlier statement, as the active instance wrote it. */
     public Optional<StatementResult> operation(String requestId, Duration patience) {
         awaitCaughtUp(patience);
-        return Optional.ofNullable(results.get(requestId));
+        return results.get(requestId);
+    }
+
+    /**
+     * {@code result} with its rows opened by the key this instance sent them with; a result whose
+     * key it does not hold (sent by another instance, or before it restarted) is refused.
+     */
+    private StatementResult opened(StatementResult result) {
+        if (result.sealedRows() == null) {
+            return result;
+        }
+        Optional<String> key = rowsKeys.get(result.requestId());
+        try {
+            if (key.isPresent()) {
+                return result.opened(
+                        SealedRows.open(
+                                result.sealedRows(),
+                                result.requestId(),
+                                SealedRows.key(key.get())));
+            }
+        } catch (IllegalArgumentException e) {
+            LOG.warnf("the rows of %s do not open: %s", result.requestId(), e.getMessage());
+        }
+        return StatementResult.failed(
+                        result.requestId(),
+                        StatementError.of(
+                                ROWS_SEALED_FOR_ANOTHER,
+                                "The rows of request "
+                                        + result.requestId()
+                                        + " were sealed for an earlier sending of it, through"
+                                        + " another ddl-service instance or before this one"
+                                        + " restarted: this one cannot open them.",
+                                "the query again under a new request id"),
+                        result.processedAt())
+                .by(result.principal());
     }
 
     private synchronized void startFollowing() {

@@ -132,7 +132,9 @@ public class DdlRuntime {
         // One instance executes statements (its consumer is given every command); a standby reads
         // no catalog and forwards what it is asked to the active one.
         role = ActiveInstance.of(group);
-        forwarder = new CommandForwarder(KafkaLog.clientConfig(kafka), serviceName);
+        forwarder =
+                new CommandForwarder(
+                        KafkaLog.clientConfig(kafka), serviceName, config.resultsKept());
         // The warehouse job-manager-service writes: its keys and defaults.
         this.warehouse =
                 new WarehouseReader(
@@ -253,7 +255,7 @@ public class DdlRuntime {
                 command,
                 reason,
                 UnreadableRecordException.class.getName(),
-                Set.of(EventHeaders.AUTHORIZATION));
+                Set.of(EventHeaders.AUTHORIZATION, EventHeaders.RESULT_KEY));
     }
 
     public CommandForwarder forwarder() {

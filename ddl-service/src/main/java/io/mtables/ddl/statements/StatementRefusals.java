@@ -22,6 +22,19 @@ public final class StatementRefusals {
                 at);
     }
 
+    /** A change Kafka did not acknowledge: not applied, so the same request may come again. */
+    static StatementResult brokerUnavailable(String requestId, String cause, Instant at) {
+        return StatementResult.failed(
+                requestId,
+                StatementError.of(
+                        StatementService.BROKER_UNAVAILABLE,
+                        "Kafka did not acknowledge the change, so it was not applied: "
+                                + cause
+                                + ".",
+                        "send the same request again (same requestId) once Kafka is back"),
+                at);
+    }
+
     /** A page token sent with a statement whose answer has no pages. */
     static StatementResult noPages(String requestId, Instant at) {
         return StatementResult.failed(

@@ -1,17 +1,19 @@
 package io.mtables.ddl.statements;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mtables.ddl.infra.NewestEntries;
 import io.mtables.ddl.infra.WarehouseReader;
 import io.mtables.messaging.KafkaLog;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
+import io.mtables.schemas.Topics;
+import io.mtables.schemas.ddl.SealedRows;
 import io.mtables.schemas.ddl.StatementError;
 import io.mtables.schemas.ddl.StatementResult;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import javax.crypto.SecretKey;
 import org.jboss.logging.Logger;
 
 /**
@@ -24,10 +26,11 @@ final class StatementResults {
 
     private static final Logger LOG = Logger.getLogger(StatementResults.class);
 
-    /** The rows a result on the log may carry: below the producer's 1 MiB record, with room. */
+    /** The sealed rows a result on the log may carry: below the producer's 1 MiB record. */
     static final int LARGEST_ROWS_BYTES = 900_000;
 
-    private static final ObjectMapper SIZE = new ObjectMapper().findAndRegisterModules();
+    /** A query sent as a command without a key to seal its rows with. */
+    static final String QUERY_NEEDS_RESULT_KEY = "QueryNeedsResultKey";
 
     private final KafkaLog log;
 
@@ -96,30 +99,44 @@ final class StatementResults {
     }
 
     /**
-     * {@code result}, or, when its rows make it larger than the log takes in one record, its
-     * refusal ({@code ResultTooLarge}): a result the log refused would stay first in line and hold
-     * up every result after it.
+     * {@code result} as the result log carries it: a query's rows sealed with {@code rowsKey}, the
+     * key its command gave (the log is read by every client principal, so never in the clear). A
+     * query without a key is refused ({@code QueryNeedsResultKey}), and so is one whose sealed rows
+     * are larger than the log takes in one record ({@code ResultTooLarge}): a result the log
+     * refused would stay first in line and hold up every result after it.
      */
-    StatementResult fitting(StatementResult result) {
+    StatementResult onTheLog(StatementResult result, SecretKey rowsKey) {
         if (result.rows() == null) {
             return result;
         }
-        int bytes;
-        try {
-            bytes = SIZE.writeValueAsBytes(result.rows()).length;
-        } catch (JsonProcessingException e) {
-            bytes = Integer.MAX_VALUE;
+        if (rowsKey == null) {
+            return StatementResult.failed(
+                            result.requestId(),
+                            StatementError.of(
+                                    QUERY_NEEDS_RESULT_KEY,
+                                    "A query's rows are never written to "
+                                            + Topics.DDL_RESULTS
+                                            + " in the clear: every client principal reads it.",
+                                    "the query over REST or the PostgreSQL protocol, or a command"
+                                            + " with the header '"
+                                            + EventHeaders.RESULT_KEY
+                                            + "' (a 256-bit AES key, base64), whose rows then come"
+                                            + " sealed with it (docs/topics.md)"),
+                            result.processedAt())
+                    .by(result.principal());
         }
-        if (bytes <= LARGEST_ROWS_BYTES) {
-            return result;
+        String sealed = SealedRows.seal(result.rows(), result.requestId(), rowsKey);
+        if (sealed.length() <= LARGEST_ROWS_BYTES) {
+            return result.sealed(sealed);
         }
         return StatementResult.failed(
                         result.requestId(),
                         StatementError.of(
                                 WarehouseReader.RESULT_TOO_LARGE,
                                 "The rows come to "
-                                        + bytes
-                                        + " bytes, more than a result on mt.ddl.results holds ("
+                                        + sealed.length()
+                                        + " bytes sealed, more than a result on mt.ddl.results"
+                                        + " holds ("
                                         + LARGEST_ROWS_BYTES
                                         + "): a SELECT sent as a command, or to a standby, answers"
                                         + " that much at most.",

@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Consumer;
+import javax.crypto.SecretKey;
 import org.jboss.logging.Logger;
 
 /**
@@ -303,37 +304,36 @@ public class StatementService {
         if (writer.leftInDoubt(e)) {
             onDefinitionInDoubt.run();
         }
-        StatementError error =
-                StatementError.of(
-                        BROKER_UNAVAILABLE,
-                        "Kafka did not acknowledge the change, so it was not applied: "
-                                + e.getMessage()
-                                + ".",
-                        "send the same request again (same requestId) once Kafka is back");
-        return StatementResult.failed(requestId, error, clock.instant());
+        return StatementRefusals.brokerUnavailable(requestId, e.getMessage(), clock.instant());
     }
 
     /**
      * Executes the command at {@code command} (its position, {@code topic-partition@offset}) from
-     * the command topic: its result is always written to the result log, query rows included. A
-     * request id already answered is not executed again: a command sent again gets its first result
-     * written again (its sender waits for it), a command redelivered (the same position, after a
-     * crash or a rebalance) was answered already and gets nothing more.
+     * the command topic: its result is always written to the result log, a query's rows sealed with
+     * {@code rowsKey} (null: none given, and a query is refused). A request id already answered is
+     * not executed again: a command sent again gets its first result written again, a command
+     * redelivered (the same position, after a crash or a rebalance) gets nothing more.
      */
     public StatementResult executeCommand(
-            String requestId, String statement, String command, String principal) {
+            String requestId,
+            String statement,
+            String command,
+            String principal,
+            SecretKey rowsKey) {
         Decision decision = decideCommand(requestId, statement, command, principal);
         if (decision.read() == null) {
             StatementResult result = stamped(decision.result(), principal);
             // A query's rows (SHOW, DESCRIBE) are no change, so not recorded yet: a command's are.
             return result.columns() != null && !decision.answered()
-                    ? recordAnswer(result, command)
+                    ? recordAnswer(result, command, rowsKey)
                     : result;
         }
         // Read after the catalog's turn, as over REST; then recorded, failures too: every command
         // gets its result on the log (a standby waits for it).
         return recordAnswer(
-                stamped(queries.run(requestId, decision.read(), clock), principal), command);
+                stamped(queries.run(requestId, decision.read(), clock), principal),
+                command,
+                rowsKey);
     }
 
     private synchronized Decision decideCommand(
@@ -366,10 +366,11 @@ public class StatementService {
         }
     }
 
-    private synchronized StatementResult recordAnswer(StatementResult result, String command) {
+    private synchronized StatementResult recordAnswer(
+            StatementResult result, String command, SecretKey rowsKey) {
         answeringCommand = command;
         try {
-            return record(results.fitting(result));
+            return record(results.onTheLog(result, rowsKey));
         } finally {
             answeringCommand = null;
         }

@@ -13,7 +13,10 @@ import java.util.List;
  * @param message one sentence for a human
  * @param table the table the statement changed or read, when it names one
  * @param columns for a query: the result columns
- * @param rows for a query: the rows, one list of values per row
+ * @param rows for a query: the rows, one list of values per row; on {@code mt.ddl.results} never
+ *     (every client principal reads it): there a query's rows are {@code sealedRows}
+ * @param sealedRows on {@code mt.ddl.results}, a query's rows sealed with the key its command gave
+ *     ({@link SealedRows}); absent elsewhere
  * @param error why it failed; absent unless it failed
  * @param processedAt when ddl-service decided
  * @param principal who sent the statement ({@code service-account:<name>} or {@code
@@ -28,6 +31,7 @@ public record StatementResult(
         String table,
         List<ResultColumn> columns,
         List<List<Object>> rows,
+        String sealedRows,
         StatementError error,
         Instant processedAt,
         String principal) {
@@ -50,20 +54,59 @@ public record StatementResult(
     /** The same result, sent by {@code principal}. */
     public StatementResult by(String principal) {
         return new StatementResult(
-                requestId, status, message, table, columns, rows, error, processedAt, principal);
+                requestId,
+                status,
+                message,
+                table,
+                columns,
+                rows,
+                sealedRows,
+                error,
+                processedAt,
+                principal);
+    }
+
+    /** The same result with its rows sealed ({@link SealedRows}) instead of in the clear. */
+    public StatementResult sealed(String sealed) {
+        return new StatementResult(
+                requestId,
+                status,
+                message,
+                table,
+                columns,
+                null,
+                sealed,
+                error,
+                processedAt,
+                principal);
+    }
+
+    /** The same result with its rows in the clear (opened from {@code sealedRows}). */
+    public StatementResult opened(List<List<Object>> opened) {
+        return new StatementResult(
+                requestId,
+                status,
+                message,
+                table,
+                columns,
+                opened,
+                null,
+                error,
+                processedAt,
+                principal);
     }
 
     /** A failed result. */
     public static StatementResult failed(String requestId, StatementError error, Instant at) {
         return new StatementResult(
-                requestId, Status.FAILED, error.message(), null, null, null, error, at, null);
+                requestId, Status.FAILED, error.message(), null, null, null, null, error, at, null);
     }
 
     /** A change that was applied to {@code table}. */
     public static StatementResult succeeded(
             String requestId, String message, String table, Instant at) {
         return new StatementResult(
-                requestId, Status.SUCCEEDED, message, table, null, null, null, at, null);
+                requestId, Status.SUCCEEDED, message, table, null, null, null, null, at, null);
     }
 
     /** The rows of a query. */
@@ -76,6 +119,7 @@ public record StatementResult(
                 null,
                 columns,
                 rows,
+                null,
                 null,
                 at,
                 null);

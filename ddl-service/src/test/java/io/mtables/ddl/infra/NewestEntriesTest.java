@@ -1,4 +1,4 @@
-package io.mtables.ddl.statements;
+package io.mtables.ddl.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.mtables.ddl.statements;
+package io.mtables.ddl.infra;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,11 +9,11 @@ import java.util.Optional;
  * ddl-service remembers per request id grows with every statement ever sent, so it is bounded
  * ({@code mt.ddl.results-kept}). Thread-safe.
  */
-final class NewestEntries<K, V> {
+public final class NewestEntries<K, V> {
 
     private final Map<K, V> entries;
 
-    NewestEntries(int capacity) {
+    public NewestEntries(int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("keeps at least one entry, not " + capacity);
         }
@@ -26,19 +26,19 @@ final class NewestEntries<K, V> {
                 };
     }
 
-    synchronized void put(K key, V value) {
+    public synchronized void put(K key, V value) {
         entries.remove(key); // a key put again is new again
         entries.put(key, value);
     }
 
-    synchronized void putIfAbsent(K key, V value) {
+    public synchronized void putIfAbsent(K key, V value) {
         if (!entries.containsKey(key)) {
             entries.put(key, value);
         }
     }
 
     /** Puts the key unless it is there; whether it was not. */
-    synchronized boolean add(K key, V value) {
+    public synchronized boolean add(K key, V value) {
         if (entries.containsKey(key)) {
             return false;
         }
@@ -46,15 +46,15 @@ final class NewestEntries<K, V> {
         return true;
     }
 
-    synchronized Optional<V> get(K key) {
+    public synchronized Optional<V> get(K key) {
         return Optional.ofNullable(entries.get(key));
     }
 
-    synchronized boolean containsKey(K key) {
+    public synchronized boolean containsKey(K key) {
         return entries.containsKey(key);
     }
 
-    synchronized int size() {
+    public synchronized int size() {
         return entries.size();
     }
 }
