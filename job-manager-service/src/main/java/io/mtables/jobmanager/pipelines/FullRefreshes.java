@@ -96,8 +96,8 @@ final class FullRefreshes {
             return;
         }
         if (pipeline.plan.status() != RefreshPlan.Status.ACTIVE
-                || pipeline.status == Pipeline.Status.SUSPENDED) {
-            LOG.infof("not refreshing %s: it is %s", pipeline.table, pipeline.status);
+                || pipeline.status() == Pipeline.Status.SUSPENDED) {
+            LOG.infof("not refreshing %s: it is %s", pipeline.table, pipeline.status());
             return;
         }
         if (pipeline.plan.mode() == Mode.CONTINUOUS) {
@@ -340,7 +340,7 @@ final class FullRefreshes {
             reports.unchanged(pipeline, refresh, jobId, scope);
         }
         pipeline.consecutiveFailures = 0;
-        pipeline.status = Pipeline.Status.ACTIVATED;
+        pipeline.on(TableLifecycle.Event.REFRESH_SUCCEEDED);
         if (scope != null && scope.inputSnapshots() != null) {
             pipeline.lastInputs.put(
                     scope.baseline(),

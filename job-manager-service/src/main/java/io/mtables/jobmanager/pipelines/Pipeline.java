@@ -42,7 +42,9 @@ final class Pipeline {
     int failedApplies;
 
     Instant retryApplyAt;
-    Status status = Status.INITIALIZING;
+
+    /** Changed by {@link #on} alone: {@link TableLifecycle} decides. */
+    private Status status = Status.INITIALIZING;
 
     /** The streaming job, the definition version it runs and the fingerprint of its query. */
     String streamingJobId;
@@ -253,6 +255,15 @@ final class Pipeline {
 
     Pipeline(String table) {
         this.table = table;
+    }
+
+    Status status() {
+        return status;
+    }
+
+    /** The table's status moves as {@code event} says (see {@link TableLifecycle}). */
+    void on(TableLifecycle.Event event) {
+        status = TableLifecycle.next(status, event);
     }
 
     /**

@@ -170,7 +170,7 @@ public class PipelineManager {
             return;
         }
         Pipeline pipeline = pipelines.computeIfAbsent(suspended.table(), Pipeline::new);
-        pipeline.status = Pipeline.Status.SUSPENDED;
+        pipeline.on(TableLifecycle.Event.SUSPENDED);
         pipeline.appliedPlanVersion = suspended.definitionVersion();
     }
 
@@ -205,7 +205,7 @@ public class PipelineManager {
             return;
         }
         Pipeline pipeline = pipelines.computeIfAbsent(resumed.table(), Pipeline::new);
-        pipeline.status = Pipeline.Status.INITIALIZING;
+        pipeline.on(TableLifecycle.Event.RESUMED);
     }
 
     /**
@@ -267,18 +267,18 @@ public class PipelineManager {
                         yield true;
                     }
                     case SUSPENDED ->
-                            repeat && pipeline.status == Pipeline.Status.SUSPENDED
+                            repeat && pipeline.status() == Pipeline.Status.SUSPENDED
                                     || steps.suspend(
                                             pipeline, "ALTER MATERIALIZED TABLE ... SUSPEND");
                     case ACTIVE -> {
-                        if (pipeline.status == Pipeline.Status.SUSPENDED && repeat) {
+                        if (pipeline.status() == Pipeline.Status.SUSPENDED && repeat) {
                             yield true; // suspended by the job manager after failures: waits for a
                             // RESUME (a new version)
                         }
                         // Failures counted up to the limit suspend the table: then it waits for a
                         // RESUME too.
                         yield steps.activate(pipeline)
-                                || pipeline.status == Pipeline.Status.SUSPENDED;
+                                || pipeline.status() == Pipeline.Status.SUSPENDED;
                     }
                 };
         if (!done) {
@@ -412,7 +412,7 @@ public class PipelineManager {
                 tryAgainLater(pipeline);
                 return;
             }
-            if (pipeline.status == Pipeline.Status.QUEUED) {
+            if (pipeline.status() == Pipeline.Status.QUEUED) {
                 return;
             }
         }
@@ -470,13 +470,13 @@ public class PipelineManager {
                 && pipeline.plan.status() == RefreshPlan.Status.ACTIVE
                 && pipeline.plan.mode() == Mode.CONTINUOUS
                 && !steps.activate(pipeline)
-                && pipeline.status != Pipeline.Status.SUSPENDED) {
+                && pipeline.status() != Pipeline.Status.SUSPENDED) {
             tryAgainLater(pipeline);
         }
     }
 
     /** The state of a table, for tests and status views. */
     public Optional<String> status(String table) {
-        return Optional.ofNullable(pipelines.get(table)).map(p -> p.status.name());
+        return Optional.ofNullable(pipelines.get(table)).map(p -> p.status().name());
     }
 }

@@ -362,7 +362,7 @@ final class PipelineReports {
                 inARow; // counted once reported: a report tried again counts once
         LOG.warnf("%s: %s (%d in a row)", pipeline.table, reason, pipeline.consecutiveFailures);
         if (pipeline.consecutiveFailures >= config.jobs().maxConsecutiveFailures()) {
-            pipeline.status = Pipeline.Status.SUSPENDED;
+            pipeline.on(TableLifecycle.Event.TOO_MANY_FAILURES);
             pipeline.refreshWaiting = null;
             events.suspended(
                     new Suspended(
@@ -375,8 +375,8 @@ final class PipelineReports {
                             null,
                             clock.instant(),
                             Suspended.Cause.FAILURES));
-        } else if (pipeline.status != Pipeline.Status.SUSPENDED) {
-            pipeline.status = Pipeline.Status.FAILED;
+        } else {
+            pipeline.on(TableLifecycle.Event.FAILED);
         }
     }
 

@@ -63,7 +63,7 @@ final class PlanSteps {
     boolean activate(Pipeline pipeline) {
         TableDefinition definition = pipeline.definition;
         RefreshPlan plan = pipeline.plan;
-        boolean resuming = pipeline.status == Pipeline.Status.SUSPENDED;
+        boolean resuming = pipeline.status() == Pipeline.Status.SUSPENDED;
         String query = QueryState.fingerprint(definition);
         if (plan.mode() == Mode.CONTINUOUS
                 && streaming.runs(pipeline, definition)
@@ -98,7 +98,7 @@ final class PlanSteps {
                 return false;
             }
             if (resuming) {
-                pipeline.status = Pipeline.Status.INITIALIZING;
+                pipeline.on(TableLifecycle.Event.RESUMED);
                 events.resumed(
                         new Resumed(
                                 pipeline.table,
@@ -146,7 +146,7 @@ final class PlanSteps {
                 return false;
             }
         } else {
-            pipeline.status = Pipeline.Status.ACTIVATED;
+            pipeline.on(TableLifecycle.Event.FULL_PLAN_APPLIED);
         }
         if (resuming) {
             events.resumed(
@@ -204,7 +204,7 @@ final class PlanSteps {
         }
         pipeline.streamingJobId = null;
         pipeline.refreshWaiting = null;
-        pipeline.status = Pipeline.Status.SUSPENDED;
+        pipeline.on(TableLifecycle.Event.SUSPENDED);
         events.suspended(
                 new Suspended(
                         pipeline.table,
@@ -235,7 +235,7 @@ final class PlanSteps {
                 QueryState.fingerprint(pipeline.definition).equals(pipeline.streamingJobQuery)
                         ? pipeline.definition
                         : null);
-        pipeline.status = Pipeline.Status.FAILED;
+        pipeline.on(TableLifecycle.Event.PLAN_REFUSED);
         List<String> reasons = pipeline.plan.reasons();
         reports.notice(
                 pipeline,

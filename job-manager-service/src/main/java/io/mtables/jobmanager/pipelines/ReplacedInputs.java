@@ -110,9 +110,7 @@ final class ReplacedInputs {
             return; // RESUME switches over, the table marked
         }
         streaming.stop(reader, null);
-        if (reader.status == Pipeline.Status.QUEUED) {
-            reader.status = Pipeline.Status.INITIALIZING; // its queued start was from the old state
-        }
+        reader.on(TableLifecycle.Event.INPUT_REPLACED);
         reader.queuedRestore = null;
         reader.failedApplies = 0;
         reader.retryApplyAt = clock.instant(); // the next look applies its plan again

@@ -63,7 +63,7 @@ final class StreamingJobs {
         pipeline.streamingJobVersion = version;
         pipeline.streamingJobQuery = queryFingerprint;
         pipeline.streamingJobRestarts = -1;
-        pipeline.status = Pipeline.Status.ACTIVATED;
+        pipeline.on(TableLifecycle.Event.JOB_REATTACHED);
         LOG.infof("re-attached to streaming job %s of %s v%d", job.id(), pipeline.table, version);
     }
 
@@ -94,7 +94,7 @@ final class StreamingJobs {
             pipeline.streamingJobVersion = definition.version();
             pipeline.streamingJobQuery = QueryState.fingerprint(definition);
             pipeline.streamingJobRestarts = 0;
-            pipeline.status = Pipeline.Status.INITIALIZING;
+            pipeline.on(TableLifecycle.Event.JOB_SUBMITTED);
             pipeline.queuedSince = null;
             pipeline.queuedRestore = null;
             reports.events()
@@ -146,9 +146,9 @@ final class StreamingJobs {
     private void queue(
             Pipeline pipeline, String restoreFrom, int needed, SlotBudget.Admission admission) {
         boolean reported =
-                pipeline.status == Pipeline.Status.QUEUED
+                pipeline.status() == Pipeline.Status.QUEUED
                         && pipeline.queuedVersion == pipeline.definition.version();
-        pipeline.status = Pipeline.Status.QUEUED;
+        pipeline.on(TableLifecycle.Event.WAITING_FOR_SLOTS);
         pipeline.queuedRestore = restoreFrom;
         if (pipeline.queuedSince == null) {
             pipeline.queuedSince = clock.instant();
@@ -178,7 +178,7 @@ final class StreamingJobs {
         return pipelines.stream()
                 .filter(
                         p ->
-                                p.status == Pipeline.Status.QUEUED
+                                p.status() == Pipeline.Status.QUEUED
                                         && p.planReady()
                                         && p.plan.mode() == Mode.CONTINUOUS
                                         && p.plan.status() == RefreshPlan.Status.ACTIVE)
@@ -232,9 +232,7 @@ final class StreamingJobs {
         }
         switch (job.state()) {
             case "RUNNING" -> {
-                if (pipeline.status == Pipeline.Status.INITIALIZING) {
-                    pipeline.status = Pipeline.Status.ACTIVATED;
-                }
+                pipeline.on(TableLifecycle.Event.JOB_RUNNING);
                 var checkpoints = flink.completedCheckpoints(pipeline.streamingJobId);
                 checkpointAsap(pipeline, checkpoints);
                 var progress = sources.look(pipeline, pipeline.streamingJobId);
@@ -365,7 +363,7 @@ final class StreamingJobs {
             flink.cancel(jobId);
         }
         pipeline.streamingJobId = null;
-        pipeline.status = Pipeline.Status.QUEUED;
+        pipeline.on(TableLifecycle.Event.WAITING_FOR_SLOTS);
         pipeline.queuedSince = clock.instant();
         pipeline.queuedRestore = restore;
         pipeline.queuedVersion = pipeline.definition.version();

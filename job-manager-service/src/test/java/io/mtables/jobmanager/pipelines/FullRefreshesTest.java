@@ -243,7 +243,7 @@ class FullRefreshesTest {
                         });
         assertThat(pipeline.refreshJobId).isNull();
         assertThat(pipeline.lastSnapshotId).isEqualTo(7);
-        assertThat(pipeline.status).isEqualTo(Pipeline.Status.ACTIVATED);
+        assertThat(pipeline.status()).isEqualTo(Pipeline.Status.ACTIVATED);
 
         refreshes.watch(pipeline, new FlinkJob(JOB, "mt:" + TABLE + ":v1:refresh:r1", "FINISHED"));
         assertThat(sent).as("reported once").hasSize(1);
