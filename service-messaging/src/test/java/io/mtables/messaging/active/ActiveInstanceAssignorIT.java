@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * One instance of a group gets every partition, the others none; the active one keeps the role
  * against newer and older instances; when it leaves, another takes every partition.
  */
-class ActiveInstanceAssignorTest {
+class ActiveInstanceAssignorIT {
 
     @Test
     void theActiveInstanceKeepsEveryPartitionAndAStandbyGetsNone() {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /** A Quarkus test: SmallRye Fault Tolerance's guards need the application's CDI container. */
 @QuarkusTest
 @QuarkusTestResource(KafkaBrokerTestResource.class)
-class TickActionsTest {
+class TickActionsIT {
 
     private static final RefreshTick TICK =
             new RefreshTick(

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * A corrupt record in a log read back at start is dead-lettered with the reason, and the records
  * after it are still read.
  */
-class KafkaLogReplayTest {
+class KafkaLogReplayIT {
 
     @Test
     void aCorruptRecordIsDeadLetteredAndTheReplayGoesOn() {
