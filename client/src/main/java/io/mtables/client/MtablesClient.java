@@ -3,17 +3,27 @@ package io.mtables.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Statements to ddl-service's REST front door (docs/ddl.md), with a bearer token (a service
@@ -29,8 +39,7 @@ public final class MtablesClient {
     private final List<URI> endpoints;
     private final String token;
     private final Duration patience;
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http;
 
     /** One instance of ddl-service; statements retried for up to a minute. */
     public MtablesClient(String ddlServiceUrl, String token) {
@@ -44,12 +53,70 @@ public final class MtablesClient {
      * @param patience how long a statement is retried when no instance answers or one answers 503
      */
     public MtablesClient(List<String> ddlServiceUrls, String token, Duration patience) {
+        this(ddlServiceUrls, token, patience, HttpClient.newBuilder());
+    }
+
+    /**
+     * As {@link #MtablesClient(List, String, Duration)}, over HTTPS to a server whose certificate
+     * {@code trusted} (PEM: a private CA's certificates, or the server's own, as bin/run's
+     * .run/wire-tls/cert.pem) vouches for, and no other. The server's name is checked against its
+     * certificate as always.
+     */
+    public MtablesClient(
+            List<String> ddlServiceUrls, String token, Duration patience, Path trusted) {
+        this(
+                https(ddlServiceUrls),
+                token,
+                patience,
+                HttpClient.newBuilder().sslContext(trusting(trusted)));
+    }
+
+    /** The URLs, each an https one: a token sent in the clear would be anyone's. */
+    private static List<String> https(List<String> urls) {
+        for (String url : urls) {
+            if (!url.toLowerCase(Locale.ROOT).startsWith("https://")) {
+                throw new IllegalArgumentException(
+                        url + " is not an https URL: certificates to trust are for HTTPS");
+            }
+        }
+        return urls;
+    }
+
+    private MtablesClient(
+            List<String> ddlServiceUrls, String token, Duration patience, HttpClient.Builder http) {
+        this.http = http.connectTimeout(Duration.ofSeconds(10)).build();
         this.token = token == null ? "" : token.strip();
         this.patience = patience;
         this.endpoints =
                 ddlServiceUrls.stream()
                         .map(url -> URI.create(url.replaceAll("/+$", "") + "/api/v1/statements"))
                         .toList();
+    }
+
+    /** A TLS context that trusts the certificates in the PEM file {@code trusted} alone. */
+    private static SSLContext trusting(Path trusted) {
+        try (InputStream pem = Files.newInputStream(trusted)) {
+            KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+            store.load(null, null);
+            int i = 0;
+            for (Certificate certificate :
+                    CertificateFactory.getInstance("X.509").generateCertificates(pem)) {
+                store.setCertificateEntry("trusted-" + i++, certificate);
+            }
+            if (i == 0) {
+                throw new IllegalArgumentException(trusted + " holds no certificate (PEM)");
+            }
+            TrustManagerFactory trust =
+                    TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(store);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalArgumentException(
+                    "cannot read the certificates to trust from " + trusted + ": " + e.getMessage(),
+                    e);
+        }
     }
 
     /** Executes a statement under a new request id; its JSON answer. */

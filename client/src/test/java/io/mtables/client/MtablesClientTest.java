@@ -4,15 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The client against a stand-in for ddl-service's REST port (the JDK's HTTP server). */
 class MtablesClientTest {
@@ -107,6 +115,111 @@ class MtablesClientTest {
                 .isEqualTo("SUCCEEDED");
     }
 
+    @Test
+    void overHttpsTheServerIsReachedOnlyWhenTheGivenCertificatesVouchForIt(@TempDir Path dir)
+            throws Exception {
+        Path store = selfSigned(dir, "server");
+        selfSigned(dir, "other");
+        server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        ((HttpsServer) server).setHttpsConfigurator(new HttpsConfigurator(serverTls(store)));
+        String url = listen(() -> new Answer(202, "{\"status\": \"SUCCEEDED\"}"), "https");
+
+        var trusting =
+                new MtablesClient(
+                        List.of(url), "mtk.a.b", Duration.ZERO, dir.resolve("server.pem"));
+        var trustingAnother =
+                new MtablesClient(List.of(url), "mtk.a.b", Duration.ZERO, dir.resolve("other.pem"));
+
+        assertThat(trusting.execute("CREATE TABLE t (a INT)").path("status").asText())
+                .isEqualTo("SUCCEEDED");
+        assertThatThrownBy(() -> trustingAnother.execute("CREATE TABLE t (a INT)"))
+                .as("a certificate another vouches for")
+                .isInstanceOfSatisfying(
+                        MtablesClient.StatementFailed.class,
+                        failed -> assertThat(failed.status()).isZero());
+        assertThat(bodies).as("nothing reached the server but the trusting client's").hasSize(1);
+        assertThatThrownBy(
+                        () ->
+                                new MtablesClient(
+                                        List.of(url), "t", Duration.ZERO, store /* not PEM */))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(store.toString());
+        assertThatThrownBy(
+                        () ->
+                                new MtablesClient(
+                                        List.of("http://127.0.0.1:1"),
+                                        "t",
+                                        Duration.ZERO,
+                                        dir.resolve("server.pem")))
+                .as("the token would go in the clear")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not an https URL");
+    }
+
+    /**
+     * A key pair and its self-signed certificate for 127.0.0.1, by the JDK's keytool: {@code
+     * <name>.p12} (password "secret"), the certificate also as {@code <name>.pem}.
+     */
+    private static Path selfSigned(Path dir, String name) throws Exception {
+        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        Path store = dir.resolve(name + ".p12");
+        run(
+                keytool,
+                "-genkeypair",
+                "-alias",
+                name,
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-dname",
+                "CN=127.0.0.1",
+                "-ext",
+                "SAN=ip:127.0.0.1",
+                "-validity",
+                "2",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                "secret",
+                "-keypass",
+                "secret");
+        run(
+                keytool,
+                "-exportcert",
+                "-rfc",
+                "-alias",
+                name,
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                "secret",
+                "-file",
+                dir.resolve(name + ".pem").toString());
+        return store;
+    }
+
+    private static void run(String... command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as(output).isZero();
+    }
+
+    private static SSLContext serverTls(Path store) throws Exception {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(store)) {
+            keys.load(in, "secret".toCharArray());
+        }
+        KeyManagerFactory factory =
+                KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        factory.init(keys, "secret".toCharArray());
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(factory.getKeyManagers(), null, null);
+        return context;
+    }
+
     private record Answer(int status, String body) {}
 
     private interface Answers {
@@ -115,6 +228,10 @@ class MtablesClientTest {
 
     private String serve(Answers answers) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        return listen(answers, "http");
+    }
+
+    private String listen(Answers answers, String scheme) {
         server.createContext(
                 "/api/v1/statements",
                 exchange -> {
@@ -133,6 +250,6 @@ class MtablesClientTest {
                     exchange.close();
                 });
         server.start();
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return scheme + "://127.0.0.1:" + server.getAddress().getPort();
     }
 }

@@ -2,6 +2,7 @@ package io.mtables.oracle;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mtables.client.MtablesClient;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,11 @@ public final class Statements {
      */
     public Statements(List<String> ddlServiceUrls, String token) {
         this.client = new MtablesClient(ddlServiceUrls, token, Duration.ZERO);
+    }
+
+    /** One instance of ddl-service over HTTPS, its certificate vouched for by {@code trusted}. */
+    public Statements(String ddlServiceUrl, String token, Path trusted) {
+        this.client = new MtablesClient(List.of(ddlServiceUrl), token, Duration.ZERO, trusted);
     }
 
     /**

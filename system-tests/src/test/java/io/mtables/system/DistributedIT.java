@@ -1,6 +1,7 @@
 package io.mtables.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -88,6 +89,7 @@ class DistributedIT {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Path HOMES = Path.of("target/distributed").toAbsolutePath();
     private static final int SERVICE_PORT = 8080;
+    private static final int HTTPS_PORT = 8443;
     private static final int S3_PORT = 9900;
     private static final int KAFKA_PORT = 9092;
     private static final String ACCESS_KEY = "mt";
@@ -108,6 +110,7 @@ class DistributedIT {
     private static HostedFlinkProcess jobManager;
     private static final List<HostedFlinkProcess> taskManagers = new ArrayList<>();
     private static Statements statements;
+    private static TestCertificates ddlCertificates;
 
     @BeforeAll
     static void startEveryComponentOnItsOwnHost() throws Exception {
@@ -170,7 +173,6 @@ class DistributedIT {
         // finds
         startFlink();
         startServices();
-        statements = new Statements(baseUri("ddl"), TestCredentials.API_KEY);
         System.out.println(
                 "hosts of the distributed test, each a network namespace of its own; every"
                         + " process's files in its own directory (postgres: "
@@ -284,6 +286,59 @@ class DistributedIT {
         assertThat(refusal(untrusting))
                 .as("a client that does not trust the broker's certificate")
                 .isInstanceOf(SslAuthenticationException.class);
+    }
+
+    /**
+     * Statements and the capture's database connections go over TLS only, each client checking the
+     * server's certificate against the CA it was given (the broker's: above).
+     */
+    @Test
+    void statementsAndTheDatabaseTakeTlsOnlyAndTheClientsCheckTheServer() throws Exception {
+        assertThat(statements.send("SHOW MATERIALIZED TABLES").has("rows")).isTrue();
+        assertThatThrownBy(
+                        () ->
+                                new Statements(baseUri("ddl"), TestCredentials.API_KEY)
+                                        .send("SHOW MATERIALIZED TABLES"))
+                .as("statements in the clear: no such port")
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(
+                        () ->
+                                new Statements(
+                                                "https://" + address("ddl") + ":" + HTTPS_PORT,
+                                                TestCredentials.API_KEY,
+                                                Path.of(postgres.caCertificate()))
+                                        .send("SHOW MATERIALIZED TABLES"))
+                .as("a client whose CA did not sign ddl-service's certificate")
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("SSLHandshakeException");
+        assertThatThrownBy(() -> postgres.connection("disable").rows("SELECT 1"))
+                .as("a client in the clear")
+                .hasMessageContaining("no encryption");
+        // Debezium's replication connection (the capture's own JDBC connection comes and goes).
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .untilAsserted(
+                        () ->
+                                assertThat(
+                                                postgres.connection()
+                                                        .rows(
+                                                                "SELECT count(*) FILTER (WHERE"
+                                                                        + " s.ssl), count(*) FROM"
+                                                                        + " pg_stat_ssl s JOIN"
+                                                                        + " pg_stat_activity a ON"
+                                                                        + " a.pid = s.pid WHERE"
+                                                                        + " a.usename = 'mt' AND"
+                                                                        + " a.backend_type ="
+                                                                        + " 'walsender'"))
+                                        .as("the capture's replication connections: over TLS, all")
+                                        .singleElement()
+                                        .satisfies(
+                                                counts -> {
+                                                    assertThat(counts.get(0))
+                                                            .isEqualTo(counts.get(1));
+                                                    assertThat(Integer.parseInt(counts.get(1)))
+                                                            .isPositive();
+                                                }));
     }
 
     /** Why the broker refused an admin client with {@code settings}; null when it did not. */
@@ -436,8 +491,10 @@ class DistributedIT {
         }
     }
 
-    private static void startServices() {
+    private static void startServices() throws IOException {
         String bootstrap = address("kafka") + ":" + KAFKA_PORT;
+        // Statements over HTTPS alone, with a certificate for the ddl host's address.
+        ddlCertificates = TestCertificates.issue(home("ddl").resolve("tls"), address("ddl"));
         Map<String, String> s3 =
                 Map.of(
                         "MT_S3_ENDPOINT",
@@ -456,14 +513,26 @@ class DistributedIT {
                                         "cdc-capture-service",
                                         "mt.cdc.tables=" + SCHEMA + "\\..*",
                                         "mt.cdc.slot-name=" + slot,
-                                        "mt.cdc.publication=" + slot)
+                                        "mt.cdc.publication=" + slot,
+                                        "mt.cdc.database.sslmode=verify-full",
+                                        "mt.cdc.database.sslrootcert=" + postgres.caCertificate())
                                 .withEnvironment(
                                         Map.of(
                                                 "MT_PG_HOST",
                                                 postgres.address(),
                                                 "MT_PG_PORT",
                                                 String.valueOf(HostedPostgres.PORT))),
-                        service("ddl", "ddl-service", "mt.paimon.warehouse=" + STATE + "/warehouse")
+                        service(
+                                        "ddl",
+                                        "ddl-service",
+                                        "mt.paimon.warehouse=" + STATE + "/warehouse",
+                                        "quarkus.http.tls-configuration-name=https",
+                                        "quarkus.tls.\"https\".key-store.pem.\"0\".cert="
+                                                + ddlCertificates.certificate(),
+                                        "quarkus.tls.\"https\".key-store.pem.\"0\".key="
+                                                + ddlCertificates.key(),
+                                        "quarkus.http.ssl-port=" + HTTPS_PORT,
+                                        "quarkus.http.insecure-requests=disabled")
                                 .withEnvironment(s3),
                         service("planner", "planner-service"),
                         service(
@@ -487,6 +556,11 @@ class DistributedIT {
                     List.of("cdc", "ddl", "planner", "jobs", "scheduler").get(i),
                     service.module() + " (pid " + service.pid() + ") on " + service.baseUri());
         }
+        statements =
+                new Statements(
+                        "https://" + address("ddl") + ":" + HTTPS_PORT,
+                        TestCredentials.API_KEY,
+                        Path.of(ddlCertificates.ca()));
     }
 
     /**

@@ -17,9 +17,10 @@ import org.awaitility.Awaitility;
 /**
  * A PostgreSQL server of its own on one of {@link NetworkHosts}: a new cluster (initdb) in a
  * directory of its own, listening on the host's address, with logical replication for the capture
- * and the role and database of {@code bin/postgres} (mt / mt). The server runs as the machine's
- * postgres user, which must own its directory, so it lives under {@code /tmp} rather than a
- * checkout that may be private to root.
+ * and the role and database of {@code bin/postgres} (mt / mt). Clients off its host connect over
+ * TLS only, with a certificate for its address that a CA of its own signed ({@link #caCertificate},
+ * for sslmode=verify-full). The server runs as the machine's postgres user, which must own its
+ * directory, so it lives under {@code /tmp} rather than a checkout that may be private to root.
  */
 final class HostedPostgres implements AutoCloseable {
 
@@ -29,6 +30,7 @@ final class HostedPostgres implements AutoCloseable {
     private final NetworkHosts.Host host;
     private final Path home;
     private Process server;
+    private TestCertificates certificates;
 
     private HostedPostgres(NetworkHosts.Host host, Path home) {
         this.host = host;
@@ -46,27 +48,9 @@ final class HostedPostgres implements AutoCloseable {
         run(List.of("chown", "postgres:postgres", home.toString()));
         HostedPostgres postgres = new HostedPostgres(host, home);
         postgres.initialize();
+        postgres.makeCertificates();
         postgres.server =
-                new ProcessBuilder(
-                                host.command(
-                                        asPostgres(
-                                                BIN.resolve("postgres").toString(),
-                                                "-D",
-                                                home.resolve("data").toString(),
-                                                "-c",
-                                                "listen_addresses=" + host.address(),
-                                                "-c",
-                                                "port=" + PORT,
-                                                "-c",
-                                                "unix_socket_directories=" + home,
-                                                "-c",
-                                                "wal_level=logical",
-                                                "-c",
-                                                "max_replication_slots=10",
-                                                "-c",
-                                                "max_wal_senders=10",
-                                                "-c",
-                                                "fsync=off")))
+                new ProcessBuilder(host.command(asPostgres(postgres.serverCommand())))
                         .redirectErrorStream(true)
                         .redirectOutput(home.resolve("server.log").toFile())
                         .start();
@@ -112,9 +96,59 @@ final class HostedPostgres implements AutoCloseable {
         return postgres;
     }
 
-    /** The oracle's connection to this server, as user mt. */
+    /** The server, on the host's address, with logical replication, TLS and its certificate. */
+    private String[] serverCommand() {
+        return new String[] {
+            BIN.resolve("postgres").toString(),
+            "-D",
+            home.resolve("data").toString(),
+            "-c",
+            "listen_addresses=" + host.address(),
+            "-c",
+            "port=" + PORT,
+            "-c",
+            "unix_socket_directories=" + home,
+            "-c",
+            "wal_level=logical",
+            "-c",
+            "max_replication_slots=10",
+            "-c",
+            "max_wal_senders=10",
+            "-c",
+            "fsync=off",
+            "-c",
+            "ssl=on",
+            "-c",
+            "ssl_cert_file=" + certificates.certificate(),
+            "-c",
+            "ssl_key_file=" + certificates.key()
+        };
+    }
+
+    /** The oracle's connection to this server, as user mt, over TLS that checks the server. */
     Postgres connection() {
-        return new Postgres("jdbc:postgresql://" + host.address() + ":" + PORT + "/mt", "mt", "mt");
+        return new Postgres(
+                "jdbc:postgresql://"
+                        + host.address()
+                        + ":"
+                        + PORT
+                        + "/mt?sslmode=verify-full&sslrootcert="
+                        + caCertificate(),
+                "mt",
+                "mt");
+    }
+
+    /** A connection as user mt with {@code sslmode} (disable: in the clear). */
+    Postgres connection(String sslmode) {
+        return new Postgres(
+                "jdbc:postgresql://" + host.address() + ":" + PORT + "/mt?sslmode=" + sslmode,
+                "mt",
+                "mt");
+    }
+
+    /** The CA that signed the server's certificate (PEM). */
+    String caCertificate() {
+        return certificates.ca();
     }
 
     String address() {
@@ -143,14 +177,25 @@ final class HostedPostgres implements AutoCloseable {
                         "-E",
                         "UTF8"));
         String subnet = host.address().substring(0, host.address().lastIndexOf('.')) + ".0/24";
+        // TLS only from the network: a client in the clear finds no entry and is refused.
         Files.writeString(
                 home.resolve("data/pg_hba.conf"),
-                "host all all "
+                "hostssl all all "
                         + subnet
-                        + " scram-sha-256\nhost replication all "
+                        + " scram-sha-256\nhostssl replication all "
                         + subnet
                         + " scram-sha-256\n",
                 StandardOpenOption.APPEND);
+    }
+
+    /**
+     * The server's certificate for its address and the CA that signed it; the key readable by the
+     * postgres user alone.
+     */
+    private void makeCertificates() throws IOException, InterruptedException {
+        certificates = TestCertificates.issue(home.resolve("tls"), host.address());
+        run(List.of("chown", "-R", "postgres:postgres", certificates.dir().toString()));
+        run(List.of("chmod", "600", certificates.key()));
     }
 
     @Override

@@ -112,7 +112,7 @@ public class DdlCommandConsumer {
         } catch (IllegalArgumentException e) {
             refuse(
                     command,
-                    fallbackId,
+                    requestId,
                     principal,
                     StatementError.of(
                             "MalformedCommand",
@@ -120,8 +120,22 @@ public class DdlCommandConsumer {
                             "a 256-bit AES key, base64 (32 bytes), or no such header"));
             return;
         }
-        // A change Kafka did not take was not applied and has no result yet: the command is
-        // executed again until it has one, and its offset is committed only then.
+        StatementResult result =
+                executeUntilAnswered(
+                        requestId, parsed.statement(), position(command), principal, rowsKey);
+        audit.record("kafka", position(command), principal, parsed.statement(), result);
+    }
+
+    /**
+     * A change Kafka did not take was not applied and has no result yet: the command is executed
+     * again until it has one, and its offset is committed only then.
+     */
+    private StatementResult executeUntilAnswered(
+            String requestId,
+            String statement,
+            String position,
+            String principal,
+            SecretKey rowsKey) {
         StatementResult result;
         while (isBrokerUnavailable(
                 result =
@@ -130,10 +144,7 @@ public class DdlCommandConsumer {
                                 runtime.withServiceWhenReady(
                                         service ->
                                                 service.executeCommand(
-                                                        requestId,
-                                                        parsed.statement(),
-                                                        position(command),
-                                                        principal,
+                                                        requestId, statement, position, principal,
                                                         rowsKey))))) {
             try {
                 Thread.sleep(RETRY_PAUSE.toMillis());
@@ -143,7 +154,7 @@ public class DdlCommandConsumer {
                         "interrupted while retrying command " + requestId, e);
             }
         }
-        audit.record("kafka", position(command), principal, parsed.statement(), result);
+        return result;
     }
 
     private static final Duration RETRY_PAUSE = Duration.ofSeconds(2);

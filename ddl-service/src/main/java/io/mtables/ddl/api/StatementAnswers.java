@@ -1,5 +1,6 @@
 package io.mtables.ddl.api;
 
+import io.mtables.ddl.infra.CommandForwarder;
 import io.mtables.ddl.infra.DdlRuntime;
 import io.mtables.ddl.infra.ScanPosition;
 import io.mtables.ddl.infra.ServiceNotReadyException;
@@ -84,7 +85,9 @@ public class StatementAnswers {
             }
             return QueryAnswer.of(StatementRefusals.requestIdInUse(requestId, Instant.now()));
         }
-        return answer;
+        return answer.cursor() == null && answer.result().sealedRows() != null
+                ? QueryAnswer.of(CommandForwarder.opened(answer.result(), authorization))
+                : answer;
     }
 
     /**
@@ -124,6 +127,7 @@ public class StatementAnswers {
             // principals, which is nobody's): never theirs to read.
             return StatementRefusals.requestIdInUse(requestId, Instant.now());
         }
-        return result;
+        // The caller's own earlier command, its rows sealed on the result log.
+        return CommandForwarder.opened(result, authorization);
     }
 }

@@ -32,13 +32,14 @@ import org.jboss.logging.Logger;
  * to the active one as a command on {@code mt.ddl.commands} (with the request's id), and answered
  * with its result from {@code mt.ddl.results}, which this instance follows from the start once the
  * first request comes (so it also knows every earlier operation). One path for every statement: a
- * standby holds no catalog that could be stale. A query's rows come sealed with a key this instance
- * made for the request and sent with the command ({@code SealedRows}): every client principal reads
- * the result log, and only ddl-service and the broker's admins the commands.
+ * standby holds no catalog that could be stale. A query's rows come sealed there with the key its
+ * caller's credential and request id give ({@code SealedRows.keyFor}), sent with the command: every
+ * client principal reads the result log, only ddl-service and the broker's admins the commands. So
+ * any instance the caller sends the request to, again or first, opens them.
  */
 public class CommandForwarder implements AutoCloseable {
 
-    /** A query's rows that this instance holds no key for. */
+    /** A query's rows that the caller's credential does not open. */
     public static final String ROWS_SEALED_FOR_ANOTHER = "RowsSealedForAnother";
 
     private static final Logger LOG = Logger.getLogger(CommandForwarder.class);
@@ -48,9 +49,6 @@ public class CommandForwarder implements AutoCloseable {
     private final ContractCodec codec = new ContractCodec();
     private final NewestEntries<String, StatementResult> results;
 
-    /** The key each forwarded request's rows are sealed with, by request id (base64). */
-    private final NewestEntries<String, String> rowsKeys;
-
     private final Map<String, CompletableFuture<StatementResult>> waiting =
             new ConcurrentHashMap<>();
     private final CountDownLatch caughtUp = new CountDownLatch(1);
@@ -58,13 +56,11 @@ public class CommandForwarder implements AutoCloseable {
     private Thread follower;
 
     /**
-     * @param kept how many results (and keys) it remembers, the newest ({@code
-     *     mt.ddl.results-kept})
+     * @param kept how many results it remembers, the newest ({@code mt.ddl.results-kept})
      */
     public CommandForwarder(Map<String, Object> clientConfig, String serviceName, int kept) {
         this.clientConfig = clientConfig;
         this.results = new NewestEntries<>(kept);
-        this.rowsKeys = new NewestEntries<>(kept);
         this.commands = new KafkaLog(Topics.DDL_COMMANDS, serviceName, clientConfig);
     }
 
@@ -83,11 +79,9 @@ public class CommandForwarder implements AutoCloseable {
         StatementResult known = results.get(requestId).orElse(null);
         if (known != null) {
             waiting.remove(requestId);
-            return opened(known); // answered before: executed once, as on the active instance
+            // answered before: executed once, as on the active instance
+            return opened(known, authorization);
         }
-        // The same key for the same request id sent again: its one result opens with it.
-        rowsKeys.putIfAbsent(requestId, SealedRows.newKey());
-        String rowsKey = rowsKeys.get(requestId).orElseThrow();
         try {
             commands.append(
                     Contracts.DDL_COMMAND_V1,
@@ -97,8 +91,8 @@ public class CommandForwarder implements AutoCloseable {
                             EventHeaders.AUTHORIZATION,
                             authorization,
                             EventHeaders.RESULT_KEY,
-                            rowsKey));
-            return opened(result.get(patience.toMillis(), TimeUnit.MILLISECONDS));
+                            SealedRows.headerFor(authorization, requestId)));
+            return opened(result.get(patience.toMillis(), TimeUnit.MILLISECONDS), authorization);
         } catch (TimeoutException e) {
             throw new ServiceNotReadyException(
                     "this ddl-service instance stands by, and the active one did not answer within "
@@ -124,37 +118,34 @@ public class CommandForwarder implements AutoCloseable {
     }
 
     /**
-     * {@code result} with its rows opened by the key this instance sent them with; a result whose
-     * key it does not hold (sent by another instance, or before it restarted) is refused.
+     * {@code result} with its rows opened by the key the caller's credential gives ({@code
+     * authorization}, as sent with the request); refused when they do not open (sealed with a key
+     * the command carried, or for another credential: a JWT renewed since).
      */
-    private StatementResult opened(StatementResult result) {
+    public static StatementResult opened(StatementResult result, String authorization) {
         if (result.sealedRows() == null) {
             return result;
         }
-        Optional<String> key = rowsKeys.get(result.requestId());
         try {
-            if (key.isPresent()) {
-                return result.opened(
-                        SealedRows.open(
-                                result.sealedRows(),
-                                result.requestId(),
-                                SealedRows.key(key.get())));
-            }
+            return result.opened(
+                    SealedRows.open(
+                            result.sealedRows(),
+                            result.requestId(),
+                            SealedRows.keyFor(authorization, result.requestId())));
         } catch (IllegalArgumentException e) {
-            LOG.warnf("the rows of %s do not open: %s", result.requestId(), e.getMessage());
+            return StatementResult.failed(
+                            result.requestId(),
+                            StatementError.of(
+                                    ROWS_SEALED_FOR_ANOTHER,
+                                    "The rows of request "
+                                            + result.requestId()
+                                            + " were sealed with a key this credential does not"
+                                            + " give (one its command carried, or another"
+                                            + " credential's).",
+                                    "the query again under a new request id"),
+                            result.processedAt())
+                    .by(result.principal());
         }
-        return StatementResult.failed(
-                        result.requestId(),
-                        StatementError.of(
-                                ROWS_SEALED_FOR_ANOTHER,
-                                "The rows of request "
-                                        + result.requestId()
-                                        + " were sealed for an earlier sending of it, through"
-                                        + " another ddl-service instance or before this one"
-                                        + " restarted: this one cannot open them.",
-                                "the query again under a new request id"),
-                        result.processedAt())
-                .by(result.principal());
     }
 
     private synchronized void startFollowing() {

@@ -125,7 +125,24 @@ final class StatementResults {
                             result.processedAt())
                     .by(result.principal());
         }
-        String sealed = SealedRows.seal(result.rows(), result.requestId(), rowsKey);
+        String sealed;
+        try {
+            sealed = SealedRows.seal(result.rows(), result.requestId(), rowsKey);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "sealing the rows of request %s", result.requestId());
+            return StatementResult.failed(
+                            result.requestId(),
+                            StatementError.of(
+                                    StatementService.INTERNAL_ERROR,
+                                    "The service could not seal the rows ("
+                                            + e.getClass().getSimpleName()
+                                            + "); the cause is in ddl-service's log under request "
+                                            + result.requestId()
+                                            + ".",
+                                    null),
+                            result.processedAt())
+                    .by(result.principal());
+        }
         if (sealed.length() <= LARGEST_ROWS_BYTES) {
             return result.sealed(sealed);
         }

@@ -2,6 +2,7 @@ package io.mtables.schemas.ddl;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,7 @@ import java.util.Base64;
 import java.util.List;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
+import javax.crypto.Mac;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
@@ -25,6 +27,11 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>The JDK's AES-256-GCM: the text is base64 of a random 12-byte nonce followed by the cipher
  * text of the rows' JSON array; the request id is the associated data, so rows moved under another
  * request id do not open.
+ *
+ * <p>ddl-service's own key for a caller's request ({@link #keyFor}) is derived from the caller's
+ * credential and the request id by HKDF-SHA256 (RFC 5869, on the JDK's HMAC): any instance the
+ * caller sends the request to, again or first, derives the same key and opens the rows, and whoever
+ * reads the result log without the credential does not.
  */
 public final class SealedRows {
 
@@ -34,7 +41,12 @@ public final class SealedRows {
     private static final int NONCE_BYTES = 12;
     private static final int TAG_BITS = 128;
     private static final String CIPHER = "AES/GCM/NoPadding";
-    private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();
+    private static final String HMAC = "HmacSHA256";
+    private static final byte[] SALT = "mtables sealed rows v1".getBytes(StandardCharsets.UTF_8);
+    private static final ObjectMapper JSON =
+            new ObjectMapper()
+                    .findAndRegisterModules()
+                    .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private SealedRows() {}
@@ -63,6 +75,44 @@ public final class SealedRows {
                     "the result key has " + key.length + " bytes, not " + KEY_BYTES + " (AES-256)");
         }
         return new SecretKeySpec(key, "AES");
+    }
+
+    /**
+     * The key for the rows of {@code requestId} sent with {@code authorization} (the caller's
+     * {@code Bearer <token>}): HKDF-SHA256 with the credential as input keying material, a fixed
+     * salt and the request id as info.
+     */
+    public static SecretKey keyFor(String authorization, String requestId) {
+        return new SecretKeySpec(
+                hkdfSha256(
+                        SALT,
+                        authorization.getBytes(StandardCharsets.UTF_8),
+                        requestId.getBytes(StandardCharsets.UTF_8)),
+                "AES");
+    }
+
+    /**
+     * HKDF-SHA256 (RFC 5869): extract, then the first block of expand, which is all of a 32-byte
+     * key.
+     */
+    static byte[] hkdfSha256(byte[] salt, byte[] inputKeyingMaterial, byte[] info) {
+        try {
+            Mac extract = Mac.getInstance(HMAC);
+            extract.init(new SecretKeySpec(salt, HMAC));
+            byte[] pseudoRandomKey = extract.doFinal(inputKeyingMaterial);
+            Mac expand = Mac.getInstance(HMAC);
+            expand.init(new SecretKeySpec(pseudoRandomKey, HMAC));
+            expand.update(info);
+            expand.update((byte) 1);
+            return expand.doFinal();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
+        }
+    }
+
+    /** The key {@link #keyFor} gives, as the header carries it (base64). */
+    public static String headerFor(String authorization, String requestId) {
+        return Base64.getEncoder().encodeToString(keyFor(authorization, requestId).getEncoded());
     }
 
     /** {@code rows} sealed with {@code key} for the result of {@code requestId}. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import javax.crypto.SecretKey;
 import org.junit.jupiter.api.Test;
@@ -48,6 +49,33 @@ class SealedRowsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not base64");
         assertThat(Base64.getDecoder().decode(SealedRows.newKey())).hasSize(32);
+    }
+
+    /** RFC 5869, A.1: the first 32 bytes of its output. */
+    @Test
+    void theKeyDerivationIsHkdfSha256() {
+        byte[] ikm = new byte[22];
+        Arrays.fill(ikm, (byte) 0x0b);
+        byte[] salt = HexFormat.of().parseHex("000102030405060708090a0b0c");
+        byte[] info = HexFormat.of().parseHex("f0f1f2f3f4f5f6f7f8f9");
+
+        assertThat(HexFormat.of().formatHex(SealedRows.hkdfSha256(salt, ikm, info)))
+                .isEqualTo("3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf");
+    }
+
+    @Test
+    void aCallersKeyIsTheSameForTheSameCredentialAndRequestAndNoOtherwise() {
+        SecretKey key = SealedRows.keyFor("Bearer mtk.a.b", "r1");
+        String sealed = SealedRows.seal(ROWS, "r1", key);
+
+        assertThat(SealedRows.open(sealed, "r1", SealedRows.keyFor("Bearer mtk.a.b", "r1")))
+                .isEqualTo(ROWS);
+        assertThat(SealedRows.keyFor("Bearer mtk.a.c", "r1").getEncoded())
+                .isNotEqualTo(key.getEncoded());
+        assertThat(SealedRows.keyFor("Bearer mtk.a.b", "r2").getEncoded())
+                .isNotEqualTo(key.getEncoded());
+        assertThat(SealedRows.key(SealedRows.headerFor("Bearer mtk.a.b", "r1")).getEncoded())
+                .isEqualTo(key.getEncoded());
     }
 
     @Test
