@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import io.mtables.testing.tls.TestCertificates;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -118,17 +119,24 @@ class MtablesClientTest {
     @Test
     void overHttpsTheServerIsReachedOnlyWhenTheGivenCertificatesVouchForIt(@TempDir Path dir)
             throws Exception {
-        Path store = selfSigned(dir, "server");
-        selfSigned(dir, "other");
+        Path store = TestCertificates.keyStore(dir, "server");
+        Path other = TestCertificates.keyStore(dir, "other");
         server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         ((HttpsServer) server).setHttpsConfigurator(new HttpsConfigurator(serverTls(store)));
         String url = listen(() -> new Answer(202, "{\"status\": \"SUCCEEDED\"}"), "https");
 
         var trusting =
                 new MtablesClient(
-                        List.of(url), "mtk.a.b", Duration.ZERO, dir.resolve("server.pem"));
+                        List.of(url),
+                        "mtk.a.b",
+                        Duration.ZERO,
+                        TestCertificates.certificate(store));
         var trustingAnother =
-                new MtablesClient(List.of(url), "mtk.a.b", Duration.ZERO, dir.resolve("other.pem"));
+                new MtablesClient(
+                        List.of(url),
+                        "mtk.a.b",
+                        Duration.ZERO,
+                        TestCertificates.certificate(other));
 
         assertThat(trusting.execute("CREATE TABLE t (a INT)").path("status").asText())
                 .isEqualTo("SUCCEEDED");
@@ -150,71 +158,20 @@ class MtablesClientTest {
                                         List.of("http://127.0.0.1:1"),
                                         "t",
                                         Duration.ZERO,
-                                        dir.resolve("server.pem")))
+                                        TestCertificates.certificate(store)))
                 .as("the token would go in the clear")
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not an https URL");
     }
 
-    /**
-     * A key pair and its self-signed certificate for 127.0.0.1, by the JDK's keytool: {@code
-     * <name>.p12} (password "secret"), the certificate also as {@code <name>.pem}.
-     */
-    private static Path selfSigned(Path dir, String name) throws Exception {
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        Path store = dir.resolve(name + ".p12");
-        run(
-                keytool,
-                "-genkeypair",
-                "-alias",
-                name,
-                "-keyalg",
-                "RSA",
-                "-keysize",
-                "2048",
-                "-dname",
-                "CN=127.0.0.1",
-                "-ext",
-                "SAN=ip:127.0.0.1",
-                "-validity",
-                "2",
-                "-storetype",
-                "PKCS12",
-                "-keystore",
-                store.toString(),
-                "-storepass",
-                "secret",
-                "-keypass",
-                "secret");
-        run(
-                keytool,
-                "-exportcert",
-                "-rfc",
-                "-alias",
-                name,
-                "-keystore",
-                store.toString(),
-                "-storepass",
-                "secret",
-                "-file",
-                dir.resolve(name + ".pem").toString());
-        return store;
-    }
-
-    private static void run(String... command) throws Exception {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor()).as(output).isZero();
-    }
-
     private static SSLContext serverTls(Path store) throws Exception {
         KeyStore keys = KeyStore.getInstance("PKCS12");
         try (var in = Files.newInputStream(store)) {
-            keys.load(in, "secret".toCharArray());
+            keys.load(in, TestCertificates.PASSWORD.toCharArray());
         }
         KeyManagerFactory factory =
                 KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        factory.init(keys, "secret".toCharArray());
+        factory.init(keys, TestCertificates.PASSWORD.toCharArray());
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(factory.getKeyManagers(), null, null);
         return context;

@@ -110,7 +110,7 @@ class DistributedIT {
     private static HostedFlinkProcess jobManager;
     private static final List<HostedFlinkProcess> taskManagers = new ArrayList<>();
     private static Statements statements;
-    private static TestCertificates ddlCertificates;
+    private static HostCertificates ddlCertificates;
 
     @BeforeAll
     static void startEveryComponentOnItsOwnHost() throws Exception {
@@ -494,7 +494,7 @@ class DistributedIT {
     private static void startServices() throws IOException {
         String bootstrap = address("kafka") + ":" + KAFKA_PORT;
         // Statements over HTTPS alone, with a certificate for the ddl host's address.
-        ddlCertificates = TestCertificates.issue(home("ddl").resolve("tls"), address("ddl"));
+        ddlCertificates = HostCertificates.issue(home("ddl").resolve("tls"), address("ddl"));
         Map<String, String> s3 =
                 Map.of(
                         "MT_S3_ENDPOINT",

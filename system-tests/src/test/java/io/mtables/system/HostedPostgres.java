@@ -30,7 +30,7 @@ final class HostedPostgres implements AutoCloseable {
     private final NetworkHosts.Host host;
     private final Path home;
     private Process server;
-    private TestCertificates certificates;
+    private HostCertificates certificates;
 
     private HostedPostgres(NetworkHosts.Host host, Path home) {
         this.host = host;
@@ -193,7 +193,7 @@ final class HostedPostgres implements AutoCloseable {
      * postgres user alone.
      */
     private void makeCertificates() throws IOException, InterruptedException {
-        certificates = TestCertificates.issue(home.resolve("tls"), host.address());
+        certificates = HostCertificates.issue(home.resolve("tls"), host.address());
         run(List.of("chown", "-R", "postgres:postgres", certificates.dir().toString()));
         run(List.of("chmod", "600", certificates.key()));
     }

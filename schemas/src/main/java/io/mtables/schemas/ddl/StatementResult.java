@@ -53,6 +53,20 @@ public record StatementResult(
 
     /** The same result, sent by {@code principal}. */
     public StatementResult by(String principal) {
+        return with(rows, sealedRows, principal);
+    }
+
+    /** The same result with its rows sealed ({@link SealedRows}) instead of in the clear. */
+    public StatementResult sealed(String sealed) {
+        return with(null, sealed, principal);
+    }
+
+    /** The same result with its rows in the clear (opened from {@code sealedRows}). */
+    public StatementResult opened(List<List<Object>> opened) {
+        return with(opened, null, principal);
+    }
+
+    private StatementResult with(List<List<Object>> rows, String sealedRows, String principal) {
         return new StatementResult(
                 requestId,
                 status,
@@ -61,36 +75,6 @@ public record StatementResult(
                 columns,
                 rows,
                 sealedRows,
-                error,
-                processedAt,
-                principal);
-    }
-
-    /** The same result with its rows sealed ({@link SealedRows}) instead of in the clear. */
-    public StatementResult sealed(String sealed) {
-        return new StatementResult(
-                requestId,
-                status,
-                message,
-                table,
-                columns,
-                null,
-                sealed,
-                error,
-                processedAt,
-                principal);
-    }
-
-    /** The same result with its rows in the clear (opened from {@code sealedRows}). */
-    public StatementResult opened(List<List<Object>> opened) {
-        return new StatementResult(
-                requestId,
-                status,
-                message,
-                table,
-                columns,
-                opened,
-                null,
                 error,
                 processedAt,
                 principal);

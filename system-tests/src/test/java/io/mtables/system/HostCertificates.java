@@ -4,27 +4,29 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A CA of a test run's own and a server certificate for one address that it signed, made by openssl
- * as bin/postgres makes the machine's: {@code ca.crt}, {@code server.crt} and {@code server.key}
- * (PEM) in a directory. Clients trust {@code ca.crt} and check the server's address against the
- * certificate (verify-full).
+ * A CA of a test run's own and a server certificate for one host's address that it signed, made by
+ * openssl as bin/postgres makes the machine's: {@code ca.crt}, {@code server.crt} and {@code
+ * server.key} (PEM) in a directory. Clients trust {@code ca.crt} and check the server's address
+ * against the certificate (verify-full). PEM, not keytool's PKCS12 stores ({@code
+ * io.mtables.testing.tls.TestCertificates}): PostgreSQL reads its key from a PEM file only.
  */
-final class TestCertificates {
+final class HostCertificates {
 
     private final Path dir;
 
-    private TestCertificates(Path dir) {
+    private HostCertificates(Path dir) {
         this.dir = dir;
     }
 
     /** Makes the CA and a certificate for {@code address} (an IP address) in {@code dir}. */
-    static TestCertificates issue(Path dir, String address) throws IOException {
+    static HostCertificates issue(Path dir, String address) throws IOException {
         Files.createDirectories(dir);
-        TestCertificates made = new TestCertificates(dir);
+        HostCertificates made = new HostCertificates(dir);
         Files.writeString(dir.resolve("san.ext"), "subjectAltName=IP:" + address + "\n");
         made.openssl(
                 "req",
@@ -94,7 +96,7 @@ final class TestCertificates {
     }
 
     private void openssl(String... arguments) throws IOException {
-        List<String> command = new java.util.ArrayList<>(List.of("openssl"));
+        List<String> command = new ArrayList<>(List.of("openssl"));
         command.addAll(List.of(arguments));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
