@@ -93,6 +93,36 @@ public record PlannerSettings(
         }
     }
 
+    /**
+     * A service's configuration, as {@code read} asks it: the value under a key, converted to a
+     * type, if set. MicroProfile Config's {@code config::getOptionalValue} is one.
+     */
+    @FunctionalInterface
+    public interface Configuration {
+        <T> Optional<T> value(String key, Class<T> type);
+    }
+
+    /**
+     * The settings {@code configuration} gives under the keys above, each default where it gives
+     * none: both services that plan read them so.
+     */
+    public static PlannerSettings read(Configuration configuration) {
+        return new PlannerSettings(
+                duration(configuration, FRESHNESS_THRESHOLD_KEY, FRESHNESS_THRESHOLD_DEFAULT),
+                duration(configuration, CONTINUOUS_FRESHNESS_KEY, CONTINUOUS_FRESHNESS_DEFAULT),
+                duration(configuration, FULL_FRESHNESS_KEY, FULL_FRESHNESS_DEFAULT),
+                // As text: Quarkus's ZoneId converter is handed "" for a key nobody set.
+                ZoneId.of(
+                        configuration
+                                .value(TIME_ZONE_KEY, String.class)
+                                .filter(zone -> !zone.isBlank())
+                                .orElse(TIME_ZONE_DEFAULT)));
+    }
+
+    private static Duration duration(Configuration configuration, String key, String isoDefault) {
+        return configuration.value(key, Duration.class).orElse(Duration.parse(isoDefault));
+    }
+
     /** Flink's defaults, periods in UTC. */
     public static PlannerSettings defaults() {
         return new PlannerSettings(

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PlannerSettingsTest {
@@ -44,5 +46,30 @@ class PlannerSettingsTest {
                                         + "default-freshness.full=PT1H;time-zone=Mars/Olympus"))
                 .as("an unknown zone")
                 .isEmpty();
+    }
+
+    @Test
+    void readTakesEachKeyAndTheDefaultOfEveryKeyNotSet() {
+        Map<String, Object> set =
+                Map.of(
+                        PlannerSettings.FRESHNESS_THRESHOLD_KEY,
+                        Duration.ofMinutes(45),
+                        PlannerSettings.TIME_ZONE_KEY,
+                        "Europe/Berlin");
+        PlannerSettings.Configuration configuration =
+                new PlannerSettings.Configuration() {
+                    @Override
+                    public <T> Optional<T> value(String key, Class<T> type) {
+                        return Optional.ofNullable(set.get(key)).map(type::cast);
+                    }
+                };
+
+        assertThat(PlannerSettings.read(configuration))
+                .isEqualTo(
+                        new PlannerSettings(
+                                Duration.ofMinutes(45),
+                                Duration.ofMinutes(3),
+                                Duration.ofHours(1),
+                                ZoneId.of("Europe/Berlin")));
     }
 }

@@ -144,7 +144,7 @@ public class DdlRuntime {
         start(
                 kafka,
                 serviceName,
-                ConfiguredPlannerSettings.read(ConfigProvider.getConfig()),
+                PlannerSettings.read(ConfigProvider.getConfig()::getOptionalValue),
                 config,
                 clock,
                 plans);

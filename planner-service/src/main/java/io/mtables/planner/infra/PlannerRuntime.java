@@ -6,7 +6,6 @@ import io.mtables.messaging.ReadyGate;
 import io.mtables.messaging.UntilAcknowledged;
 import io.mtables.messaging.WarmUps;
 import io.mtables.messaging.active.ActiveInstance;
-import io.mtables.planner.PlannerConfig;
 import io.mtables.planner.domain.PlanBook;
 import io.mtables.planner.domain.Planner;
 import io.mtables.planning.FlinkQueryAnalyzer;
@@ -21,8 +20,8 @@ import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.Map;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -47,14 +46,13 @@ public class PlannerRuntime {
             @Identifier("default-kafka-broker") Map<String, Object> kafka,
             @ConfigProperty(name = "quarkus.application.name") String serviceName,
             @ConfigProperty(name = "mp.messaging.incoming.table-definitions.group.id") String group,
-            PlannerConfig config,
-            @ConfigProperty(
-                            name = PlannerSettings.TIME_ZONE_KEY,
-                            defaultValue = PlannerSettings.TIME_ZONE_DEFAULT)
-                    ZoneId timeZone,
             @ConfigProperty(name = "mt.warm-up", defaultValue = "true") boolean warmUp,
             @ConfigProperty(name = "mt.warm-up.repeats", defaultValue = "30") int warmUpRepeats) {
         plans = new KafkaLog(Topics.REFRESH_PLANS, serviceName, KafkaLog.clientConfig(kafka));
+        // The same keys and defaults as ddl-service's previews (a preview made with other settings
+        // is planned again).
+        PlannerSettings settings =
+                PlannerSettings.read(ConfigProvider.getConfig()::getOptionalValue);
         // One instance plans (its consumer is given every definition); a standby reads the plans
         // only once it takes over, so it plans from the latest. A failure (the broker gone while a
         // dead letter is written, say) shows in readiness; tried again.
@@ -70,8 +68,7 @@ public class PlannerRuntime {
                                                                 Duration.ofSeconds(5),
                                                                 () ->
                                                                         load(
-                                                                                config.settings(
-                                                                                        timeZone),
+                                                                                settings,
                                                                                 warmUp,
                                                                                 warmUpRepeats))),
                         "plan-loader");

@@ -11,11 +11,15 @@ import java.util.Map;
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 
-class ConfiguredPlannerSettingsTest {
+/**
+ * The planner's settings read from Quarkus's configuration (SmallRye Config's conversions), as
+ * ddl-service and planner-service read them ({@link PlannerSettings#read}).
+ */
+class PlannerSettingsFromConfigTest {
 
     @Test
     void withNothingSetTheSettingsArePlannerServicesDefaults() {
-        assertThat(ConfiguredPlannerSettings.read(config(Map.of())))
+        assertThat(PlannerSettings.read(config(Map.of())::getOptionalValue))
                 .isEqualTo(PlannerSettings.defaults());
     }
 
@@ -29,7 +33,7 @@ class ConfiguredPlannerSettingsTest {
                                 PlannerSettings.FULL_FRESHNESS_KEY, "PT2H",
                                 PlannerSettings.TIME_ZONE_KEY, "Europe/Berlin"));
 
-        assertThat(ConfiguredPlannerSettings.read(config))
+        assertThat(PlannerSettings.read(config::getOptionalValue))
                 .isEqualTo(
                         new PlannerSettings(
                                 Duration.ofMinutes(45),
