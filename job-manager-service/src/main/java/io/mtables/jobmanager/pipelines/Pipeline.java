@@ -139,12 +139,12 @@ final class Pipeline {
     /**
      * While QUEUED: the saved state the job will start from (null: none), the definition version
      * whose JobQueued was reported, and since when it waits (the queue is first come, first
-     * served).
+     * served). Changed by the slot events below alone.
      */
-    String queuedRestore;
+    private String queuedRestore;
 
-    long queuedVersion;
-    Instant queuedSince;
+    private long queuedVersion;
+    private Instant queuedSince;
 
     /**
      * The streaming job whose sources are looked at, since when, whether they cannot say how far
@@ -259,6 +259,53 @@ final class Pipeline {
 
     Status status() {
         return status;
+    }
+
+    String queuedRestore() {
+        return queuedRestore;
+    }
+
+    Instant queuedSince() {
+        return queuedSince;
+    }
+
+    /**
+     * Its streaming job waits for slots, to start from {@code restore} (null: no saved state);
+     * false when its waiting was reported for this definition version already.
+     */
+    boolean waitForSlots(String restore, Instant now) {
+        boolean reported = status == Status.QUEUED && queuedVersion == definition.version();
+        on(TableLifecycle.Event.WAITING_FOR_SLOTS);
+        queuedRestore = restore;
+        if (queuedSince == null) {
+            queuedSince = now;
+        }
+        queuedVersion = definition.version();
+        return !reported;
+    }
+
+    /**
+     * Its job, which Flink could not place, was cancelled: it waits again, from now on, to start
+     * from {@code restore}.
+     */
+    void requeued(String restore, Instant now) {
+        on(TableLifecycle.Event.WAITING_FOR_SLOTS);
+        queuedSince = now;
+        queuedRestore = restore;
+        queuedVersion = definition.version();
+    }
+
+    /** Its streaming job was submitted: it waits no more. */
+    void jobSubmitted() {
+        on(TableLifecycle.Event.JOB_SUBMITTED);
+        queuedSince = null;
+        queuedRestore = null;
+    }
+
+    /** A table it reads had its rows replaced: a queued start would be from the old state. */
+    void inputReplaced() {
+        on(TableLifecycle.Event.INPUT_REPLACED);
+        queuedRestore = null;
     }
 
     /** The table's status moves as {@code event} says (see {@link TableLifecycle}). */

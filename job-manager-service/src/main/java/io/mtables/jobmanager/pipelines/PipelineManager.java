@@ -408,7 +408,7 @@ public class PipelineManager {
             if (pipeline.retryApplyAt != null) {
                 continue;
             }
-            if (!streaming.start(pipeline, pipeline.queuedRestore)) {
+            if (!streaming.start(pipeline, pipeline.queuedRestore())) {
                 tryAgainLater(pipeline);
                 return;
             }

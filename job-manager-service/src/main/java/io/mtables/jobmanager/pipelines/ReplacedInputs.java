@@ -110,8 +110,7 @@ final class ReplacedInputs {
             return; // RESUME switches over, the table marked
         }
         streaming.stop(reader, null);
-        reader.on(TableLifecycle.Event.INPUT_REPLACED);
-        reader.queuedRestore = null;
+        reader.inputReplaced();
         reader.failedApplies = 0;
         reader.retryApplyAt = clock.instant(); // the next look applies its plan again
         LOG.infof(

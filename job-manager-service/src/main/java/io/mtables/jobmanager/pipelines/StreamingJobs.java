@@ -94,9 +94,7 @@ final class StreamingJobs {
             pipeline.streamingJobVersion = definition.version();
             pipeline.streamingJobQuery = QueryState.fingerprint(definition);
             pipeline.streamingJobRestarts = 0;
-            pipeline.on(TableLifecycle.Event.JOB_SUBMITTED);
-            pipeline.queuedSince = null;
-            pipeline.queuedRestore = null;
+            pipeline.jobSubmitted();
             reports.events()
                     .jobStarted(
                             new JobStarted(
@@ -145,18 +143,9 @@ final class StreamingJobs {
     /** Waits for slots: reported once per definition version, with what it waits for. */
     private void queue(
             Pipeline pipeline, String restoreFrom, int needed, SlotBudget.Admission admission) {
-        boolean reported =
-                pipeline.status() == Pipeline.Status.QUEUED
-                        && pipeline.queuedVersion == pipeline.definition.version();
-        pipeline.on(TableLifecycle.Event.WAITING_FOR_SLOTS);
-        pipeline.queuedRestore = restoreFrom;
-        if (pipeline.queuedSince == null) {
-            pipeline.queuedSince = clock.instant();
+        if (!pipeline.waitForSlots(restoreFrom, clock.instant())) {
+            return; // reported for this version already
         }
-        if (reported) {
-            return;
-        }
-        pipeline.queuedVersion = pipeline.definition.version();
         reports.events()
                 .jobQueued(
                         new JobQueued(
@@ -182,7 +171,7 @@ final class StreamingJobs {
                                         && p.planReady()
                                         && p.plan.mode() == Mode.CONTINUOUS
                                         && p.plan.status() == RefreshPlan.Status.ACTIVE)
-                .sorted(Comparator.comparing((Pipeline p) -> p.queuedSince))
+                .sorted(Comparator.comparing(Pipeline::queuedSince))
                 .toList();
     }
 
@@ -363,10 +352,7 @@ final class StreamingJobs {
             flink.cancel(jobId);
         }
         pipeline.streamingJobId = null;
-        pipeline.on(TableLifecycle.Event.WAITING_FOR_SLOTS);
-        pipeline.queuedSince = clock.instant();
-        pipeline.queuedRestore = restore;
-        pipeline.queuedVersion = pipeline.definition.version();
+        pipeline.requeued(restore, clock.instant());
         int needed = config.flink().parallelism();
         SlotBudget.Admission now = slots.admit(flink.capacity(), needed);
         String reason =
