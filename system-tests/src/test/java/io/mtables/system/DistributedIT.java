@@ -35,6 +35,8 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLSocket;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -61,6 +63,10 @@ import org.junit.jupiter.api.Test;
  * TLS, each service as its own principal (SASL/SCRAM), the broker allows what {@link
  * KafkaPrincipals} grants and nothing else, the topics are made by the operator (the test, as the
  * broker's admin), and the Flink jobs read the change topics with the job manager's credentials.
+ * Every other connection between hosts is TLS too ({@link HostsTls}): statements (HTTPS alone),
+ * PostgreSQL (TLS alone, the capture checking the server), the object store (HTTPS alone), Flink's
+ * REST port (mutual TLS: job-manager-service and the operator alone) and Flink's internal
+ * connections.
  *
  * <p>One scenario: the users x domains example from PostgreSQL into a CONTINUOUS table that equals
  * PostgreSQL's join; a TaskManager killed with SIGKILL in the middle of the load (the job goes on
@@ -111,6 +117,8 @@ class DistributedIT {
     private static final List<HostedFlinkProcess> taskManagers = new ArrayList<>();
     private static Statements statements;
     private static HostCertificates ddlCertificates;
+    private static HostsTls tls;
+    private static HttpClient flinkClient;
 
     @BeforeAll
     static void startEveryComponentOnItsOwnHost() throws Exception {
@@ -137,7 +145,20 @@ class DistributedIT {
                         "MT_S3_ACCESS_KEY",
                         ACCESS_KEY,
                         "MT_S3_SECRET_KEY",
-                        SECRET_KEY));
+                        SECRET_KEY,
+                        "MT_S3_TLS",
+                        "true"));
+        tls =
+                HostsTls.issue(
+                        HOMES.resolve("tls"),
+                        address("flink-jm"),
+                        List.of(address("flink-jm"), address("flink-tm1"), address("flink-tm2")),
+                        home("store").resolve("tls/objectstore.pem"));
+        flinkClient =
+                HttpClient.newBuilder()
+                        .connectTimeout(Duration.ofSeconds(2))
+                        .sslContext(tls.operator())
+                        .build();
         startScript(
                 "kafka",
                 "bin/kafka",
@@ -341,6 +362,55 @@ class DistributedIT {
                                                 }));
     }
 
+    /**
+     * The object store and Flink take TLS alone: the store answers no plain HTTP, and a client that
+     * does not trust its certificate gets nothing; Flink's REST port answers the operator and
+     * refuses a client whose certificate it does not trust; its RPC port speaks TLS with the
+     * cluster's own certificate.
+     */
+    @Test
+    void theObjectStoreAndFlinkTakeTlsOnlyAndFlinksRestPortItsOwnClientsAlone() throws Exception {
+        URI plainStore = URI.create("http://" + address("store") + ":" + S3_PORT + "/");
+        assertThatThrownBy(() -> HTTP.send(get(plainStore), HttpResponse.BodyHandlers.discarding()))
+                .as("the store in the clear")
+                .isInstanceOf(IOException.class);
+        URI store = URI.create(storeEndpoint() + "/");
+        assertThatThrownBy(() -> HTTP.send(get(store), HttpResponse.BodyHandlers.discarding()))
+                .as("a client that does not trust the store's certificate")
+                .isInstanceOf(SSLHandshakeException.class);
+
+        assertThat(flink("/overview").path("taskmanagers").asInt())
+                .as("the operator reads Flink's REST API")
+                .isEqualTo(2);
+        HttpClient stranger = HttpClient.newBuilder().sslContext(tls.stranger()).build();
+        URI overview =
+                URI.create(
+                        "https://"
+                                + address("flink-jm")
+                                + ":"
+                                + HostedFlinkProcess.REST_PORT
+                                + "/overview");
+        assertThatThrownBy(() -> stranger.send(get(overview), HttpResponse.BodyHandlers.ofString()))
+                .as("a client whose certificate Flink's REST port does not trust")
+                .isInstanceOf(IOException.class);
+
+        try (SSLSocket rpc =
+                (SSLSocket)
+                        tls.clusterMember()
+                                .getSocketFactory()
+                                .createSocket(address("flink-jm"), HostedFlinkProcess.RPC_PORT)) {
+            rpc.setSoTimeout(10_000);
+            rpc.startHandshake();
+            assertThat(rpc.getSession().getPeerCertificates())
+                    .as("the RPC port's TLS, with the cluster's own certificate")
+                    .isNotEmpty();
+        }
+    }
+
+    private static HttpRequest get(URI uri) {
+        return HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build();
+    }
+
     /** Why the broker refused an admin client with {@code settings}; null when it did not. */
     private static Throwable refusal(Map<String, Object> settings) throws Exception {
         try (Admin admin = Admin.create(settings)) {
@@ -435,20 +505,23 @@ class DistributedIT {
         // SDK's default chain finds them (as k8s/ gives them from a Secret); quick heartbeats so a
         // lost TaskManager is noticed in seconds.
         Map<String, String> settings =
-                Map.of(
-                        "s3.endpoint",
-                        "http://" + address("store") + ":" + S3_PORT,
-                        "s3.path.style.access",
-                        "true",
-                        "heartbeat.interval",
-                        "1000",
-                        "heartbeat.timeout",
-                        "6000");
+                new HashMap<>(
+                        Map.of(
+                                "s3.endpoint",
+                                storeEndpoint(),
+                                "s3.path.style.access",
+                                "true",
+                                "heartbeat.interval",
+                                "1000",
+                                "heartbeat.timeout",
+                                "6000"));
+        settings.putAll(tls.clusterSettings());
+        List<String> javaOptions = tls.storeClientProperties().stream().map(p -> "-D" + p).toList();
         Map<String, String> keys =
                 Map.of("AWS_ACCESS_KEY_ID", ACCESS_KEY, "AWS_SECRET_ACCESS_KEY", SECRET_KEY);
         jobManager =
                 HostedFlinkProcess.jobManager(
-                        network.host("flink-jm"), home("flink-jm"), settings, keys);
+                        network.host("flink-jm"), home("flink-jm"), settings, keys, javaOptions);
         stops.add(0, jobManager::close);
         for (String name : List.of("flink-tm1", "flink-tm2")) {
             HostedFlinkProcess taskManager =
@@ -458,7 +531,8 @@ class DistributedIT {
                             2,
                             home(name),
                             settings,
-                            keys);
+                            keys,
+                            javaOptions);
             taskManagers.add(taskManager);
             stops.add(0, taskManager::close);
         }
@@ -498,7 +572,7 @@ class DistributedIT {
         Map<String, String> s3 =
                 Map.of(
                         "MT_S3_ENDPOINT",
-                        "http://" + address("store") + ":" + S3_PORT,
+                        storeEndpoint(),
                         "MT_S3_PATH_STYLE_ACCESS",
                         "true",
                         "MT_S3_ACCESS_KEY",
@@ -533,6 +607,7 @@ class DistributedIT {
                                                 + ddlCertificates.key(),
                                         "quarkus.http.ssl-port=" + HTTPS_PORT,
                                         "quarkus.http.insecure-requests=disabled")
+                                .withProperties(tls.storeClientProperties())
                                 .withEnvironment(s3),
                         service("planner", "planner-service"),
                         service(
@@ -546,6 +621,8 @@ class DistributedIT {
                                         "mt.paimon.warehouse=" + STATE + "/warehouse",
                                         "mt.flink.checkpoint-dir=" + STATE + "/checkpoints",
                                         "mt.flink.savepoint-dir=" + STATE + "/savepoints")
+                                .withProperties(tls.storeClientProperties())
+                                .withProperties(tls.jobManagerServiceProperties())
                                 .withEnvironment(s3),
                         service("scheduler", "refresh-scheduler-service"));
         stops.add(0, () -> ServiceProcess.stopTogether(services));
@@ -738,12 +815,17 @@ class DistributedIT {
         }
     }
 
+    private static String storeEndpoint() {
+        return "https://" + address("store") + ":" + S3_PORT;
+    }
+
+    /** Reads Flink's REST API as the operator (mutual TLS). */
     private static JsonNode flink(String path) throws IOException, InterruptedException {
         HttpResponse<String> response =
-                HTTP.send(
+                flinkClient.send(
                         HttpRequest.newBuilder(
                                         URI.create(
-                                                "http://"
+                                                "https://"
                                                         + address("flink-jm")
                                                         + ":"
                                                         + HostedFlinkProcess.REST_PORT

@@ -39,7 +39,8 @@ final class HostedFlinkProcess implements AutoCloseable {
             NetworkHosts.Host host,
             Path home,
             Map<String, String> settings,
-            Map<String, String> environment)
+            Map<String, String> environment,
+            List<String> javaOptions)
             throws IOException {
         return start(
                 "jobmanager",
@@ -47,6 +48,7 @@ final class HostedFlinkProcess implements AutoCloseable {
                 home,
                 settings,
                 environment,
+                javaOptions,
                 List.of(host.address(), String.valueOf(RPC_PORT), String.valueOf(REST_PORT)));
     }
 
@@ -56,7 +58,8 @@ final class HostedFlinkProcess implements AutoCloseable {
             int slots,
             Path home,
             Map<String, String> settings,
-            Map<String, String> environment)
+            Map<String, String> environment,
+            List<String> javaOptions)
             throws IOException {
         return start(
                 "taskmanager",
@@ -64,6 +67,7 @@ final class HostedFlinkProcess implements AutoCloseable {
                 home,
                 settings,
                 environment,
+                javaOptions,
                 List.of(jobManager.address(), String.valueOf(RPC_PORT), String.valueOf(slots)),
                 host.address());
     }
@@ -74,6 +78,7 @@ final class HostedFlinkProcess implements AutoCloseable {
             Path home,
             Map<String, String> settings,
             Map<String, String> environment,
+            List<String> javaOptions,
             List<String> arguments,
             String... more)
             throws IOException {
@@ -92,13 +97,14 @@ final class HostedFlinkProcess implements AutoCloseable {
                                 "-XX:TieredStopAtLevel=1", // a short life: the quick compiler
                                 "-XX:ReservedCodeCacheSize=240m", // C1 alone reserves only 48 MB
                                 "-Djava.io.tmpdir=" + Files.createDirectories(home.resolve("tmp")),
-                                "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
-                                "-cp",
-                                APP.resolve("lib/boot/*")
-                                        + File.pathSeparator
-                                        + APP.resolve("lib/main/*"),
-                                "io.mtables.flinkcluster.FlinkSessionProcess",
-                                role));
+                                "-Djava.util.logging.manager=org.jboss.logmanager.LogManager"));
+        command.addAll(javaOptions);
+        command.addAll(
+                List.of(
+                        "-cp",
+                        APP.resolve("lib/boot/*") + File.pathSeparator + APP.resolve("lib/main/*"),
+                        "io.mtables.flinkcluster.FlinkSessionProcess",
+                        role));
         command.addAll(arguments);
         command.add(home.toString());
         command.addAll(List.of(more));

@@ -53,7 +53,7 @@ final class ServiceProcess implements AutoCloseable {
     ServiceProcess(String module, int port, String... properties) {
         this.module = module;
         this.port = port;
-        this.properties = List.of(properties);
+        this.properties = new ArrayList<>(List.of(properties));
     }
 
     /**
@@ -64,6 +64,12 @@ final class ServiceProcess implements AutoCloseable {
         this.host = host;
         this.workingDirectory = workingDirectory;
         this.bootstrapServers = bootstrapServers;
+        return this;
+    }
+
+    /** More system properties ({@code key=value}), as the constructor's. */
+    ServiceProcess withProperties(List<String> more) {
+        properties.addAll(more);
         return this;
     }
 

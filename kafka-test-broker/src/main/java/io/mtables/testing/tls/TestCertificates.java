@@ -1,16 +1,26 @@
 package io.mtables.testing.tls;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Keys and certificates for the tests' TLS, made by the JDK's {@code keytool} (no crypto of ours):
- * each party a key of its own with a self-signed certificate for 127.0.0.1 and localhost, in a
- * PKCS12 store; the parties it trusts in a PKCS12 store of their certificates.
+ * each party a key of its own with a self-signed certificate for 127.0.0.1 and localhost (and the
+ * addresses given), in a PKCS12 store; the parties it trusts in a PKCS12 store of their
+ * certificates.
  */
 public final class TestCertificates {
 
@@ -24,6 +34,14 @@ public final class TestCertificates {
      * dir} yet); the certificate alone (PEM) beside it as {@code <name>.crt}.
      */
     public static Path keyStore(Path dir, String name) {
+        return keyStore(dir, name, List.of());
+    }
+
+    /**
+     * As {@link #keyStore(Path, String)}, the certificate valid for these IP addresses too (a host
+     * of the distributed test's network: clients check the address they connect to).
+     */
+    public static Path keyStore(Path dir, String name, List<String> addresses) {
         Path store = dir.resolve(name + ".p12");
         keytool(
                 store,
@@ -39,7 +57,8 @@ public final class TestCertificates {
                 "-dname",
                 "CN=" + name,
                 "-ext",
-                "SAN=IP:127.0.0.1,DNS:localhost");
+                "SAN=IP:127.0.0.1,DNS:localhost"
+                        + addresses.stream().map(a -> ",IP:" + a).collect(Collectors.joining()));
         keytool(
                 store,
                 "-exportcert",
@@ -59,18 +78,55 @@ public final class TestCertificates {
 
     /** A store {@code <dir>/<name>.p12} trusting the certificates of these key stores. */
     public static Path trustStore(Path dir, String name, Path... trusted) {
+        return trustStoreOfCertificates(
+                dir,
+                name,
+                Arrays.stream(trusted).map(TestCertificates::certificate).toArray(Path[]::new));
+    }
+
+    /** A store {@code <dir>/<name>.p12} trusting these PEM certificates (a server's own, say). */
+    public static Path trustStoreOfCertificates(Path dir, String name, Path... certificates) {
         Path store = dir.resolve(name + ".p12");
-        for (Path keyStore : trusted) {
+        for (Path certificate : certificates) {
             keytool(
                     store,
                     "-importcert",
                     "-noprompt",
                     "-alias",
-                    keyStore.getFileName().toString(),
+                    certificate.getFileName().toString(),
                     "-file",
-                    certificate(keyStore).toString());
+                    certificate.toString());
         }
         return store;
+    }
+
+    /**
+     * The JDK's TLS context presenting the key of {@code keyStore} (a client of mutual TLS) and
+     * trusting the certificates of {@code trustStore}, both stores made here.
+     */
+    public static SSLContext sslContext(Path keyStore, Path trustStore) {
+        try {
+            KeyManagerFactory keys =
+                    KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(load(keyStore), PASSWORD.toCharArray());
+            TrustManagerFactory trust =
+                    TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(load(trustStore));
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException(
+                    "cannot read the stores " + keyStore + ", " + trustStore, e);
+        }
+    }
+
+    private static KeyStore load(Path store) throws GeneralSecurityException, IOException {
+        KeyStore keyStore = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(store)) {
+            keyStore.load(in, PASSWORD.toCharArray());
+        }
+        return keyStore;
     }
 
     /** Runs keytool with {@code arguments} on the PKCS12 store {@code store}. */
