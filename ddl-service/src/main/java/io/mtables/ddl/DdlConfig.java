@@ -27,14 +27,6 @@ public interface DdlConfig {
     @WithDefault("${kafka.bootstrap.servers}")
     List<String> sourceKafkaBootstrapServers();
 
-    /**
-     * How many audit records ({@code mt.ddl.audit}) an instance holds for {@code
-     * information_schema.audit}, the newest; older ones are on the topic, for as long as it keeps
-     * them.
-     */
-    @WithDefault("10000")
-    int auditKept();
-
     /** How many SELECTs over materialized tables read the warehouse at once. */
     @WithDefault("4")
     int readConcurrency();

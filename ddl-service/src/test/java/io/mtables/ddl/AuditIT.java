@@ -4,6 +4,8 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.mtables.schemas.Contracts;
+import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
@@ -25,8 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The audit trail (issue 47): every statement answered, over REST or Kafka, allowed, denied or
  * unauthenticated, is a record on {@code mt.ddl.audit} (who, from where, the statement's SHA-256
- * and kind, never its text, and the outcome), and a row of {@code information_schema.audit}: an
- * admin reads every one, anyone else their own.
+ * and kind, never its text, and the outcome), and a row of the warehouse's {@code mt_system.audit},
+ * which {@code information_schema.audit} reads: an admin reads every one, anyone else their own.
  */
 @QuarkusTest
 @QuarkusTestResource(KafkaBrokerTestResource.class)
@@ -116,19 +118,27 @@ class AuditIT {
                 .as("the caller's address")
                 .matches("[0-9a-f.:]+:\\d+");
 
-        List<List<Object>> unauthenticated =
-                rows(
-                        ADMIN,
-                        "SELECT via, client, statement_sha256 FROM information_schema.audit WHERE"
-                                + " principal IS NULL AND reason = 'Unauthenticated'");
-        assertThat(unauthenticated)
-                .anySatisfy(row -> assertThat(row.get(0)).isEqualTo("rest"))
-                .anySatisfy(
-                        row -> {
-                            assertThat(row.get(0)).isEqualTo("kafka");
-                            assertThat((String) row.get(1)).startsWith(Topics.DDL_COMMANDS + "-");
-                            assertThat(row.get(2)).as("its text is never read").isNull();
-                        });
+        // The rows reach mt_system.audit a commit at a time (a second's worth): awaited.
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () ->
+                                assertThat(
+                                                rows(
+                                                        ADMIN,
+                                                        "SELECT via, client, statement_sha256 FROM"
+                                                                + " information_schema.audit WHERE"
+                                                                + " principal IS NULL AND reason ="
+                                                                + " 'Unauthenticated'"))
+                                        .anySatisfy(row -> assertThat(row.get(0)).isEqualTo("rest"))
+                                        .anySatisfy(
+                                                row -> {
+                                                    assertThat(row.get(0)).isEqualTo("kafka");
+                                                    assertThat((String) row.get(1))
+                                                            .startsWith(Topics.DDL_COMMANDS + "-");
+                                                    assertThat(row.get(2))
+                                                            .as("its text is never read")
+                                                            .isNull();
+                                                }));
 
         List<List<Object>> bobs =
                 rows(BOB, "SELECT principal, request_id FROM information_schema.audit");
@@ -137,6 +147,45 @@ class AuditIT {
                 .isNotEmpty()
                 .allSatisfy(row -> assertThat(row.get(0)).isEqualTo("user:auditee-bob"));
         assertThat(bobs).anySatisfy(row -> assertThat(row.get(1)).isEqualTo("drop-" + id));
+    }
+
+    /**
+     * A record on {@code mt.ddl.audit} that the audit table cannot hold (a forged one, unreadable)
+     * is a dead letter with its reason, and the recording goes on past it: a statement answered
+     * after it has its row.
+     */
+    @Test
+    void anUnreadableAuditRecordIsADeadLetterAndTheRecordingGoesOn() {
+        DialectIT.awaitReady();
+        String id = UUID.randomUUID().toString().substring(0, 8);
+        try (TopicProbe probe = new TopicProbe().tail(Topics.DEAD_LETTERS)) {
+            probe.send(
+                    Topics.DDL_AUDIT,
+                    "forged-" + id,
+                    "{not json",
+                    Map.of(EventHeaders.TYPE, Contracts.STATEMENT_AUDITED_V1.type()));
+            ConsumerRecord<String, String> dead =
+                    probe.await(
+                            r ->
+                                    ("forged-" + id).equals(r.key())
+                                            && Topics.DDL_AUDIT.equals(
+                                                    TopicProbe.header(r, "dead-letter-topic")),
+                            Duration.ofSeconds(60));
+            assertThat(TopicProbe.header(dead, "dead-letter-reason"))
+                    .contains("the audit trail cannot hold the record at " + Topics.DDL_AUDIT);
+        }
+        assertThat(post(ADMIN, "SHOW MATERIALIZED TABLES", "after-" + id).statusCode())
+                .isEqualTo(200);
+        await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () ->
+                                rows(
+                                        ADMIN,
+                                        "SELECT request_id FROM information_schema.audit WHERE"
+                                                + " request_id = 'after-"
+                                                + id
+                                                + "'"),
+                        found -> found.size() == 1);
     }
 
     private static List<List<Object>> rows(String caller, String query) {

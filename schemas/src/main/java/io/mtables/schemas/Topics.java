@@ -56,7 +56,8 @@ public final class Topics {
      * The audit trail: every statement ddl-service answered, its sender and outcome ({@code
      * StatementAudited.v1}, keyed by request id). Append-only: records are deleted by retention
      * alone (the broker's, which operators set as their audit policy asks), never compacted.
-     * Produced by ddl-service; read by ddl-service ({@code information_schema.audit}) and auditors.
+     * Produced by ddl-service; read by ddl-service (copied into {@code mt_system.audit}, which
+     * {@code information_schema.audit} reads) and auditors.
      */
     public static final String DDL_AUDIT = "mt.ddl.audit";
 

@@ -1,16 +1,13 @@
 package io.mtables.ddl.history;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.mtables.ddl.domain.PlanProjection;
 import io.mtables.ddl.domain.RefreshStatusProjection;
 import io.mtables.ddl.domain.TableFreshness;
 import io.mtables.ddl.infra.DdlRuntime;
-import io.mtables.ddl.infra.WarehouseReader;
+import io.mtables.ddl.recording.RecordedTable;
+import io.mtables.ddl.recording.TopicRecorder;
 import io.mtables.messaging.KafkaLog;
-import io.mtables.messaging.active.ActiveInstance;
-import io.mtables.planning.Warehouse;
 import io.mtables.schemas.ContractCodec;
 import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
@@ -24,59 +21,40 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.StreamTableCommit;
-import org.apache.paimon.table.sink.StreamTableWrite;
-import org.apache.paimon.table.sink.StreamWriteBuilder;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Records the refresh history: reads {@code mt.refresh.events} with a consumer group of its own and
- * writes one row per refresh, failure, suspension and freshness alert into {@link
- * RefreshHistoryTable}, the rows of up to {@link #COMMIT_EVERY} in one Paimon commit, committing
- * the Kafka offsets only after Paimon committed the rows (an event read again is the same row).
- * Rows beyond {@code mt.history.max-per-table} per table or older than {@code mt.history.max-age}
- * are deleted as it goes. A failure is counted ({@code mt_history_write_failures_total}) and the
- * whole step is tried again 5 s later from the last committed offsets. Only the active instance of
- * ddl-service records.
+ * Records the refresh history: reads {@code mt.refresh.events} and writes one row per refresh,
+ * failure, suspension and freshness alert into {@link RefreshHistoryTable} (through a {@link
+ * TopicRecorder}: the active instance of ddl-service alone, rows committed together, failures
+ * counted as {@code mt_history_write_failures_total} and tried again). Rows beyond {@code
+ * mt.history.max-per-table} per table or older than {@code mt.history.max-age} are deleted as it
+ * goes.
  */
 @ApplicationScoped
 public class RefreshHistoryRecorder {
 
     private static final Logger LOG = Logger.getLogger(RefreshHistoryRecorder.class);
-    private static final Duration RETRY_PAUSE = Duration.ofSeconds(5);
     private static final Duration AGE_SWEEP = Duration.ofMinutes(1);
-
-    /**
-     * How long rows wait for others to join their Paimon commit: each commit writes a snapshot, its
-     * manifests and files and compacts, and with a commit per poll the recorder took more of
-     * ddl-service's CPU than anything else in it while tables ran (bin/bench control-plane, 5
-     * tables checkpointing twice a second).
-     */
-    static final Duration COMMIT_EVERY = Duration.ofSeconds(1);
 
     private final DdlRuntime runtime;
     private final RefreshStatusProjection statuses;
     private final PlanProjection plans;
     private final Clock clock;
-    private final Counter failures;
-    private final MeterRegistry registry;
+    private final TopicRecorder recorder;
     private final ContractCodec codec = new ContractCodec();
-    private volatile boolean stopped;
-    private Thread thread;
-    private ActiveInstance role;
+    private int maxPerTable;
+    private Duration maxAge;
+    // The recording thread's alone: made again at each start of the recording.
+    private HistoryBounds bounds;
+    private Instant nextSweep;
 
     public RefreshHistoryRecorder(
             DdlRuntime runtime,
@@ -88,11 +66,14 @@ public class RefreshHistoryRecorder {
         this.statuses = statuses;
         this.plans = plans;
         this.clock = clock;
-        this.registry = registry;
-        this.failures =
-                Counter.builder("mt.history.write.failures")
-                        .description("Refresh history writes that failed and were tried again")
-                        .register(registry);
+        this.recorder =
+                new TopicRecorder(
+                        "refresh history",
+                        Topics.REFRESH_EVENTS,
+                        new Rows(),
+                        "mt.history.write.failures",
+                        clock,
+                        registry);
     }
 
     void onStart(
@@ -104,138 +85,55 @@ public class RefreshHistoryRecorder {
             @ConfigProperty(name = "mt.history.max-age", defaultValue = "7d") Duration maxAge,
             @ConfigProperty(name = "mp.messaging.incoming.ddl-commands.group.id")
                     String commandsGroup) {
-        Map<String, Object> consumer = new HashMap<>(KafkaLog.clientConfig(kafka));
-        consumer.put(ConsumerConfig.GROUP_ID_CONFIG, serviceName + "-refresh-history");
-        consumer.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        // Large polls: a burst of events is read at once.
-        consumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-        var location = WarehouseReader.configured(ConfigProvider.getConfig());
-        // One writer of the history table: the active instance of ddl-service.
-        role = ActiveInstance.of(commandsGroup);
-        thread =
-                new Thread(
-                        () -> {
-                            try {
-                                role.awaitActive();
-                            } catch (InterruptedException e) {
-                                return;
-                            }
-                            recordUntilStopped(consumer, location, maxPerTable, maxAge);
-                        },
-                        "refresh-history");
-        thread.setContextClassLoader(Thread.currentThread().getContextClassLoader());
-        thread.setDaemon(true);
-        thread.start();
+        this.maxPerTable = maxPerTable;
+        this.maxAge = maxAge;
+        recorder.start(kafka, serviceName + "-refresh-history", commandsGroup);
     }
 
     void onStop(@Observes ShutdownEvent stop) throws InterruptedException {
-        stopped = true;
-        if (thread != null) {
-            if (!role.isActive()) {
-                thread.interrupt(); // a standby's wait ends; a recording one finishes its step
-            }
-            thread.join(Duration.ofSeconds(10).toMillis());
-        }
+        recorder.stop();
     }
 
-    private void recordUntilStopped(
-            Map<String, Object> consumerConfig,
-            Warehouse warehouse,
-            int maxPerTable,
-            Duration maxAge) {
-        while (!stopped) {
-            try {
-                record(consumerConfig, warehouse, new HistoryBounds(maxPerTable, maxAge));
-            } catch (Exception e) {
-                failures.increment();
-                LOG.warnf(
-                        e,
-                        "writing the refresh history failed; trying again in %d s from the last"
-                                + " committed event",
-                        RETRY_PAUSE.toSeconds());
-                sleep(RETRY_PAUSE);
-            }
-        }
-    }
+    /** The history's rows: one per event that is history, and the deletions the bounds ask. */
+    private final class Rows implements RecordedTable {
 
-    private void record(
-            Map<String, Object> consumerConfig, Warehouse warehouse, HistoryBounds bounds)
-            throws Exception {
-        try (Catalog catalog = RefreshHistoryTable.catalog(warehouse);
-                KafkaConsumer<String, String> consumer =
-                        new KafkaConsumer<>(
-                                consumerConfig,
-                                new StringDeserializer(),
-                                new StringDeserializer());
-                // Its lag on /q/metrics beside the other consumers'
-                // (kafka_consumer_fetch_manager_records_lag_max).
-                KafkaClientMetrics consumerMetrics = new KafkaClientMetrics(consumer)) {
-            consumerMetrics.bindTo(registry);
+        @Override
+        public FileStoreTable open(Catalog catalog) throws Exception {
             RefreshHistoryTable.create(catalog);
+            bounds = new HistoryBounds(maxPerTable, maxAge);
             for (Object[] key : RefreshHistoryTable.keys(catalog)) {
                 bounds.add((String) key[0], (String) key[1], (Long) key[2]);
             }
-            FileStoreTable table =
-                    (FileStoreTable) catalog.getTable(RefreshHistoryTable.IDENTIFIER);
-            StreamWriteBuilder builder =
-                    table.newStreamWriteBuilder()
-                            .withCommitUser("ddl-service-history-" + UUID.randomUUID());
-            try (StreamTableWrite write = builder.newWrite();
-                    StreamTableCommit commit = builder.newCommit()) {
-                consumer.subscribe(List.of(Topics.REFRESH_EVENTS));
-                long commitId = 0;
-                Instant nextSweep = clock.instant();
-                List<GenericRow> pending = new ArrayList<>();
-                Instant commitDue = null;
-                while (!stopped) {
-                    Duration wait =
-                            commitDue == null ? Duration.ofSeconds(1) : durationUntil(commitDue);
-                    for (ConsumerRecord<String, String> record : consumer.poll(wait)) {
-                        HistoryEntry entry = entryOf(record);
-                        if (entry == null || bounds.has(entry.table(), entry.eventId())) {
-                            continue;
-                        }
-                        pending.add(RefreshHistoryTable.row(entry));
-                        bounds.add(
-                                        entry.table(),
-                                        entry.eventId(),
-                                        entry.finishedAt().toEpochMilli())
-                                .forEach(
-                                        over ->
-                                                pending.add(
-                                                        RefreshHistoryTable.deletion(
-                                                                over.table(), over.eventId())));
-                    }
-                    if (!clock.instant().isBefore(nextSweep)) {
-                        bounds.expired(clock.instant())
-                                .forEach(
-                                        old ->
-                                                pending.add(
-                                                        RefreshHistoryTable.deletion(
-                                                                old.table(), old.eventId())));
-                        nextSweep = clock.instant().plus(AGE_SWEEP);
-                    }
-                    if (pending.isEmpty()) {
-                        consumer.commitSync(); // what was read holds no row
-                        continue;
-                    }
-                    if (commitDue == null) {
-                        commitDue = clock.instant().plus(COMMIT_EVERY);
-                    }
-                    if (clock.instant().isBefore(commitDue)) {
-                        continue; // more rows may join this commit; the offsets wait for it
-                    }
-                    for (GenericRow row : pending) {
-                        write.write(row);
-                    }
-                    commit.commit(commitId, write.prepareCommit(false, commitId));
-                    commitId++;
-                    pending.clear();
-                    commitDue = null;
-                    consumer.commitSync();
-                }
+            nextSweep = clock.instant();
+            return (FileStoreTable) catalog.getTable(RefreshHistoryTable.IDENTIFIER);
+        }
+
+        @Override
+        public List<GenericRow> rowsOf(ConsumerRecord<String, String> record) {
+            HistoryEntry entry = entryOf(record);
+            if (entry == null || bounds.has(entry.table(), entry.eventId())) {
+                return List.of();
             }
+            List<GenericRow> rows = new ArrayList<>();
+            rows.add(RefreshHistoryTable.row(entry));
+            bounds.add(entry.table(), entry.eventId(), entry.finishedAt().toEpochMilli())
+                    .forEach(
+                            over ->
+                                    rows.add(
+                                            RefreshHistoryTable.deletion(
+                                                    over.table(), over.eventId())));
+            return rows;
+        }
+
+        @Override
+        public List<GenericRow> due(Instant now) {
+            if (now.isBefore(nextSweep)) {
+                return List.of();
+            }
+            nextSweep = now.plus(AGE_SWEEP);
+            return bounds.expired(now).stream()
+                    .map(old -> RefreshHistoryTable.deletion(old.table(), old.eventId()))
+                    .toList();
         }
     }
 
@@ -285,18 +183,5 @@ public class RefreshHistoryRecorder {
                                                         new TableFreshness(catalog, statuses, plans)
                                                                 .target(definition)))
                 .orElse(null);
-    }
-
-    private Duration durationUntil(Instant due) {
-        Duration left = Duration.between(clock.instant(), due);
-        return left.isNegative() ? Duration.ZERO : left;
-    }
-
-    private static void sleep(Duration pause) {
-        try {
-            Thread.sleep(pause.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -2,22 +2,19 @@ package io.mtables.ddl.history;
 
 import io.mtables.ddl.domain.ReservedNames;
 import io.mtables.ddl.infra.InMemorySql;
+import io.mtables.ddl.recording.SystemTables;
 import io.mtables.planning.Warehouse;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
-import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.options.Options;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
@@ -82,11 +79,6 @@ public final class RefreshHistoryTable {
     static final Map<String, String> WRITE_OPTIONS = Map.of("orc.compress.size", "16384");
 
     private RefreshHistoryTable() {}
-
-    static Catalog catalog(Warehouse warehouse) {
-        return CatalogFactory.createCatalog(
-                CatalogContext.create(Options.fromMap(warehouse.catalogOptions())));
-    }
 
     /** Creates the table if it is not there yet. */
     static void create(Catalog catalog) throws Exception {
@@ -170,7 +162,7 @@ public final class RefreshHistoryTable {
      */
     public static List<Object[]> read(Warehouse warehouse, Optional<String> table) {
         try {
-            Table paimon = opened(warehouse);
+            Table paimon = SystemTables.opened(warehouse, IDENTIFIER);
             if (paimon == null) {
                 return List.of();
             }
@@ -214,38 +206,6 @@ public final class RefreshHistoryTable {
                             + ": "
                             + e.getMessage(),
                     e);
-        }
-    }
-
-    /**
-     * The history table of each warehouse read, kept open: loading it (its schema from the file
-     * system) was an eighth of a read. Each read still plans its scan on the latest snapshot.
-     */
-    private static final Map<Warehouse, Table> OPENED = new ConcurrentHashMap<>();
-
-    /**
-     * The history table, from a catalog kept open with it (opened once, whoever reads first); null
-     * when nothing was recorded yet, and then looked for again at the next read.
-     */
-    private static Table opened(Warehouse warehouse) {
-        return OPENED.computeIfAbsent(
-                warehouse,
-                where -> {
-                    Catalog catalog = catalog(where);
-                    try {
-                        return catalog.getTable(IDENTIFIER);
-                    } catch (Catalog.TableNotExistException e) {
-                        closeQuietly(catalog);
-                        return null; // computeIfAbsent keeps nothing for null
-                    }
-                });
-    }
-
-    private static void closeQuietly(Catalog catalog) {
-        try {
-            catalog.close();
-        } catch (Exception e) {
-            // a file-system catalog holds nothing that closing releases
         }
     }
 

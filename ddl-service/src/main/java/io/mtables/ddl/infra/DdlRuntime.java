@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.mtables.ddl.DdlConfig;
 import io.mtables.ddl.access.AccessControl;
 import io.mtables.ddl.access.AccessLog;
-import io.mtables.ddl.audit.AuditProjection;
 import io.mtables.ddl.domain.CaptureSnapshotProjection;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.PlanProjection;
@@ -106,9 +105,6 @@ public class DdlRuntime {
 
     /** The job manager's reports; a runtime made by hand (tests) has an empty one. */
     @jakarta.inject.Inject RefreshStatusProjection statuses = new RefreshStatusProjection();
-
-    // Injected (mt.ddl.audit-kept); made without CDI: DdlConfig's default.
-    @jakarta.inject.Inject AuditProjection audits = new AuditProjection(10_000);
 
     /** The capture's reports of its snapshots; a runtime made by hand has an empty one. */
     @jakarta.inject.Inject CaptureSnapshotProjection captures = new CaptureSnapshotProjection();
@@ -340,7 +336,7 @@ public class DdlRuntime {
                 new StatementService(
                         flink,
                         catalog,
-                        new ReadModels(plans, statuses, warehouse, queries, audits, captures),
+                        new ReadModels(plans, statuses, warehouse, queries, captures),
                         preview,
                         new StatementLogs(definitions, results, lifecycle, accessLog),
                         access,

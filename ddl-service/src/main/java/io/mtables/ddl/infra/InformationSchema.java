@@ -1,6 +1,6 @@
 package io.mtables.ddl.infra;
 
-import io.mtables.ddl.audit.AuditProjection;
+import io.mtables.ddl.audit.AuditTable;
 import io.mtables.ddl.history.RefreshHistoryTable;
 import io.mtables.schemas.ddl.StatementResult.ResultColumn;
 import java.util.ArrayList;
@@ -84,8 +84,8 @@ public final class InformationSchema {
      * @param history the refresh history's rows (in {@link
      *     io.mtables.ddl.history.RefreshHistoryTable#COLUMNS} order), of one table when the query
      *     fixes {@code table_name}, read only when queried
-     * @param audit the audit records the caller may read (in {@link AuditProjection#COLUMNS}
-     *     order), of one principal when the query fixes {@code principal}, read only when queried
+     * @param audit the audit records the caller may read (in {@link AuditTable#COLUMNS} order), of
+     *     one principal when the query fixes {@code principal}, read only when queried
      */
     public static InMemorySql.QueryRows query(
             String query,
@@ -115,7 +115,7 @@ public final class InformationSchema {
                                 .map(InMemorySql.Column::name)
                                 .toList()
                         + " FROM information_schema.refresh_history, or of "
-                        + AuditProjection.COLUMNS.stream().map(InMemorySql.Column::name).toList()
+                        + AuditTable.COLUMNS.stream().map(InMemorySql.Column::name).toList()
                         + " FROM information_schema.audit [WHERE ...] [ORDER BY ...] [LIMIT n]");
     }
 
@@ -143,7 +143,7 @@ public final class InformationSchema {
                         RefreshHistoryTable.COLUMNS,
                         history),
                 new InMemorySql.LazyTable(
-                        List.of("information_schema", "audit"), AuditProjection.COLUMNS, audit));
+                        List.of("information_schema", "audit"), AuditTable.COLUMNS, audit));
     }
 
     /** For tests: the query shapes prepared now. */

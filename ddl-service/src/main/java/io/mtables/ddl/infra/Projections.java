@@ -1,7 +1,5 @@
 package io.mtables.ddl.infra;
 
-import io.mtables.ddl.DdlConfig;
-import io.mtables.ddl.audit.AuditProjection;
 import io.mtables.ddl.domain.CaptureSnapshotProjection;
 import io.mtables.ddl.domain.ClusterStatusProjection;
 import io.mtables.ddl.domain.FreshnessEpisodes;
@@ -37,12 +35,6 @@ public class Projections {
     @Singleton
     RefreshStatusProjection statuses() {
         return new RefreshStatusProjection();
-    }
-
-    @Produces
-    @Singleton
-    AuditProjection audits(DdlConfig config) {
-        return new AuditProjection(config.auditKept());
     }
 
     /** Episodes begin no earlier than this start: see {@link FreshnessEpisodes}. */

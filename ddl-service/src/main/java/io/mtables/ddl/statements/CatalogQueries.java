@@ -1,6 +1,6 @@
 package io.mtables.ddl.statements;
 
-import io.mtables.ddl.audit.AuditProjection;
+import io.mtables.ddl.audit.AuditTable;
 import io.mtables.ddl.domain.CaptureSnapshotProjection;
 import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.LoadEstimate;
@@ -47,7 +47,6 @@ final class CatalogQueries {
     private final RefreshStatusProjection statuses;
     private final TableFreshness freshness;
     private final WarehouseReader warehouse;
-    private final AuditProjection audits;
     private final LongWork longWork;
 
     CatalogQueries(
@@ -56,9 +55,7 @@ final class CatalogQueries {
             PlanProjection plans,
             RefreshStatusProjection statuses,
             WarehouseReader warehouse,
-            AuditProjection audits,
             CaptureSnapshotProjection captures) {
-        this.audits = audits;
         this.longWork = new LongWork(statuses, captures, catalog::find);
         this.statuses = statuses;
         this.warehouse = warehouse;
@@ -326,7 +323,8 @@ final class CatalogQueries {
                         rows,
                         dependencies,
                         table -> visibleHistory(table, seen),
-                        principal -> audits.rows(principal, auditReadable));
+                        principal ->
+                                AuditTable.read(warehouse.location(), principal, auditReadable));
         return new Outcome.Rows(answer.columns(), answer.rows());
     }
 

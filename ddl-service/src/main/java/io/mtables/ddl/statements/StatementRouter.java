@@ -101,13 +101,7 @@ public class StatementRouter {
                                         .orElse(false));
         this.queries =
                 new CatalogQueries(
-                        flink,
-                        catalog,
-                        plans,
-                        statuses,
-                        models.warehouse(),
-                        models.audits(),
-                        models.captures());
+                        flink, catalog, plans, statuses, models.warehouse(), models.captures());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.mtables.ddl.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mtables.ddl.recording.SystemTables;
 import io.mtables.planning.Warehouse;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -25,7 +26,7 @@ class RefreshHistoryTableTest {
     @Test
     void oneTablesReadHoldsExactlyItsNewestRowsAcrossOverlappingRuns() throws Exception {
         Warehouse warehouse = Warehouse.at(dir.toUri().toString());
-        try (Catalog catalog = RefreshHistoryTable.catalog(warehouse)) {
+        try (Catalog catalog = SystemTables.catalog(warehouse)) {
             RefreshHistoryTable.create(catalog);
             Table table = catalog.getTable(RefreshHistoryTable.IDENTIFIER);
             StreamWriteBuilder builder = table.newStreamWriteBuilder();
@@ -65,7 +66,7 @@ class RefreshHistoryTableTest {
 
     @Test
     void aTableCreatedWithoutTheReadAndWriteOptionsGetsThem() throws Exception {
-        try (Catalog catalog = RefreshHistoryTable.catalog(Warehouse.at(dir.toUri().toString()))) {
+        try (Catalog catalog = SystemTables.catalog(Warehouse.at(dir.toUri().toString()))) {
             catalog.createDatabase(RefreshHistoryTable.IDENTIFIER.getDatabaseName(), true);
             catalog.createTable(
                     RefreshHistoryTable.IDENTIFIER,
