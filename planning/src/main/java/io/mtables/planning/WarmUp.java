@@ -1,6 +1,7 @@
 package io.mtables.planning;
 
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,45 +35,52 @@ public final class WarmUp {
                         + " AS `u` INNER JOIN "
                         + quoted(DOMAINS)
                         + " AS `d` ON `d`.`user_id` = `u`.`id` GROUP BY `u`.`id`, `u`.`name`";
-        return new TableDefinition(
-                TABLE,
-                1,
-                TableDefinition.Kind.MATERIALIZED_TABLE,
-                "CREATE MATERIALIZED TABLE "
-                        + quoted(TABLE)
-                        + " FRESHNESS = INTERVAL '1' SECOND AS "
-                        + query,
-                List.of(
-                        new TableDefinition.Column("user_id", "BIGINT", false),
-                        new TableDefinition.Column("name", "STRING", true),
-                        new TableDefinition.Column("domains", "BIGINT", false)),
-                List.of(),
-                List.of(),
-                null,
-                Map.of(),
-                null,
-                new TableDefinition.Freshness(1, "SECOND"),
-                TableDefinition.RefreshMode.AUTO,
-                new TableDefinition.Query(query, query),
-                List.of(
-                        source(
-                                USERS,
-                                "`id` BIGINT NOT NULL, `name` STRING",
-                                List.of(
-                                        new TableDefinition.Column("id", "BIGINT", false),
-                                        new TableDefinition.Column("name", "STRING", true))),
-                        source(
-                                DOMAINS,
-                                "`id` BIGINT NOT NULL, `user_id` BIGINT, `domain` STRING",
-                                List.of(
-                                        new TableDefinition.Column("id", "BIGINT", false),
-                                        new TableDefinition.Column("user_id", "BIGINT", true),
-                                        new TableDefinition.Column("domain", "STRING", true)))),
-                TableDefinition.Status.ACTIVE,
-                Map.of(),
-                Instant.EPOCH,
-                Instant.EPOCH,
-                null);
+        return TableDefinitionBuilder.builder()
+                .table(TABLE)
+                .version(1)
+                .kind(TableDefinition.Kind.MATERIALIZED_TABLE)
+                .statement(
+                        "CREATE MATERIALIZED TABLE "
+                                + quoted(TABLE)
+                                + " FRESHNESS = INTERVAL '1' SECOND AS "
+                                + query)
+                .columns(
+                        List.of(
+                                new TableDefinition.Column("user_id", "BIGINT", false),
+                                new TableDefinition.Column("name", "STRING", true),
+                                new TableDefinition.Column("domains", "BIGINT", false)))
+                .primaryKey(List.of())
+                .partitionKeys(List.of())
+                .distribution(null)
+                .options(Map.of())
+                .comment(null)
+                .freshness(new TableDefinition.Freshness(1, "SECOND"))
+                .refreshMode(TableDefinition.RefreshMode.AUTO)
+                .query(new TableDefinition.Query(query, query))
+                .sources(
+                        List.of(
+                                source(
+                                        USERS,
+                                        "`id` BIGINT NOT NULL, `name` STRING",
+                                        List.of(
+                                                new TableDefinition.Column("id", "BIGINT", false),
+                                                new TableDefinition.Column(
+                                                        "name", "STRING", true))),
+                                source(
+                                        DOMAINS,
+                                        "`id` BIGINT NOT NULL, `user_id` BIGINT, `domain` STRING",
+                                        List.of(
+                                                new TableDefinition.Column("id", "BIGINT", false),
+                                                new TableDefinition.Column(
+                                                        "user_id", "BIGINT", true),
+                                                new TableDefinition.Column(
+                                                        "domain", "STRING", true)))))
+                .status(TableDefinition.Status.ACTIVE)
+                .resumeOptions(Map.of())
+                .createdAt(Instant.EPOCH)
+                .updatedAt(Instant.EPOCH)
+                .requestId(null)
+                .build();
     }
 
     /** The plan planner-service makes of {@link #definition()}: a stream keyed by the user. */

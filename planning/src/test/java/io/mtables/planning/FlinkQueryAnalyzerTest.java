@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mtables.planning.QueryAnalysis.Verdict;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Instant;
 import java.util.List;
@@ -570,28 +571,30 @@ class FlinkQueryAnalyzerTest {
     private static TableDefinition partitioned(
             String expanded, List<TableDefinition.SourceTable> sources) {
         TableDefinition t = table(expanded, sources);
-        return new TableDefinition(
-                t.table(),
-                1,
-                t.kind(),
-                "x",
-                List.of(
-                        new TableDefinition.Column("ds", "STRING", false),
-                        new TableDefinition.Column("n", "BIGINT", false)),
-                List.of(),
-                List.of("ds"),
-                null,
-                Map.of(),
-                null,
-                null,
-                TableDefinition.RefreshMode.FULL,
-                t.query(),
-                sources,
-                t.status(),
-                Map.of(),
-                Instant.EPOCH,
-                Instant.EPOCH,
-                null);
+        return TableDefinitionBuilder.builder()
+                .table(t.table())
+                .version(1)
+                .kind(t.kind())
+                .statement("x")
+                .columns(
+                        List.of(
+                                new TableDefinition.Column("ds", "STRING", false),
+                                new TableDefinition.Column("n", "BIGINT", false)))
+                .primaryKey(List.of())
+                .partitionKeys(List.of("ds"))
+                .distribution(null)
+                .options(Map.of())
+                .comment(null)
+                .freshness(null)
+                .refreshMode(TableDefinition.RefreshMode.FULL)
+                .query(t.query())
+                .sources(sources)
+                .status(t.status())
+                .resumeOptions(Map.of())
+                .createdAt(Instant.EPOCH)
+                .updatedAt(Instant.EPOCH)
+                .requestId(null)
+                .build();
     }
 
     private static TableDefinition.SourceTable materializedSource(
@@ -646,49 +649,36 @@ class FlinkQueryAnalyzerTest {
      * over them.
      */
     static TableDefinition withColumns(TableDefinition d, TableDefinition.Column... columns) {
-        return new TableDefinition(
-                d.table(),
-                d.version(),
-                d.kind(),
-                d.statement(),
-                List.of(columns),
-                d.primaryKey(),
-                d.partitionKeys(),
-                d.distribution(),
-                d.options(),
-                d.comment(),
-                d.freshness(),
-                d.refreshMode(),
-                d.query(),
-                d.sources(),
-                d.status(),
-                d.resumeOptions(),
-                d.createdAt(),
-                d.updatedAt(),
-                d.requestId());
+        return TableDefinitionBuilder.builder(d)
+                .columns(List.of(columns))
+                .queryChange(null)
+                .previewedPlan(null)
+                .owner(null)
+                .build();
     }
 
     private static TableDefinition table(
             String expanded, List<TableDefinition.SourceTable> sources) {
-        return new TableDefinition(
-                "default_catalog.shop.mt",
-                1,
-                TableDefinition.Kind.MATERIALIZED_TABLE,
-                "x",
-                List.of(new TableDefinition.Column("a", "STRING", true)),
-                List.of(),
-                List.of(),
-                null,
-                Map.of(),
-                null,
-                null,
-                TableDefinition.RefreshMode.AUTO,
-                new TableDefinition.Query(expanded, expanded),
-                sources,
-                TableDefinition.Status.ACTIVE,
-                Map.of(),
-                Instant.EPOCH,
-                Instant.EPOCH,
-                null);
+        return TableDefinitionBuilder.builder()
+                .table("default_catalog.shop.mt")
+                .version(1)
+                .kind(TableDefinition.Kind.MATERIALIZED_TABLE)
+                .statement("x")
+                .columns(List.of(new TableDefinition.Column("a", "STRING", true)))
+                .primaryKey(List.of())
+                .partitionKeys(List.of())
+                .distribution(null)
+                .options(Map.of())
+                .comment(null)
+                .freshness(null)
+                .refreshMode(TableDefinition.RefreshMode.AUTO)
+                .query(new TableDefinition.Query(expanded, expanded))
+                .sources(sources)
+                .status(TableDefinition.Status.ACTIVE)
+                .resumeOptions(Map.of())
+                .createdAt(Instant.EPOCH)
+                .updatedAt(Instant.EPOCH)
+                .requestId(null)
+                .build();
     }
 }

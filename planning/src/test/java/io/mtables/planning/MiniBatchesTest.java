@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.RefreshMode;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Duration;
 import java.time.Instant;
@@ -73,26 +74,27 @@ class MiniBatchesTest {
 
     private static RefreshPlan plan(RefreshMode mode, int seconds, QueryAnalysis query) {
         TableDefinition table =
-                new TableDefinition(
-                        "default_catalog.shop.t",
-                        1,
-                        TableDefinition.Kind.MATERIALIZED_TABLE,
-                        "CREATE MATERIALIZED TABLE ...",
-                        List.of(new TableDefinition.Column("ds", "STRING", false)),
-                        List.of(),
-                        List.of(),
-                        null,
-                        Map.of(),
-                        null,
-                        new TableDefinition.Freshness(seconds, "SECOND"),
-                        mode,
-                        new TableDefinition.Query("SELECT ds FROM s", "SELECT ds FROM s"),
-                        List.of(),
-                        TableDefinition.Status.ACTIVE,
-                        Map.of(),
-                        Instant.EPOCH,
-                        Instant.EPOCH,
-                        null);
+                TableDefinitionBuilder.builder()
+                        .table("default_catalog.shop.t")
+                        .version(1)
+                        .kind(TableDefinition.Kind.MATERIALIZED_TABLE)
+                        .statement("CREATE MATERIALIZED TABLE ...")
+                        .columns(List.of(new TableDefinition.Column("ds", "STRING", false)))
+                        .primaryKey(List.of())
+                        .partitionKeys(List.of())
+                        .distribution(null)
+                        .options(Map.of())
+                        .comment(null)
+                        .freshness(new TableDefinition.Freshness(seconds, "SECOND"))
+                        .refreshMode(mode)
+                        .query(new TableDefinition.Query("SELECT ds FROM s", "SELECT ds FROM s"))
+                        .sources(List.of())
+                        .status(TableDefinition.Status.ACTIVE)
+                        .resumeOptions(Map.of())
+                        .createdAt(Instant.EPOCH)
+                        .updatedAt(Instant.EPOCH)
+                        .requestId(null)
+                        .build();
         return RefreshModeRules.plan(table, PlannerSettings.defaults(), query, Instant.EPOCH);
     }
 }

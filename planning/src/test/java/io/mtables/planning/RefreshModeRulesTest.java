@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.RefreshMode;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.RefreshPlan.Mode;
 import io.mtables.schemas.plan.RefreshPlan.Status;
@@ -212,26 +213,15 @@ class RefreshModeRulesTest {
     void suspendedTableIsPlannedAsSuspended() {
         TableDefinition table = table(RefreshMode.AUTO, 5, "MINUTE", Map.of());
         TableDefinition suspended =
-                new TableDefinition(
-                        table.table(),
-                        2,
-                        table.kind(),
-                        table.statement(),
-                        table.columns(),
-                        table.primaryKey(),
-                        table.partitionKeys(),
-                        table.distribution(),
-                        table.options(),
-                        table.comment(),
-                        table.freshness(),
-                        table.refreshMode(),
-                        table.query(),
-                        table.sources(),
-                        TableDefinition.Status.SUSPENDED,
-                        Map.of(),
-                        table.createdAt(),
-                        table.updatedAt(),
-                        null);
+                TableDefinitionBuilder.builder(table)
+                        .version(2)
+                        .status(TableDefinition.Status.SUSPENDED)
+                        .resumeOptions(Map.of())
+                        .requestId(null)
+                        .queryChange(null)
+                        .previewedPlan(null)
+                        .owner(null)
+                        .build();
 
         RefreshPlan plan = plan(suspended);
 
@@ -534,33 +524,29 @@ class RefreshModeRulesTest {
     void aQueryBlockedByItsUpstreamIsRefusedWithTheReasonAndNamesItsUpstream() {
         TableDefinition reader = table(RefreshMode.AUTO, 1, "HOUR", Map.of());
         reader =
-                new TableDefinition(
-                        reader.table(),
-                        1,
-                        reader.kind(),
-                        reader.statement(),
-                        reader.columns(),
-                        List.of(),
-                        reader.partitionKeys(),
-                        null,
-                        Map.of(),
-                        null,
-                        reader.freshness(),
-                        reader.refreshMode(),
-                        reader.query(),
-                        List.of(
-                                new TableDefinition.SourceTable(
-                                        "default_catalog.shop.up",
-                                        TableDefinition.Kind.MATERIALIZED_TABLE,
-                                        1,
-                                        "CREATE MATERIALIZED TABLE ...",
-                                        List.of(),
-                                        List.of())),
-                        reader.status(),
-                        Map.of(),
-                        Instant.EPOCH,
-                        Instant.EPOCH,
-                        null);
+                TableDefinitionBuilder.builder(reader)
+                        .version(1)
+                        .primaryKey(List.of())
+                        .distribution(null)
+                        .options(Map.of())
+                        .comment(null)
+                        .sources(
+                                List.of(
+                                        new TableDefinition.SourceTable(
+                                                "default_catalog.shop.up",
+                                                TableDefinition.Kind.MATERIALIZED_TABLE,
+                                                1,
+                                                "CREATE MATERIALIZED TABLE ...",
+                                                List.of(),
+                                                List.of())))
+                        .resumeOptions(Map.of())
+                        .createdAt(Instant.EPOCH)
+                        .updatedAt(Instant.EPOCH)
+                        .requestId(null)
+                        .queryChange(null)
+                        .previewedPlan(null)
+                        .owner(null)
+                        .build();
 
         RefreshPlan plan =
                 RefreshModeRules.plan(
@@ -855,73 +841,35 @@ class RefreshModeRulesTest {
                         "CREATE TABLE s ...",
                         List.of(new TableDefinition.Column("ds", "STRING", false)),
                         List.of());
-        return new TableDefinition(
-                t.table(),
-                t.version(),
-                t.kind(),
-                t.statement(),
-                t.columns(),
-                t.primaryKey(),
-                t.partitionKeys(),
-                t.distribution(),
-                t.options(),
-                t.comment(),
-                t.freshness(),
-                t.refreshMode(),
-                t.query(),
-                List.of(source),
-                t.status(),
-                t.resumeOptions(),
-                t.createdAt(),
-                t.updatedAt(),
-                null);
+        return TableDefinitionBuilder.builder(t)
+                .sources(List.of(source))
+                .requestId(null)
+                .queryChange(null)
+                .previewedPlan(null)
+                .owner(null)
+                .build();
     }
 
     private static TableDefinition withColumns(
             TableDefinition t, TableDefinition.Column... columns) {
-        return new TableDefinition(
-                t.table(),
-                t.version(),
-                t.kind(),
-                t.statement(),
-                List.of(columns),
-                t.primaryKey(),
-                List.of(),
-                t.distribution(),
-                t.options(),
-                t.comment(),
-                t.freshness(),
-                t.refreshMode(),
-                t.query(),
-                t.sources(),
-                t.status(),
-                t.resumeOptions(),
-                t.createdAt(),
-                t.updatedAt(),
-                null);
+        return TableDefinitionBuilder.builder(t)
+                .columns(List.of(columns))
+                .partitionKeys(List.of())
+                .requestId(null)
+                .queryChange(null)
+                .previewedPlan(null)
+                .owner(null)
+                .build();
     }
 
     private static TableDefinition withPrimaryKey(TableDefinition t, String... key) {
-        return new TableDefinition(
-                t.table(),
-                t.version(),
-                t.kind(),
-                t.statement(),
-                t.columns(),
-                List.of(key),
-                t.partitionKeys(),
-                t.distribution(),
-                t.options(),
-                t.comment(),
-                t.freshness(),
-                t.refreshMode(),
-                t.query(),
-                t.sources(),
-                t.status(),
-                t.resumeOptions(),
-                t.createdAt(),
-                t.updatedAt(),
-                null);
+        return TableDefinitionBuilder.builder(t)
+                .primaryKey(List.of(key))
+                .requestId(null)
+                .queryChange(null)
+                .previewedPlan(null)
+                .owner(null)
+                .build();
     }
 
     private static RefreshPlan plan(TableDefinition table) {
@@ -930,25 +878,26 @@ class RefreshModeRulesTest {
 
     private static TableDefinition table(
             RefreshMode mode, Integer interval, String unit, Map<String, String> options) {
-        return new TableDefinition(
-                "default_catalog.shop.t",
-                1,
-                TableDefinition.Kind.MATERIALIZED_TABLE,
-                "CREATE MATERIALIZED TABLE ...",
-                List.of(new TableDefinition.Column("ds", "STRING", false)),
-                List.of(),
-                List.of("ds"),
-                null,
-                options,
-                null,
-                interval == null ? null : new TableDefinition.Freshness(interval, unit),
-                mode,
-                new TableDefinition.Query("SELECT ds FROM s", "SELECT ds FROM s"),
-                List.of(),
-                TableDefinition.Status.ACTIVE,
-                Map.of(),
-                Instant.EPOCH,
-                Instant.EPOCH,
-                null);
+        return TableDefinitionBuilder.builder()
+                .table("default_catalog.shop.t")
+                .version(1)
+                .kind(TableDefinition.Kind.MATERIALIZED_TABLE)
+                .statement("CREATE MATERIALIZED TABLE ...")
+                .columns(List.of(new TableDefinition.Column("ds", "STRING", false)))
+                .primaryKey(List.of())
+                .partitionKeys(List.of("ds"))
+                .distribution(null)
+                .options(options)
+                .comment(null)
+                .freshness(interval == null ? null : new TableDefinition.Freshness(interval, unit))
+                .refreshMode(mode)
+                .query(new TableDefinition.Query("SELECT ds FROM s", "SELECT ds FROM s"))
+                .sources(List.of())
+                .status(TableDefinition.Status.ACTIVE)
+                .resumeOptions(Map.of())
+                .createdAt(Instant.EPOCH)
+                .updatedAt(Instant.EPOCH)
+                .requestId(null)
+                .build();
     }
 }

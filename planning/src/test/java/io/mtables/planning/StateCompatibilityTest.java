@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mtables.planning.StateCompatibility.Verdict;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -249,25 +250,26 @@ class StateCompatibilityTest {
                                 USERS,
                                 null,
                                 null));
-        return new TableDefinition(
-                "default_catalog.shop.mt",
-                1,
-                TableDefinition.Kind.MATERIALIZED_TABLE,
-                "x",
-                List.of(new TableDefinition.Column("a", "STRING", true)),
-                List.of(),
-                List.of(),
-                null,
-                Map.of(),
-                null,
-                null,
-                TableDefinition.RefreshMode.AUTO,
-                new TableDefinition.Query(query, query),
-                sources,
-                TableDefinition.Status.ACTIVE,
-                Map.of(),
-                Instant.EPOCH,
-                Instant.EPOCH,
-                null);
+        return TableDefinitionBuilder.builder()
+                .table("default_catalog.shop.mt")
+                .version(1)
+                .kind(TableDefinition.Kind.MATERIALIZED_TABLE)
+                .statement("x")
+                .columns(List.of(new TableDefinition.Column("a", "STRING", true)))
+                .primaryKey(List.of())
+                .partitionKeys(List.of())
+                .distribution(null)
+                .options(Map.of())
+                .comment(null)
+                .freshness(null)
+                .refreshMode(TableDefinition.RefreshMode.AUTO)
+                .query(new TableDefinition.Query(query, query))
+                .sources(sources)
+                .status(TableDefinition.Status.ACTIVE)
+                .resumeOptions(Map.of())
+                .createdAt(Instant.EPOCH)
+                .updatedAt(Instant.EPOCH)
+                .requestId(null)
+                .build();
     }
 }

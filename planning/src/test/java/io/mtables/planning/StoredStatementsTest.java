@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -141,26 +142,12 @@ class StoredStatementsTest {
 
     private static TableDefinition withResumeOptions(
             TableDefinition d, Map<String, String> resumeOptions) {
-        return new TableDefinition(
-                d.table(),
-                d.version(),
-                d.kind(),
-                d.statement(),
-                d.columns(),
-                d.primaryKey(),
-                d.partitionKeys(),
-                d.distribution(),
-                d.options(),
-                d.comment(),
-                d.freshness(),
-                d.refreshMode(),
-                d.query(),
-                d.sources(),
-                d.status(),
-                resumeOptions,
-                d.createdAt(),
-                d.updatedAt(),
-                d.requestId());
+        return TableDefinitionBuilder.builder(d)
+                .resumeOptions(resumeOptions)
+                .queryChange(null)
+                .previewedPlan(null)
+                .owner(null)
+                .build();
     }
 
     private static TableDefinition source(String statement) {
@@ -189,25 +176,26 @@ class StoredStatementsTest {
             String statement,
             TableDefinition.Query query,
             List<TableDefinition.SourceTable> sources) {
-        return new TableDefinition(
-                table,
-                1,
-                kind,
-                statement,
-                List.of(new TableDefinition.Column("id", "BIGINT", false)),
-                List.of(),
-                List.of(),
-                null,
-                Map.of(),
-                null,
-                null,
-                null,
-                query,
-                sources,
-                TableDefinition.Status.ACTIVE,
-                Map.of(),
-                Instant.EPOCH,
-                Instant.EPOCH,
-                null);
+        return TableDefinitionBuilder.builder()
+                .table(table)
+                .version(1)
+                .kind(kind)
+                .statement(statement)
+                .columns(List.of(new TableDefinition.Column("id", "BIGINT", false)))
+                .primaryKey(List.of())
+                .partitionKeys(List.of())
+                .distribution(null)
+                .options(Map.of())
+                .comment(null)
+                .freshness(null)
+                .refreshMode(null)
+                .query(query)
+                .sources(sources)
+                .status(TableDefinition.Status.ACTIVE)
+                .resumeOptions(Map.of())
+                .createdAt(Instant.EPOCH)
+                .updatedAt(Instant.EPOCH)
+                .requestId(null)
+                .build();
     }
 }

@@ -14,6 +14,7 @@ import io.mtables.schemas.catalog.TableDefinition.Kind;
 import io.mtables.schemas.catalog.TableDefinition.Query;
 import io.mtables.schemas.catalog.TableDefinition.RefreshMode;
 import io.mtables.schemas.catalog.TableDefinition.SourceTable;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.catalog.TableId;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -91,26 +92,27 @@ final class MaterializedTableCompiler {
                         declared,
                         originalQuery);
         TableDefinition draft =
-                new TableDefinition(
-                        table,
-                        0,
-                        Kind.MATERIALIZED_TABLE,
-                        canonical.text(),
-                        TableSchemas.columns(schema),
-                        canonical.primaryKey(),
-                        canonical.partitionKeys(),
-                        canonical.distribution(),
-                        canonical.options(),
-                        canonical.comment(),
-                        freshness,
-                        declared,
-                        new Query(originalQuery, expandedQuery),
-                        sources,
-                        TableDefinition.Status.ACTIVE,
-                        null,
-                        null,
-                        null,
-                        null);
+                TableDefinitionBuilder.builder()
+                        .table(table)
+                        .version(0)
+                        .kind(Kind.MATERIALIZED_TABLE)
+                        .statement(canonical.text())
+                        .columns(TableSchemas.columns(schema))
+                        .primaryKey(canonical.primaryKey())
+                        .partitionKeys(canonical.partitionKeys())
+                        .distribution(canonical.distribution())
+                        .options(canonical.options())
+                        .comment(canonical.comment())
+                        .freshness(freshness)
+                        .refreshMode(declared)
+                        .query(new Query(originalQuery, expandedQuery))
+                        .sources(sources)
+                        .status(TableDefinition.Status.ACTIVE)
+                        .resumeOptions(null)
+                        .createdAt(null)
+                        .updatedAt(null)
+                        .requestId(null)
+                        .build();
         return new Compiled(table, canonical, draft);
     }
 

@@ -11,6 +11,7 @@ import io.mtables.ddl.infra.ParsedStatement;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Kind;
 import io.mtables.schemas.catalog.TableDefinition.Status;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.lifecycle.RefreshRequested;
 import java.time.Instant;
@@ -419,26 +420,19 @@ final class MaterializedTableStatements {
             Status status,
             Map<String, String> resumeOptions,
             String requestId) {
-        return new TableDefinition(
-                d.table(),
-                version,
-                d.kind(),
-                d.statement(),
-                d.columns(),
-                d.primaryKey(),
-                d.partitionKeys(),
-                d.distribution(),
-                d.options(),
-                d.comment(),
-                d.freshness(),
-                d.refreshMode(),
-                d.query(),
-                d.sources(),
-                status,
-                resumeOptions == null ? Map.of() : resumeOptions,
-                createdAt,
-                updatedAt,
-                requestId);
+        return TableDefinitionBuilder.builder(d)
+                .version(version)
+                .status(status)
+                .resumeOptions(resumeOptions == null ? Map.of() : resumeOptions)
+                .createdAt(createdAt)
+                .updatedAt(updatedAt)
+                .requestId(requestId)
+                // Added once the version is made: its owner (Authorization) and its query's
+                // change (StatementRouter); ddl-service's plan of it comes with its preview.
+                .queryChange(null)
+                .previewedPlan(null)
+                .owner(null)
+                .build();
     }
 
     /**

@@ -8,6 +8,7 @@ import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.ddl.infra.ParsedStatement;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Kind;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.catalog.TableId;
 import java.time.Instant;
@@ -79,28 +80,30 @@ final class SourceTableStatements {
         ResolvedCatalogTable resolved = operation.getCatalogTable();
         flink.checkReadable(table, resolved);
         TableDefinition definition =
-                new TableDefinition(
-                        table,
-                        catalog.nextVersion(table),
-                        Kind.SOURCE_TABLE,
-                        parsed.text().strip(),
-                        TableSchemas.columns(resolved.getResolvedSchema()),
-                        TableSchemas.primaryKey(resolved.getResolvedSchema()),
-                        List.copyOf(resolved.getPartitionKeys()),
-                        TableSchemas.distribution(resolved.getDistribution()),
-                        TableSchemas.sorted(resolved.getOptions()),
-                        resolved.getComment() == null || resolved.getComment().isEmpty()
-                                ? null
-                                : resolved.getComment(),
-                        null,
-                        null,
-                        null,
-                        List.of(),
-                        TableDefinition.Status.ACTIVE,
-                        null,
-                        now,
-                        now,
-                        requestId);
+                TableDefinitionBuilder.builder()
+                        .table(table)
+                        .version(catalog.nextVersion(table))
+                        .kind(Kind.SOURCE_TABLE)
+                        .statement(parsed.text().strip())
+                        .columns(TableSchemas.columns(resolved.getResolvedSchema()))
+                        .primaryKey(TableSchemas.primaryKey(resolved.getResolvedSchema()))
+                        .partitionKeys(List.copyOf(resolved.getPartitionKeys()))
+                        .distribution(TableSchemas.distribution(resolved.getDistribution()))
+                        .options(TableSchemas.sorted(resolved.getOptions()))
+                        .comment(
+                                resolved.getComment() == null || resolved.getComment().isEmpty()
+                                        ? null
+                                        : resolved.getComment())
+                        .freshness(null)
+                        .refreshMode(null)
+                        .query(null)
+                        .sources(List.of())
+                        .status(TableDefinition.Status.ACTIVE)
+                        .resumeOptions(null)
+                        .createdAt(now)
+                        .updatedAt(now)
+                        .requestId(requestId)
+                        .build();
         return new Outcome.Defined(
                 definition, "Table " + table + " created.", () -> flink.register(definition));
     }

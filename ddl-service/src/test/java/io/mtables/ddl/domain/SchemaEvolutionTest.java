@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Column;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -71,25 +72,26 @@ class SchemaEvolutionTest {
     }
 
     private static TableDefinition table(List<Column> columns, List<String> partitions) {
-        return new TableDefinition(
-                "c.d.t",
-                1,
-                TableDefinition.Kind.MATERIALIZED_TABLE,
-                "x",
-                columns,
-                List.of(),
-                partitions,
-                null,
-                Map.of(),
-                null,
-                null,
-                TableDefinition.RefreshMode.AUTO,
-                new TableDefinition.Query("q", "q"),
-                List.of(),
-                TableDefinition.Status.ACTIVE,
-                Map.of(),
-                Instant.EPOCH,
-                Instant.EPOCH,
-                null);
+        return TableDefinitionBuilder.builder()
+                .table("c.d.t")
+                .version(1)
+                .kind(TableDefinition.Kind.MATERIALIZED_TABLE)
+                .statement("x")
+                .columns(columns)
+                .primaryKey(List.of())
+                .partitionKeys(partitions)
+                .distribution(null)
+                .options(Map.of())
+                .comment(null)
+                .freshness(null)
+                .refreshMode(TableDefinition.RefreshMode.AUTO)
+                .query(new TableDefinition.Query("q", "q"))
+                .sources(List.of())
+                .status(TableDefinition.Status.ACTIVE)
+                .resumeOptions(Map.of())
+                .createdAt(Instant.EPOCH)
+                .updatedAt(Instant.EPOCH)
+                .requestId(null)
+                .build();
     }
 }

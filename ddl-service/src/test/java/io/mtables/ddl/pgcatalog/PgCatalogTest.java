@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Column;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -304,29 +305,32 @@ class PgCatalogTest {
             List<Column> columns,
             List<String> key,
             String comment) {
-        return new TableDefinition(
-                name,
-                1,
-                kind,
-                "CREATE ...",
-                columns,
-                key,
-                List.of(),
-                null,
-                kind == TableDefinition.Kind.SOURCE_TABLE
-                        ? Map.of("connector", "datagen")
-                        : Map.of(),
-                comment,
-                null,
-                kind == TableDefinition.Kind.MATERIALIZED_TABLE
-                        ? TableDefinition.RefreshMode.AUTO
-                        : null,
-                null,
-                List.of(),
-                TableDefinition.Status.ACTIVE,
-                null,
-                CREATED,
-                CREATED,
-                "r0");
+        return TableDefinitionBuilder.builder()
+                .table(name)
+                .version(1)
+                .kind(kind)
+                .statement("CREATE ...")
+                .columns(columns)
+                .primaryKey(key)
+                .partitionKeys(List.of())
+                .distribution(null)
+                .options(
+                        kind == TableDefinition.Kind.SOURCE_TABLE
+                                ? Map.of("connector", "datagen")
+                                : Map.of())
+                .comment(comment)
+                .freshness(null)
+                .refreshMode(
+                        kind == TableDefinition.Kind.MATERIALIZED_TABLE
+                                ? TableDefinition.RefreshMode.AUTO
+                                : null)
+                .query(null)
+                .sources(List.of())
+                .status(TableDefinition.Status.ACTIVE)
+                .resumeOptions(null)
+                .createdAt(CREATED)
+                .updatedAt(CREATED)
+                .requestId("r0")
+                .build();
     }
 }

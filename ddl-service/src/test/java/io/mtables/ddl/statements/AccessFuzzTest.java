@@ -8,6 +8,7 @@ import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.ddl.infra.FlinkSql;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -155,26 +156,27 @@ class AccessFuzzTest {
     }
 
     private static TableDefinition table(String name, String owner) {
-        return new TableDefinition(
-                        name,
-                        1,
-                        TableDefinition.Kind.SOURCE_TABLE,
-                        "CREATE TABLE " + name + " (a INT) WITH ('connector' = 'datagen')",
-                        List.of(new TableDefinition.Column("a", "INT", true)),
-                        List.of(),
-                        List.of(),
-                        null,
-                        Map.of("connector", "datagen"),
-                        null,
-                        null,
-                        null,
-                        null,
-                        List.of(),
-                        TableDefinition.Status.ACTIVE,
-                        null,
-                        CREATED,
-                        CREATED,
-                        "r0")
+        return TableDefinitionBuilder.builder()
+                .table(name)
+                .version(1)
+                .kind(TableDefinition.Kind.SOURCE_TABLE)
+                .statement("CREATE TABLE " + name + " (a INT) WITH ('connector' = 'datagen')")
+                .columns(List.of(new TableDefinition.Column("a", "INT", true)))
+                .primaryKey(List.of())
+                .partitionKeys(List.of())
+                .distribution(null)
+                .options(Map.of("connector", "datagen"))
+                .comment(null)
+                .freshness(null)
+                .refreshMode(null)
+                .query(null)
+                .sources(List.of())
+                .status(TableDefinition.Status.ACTIVE)
+                .resumeOptions(null)
+                .createdAt(CREATED)
+                .updatedAt(CREATED)
+                .requestId("r0")
+                .build()
                 .withOwner(owner);
     }
 }

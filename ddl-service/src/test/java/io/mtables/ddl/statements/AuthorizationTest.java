@@ -10,6 +10,7 @@ import io.mtables.ddl.domain.Catalog;
 import io.mtables.ddl.domain.StatementException;
 import io.mtables.schemas.access.AccessChanged;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -187,43 +188,48 @@ class AuthorizationTest {
     }
 
     private static TableDefinition source(String name, Map<String, String> options) {
-        return new TableDefinition(
-                name,
-                1,
-                TableDefinition.Kind.SOURCE_TABLE,
-                "CREATE TABLE " + name + " (id INT, ds STRING) WITH ('connector' = 'datagen')",
-                List.of(),
-                List.of(),
-                List.of(),
-                null,
-                options,
-                null,
-                null,
-                null,
-                null,
-                List.of(),
-                TableDefinition.Status.ACTIVE,
-                null,
-                CREATED,
-                CREATED,
-                "r0");
+        return TableDefinitionBuilder.builder()
+                .table(name)
+                .version(1)
+                .kind(TableDefinition.Kind.SOURCE_TABLE)
+                .statement(
+                        "CREATE TABLE "
+                                + name
+                                + " (id INT, ds STRING) WITH ('connector' = 'datagen')")
+                .columns(List.of())
+                .primaryKey(List.of())
+                .partitionKeys(List.of())
+                .distribution(null)
+                .options(options)
+                .comment(null)
+                .freshness(null)
+                .refreshMode(null)
+                .query(null)
+                .sources(List.of())
+                .status(TableDefinition.Status.ACTIVE)
+                .resumeOptions(null)
+                .createdAt(CREATED)
+                .updatedAt(CREATED)
+                .requestId("r0")
+                .build();
     }
 
     private static TableDefinition totals(String query, String owner) {
-        return new TableDefinition(
-                        TOTALS,
-                        1,
-                        TableDefinition.Kind.MATERIALIZED_TABLE,
-                        "CREATE MATERIALIZED TABLE shop.totals AS " + query,
-                        List.of(),
-                        List.of(),
-                        List.of(),
-                        null,
-                        Map.of(),
-                        null,
-                        null,
-                        TableDefinition.RefreshMode.AUTO,
-                        new TableDefinition.Query(query, query),
+        return TableDefinitionBuilder.builder()
+                .table(TOTALS)
+                .version(1)
+                .kind(TableDefinition.Kind.MATERIALIZED_TABLE)
+                .statement("CREATE MATERIALIZED TABLE shop.totals AS " + query)
+                .columns(List.of())
+                .primaryKey(List.of())
+                .partitionKeys(List.of())
+                .distribution(null)
+                .options(Map.of())
+                .comment(null)
+                .freshness(null)
+                .refreshMode(TableDefinition.RefreshMode.AUTO)
+                .query(new TableDefinition.Query(query, query))
+                .sources(
                         List.of(
                                 new TableDefinition.SourceTable(
                                         ORDERS,
@@ -231,12 +237,13 @@ class AuthorizationTest {
                                         1,
                                         "CREATE TABLE o (id INT) WITH ('connector' = 'datagen')",
                                         List.of(),
-                                        List.of())),
-                        TableDefinition.Status.ACTIVE,
-                        null,
-                        CREATED,
-                        CREATED,
-                        "r1")
+                                        List.of())))
+                .status(TableDefinition.Status.ACTIVE)
+                .resumeOptions(null)
+                .createdAt(CREATED)
+                .updatedAt(CREATED)
+                .requestId("r1")
+                .build()
                 .withOwner(owner);
     }
 }

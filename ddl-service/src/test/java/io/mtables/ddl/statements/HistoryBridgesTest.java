@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mtables.planning.StateCompatibility;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Column;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Duration;
 import java.time.Instant;
@@ -156,25 +157,26 @@ class HistoryBridgesTest {
     }
 
     private static TableDefinition table(String query, Column... columns) {
-        return new TableDefinition(
-                "c.d.t",
-                1,
-                TableDefinition.Kind.MATERIALIZED_TABLE,
-                "x",
-                List.of(columns),
-                List.of(),
-                List.of(),
-                null,
-                Map.of(),
-                null,
-                null,
-                TableDefinition.RefreshMode.AUTO,
-                new TableDefinition.Query(query, query),
-                List.of(),
-                TableDefinition.Status.ACTIVE,
-                Map.of(),
-                Instant.EPOCH,
-                Instant.EPOCH,
-                null);
+        return TableDefinitionBuilder.builder()
+                .table("c.d.t")
+                .version(1)
+                .kind(TableDefinition.Kind.MATERIALIZED_TABLE)
+                .statement("x")
+                .columns(List.of(columns))
+                .primaryKey(List.of())
+                .partitionKeys(List.of())
+                .distribution(null)
+                .options(Map.of())
+                .comment(null)
+                .freshness(null)
+                .refreshMode(TableDefinition.RefreshMode.AUTO)
+                .query(new TableDefinition.Query(query, query))
+                .sources(List.of())
+                .status(TableDefinition.Status.ACTIVE)
+                .resumeOptions(Map.of())
+                .createdAt(Instant.EPOCH)
+                .updatedAt(Instant.EPOCH)
+                .requestId(null)
+                .build();
     }
 }

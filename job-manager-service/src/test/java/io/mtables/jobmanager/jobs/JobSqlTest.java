@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mtables.planning.EmptyInputRow;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.RefreshPlan.UpsertKey;
 import java.nio.file.Path;
@@ -116,26 +117,12 @@ class JobSqlTest {
     }
 
     private static TableDefinition withOptions(TableDefinition d, Map<String, String> options) {
-        return new TableDefinition(
-                d.table(),
-                d.version(),
-                d.kind(),
-                d.statement(),
-                d.columns(),
-                d.primaryKey(),
-                d.partitionKeys(),
-                d.distribution(),
-                options,
-                d.comment(),
-                d.freshness(),
-                d.refreshMode(),
-                d.query(),
-                d.sources(),
-                d.status(),
-                d.resumeOptions(),
-                d.createdAt(),
-                d.updatedAt(),
-                d.requestId());
+        return TableDefinitionBuilder.builder(d)
+                .options(options)
+                .queryChange(null)
+                .previewedPlan(null)
+                .owner(null)
+                .build();
     }
 
     private String explain(TableDefinition definition, RefreshPlan plan, String insert) {
@@ -151,28 +138,30 @@ class JobSqlTest {
     }
 
     private static TableDefinition definition(String query) {
-        return new TableDefinition(
-                "default_catalog.s.t",
-                1,
-                TableDefinition.Kind.MATERIALIZED_TABLE,
-                "x",
-                List.of(
-                        new TableDefinition.Column("id", "BIGINT", true),
-                        new TableDefinition.Column("name", "STRING", true)),
-                List.of(),
-                List.of(),
-                null,
-                Map.of(),
-                null,
-                null,
-                TableDefinition.RefreshMode.AUTO,
-                new TableDefinition.Query(query, query),
-                List.of(),
-                TableDefinition.Status.ACTIVE,
-                Map.of(),
-                Instant.EPOCH,
-                Instant.EPOCH,
-                null);
+        return TableDefinitionBuilder.builder()
+                .table("default_catalog.s.t")
+                .version(1)
+                .kind(TableDefinition.Kind.MATERIALIZED_TABLE)
+                .statement("x")
+                .columns(
+                        List.of(
+                                new TableDefinition.Column("id", "BIGINT", true),
+                                new TableDefinition.Column("name", "STRING", true)))
+                .primaryKey(List.of())
+                .partitionKeys(List.of())
+                .distribution(null)
+                .options(Map.of())
+                .comment(null)
+                .freshness(null)
+                .refreshMode(TableDefinition.RefreshMode.AUTO)
+                .query(new TableDefinition.Query(query, query))
+                .sources(List.of())
+                .status(TableDefinition.Status.ACTIVE)
+                .resumeOptions(Map.of())
+                .createdAt(Instant.EPOCH)
+                .updatedAt(Instant.EPOCH)
+                .requestId(null)
+                .build();
     }
 
     private static RefreshPlan plan(UpsertKey key) {

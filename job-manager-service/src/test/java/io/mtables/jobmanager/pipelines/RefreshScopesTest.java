@@ -6,6 +6,7 @@ import io.mtables.jobmanager.jobs.PaimonPartitions;
 import io.mtables.jobmanager.jobs.PaimonSnapshots;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.tick.RefreshTick;
 import java.nio.file.Path;
@@ -84,34 +85,38 @@ class RefreshScopesTest {
     private static Pipeline pipeline() {
         Pipeline pipeline = new Pipeline(TABLE);
         pipeline.definition =
-                new TableDefinition(
-                        TABLE,
-                        1,
-                        TableDefinition.Kind.MATERIALIZED_TABLE,
-                        "CREATE MATERIALIZED TABLE ...",
-                        List.of(),
-                        List.of(),
-                        List.of(),
-                        null,
-                        Map.of(),
-                        null,
-                        null,
-                        TableDefinition.RefreshMode.FULL,
-                        new TableDefinition.Query(
-                                "SELECT * FROM orders_ods", "SELECT * FROM shop.orders_ods"),
-                        List.of(
-                                new TableDefinition.SourceTable(
-                                        INPUT,
-                                        TableDefinition.Kind.MATERIALIZED_TABLE,
-                                        1,
-                                        "CREATE MATERIALIZED TABLE ...",
-                                        List.of(),
-                                        List.of())),
-                        TableDefinition.Status.ACTIVE,
-                        Map.of(),
-                        Instant.now(),
-                        Instant.now(),
-                        null);
+                TableDefinitionBuilder.builder()
+                        .table(TABLE)
+                        .version(1)
+                        .kind(TableDefinition.Kind.MATERIALIZED_TABLE)
+                        .statement("CREATE MATERIALIZED TABLE ...")
+                        .columns(List.of())
+                        .primaryKey(List.of())
+                        .partitionKeys(List.of())
+                        .distribution(null)
+                        .options(Map.of())
+                        .comment(null)
+                        .freshness(null)
+                        .refreshMode(TableDefinition.RefreshMode.FULL)
+                        .query(
+                                new TableDefinition.Query(
+                                        "SELECT * FROM orders_ods",
+                                        "SELECT * FROM shop.orders_ods"))
+                        .sources(
+                                List.of(
+                                        new TableDefinition.SourceTable(
+                                                INPUT,
+                                                TableDefinition.Kind.MATERIALIZED_TABLE,
+                                                1,
+                                                "CREATE MATERIALIZED TABLE ...",
+                                                List.of(),
+                                                List.of())))
+                        .status(TableDefinition.Status.ACTIVE)
+                        .resumeOptions(Map.of())
+                        .createdAt(Instant.now())
+                        .updatedAt(Instant.now())
+                        .requestId(null)
+                        .build();
         pipeline.plan =
                 new RefreshPlan(
                         TABLE,

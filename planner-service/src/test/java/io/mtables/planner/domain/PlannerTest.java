@@ -6,6 +6,7 @@ import io.mtables.planning.PlannerSettings;
 import io.mtables.planning.QueryAnalysis;
 import io.mtables.planning.RefreshModeRules;
 import io.mtables.schemas.catalog.TableDefinition;
+import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -147,28 +148,30 @@ class PlannerTest {
     }
 
     private static TableDefinition definition(long version) {
-        return new TableDefinition(
-                TABLE,
-                version,
-                TableDefinition.Kind.MATERIALIZED_TABLE,
-                "CREATE MATERIALIZED TABLE ...",
-                List.of(new TableDefinition.Column("ds", "STRING", true)),
-                List.of(),
-                List.of(),
-                null,
-                Map.of(),
-                null,
-                new TableDefinition.Freshness(5, "MINUTE"),
-                TableDefinition.RefreshMode.AUTO,
-                new TableDefinition.Query(
-                        "SELECT ds, count(*) AS n FROM orders_clean GROUP BY ds",
-                        "SELECT `ds`, COUNT(*) AS `n` FROM `default_catalog`.`shop`.`orders_clean`"
-                                + " GROUP BY `ds`"),
-                List.of(),
-                TableDefinition.Status.ACTIVE,
-                Map.of(),
-                ACCEPTED,
-                ACCEPTED,
-                null);
+        return TableDefinitionBuilder.builder()
+                .table(TABLE)
+                .version(version)
+                .kind(TableDefinition.Kind.MATERIALIZED_TABLE)
+                .statement("CREATE MATERIALIZED TABLE ...")
+                .columns(List.of(new TableDefinition.Column("ds", "STRING", true)))
+                .primaryKey(List.of())
+                .partitionKeys(List.of())
+                .distribution(null)
+                .options(Map.of())
+                .comment(null)
+                .freshness(new TableDefinition.Freshness(5, "MINUTE"))
+                .refreshMode(TableDefinition.RefreshMode.AUTO)
+                .query(
+                        new TableDefinition.Query(
+                                "SELECT ds, count(*) AS n FROM orders_clean GROUP BY ds",
+                                "SELECT `ds`, COUNT(*) AS `n` FROM"
+                                        + " `default_catalog`.`shop`.`orders_clean` GROUP BY `ds`"))
+                .sources(List.of())
+                .status(TableDefinition.Status.ACTIVE)
+                .resumeOptions(Map.of())
+                .createdAt(ACCEPTED)
+                .updatedAt(ACCEPTED)
+                .requestId(null)
+                .build();
     }
 }

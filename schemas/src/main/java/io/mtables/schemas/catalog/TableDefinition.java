@@ -2,13 +2,16 @@ package io.mtables.schemas.catalog;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 /**
  * One version of a table in the catalog ({@code TableDefined.v1} on {@code mt.table.definitions},
- * keyed by {@link #table}). It carries all a consumer needs to act without calling back.
+ * keyed by {@link #table}). It carries all a consumer needs to act without calling back. Made with
+ * {@link TableDefinitionBuilder} (generated: {@code builder()}, {@code builder(from)}) and changed
+ * with its withers ({@code withOwner(...)}, {@code with(b -> b.status(...).version(...))}).
  *
  * @param table the fully qualified identifier, {@code catalog.database.name}
  * @param version 1 for a new table, +1 for every accepted change; consumers ignore older versions
@@ -39,6 +42,7 @@ import java.util.Map;
  * @param owner the principal that created the table (version 1), carried into every later version:
  *     it holds every privilege on the table; null for tables created before owners were recorded
  */
+@RecordBuilder
 public record TableDefinition(
         String table,
         long version,
@@ -61,228 +65,8 @@ public record TableDefinition(
         String requestId,
         QueryChange queryChange,
         @JsonInclude(JsonInclude.Include.NON_NULL) PreviewedPlan previewedPlan,
-        @JsonInclude(JsonInclude.Include.NON_NULL) String owner) {
-
-    /** A version without an owner on record. */
-    public TableDefinition(
-            String table,
-            long version,
-            Kind kind,
-            String statement,
-            List<Column> columns,
-            List<String> primaryKey,
-            List<String> partitionKeys,
-            Distribution distribution,
-            Map<String, String> options,
-            String comment,
-            Freshness freshness,
-            RefreshMode refreshMode,
-            Query query,
-            List<SourceTable> sources,
-            Status status,
-            Map<String, String> resumeOptions,
-            Instant createdAt,
-            Instant updatedAt,
-            String requestId,
-            QueryChange queryChange,
-            PreviewedPlan previewedPlan) {
-        this(
-                table,
-                version,
-                kind,
-                statement,
-                columns,
-                primaryKey,
-                partitionKeys,
-                distribution,
-                options,
-                comment,
-                freshness,
-                refreshMode,
-                query,
-                sources,
-                status,
-                resumeOptions,
-                createdAt,
-                updatedAt,
-                requestId,
-                queryChange,
-                previewedPlan,
-                null);
-    }
-
-    /** A version without a previewed plan. */
-    public TableDefinition(
-            String table,
-            long version,
-            Kind kind,
-            String statement,
-            List<Column> columns,
-            List<String> primaryKey,
-            List<String> partitionKeys,
-            Distribution distribution,
-            Map<String, String> options,
-            String comment,
-            Freshness freshness,
-            RefreshMode refreshMode,
-            Query query,
-            List<SourceTable> sources,
-            Status status,
-            Map<String, String> resumeOptions,
-            Instant createdAt,
-            Instant updatedAt,
-            String requestId,
-            QueryChange queryChange) {
-        this(
-                table,
-                version,
-                kind,
-                statement,
-                columns,
-                primaryKey,
-                partitionKeys,
-                distribution,
-                options,
-                comment,
-                freshness,
-                refreshMode,
-                query,
-                sources,
-                status,
-                resumeOptions,
-                createdAt,
-                updatedAt,
-                requestId,
-                queryChange,
-                null);
-    }
-
-    /**
-     * A version without a change of its query on record (version 1, source tables, older writers).
-     */
-    public TableDefinition(
-            String table,
-            long version,
-            Kind kind,
-            String statement,
-            List<Column> columns,
-            List<String> primaryKey,
-            List<String> partitionKeys,
-            Distribution distribution,
-            Map<String, String> options,
-            String comment,
-            Freshness freshness,
-            RefreshMode refreshMode,
-            Query query,
-            List<SourceTable> sources,
-            Status status,
-            Map<String, String> resumeOptions,
-            Instant createdAt,
-            Instant updatedAt,
-            String requestId) {
-        this(
-                table,
-                version,
-                kind,
-                statement,
-                columns,
-                primaryKey,
-                partitionKeys,
-                distribution,
-                options,
-                comment,
-                freshness,
-                refreshMode,
-                query,
-                sources,
-                status,
-                resumeOptions,
-                createdAt,
-                updatedAt,
-                requestId,
-                null);
-    }
-
-    /** The same version with {@code change} on record as its latest change of the query. */
-    public TableDefinition withQueryChange(QueryChange change) {
-        return new TableDefinition(
-                table,
-                version,
-                kind,
-                statement,
-                columns,
-                primaryKey,
-                partitionKeys,
-                distribution,
-                options,
-                comment,
-                freshness,
-                refreshMode,
-                query,
-                sources,
-                status,
-                resumeOptions,
-                createdAt,
-                updatedAt,
-                requestId,
-                change,
-                previewedPlan,
-                owner);
-    }
-
-    /** The same version with the plan ddl-service made of it when it accepted it. */
-    public TableDefinition withPreviewedPlan(PreviewedPlan preview) {
-        return new TableDefinition(
-                table,
-                version,
-                kind,
-                statement,
-                columns,
-                primaryKey,
-                partitionKeys,
-                distribution,
-                options,
-                comment,
-                freshness,
-                refreshMode,
-                query,
-                sources,
-                status,
-                resumeOptions,
-                createdAt,
-                updatedAt,
-                requestId,
-                queryChange,
-                preview,
-                owner);
-    }
-
-    /** The same version owned by {@code principal}. */
-    public TableDefinition withOwner(String principal) {
-        return new TableDefinition(
-                table,
-                version,
-                kind,
-                statement,
-                columns,
-                primaryKey,
-                partitionKeys,
-                distribution,
-                options,
-                comment,
-                freshness,
-                refreshMode,
-                query,
-                sources,
-                status,
-                resumeOptions,
-                createdAt,
-                updatedAt,
-                requestId,
-                queryChange,
-                previewedPlan,
-                principal);
-    }
+        @JsonInclude(JsonInclude.Include.NON_NULL) String owner)
+        implements TableDefinitionBuilder.With {
 
     /**
      * The plan ddl-service made of a version when it accepted it (the same rules and Flink verdicts
