@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.function.Predicate;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.paimon.catalog.Catalog;
@@ -28,8 +29,8 @@ import org.apache.paimon.types.DataTypes;
  * The audit trail as a Paimon table in the warehouse, {@code mt_system.audit}: every record of
  * {@code mt.ddl.audit}, kept for good (rows are added, never changed; the topic's retention does
  * not reach it), readable by any engine that reads Paimon, and the rows of {@code
- * information_schema.audit}. Keyed by the record's position on the topic, so a record read twice is
- * one row.
+ * information_schema.audit}. Keyed by the record's position on the topic and its time, so a record
+ * read twice is one row.
  */
 public final class AuditTable {
 
@@ -53,6 +54,22 @@ public final class AuditTable {
     /** The principal's field in the stored row (after the position). */
     private static final int PRINCIPAL = 1;
 
+    /**
+     * How many rows {@code information_schema.audit} answers from: the newest the caller may read
+     * (a read holds no more than these in memory; the table itself keeps every row, for any Paimon
+     * reader).
+     */
+    public static final int NEWEST_READ = 10_000;
+
+    /** Oldest first: by time, then by position on the topic (partition, offset). */
+    private static final Comparator<Read> OLDEST_FIRST =
+            Comparator.comparingLong(Read::at)
+                    .thenComparingInt(Read::partition)
+                    .thenComparingLong(Read::offset);
+
+    /** A row read, with what orders it. */
+    private record Read(long at, int partition, long offset, Object[] columns) {}
+
     private AuditTable() {}
 
     /** Creates the table if it is not there yet. */
@@ -63,15 +80,17 @@ public final class AuditTable {
                         .column("position", DataTypes.STRING().notNull())
                         .column("principal", DataTypes.STRING())
                         .column("at", DataTypes.BIGINT().notNull())
-                        .column("via", DataTypes.STRING())
-                        .column("client", DataTypes.STRING())
+                        .column("via", DataTypes.STRING().notNull())
+                        .column("client", DataTypes.STRING().notNull())
                         .column("request_id", DataTypes.STRING())
                         .column("statement_sha256", DataTypes.STRING())
                         .column("statement_kind", DataTypes.STRING())
                         .column("table_name", DataTypes.STRING())
-                        .column("status", DataTypes.STRING())
+                        .column("status", DataTypes.STRING().notNull())
                         .column("reason", DataTypes.STRING())
-                        .primaryKey("position")
+                        // The position alone names a record while the topic lives; with its time,
+                        // a topic made again (offsets from 0) overwrites no row.
+                        .primaryKey("position", "at")
                         .option("bucket", "1")
                         // As the refresh history (RefreshHistoryTable): ORC, not Parquet.
                         .option("file.format", "orc")
@@ -100,8 +119,8 @@ public final class AuditTable {
     }
 
     /**
-     * The rows the caller may read, in {@link #COLUMNS} order, oldest first; empty when nothing was
-     * recorded yet.
+     * The newest {@link #NEWEST_READ} rows the caller may read, in {@link #COLUMNS} order, oldest
+     * first; empty when nothing was recorded yet.
      *
      * @param principal the principal the query fixes ({@code WHERE principal = 'x'}), if it does
      * @param readable whether the caller may read a principal's records (null: unauthenticated
@@ -123,7 +142,7 @@ public final class AuditTable {
                                                 PRINCIPAL,
                                                 BinaryString.fromString(principal.get())));
             }
-            List<Object[]> rows = new ArrayList<>();
+            PriorityQueue<Read> newest = new PriorityQueue<>(OLDEST_FIRST);
             try (RecordReader<InternalRow> reader =
                     read.newRead().createReader(read.newScan().plan())) {
                 reader.forEachRemaining(
@@ -132,12 +151,16 @@ public final class AuditTable {
                             // The filter may skip files, not rows: each row checked again.
                             if (principal.map(p -> p.equals(who)).orElse(true)
                                     && readable.test(who)) {
-                                rows.add(columns(row));
+                                newest.add(read(row));
+                                if (newest.size() > NEWEST_READ) {
+                                    newest.poll(); // the oldest
+                                }
                             }
                         });
             }
-            rows.sort(Comparator.comparingLong(row -> (Long) row[1]));
-            return rows;
+            List<Read> kept = new ArrayList<>(newest);
+            kept.sort(OLDEST_FIRST);
+            return kept.stream().map(Read::columns).toList();
         } catch (Exception e) {
             throw new IllegalStateException(
                     "cannot read the audit trail from the warehouse "
@@ -146,6 +169,16 @@ public final class AuditTable {
                             + e.getMessage(),
                     e);
         }
+    }
+
+    private static Read read(InternalRow row) {
+        String position = row.getString(0).toString();
+        int at = position.indexOf('@');
+        return new Read(
+                row.getLong(2),
+                Integer.parseInt(position.substring(0, at)),
+                Long.parseLong(position.substring(at + 1)),
+                columns(row));
     }
 
     private static Object[] columns(InternalRow row) {

@@ -5,10 +5,11 @@ import java.util.Locale;
 
 /**
  * The names the system keeps for itself. The schema {@code mt_system} holds its own tables in the
- * warehouse (the refresh history), and names starting with {@code __mt_} are its scratch objects
- * (the warm-up's database, a query's written rows). A table declared there would be a Paimon table
- * that the job manager writes, overwrites or drops in place of the system's, so no statement
- * creates, alters or drops one; reading what the system exposes (information_schema) is unchanged.
+ * warehouse (the refresh history, the audit trail), and names starting with {@code __mt_} are its
+ * scratch objects (the warm-up's database, a query's written rows). A table declared there would be
+ * a Paimon table that the job manager writes, overwrites or drops in place of the system's, so no
+ * statement creates, alters or drops one; reading what the system exposes (information_schema) is
+ * unchanged.
  */
 public final class ReservedNames {
 

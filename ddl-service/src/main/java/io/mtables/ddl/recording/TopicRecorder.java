@@ -36,10 +36,10 @@ import org.jboss.logging.Logger;
  * rows of up to {@link #COMMIT_EVERY} in one Paimon commit, and commits the Kafka offsets only
  * after Paimon committed the rows (a record read again is the same row, by the table's key). A
  * record that cannot be made into rows (unreadable, or lacking a value the table requires) is sent
- * to {@code mt.dead-letters} with the reason and counted ({@code
- * mt_recording_dead_letters_total{table}}), and the recording goes on past it; any other failure
- * (the broker, the store) is counted ({@code <metric>}) and the whole step is tried again 5 s later
- * from the last committed offsets.
+ * to {@code mt.dead-letters} with the reason (at least once: a step that fails after it reads the
+ * record again) and counted ({@code mt_recording_dead_letters_total{table}}), and the recording
+ * goes on past it; any other failure (the broker, the store) is counted ({@code <metric>}) and the
+ * whole step is tried again 5 s later from the last committed offsets.
  */
 public final class TopicRecorder {
 
@@ -137,7 +137,8 @@ public final class TopicRecorder {
             }
             thread.join(Duration.ofSeconds(10).toMillis());
         }
-        if (deadLetters != null) {
+        // A step still running past the wait may yet send one (the JVM is ending then anyway).
+        if (deadLetters != null && (thread == null || !thread.isAlive())) {
             deadLetters.close();
         }
     }

@@ -73,6 +73,35 @@ class AuditTableTest {
     }
 
     @Test
+    void aReadHoldsTheNewestRowsAloneInTheirOrderOnTheTopic() throws Exception {
+        Warehouse warehouse = Warehouse.at(dir.toUri().toString());
+        int rows = AuditTable.NEWEST_READ + 2;
+        try (Catalog catalog = SystemTables.catalog(warehouse)) {
+            AuditTable.create(catalog);
+            StreamWriteBuilder builder =
+                    catalog.getTable(AuditTable.IDENTIFIER).newStreamWriteBuilder();
+            try (StreamTableWrite write = builder.newWrite();
+                    StreamTableCommit commit = builder.newCommit()) {
+                for (int offset = 0; offset < rows; offset++) {
+                    // All in one millisecond: the offset orders them (as a number: 9 before 10).
+                    write.write(
+                            AuditTable.row(
+                                    "0@" + offset,
+                                    audited("user:alice", "r" + offset, Instant.ofEpochMilli(5))));
+                }
+                commit.commit(0, write.prepareCommit(false, 0));
+            }
+        }
+
+        List<String> read = requestIds(AuditTable.read(warehouse, Optional.empty(), who -> true));
+
+        assertThat(read).hasSize(AuditTable.NEWEST_READ);
+        assertThat(read.get(0)).isEqualTo("r2");
+        assertThat(read.subList(7, 9)).containsExactly("r9", "r10");
+        assertThat(read.get(read.size() - 1)).isEqualTo("r" + (rows - 1));
+    }
+
+    @Test
     void nothingRecordedYetReadsAsNoRows() {
         assertThat(
                         AuditTable.read(
