@@ -5,6 +5,7 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,22 +60,23 @@ public final class SchedulerBench {
             for (int i = 0; i < tables; i++) {
                 String table = prefix + i;
                 RefreshPlan plan =
-                        new RefreshPlan(
-                                table,
-                                1,
-                                RefreshPlan.Status.ACTIVE,
-                                RefreshPlan.Mode.FULL,
-                                new RefreshPlan.Freshness(1, "MINUTE"),
-                                true,
-                                null,
-                                "0 0/1 * * * ? *",
-                                Map.of(),
-                                "[I]",
-                                null,
-                                List.of(),
-                                List.of("bench"),
-                                List.of(),
-                                Instant.now());
+                        RefreshPlanBuilder.builder()
+                                .table(table)
+                                .definitionVersion(1)
+                                .status(RefreshPlan.Status.ACTIVE)
+                                .mode(RefreshPlan.Mode.FULL)
+                                .freshness(new RefreshPlan.Freshness(1, "MINUTE"))
+                                .freshnessDeclared(true)
+                                .checkpointInterval(null)
+                                .cron("0 0/1 * * * ? *")
+                                .partitionFormatters(Map.of())
+                                .changelogMode("[I]")
+                                .upsertKey(null)
+                                .upstreamTables(List.of())
+                                .reasons(List.of("bench"))
+                                .warnings(List.of())
+                                .plannedAt(Instant.now())
+                                .build();
                 ProducerRecord<String, String> record =
                         new ProducerRecord<>(
                                 Topics.REFRESH_PLANS,

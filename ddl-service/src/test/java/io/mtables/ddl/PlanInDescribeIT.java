@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.hasItem;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -50,25 +51,28 @@ class PlanInDescribeIT {
                                         "not yet planned for version 1 (planner-service)")));
 
         RefreshPlan plan =
-                new RefreshPlan(
-                        table,
-                        1,
-                        RefreshPlan.Status.ACTIVE,
-                        RefreshPlan.Mode.CONTINUOUS,
-                        new RefreshPlan.Freshness(5, "MINUTE"),
-                        true,
-                        Duration.ofMinutes(5),
-                        null,
-                        Map.of(),
-                        "[I]",
-                        new RefreshPlan.UpsertKey(
-                                List.of("id"), RefreshPlan.UpsertKey.Origin.DECLARED),
-                        List.of(),
-                        List.of(
-                                "CONTINUOUS because the freshness 5 min is below the threshold 30"
-                                        + " min."),
-                        List.of(),
-                        Instant.now());
+                RefreshPlanBuilder.builder()
+                        .table(table)
+                        .definitionVersion(1)
+                        .status(RefreshPlan.Status.ACTIVE)
+                        .mode(RefreshPlan.Mode.CONTINUOUS)
+                        .freshness(new RefreshPlan.Freshness(5, "MINUTE"))
+                        .freshnessDeclared(true)
+                        .checkpointInterval(Duration.ofMinutes(5))
+                        .cron(null)
+                        .partitionFormatters(Map.of())
+                        .changelogMode("[I]")
+                        .upsertKey(
+                                new RefreshPlan.UpsertKey(
+                                        List.of("id"), RefreshPlan.UpsertKey.Origin.DECLARED))
+                        .upstreamTables(List.of())
+                        .reasons(
+                                List.of(
+                                        "CONTINUOUS because the freshness 5 min is below the"
+                                                + " threshold 30 min."))
+                        .warnings(List.of())
+                        .plannedAt(Instant.now())
+                        .build();
         StatementRequests.publishPlan(table, plan);
 
         await().atMost(Duration.ofSeconds(60))
@@ -124,24 +128,26 @@ class PlanInDescribeIT {
                         + ".src",
                 202);
         RefreshPlan plan =
-                new RefreshPlan(
-                        table,
-                        1,
-                        RefreshPlan.Status.ACTIVE,
-                        RefreshPlan.Mode.FULL,
-                        new RefreshPlan.Freshness(1, "HOUR"),
-                        true,
-                        null,
-                        "0 0 0/1 * * ? *",
-                        Map.of(),
-                        "[I]",
-                        null,
-                        List.of(),
-                        List.of(
-                                "FULL because the freshness 1 h is not below the threshold 30"
-                                        + " min."),
-                        List.of(),
-                        Instant.now());
+                RefreshPlanBuilder.builder()
+                        .table(table)
+                        .definitionVersion(1)
+                        .status(RefreshPlan.Status.ACTIVE)
+                        .mode(RefreshPlan.Mode.FULL)
+                        .freshness(new RefreshPlan.Freshness(1, "HOUR"))
+                        .freshnessDeclared(true)
+                        .checkpointInterval(null)
+                        .cron("0 0 0/1 * * ? *")
+                        .partitionFormatters(Map.of())
+                        .changelogMode("[I]")
+                        .upsertKey(null)
+                        .upstreamTables(List.of())
+                        .reasons(
+                                List.of(
+                                        "FULL because the freshness 1 h is not below the threshold"
+                                                + " 30 min."))
+                        .warnings(List.of())
+                        .plannedAt(Instant.now())
+                        .build();
         StatementRequests.publishPlan(table, plan);
         await().atMost(Duration.ofSeconds(60))
                 .untilAsserted(

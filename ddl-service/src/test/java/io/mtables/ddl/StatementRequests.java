@@ -8,6 +8,7 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import io.mtables.testing.auth.TestCredentials;
 import io.mtables.testing.kafka.TopicProbe;
 import io.restassured.http.ContentType;
@@ -90,23 +91,25 @@ final class StatementRequests {
      */
     static void publishContinuousPlan(String table) {
         RefreshPlan plan =
-                new RefreshPlan(
-                        table,
-                        1,
-                        RefreshPlan.Status.ACTIVE,
-                        RefreshPlan.Mode.CONTINUOUS,
-                        new RefreshPlan.Freshness(5, "SECOND"),
-                        true,
-                        Duration.ofMillis(2500),
-                        null,
-                        Map.of(),
-                        "[I,UA]",
-                        new RefreshPlan.UpsertKey(
-                                List.of("category"), RefreshPlan.UpsertKey.Origin.DERIVED),
-                        List.of(),
-                        List.of("CONTINUOUS (test)"),
-                        List.of(),
-                        Instant.now());
+                RefreshPlanBuilder.builder()
+                        .table(table)
+                        .definitionVersion(1)
+                        .status(RefreshPlan.Status.ACTIVE)
+                        .mode(RefreshPlan.Mode.CONTINUOUS)
+                        .freshness(new RefreshPlan.Freshness(5, "SECOND"))
+                        .freshnessDeclared(true)
+                        .checkpointInterval(Duration.ofMillis(2500))
+                        .cron(null)
+                        .partitionFormatters(Map.of())
+                        .changelogMode("[I,UA]")
+                        .upsertKey(
+                                new RefreshPlan.UpsertKey(
+                                        List.of("category"), RefreshPlan.UpsertKey.Origin.DERIVED))
+                        .upstreamTables(List.of())
+                        .reasons(List.of("CONTINUOUS (test)"))
+                        .warnings(List.of())
+                        .plannedAt(Instant.now())
+                        .build();
         publishPlan(table, plan);
     }
 

@@ -4,6 +4,7 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Column;
 import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -81,113 +82,86 @@ public final class Tables {
 
     public static RefreshPlan continuous(
             String table, long version, List<String> key, Duration checkpoint) {
-        return new RefreshPlan(
-                table,
-                version,
-                RefreshPlan.Status.ACTIVE,
-                RefreshPlan.Mode.CONTINUOUS,
-                new RefreshPlan.Freshness((int) checkpoint.toSeconds(), "SECOND"),
-                true,
-                checkpoint,
-                null,
-                Map.of(),
-                "[I,UA,D]",
-                key.isEmpty()
-                        ? null
-                        : new RefreshPlan.UpsertKey(key, RefreshPlan.UpsertKey.Origin.DERIVED),
-                List.of(),
-                List.of("hand-made"),
-                List.of(),
-                Instant.now());
+        return RefreshPlanBuilder.builder()
+                .table(table)
+                .definitionVersion(version)
+                .status(RefreshPlan.Status.ACTIVE)
+                .mode(RefreshPlan.Mode.CONTINUOUS)
+                .freshness(new RefreshPlan.Freshness((int) checkpoint.toSeconds(), "SECOND"))
+                .freshnessDeclared(true)
+                .checkpointInterval(checkpoint)
+                .cron(null)
+                .partitionFormatters(Map.of())
+                .changelogMode("[I,UA,D]")
+                .upsertKey(
+                        key.isEmpty()
+                                ? null
+                                : new RefreshPlan.UpsertKey(
+                                        key, RefreshPlan.UpsertKey.Origin.DERIVED))
+                .upstreamTables(List.of())
+                .reasons(List.of("hand-made"))
+                .warnings(List.of())
+                .plannedAt(Instant.now())
+                .build();
     }
 
     public static RefreshPlan full(String table, long version) {
-        return new RefreshPlan(
-                table,
-                version,
-                RefreshPlan.Status.ACTIVE,
-                RefreshPlan.Mode.FULL,
-                new RefreshPlan.Freshness(1, "HOUR"),
-                true,
-                null,
-                "0 0 0/1 * * ? *",
-                Map.of(),
-                "[I,UA]",
-                null,
-                List.of(),
-                List.of("hand-made"),
-                List.of(),
-                Instant.now());
+        return RefreshPlanBuilder.builder()
+                .table(table)
+                .definitionVersion(version)
+                .status(RefreshPlan.Status.ACTIVE)
+                .mode(RefreshPlan.Mode.FULL)
+                .freshness(new RefreshPlan.Freshness(1, "HOUR"))
+                .freshnessDeclared(true)
+                .checkpointInterval(null)
+                .cron("0 0 0/1 * * ? *")
+                .partitionFormatters(Map.of())
+                .changelogMode("[I,UA]")
+                .upsertKey(null)
+                .upstreamTables(List.of())
+                .reasons(List.of("hand-made"))
+                .warnings(List.of())
+                .plannedAt(Instant.now())
+                .build();
     }
 
     /** A FULL plan whose refreshes of unchanged Paimon inputs run no job. */
     public static RefreshPlan fullSkippingUnchanged(String table, long version) {
         RefreshPlan p = full(table, version);
-        return new RefreshPlan(
-                p.table(),
-                p.definitionVersion(),
-                p.status(),
-                p.mode(),
-                p.freshness(),
-                p.freshnessDeclared(),
-                p.checkpointInterval(),
-                p.cron(),
-                p.partitionFormatters(),
-                p.changelogMode(),
-                p.upsertKey(),
-                p.upstreamTables(),
-                p.reasons(),
-                p.warnings(),
-                p.plannedAt(),
-                new RefreshPlan.Incremental(
-                        RefreshPlan.Incremental.Level.UNCHANGED_INPUTS, "hand-made"));
+        return RefreshPlanBuilder.builder(p)
+                .incremental(
+                        new RefreshPlan.Incremental(
+                                RefreshPlan.Incremental.Level.UNCHANGED_INPUTS, "hand-made"))
+                .timeZone(null)
+                .miniBatch(null)
+                .build();
     }
 
     /** A FULL plan whose refreshes overwrite only the partitions the given inputs changed. */
     public static RefreshPlan fullByChangedPartitions(
             String table, long version, Map<String, Map<String, String>> partitionsFrom) {
         RefreshPlan p = full(table, version);
-        return new RefreshPlan(
-                p.table(),
-                p.definitionVersion(),
-                p.status(),
-                p.mode(),
-                p.freshness(),
-                p.freshnessDeclared(),
-                p.checkpointInterval(),
-                p.cron(),
-                p.partitionFormatters(),
-                p.changelogMode(),
-                p.upsertKey(),
-                p.upstreamTables(),
-                p.reasons(),
-                p.warnings(),
-                p.plannedAt(),
-                new RefreshPlan.Incremental(
-                        RefreshPlan.Incremental.Level.CHANGED_PARTITIONS,
-                        "hand-made",
-                        partitionsFrom));
+        return RefreshPlanBuilder.builder(p)
+                .incremental(
+                        new RefreshPlan.Incremental(
+                                RefreshPlan.Incremental.Level.CHANGED_PARTITIONS,
+                                "hand-made",
+                                partitionsFrom))
+                .timeZone(null)
+                .miniBatch(null)
+                .build();
     }
 
     public static RefreshPlan withStatus(
             RefreshPlan plan, long version, RefreshPlan.Status status) {
-        return new RefreshPlan(
-                plan.table(),
-                version,
-                status,
-                status == RefreshPlan.Status.DROPPED ? null : plan.mode(),
-                plan.freshness(),
-                plan.freshnessDeclared(),
-                plan.checkpointInterval(),
-                plan.cron(),
-                plan.partitionFormatters(),
-                plan.changelogMode(),
-                plan.upsertKey(),
-                plan.upstreamTables(),
-                plan.reasons(),
-                plan.warnings(),
-                Instant.now(),
-                plan.incremental());
+        return RefreshPlanBuilder.builder(plan)
+                .definitionVersion(version)
+                .status(status)
+                .mode(status == RefreshPlan.Status.DROPPED ? null : plan.mode())
+                .plannedAt(Instant.now())
+                .timeZone(null)
+                .miniBatch(null)
+                .build();
     }
 
     /**

@@ -34,12 +34,12 @@ final class PlanWarnings {
                                         + " every job; consider 10 s or more unless the dashboard"
                                         + " really needs it."));
             }
-            if (!query.timeFunctionsInConditions().isEmpty()) {
+            if (!query.timeFunctions().isEmpty()) {
                 warnings.add(
                         new Warning(
                                 "CurrentTimeInCondition",
                                 "The query filters on "
-                                        + String.join(", ", query.timeFunctionsInConditions())
+                                        + String.join(", ", query.timeFunctions())
                                         + ": a stream evaluates it once, when a row arrives, so a"
                                         + " row that passed is never removed as time goes by (a"
                                         + " 'last 24 hours' table keeps every row it ever saw). Use"

@@ -1,5 +1,6 @@
 package io.mtables.planning;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.util.List;
 import java.util.Map;
 
@@ -16,8 +17,8 @@ import java.util.Map;
  * @param batch whether the query can run as a batch (FULL refreshes), in Flink's words when not
  * @param statefulOperators operators of the streaming plan whose state never expires, in words
  *     ("regular join", "group aggregation", ...); operators with a STATE_TTL hint are left out
- * @param timeFunctionsInConditions current-time functions (NOW(), CURRENT_TIMESTAMP, ...) found in
- *     filter or join conditions
+ * @param timeFunctions current-time functions (NOW(), CURRENT_TIMESTAMP, ...) found in filter or
+ *     join conditions
  * @param latestValueSources source tables that hold the latest value of each row (a change stream,
  *     an upsert topic, a database table or another materialized table) rather than every event
  * @param branchKeys for a query that is a UNION ALL, each branch's smallest key (output column
@@ -35,6 +36,7 @@ import java.util.Map;
  * @param regularJoin whether the streaming plan has an inner or outer regular join (not a semi or
  *     anti join, nor a window, interval, temporal or lookup join)
  */
+@RecordBuilder
 public record QueryAnalysis(
         Verdict verdict,
         String changelogMode,
@@ -42,13 +44,14 @@ public record QueryAnalysis(
         List<List<String>> uniqueKeys,
         BatchCheck batch,
         List<String> statefulOperators,
-        List<String> timeFunctionsInConditions,
+        List<String> timeFunctions,
         List<String> latestValueSources,
         List<List<String>> branchKeys,
         List<String> volatileFunctions,
         Map<String, Map<String, String>> partitionSources,
         List<String> emptyInputRow,
-        boolean regularJoin) {
+        boolean regularJoin)
+        implements QueryAnalysisBuilder.With {
 
     /** The planner's answer. */
     public enum Verdict {
@@ -78,245 +81,38 @@ public record QueryAnalysis(
     }
 
     public static QueryAnalysis streamable(String changelogMode) {
-        return new QueryAnalysis(
-                Verdict.STREAMABLE,
-                changelogMode,
-                null,
-                null,
-                BatchCheck.NOT_CHECKED,
-                List.of(),
-                List.of(),
-                List.of(),
-                null,
-                List.of(),
-                Map.of(),
-                null,
-                false);
+        return initial(Verdict.STREAMABLE, changelogMode, null);
     }
 
     public static QueryAnalysis notStreamable(String why) {
-        return new QueryAnalysis(
-                Verdict.NOT_STREAMABLE,
-                null,
-                why,
-                null,
-                BatchCheck.NOT_CHECKED,
-                List.of(),
-                List.of(),
-                List.of(),
-                null,
-                List.of(),
-                Map.of(),
-                null,
-                false);
+        return initial(Verdict.NOT_STREAMABLE, null, why);
     }
 
     public static QueryAnalysis unknown(String why) {
-        return new QueryAnalysis(
-                Verdict.UNKNOWN,
-                null,
-                why,
-                null,
-                BatchCheck.NOT_CHECKED,
-                List.of(),
-                List.of(),
-                List.of(),
-                null,
-                List.of(),
-                Map.of(),
-                null,
-                false);
+        return initial(Verdict.UNKNOWN, null, why);
     }
 
     public static QueryAnalysis blocked(String why) {
-        return new QueryAnalysis(
-                Verdict.BLOCKED,
-                null,
-                why,
-                null,
-                BatchCheck.NOT_CHECKED,
-                List.of(),
-                List.of(),
-                List.of(),
-                null,
-                List.of(),
-                Map.of(),
-                null,
-                false);
+        return initial(Verdict.BLOCKED, null, why);
     }
 
-    public QueryAnalysis withUniqueKeys(List<List<String>> keys) {
-        return new QueryAnalysis(
-                verdict,
-                changelogMode,
-                detail,
-                keys,
-                batch,
-                statefulOperators,
-                timeFunctionsInConditions,
-                latestValueSources,
-                branchKeys,
-                volatileFunctions,
-                partitionSources,
-                emptyInputRow,
-                regularJoin);
-    }
-
-    public QueryAnalysis withBatch(BatchCheck check) {
-        return new QueryAnalysis(
-                verdict,
-                changelogMode,
-                detail,
-                uniqueKeys,
-                check,
-                statefulOperators,
-                timeFunctionsInConditions,
-                latestValueSources,
-                branchKeys,
-                volatileFunctions,
-                partitionSources,
-                emptyInputRow,
-                regularJoin);
-    }
-
-    public QueryAnalysis withStatefulOperators(List<String> operators) {
-        return new QueryAnalysis(
-                verdict,
-                changelogMode,
-                detail,
-                uniqueKeys,
-                batch,
-                operators,
-                timeFunctionsInConditions,
-                latestValueSources,
-                branchKeys,
-                volatileFunctions,
-                partitionSources,
-                emptyInputRow,
-                regularJoin);
-    }
-
-    public QueryAnalysis withTimeFunctions(List<String> functions) {
-        return new QueryAnalysis(
-                verdict,
-                changelogMode,
-                detail,
-                uniqueKeys,
-                batch,
-                statefulOperators,
-                functions,
-                latestValueSources,
-                branchKeys,
-                volatileFunctions,
-                partitionSources,
-                emptyInputRow,
-                regularJoin);
-    }
-
-    public QueryAnalysis withLatestValueSources(List<String> sources) {
-        return new QueryAnalysis(
-                verdict,
-                changelogMode,
-                detail,
-                uniqueKeys,
-                batch,
-                statefulOperators,
-                timeFunctionsInConditions,
-                sources,
-                branchKeys,
-                volatileFunctions,
-                partitionSources,
-                emptyInputRow,
-                regularJoin);
-    }
-
-    public QueryAnalysis withBranchKeys(List<List<String>> keys) {
-        return new QueryAnalysis(
-                verdict,
-                changelogMode,
-                detail,
-                uniqueKeys,
-                batch,
-                statefulOperators,
-                timeFunctionsInConditions,
-                latestValueSources,
-                keys,
-                volatileFunctions,
-                partitionSources,
-                emptyInputRow,
-                regularJoin);
-    }
-
-    public QueryAnalysis withVolatileFunctions(List<String> functions) {
-        return new QueryAnalysis(
-                verdict,
-                changelogMode,
-                detail,
-                uniqueKeys,
-                batch,
-                statefulOperators,
-                timeFunctionsInConditions,
-                latestValueSources,
-                branchKeys,
-                functions,
-                partitionSources,
-                emptyInputRow,
-                regularJoin);
-    }
-
-    public QueryAnalysis withPartitionSources(Map<String, Map<String, String>> sources) {
-        return new QueryAnalysis(
-                verdict,
-                changelogMode,
-                detail,
-                uniqueKeys,
-                batch,
-                statefulOperators,
-                timeFunctionsInConditions,
-                latestValueSources,
-                branchKeys,
-                volatileFunctions,
-                sources,
-                emptyInputRow,
-                regularJoin);
-    }
-
-    public QueryAnalysis withEmptyInputRow(List<String> row) {
-        return new QueryAnalysis(
-                verdict,
-                changelogMode,
-                detail,
-                uniqueKeys,
-                batch,
-                statefulOperators,
-                timeFunctionsInConditions,
-                latestValueSources,
-                branchKeys,
-                volatileFunctions,
-                partitionSources,
-                row,
-                regularJoin);
+    /** A verdict with nothing else found yet; the analyzer adds the rest with the withers. */
+    private static QueryAnalysis initial(Verdict verdict, String changelogMode, String detail) {
+        return QueryAnalysisBuilder.builder()
+                .verdict(verdict)
+                .changelogMode(changelogMode)
+                .detail(detail)
+                .batch(BatchCheck.NOT_CHECKED)
+                .statefulOperators(List.of())
+                .timeFunctions(List.of())
+                .latestValueSources(List.of())
+                .volatileFunctions(List.of())
+                .partitionSources(Map.of())
+                .build();
     }
 
     /** Whether the query produces updates or deletes, not only inserts. */
     public boolean updating() {
         return changelogMode != null && !changelogMode.equals("[I]");
-    }
-
-    public QueryAnalysis withRegularJoin(boolean joined) {
-        return new QueryAnalysis(
-                verdict,
-                changelogMode,
-                detail,
-                uniqueKeys,
-                batch,
-                statefulOperators,
-                timeFunctionsInConditions,
-                latestValueSources,
-                branchKeys,
-                volatileFunctions,
-                partitionSources,
-                emptyInputRow,
-                joined);
     }
 }

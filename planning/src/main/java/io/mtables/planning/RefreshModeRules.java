@@ -9,6 +9,7 @@ import io.mtables.schemas.plan.RefreshPlan.Mode;
 import io.mtables.schemas.plan.RefreshPlan.Status;
 import io.mtables.schemas.plan.RefreshPlan.UpsertKey;
 import io.mtables.schemas.plan.RefreshPlan.Warning;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -149,25 +150,26 @@ public final class RefreshModeRules {
         if (incremental != null) {
             reasons.add(incremental.reason());
         }
-        return new RefreshPlan(
-                table.table(),
-                table.version(),
-                status,
-                mode,
-                Durations.freshnessOf(freshness),
-                declared,
-                checkpoint,
-                cron,
-                formatters,
-                query.changelogMode(),
-                key,
-                upstreamTables(table),
-                reasons,
-                warnings,
-                now,
-                incremental,
-                mode == Mode.FULL ? settings.timeZone().getId() : null,
-                miniBatch);
+        return RefreshPlanBuilder.builder()
+                .table(table.table())
+                .definitionVersion(table.version())
+                .status(status)
+                .mode(mode)
+                .freshness(Durations.freshnessOf(freshness))
+                .freshnessDeclared(declared)
+                .checkpointInterval(checkpoint)
+                .cron(cron)
+                .partitionFormatters(formatters)
+                .changelogMode(query.changelogMode())
+                .upsertKey(key)
+                .upstreamTables(upstreamTables(table))
+                .reasons(reasons)
+                .warnings(warnings)
+                .plannedAt(now)
+                .incremental(incremental)
+                .timeZone(mode == Mode.FULL ? settings.timeZone().getId() : null)
+                .miniBatch(miniBatch)
+                .build();
     }
 
     private static void describeStreaming(Mode mode, QueryAnalysis query, List<String> reasons) {
@@ -196,22 +198,23 @@ public final class RefreshModeRules {
             QueryAnalysis query,
             List<String> reasons,
             Instant now) {
-        return new RefreshPlan(
-                table.table(),
-                table.version(),
-                Status.REFUSED,
-                null,
-                freshness,
-                table.freshness() != null,
-                null,
-                null,
-                Map.of(),
-                query.changelogMode(),
-                null,
-                upstreamTables(table),
-                reasons,
-                List.of(),
-                now);
+        return RefreshPlanBuilder.builder()
+                .table(table.table())
+                .definitionVersion(table.version())
+                .status(Status.REFUSED)
+                .mode(null)
+                .freshness(freshness)
+                .freshnessDeclared(table.freshness() != null)
+                .checkpointInterval(null)
+                .cron(null)
+                .partitionFormatters(Map.of())
+                .changelogMode(query.changelogMode())
+                .upsertKey(null)
+                .upstreamTables(upstreamTables(table))
+                .reasons(reasons)
+                .warnings(List.of())
+                .plannedAt(now)
+                .build();
     }
 
     /** The materialized tables the query reads, in the order the definition lists them. */

@@ -3,6 +3,7 @@ package io.mtables.planning;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -85,22 +86,25 @@ public final class WarmUp {
 
     /** The plan planner-service makes of {@link #definition()}: a stream keyed by the user. */
     public static RefreshPlan plan() {
-        return new RefreshPlan(
-                TABLE,
-                1,
-                RefreshPlan.Status.ACTIVE,
-                RefreshPlan.Mode.CONTINUOUS,
-                new RefreshPlan.Freshness(1, "SECOND"),
-                true,
-                Duration.ofMillis(500),
-                null,
-                Map.of(),
-                "[I,UA,D]",
-                new RefreshPlan.UpsertKey(List.of("user_id"), RefreshPlan.UpsertKey.Origin.DERIVED),
-                List.of(),
-                List.of("the warm-up table"),
-                List.of(),
-                Instant.EPOCH);
+        return RefreshPlanBuilder.builder()
+                .table(TABLE)
+                .definitionVersion(1)
+                .status(RefreshPlan.Status.ACTIVE)
+                .mode(RefreshPlan.Mode.CONTINUOUS)
+                .freshness(new RefreshPlan.Freshness(1, "SECOND"))
+                .freshnessDeclared(true)
+                .checkpointInterval(Duration.ofMillis(500))
+                .cron(null)
+                .partitionFormatters(Map.of())
+                .changelogMode("[I,UA,D]")
+                .upsertKey(
+                        new RefreshPlan.UpsertKey(
+                                List.of("user_id"), RefreshPlan.UpsertKey.Origin.DERIVED))
+                .upstreamTables(List.of())
+                .reasons(List.of("the warm-up table"))
+                .warnings(List.of())
+                .plannedAt(Instant.EPOCH)
+                .build();
     }
 
     /**

@@ -6,6 +6,7 @@ import io.mtables.planning.QueryAnalysis.Verdict;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -388,8 +389,8 @@ class FlinkQueryAnalyzerTest {
                                 "clicks",
                                 APPEND_CLICKS));
 
-        assertThat(filtered.timeFunctionsInConditions()).containsExactly("NOW");
-        assertThat(selected.timeFunctionsInConditions()).isEmpty();
+        assertThat(filtered.timeFunctions()).containsExactly("NOW");
+        assertThat(selected.timeFunctions()).isEmpty();
     }
 
     @Test
@@ -610,24 +611,27 @@ class FlinkQueryAnalyzerTest {
 
     private static RefreshPlan upstreamPlan(
             String name, RefreshPlan.Status status, RefreshPlan.Mode mode, List<String> key) {
-        return new RefreshPlan(
-                "default_catalog.shop." + name,
-                1,
-                status,
-                mode,
-                new RefreshPlan.Freshness(1, "MINUTE"),
-                true,
-                null,
-                null,
-                Map.of(),
-                null,
-                key.isEmpty()
-                        ? null
-                        : new RefreshPlan.UpsertKey(key, RefreshPlan.UpsertKey.Origin.DERIVED),
-                List.of(),
-                List.of("test"),
-                List.of(),
-                Instant.EPOCH);
+        return RefreshPlanBuilder.builder()
+                .table("default_catalog.shop." + name)
+                .definitionVersion(1)
+                .status(status)
+                .mode(mode)
+                .freshness(new RefreshPlan.Freshness(1, "MINUTE"))
+                .freshnessDeclared(true)
+                .checkpointInterval(null)
+                .cron(null)
+                .partitionFormatters(Map.of())
+                .changelogMode(null)
+                .upsertKey(
+                        key.isEmpty()
+                                ? null
+                                : new RefreshPlan.UpsertKey(
+                                        key, RefreshPlan.UpsertKey.Origin.DERIVED))
+                .upstreamTables(List.of())
+                .reasons(List.of("test"))
+                .warnings(List.of())
+                .plannedAt(Instant.EPOCH)
+                .build();
     }
 
     private static TableDefinition.SourceTable source(String name, String statement) {

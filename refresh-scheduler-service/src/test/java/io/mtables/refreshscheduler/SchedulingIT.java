@@ -12,6 +12,7 @@ import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.lifecycle.RefreshRequested;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import io.mtables.schemas.refresh.RefreshFailed;
 import io.mtables.schemas.refresh.RefreshSucceeded;
 import io.mtables.testing.kafka.KafkaBrokerTestResource;
@@ -42,22 +43,23 @@ class SchedulingIT {
     void ticksFollowThePlanAndStopAtOnce() throws Exception {
         String table = "default_catalog.sched_it.t_" + UUID.randomUUID().toString().substring(0, 8);
         RefreshPlan plan =
-                new RefreshPlan(
-                        table,
-                        1,
-                        RefreshPlan.Status.ACTIVE,
-                        RefreshPlan.Mode.FULL,
-                        new RefreshPlan.Freshness(2, "SECOND"),
-                        true,
-                        null,
-                        "0/2 * * * * ? *",
-                        Map.of("ss", "ss"),
-                        "[I]",
-                        null,
-                        List.of(),
-                        List.of("test"),
-                        List.of(),
-                        Instant.now());
+                RefreshPlanBuilder.builder()
+                        .table(table)
+                        .definitionVersion(1)
+                        .status(RefreshPlan.Status.ACTIVE)
+                        .mode(RefreshPlan.Mode.FULL)
+                        .freshness(new RefreshPlan.Freshness(2, "SECOND"))
+                        .freshnessDeclared(true)
+                        .checkpointInterval(null)
+                        .cron("0/2 * * * * ? *")
+                        .partitionFormatters(Map.of("ss", "ss"))
+                        .changelogMode("[I]")
+                        .upsertKey(null)
+                        .upstreamTables(List.of())
+                        .reasons(List.of("test"))
+                        .warnings(List.of())
+                        .plannedAt(Instant.now())
+                        .build();
         try (TopicProbe probe = new TopicProbe().tail(Topics.REFRESH_TICKS)) {
             send(probe, Topics.REFRESH_PLANS, table, Contracts.REFRESH_PLANNED_V1, plan);
 
@@ -204,22 +206,23 @@ class SchedulingIT {
     }
 
     private static RefreshPlan minutely(String table, String... upstream) {
-        return new RefreshPlan(
-                table,
-                1,
-                RefreshPlan.Status.ACTIVE,
-                RefreshPlan.Mode.FULL,
-                new RefreshPlan.Freshness(1, "MINUTE"),
-                true,
-                null,
-                "0 0/1 * * * ? *",
-                Map.of(),
-                "[I]",
-                null,
-                List.of(upstream),
-                List.of("test"),
-                List.of(),
-                Instant.now());
+        return RefreshPlanBuilder.builder()
+                .table(table)
+                .definitionVersion(1)
+                .status(RefreshPlan.Status.ACTIVE)
+                .mode(RefreshPlan.Mode.FULL)
+                .freshness(new RefreshPlan.Freshness(1, "MINUTE"))
+                .freshnessDeclared(true)
+                .checkpointInterval(null)
+                .cron("0 0/1 * * * ? *")
+                .partitionFormatters(Map.of())
+                .changelogMode("[I]")
+                .upsertKey(null)
+                .upstreamTables(List.of(upstream))
+                .reasons(List.of("test"))
+                .warnings(List.of())
+                .plannedAt(Instant.now())
+                .build();
     }
 
     private <T> void send(
@@ -253,21 +256,18 @@ class SchedulingIT {
     }
 
     private static RefreshPlan withStatus(RefreshPlan p, long version, RefreshPlan.Status status) {
-        return new RefreshPlan(
-                p.table(),
-                version,
-                status,
-                status == RefreshPlan.Status.DROPPED ? null : p.mode(),
-                p.freshness(),
-                true,
-                null,
-                p.cron(),
-                p.partitionFormatters(),
-                p.changelogMode(),
-                null,
-                p.upstreamTables(),
-                p.reasons(),
-                List.of(),
-                Instant.now());
+        return RefreshPlanBuilder.builder(p)
+                .definitionVersion(version)
+                .status(status)
+                .mode(status == RefreshPlan.Status.DROPPED ? null : p.mode())
+                .freshnessDeclared(true)
+                .checkpointInterval(null)
+                .upsertKey(null)
+                .warnings(List.of())
+                .plannedAt(Instant.now())
+                .incremental(null)
+                .timeZone(null)
+                .miniBatch(null)
+                .build();
     }
 }

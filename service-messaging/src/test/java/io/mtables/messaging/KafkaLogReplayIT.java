@@ -6,6 +6,7 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import io.mtables.testing.kafka.KafkaBroker;
 import io.mtables.testing.kafka.TopicProbe;
 import java.time.Duration;
@@ -28,22 +29,23 @@ class KafkaLogReplayIT {
         String topic = "replay-test-" + UUID.randomUUID();
         String table = "default_catalog.it.t_" + UUID.randomUUID().toString().replace("-", "");
         RefreshPlan plan =
-                new RefreshPlan(
-                        table,
-                        2,
-                        RefreshPlan.Status.ACTIVE,
-                        RefreshPlan.Mode.CONTINUOUS,
-                        new RefreshPlan.Freshness(5, "SECOND"),
-                        true,
-                        Duration.ofMillis(2500),
-                        null,
-                        Map.of(),
-                        "[I,UA,UB,D]",
-                        null,
-                        List.of(),
-                        List.of("hand-made"),
-                        List.of(),
-                        Instant.parse("2026-12-01T10:00:00Z"));
+                RefreshPlanBuilder.builder()
+                        .table(table)
+                        .definitionVersion(2)
+                        .status(RefreshPlan.Status.ACTIVE)
+                        .mode(RefreshPlan.Mode.CONTINUOUS)
+                        .freshness(new RefreshPlan.Freshness(5, "SECOND"))
+                        .freshnessDeclared(true)
+                        .checkpointInterval(Duration.ofMillis(2500))
+                        .cron(null)
+                        .partitionFormatters(Map.of())
+                        .changelogMode("[I,UA,UB,D]")
+                        .upsertKey(null)
+                        .upstreamTables(List.of())
+                        .reasons(List.of("hand-made"))
+                        .warnings(List.of())
+                        .plannedAt(Instant.parse("2026-12-01T10:00:00Z"))
+                        .build();
         try (TopicProbe probe = new TopicProbe().tail(Topics.DEAD_LETTERS);
                 KafkaLog log =
                         new KafkaLog(

@@ -9,6 +9,7 @@ import io.mtables.schemas.Contracts;
 import io.mtables.schemas.EventHeaders;
 import io.mtables.schemas.Topics;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import io.mtables.testing.kafka.TopicProbe;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,22 +65,23 @@ class SchedulerFailoverIT {
             ContractCodec codec = new ContractCodec();
             for (String table : tables) {
                 RefreshPlan plan =
-                        new RefreshPlan(
-                                table,
-                                1,
-                                RefreshPlan.Status.ACTIVE,
-                                RefreshPlan.Mode.FULL,
-                                new RefreshPlan.Freshness(PERIOD_SECONDS, "SECOND"),
-                                true,
-                                null,
-                                "0/" + PERIOD_SECONDS + " * * * * ? *",
-                                Map.of(),
-                                "[I]",
-                                null,
-                                List.of(),
-                                List.of("test"),
-                                List.of(),
-                                Instant.now());
+                        RefreshPlanBuilder.builder()
+                                .table(table)
+                                .definitionVersion(1)
+                                .status(RefreshPlan.Status.ACTIVE)
+                                .mode(RefreshPlan.Mode.FULL)
+                                .freshness(new RefreshPlan.Freshness(PERIOD_SECONDS, "SECOND"))
+                                .freshnessDeclared(true)
+                                .checkpointInterval(null)
+                                .cron("0/" + PERIOD_SECONDS + " * * * * ? *")
+                                .partitionFormatters(Map.of())
+                                .changelogMode("[I]")
+                                .upsertKey(null)
+                                .upstreamTables(List.of())
+                                .reasons(List.of("test"))
+                                .warnings(List.of())
+                                .plannedAt(Instant.now())
+                                .build();
                 probe.send(
                         Topics.REFRESH_PLANS,
                         table,

@@ -7,6 +7,7 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinition.Column;
 import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -138,22 +139,23 @@ class HistoryBridgesTest {
     }
 
     private static RefreshPlan plan(RefreshPlan.UpsertKey key) {
-        return new RefreshPlan(
-                "c.d.t",
-                2,
-                RefreshPlan.Status.ACTIVE,
-                RefreshPlan.Mode.CONTINUOUS,
-                new RefreshPlan.Freshness(2, "SECOND"),
-                true,
-                Duration.ofSeconds(1),
-                null,
-                Map.of(),
-                "[I]",
-                key,
-                List.of(),
-                List.of("CONTINUOUS (test)"),
-                List.of(),
-                Instant.EPOCH);
+        return RefreshPlanBuilder.builder()
+                .table("c.d.t")
+                .definitionVersion(2)
+                .status(RefreshPlan.Status.ACTIVE)
+                .mode(RefreshPlan.Mode.CONTINUOUS)
+                .freshness(new RefreshPlan.Freshness(2, "SECOND"))
+                .freshnessDeclared(true)
+                .checkpointInterval(Duration.ofSeconds(1))
+                .cron(null)
+                .partitionFormatters(Map.of())
+                .changelogMode("[I]")
+                .upsertKey(key)
+                .upstreamTables(List.of())
+                .reasons(List.of("CONTINUOUS (test)"))
+                .warnings(List.of())
+                .plannedAt(Instant.EPOCH)
+                .build();
     }
 
     private static TableDefinition table(String query, Column... columns) {

@@ -8,6 +8,7 @@ import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
 import io.mtables.schemas.plan.RefreshPlan.UpsertKey;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -165,21 +166,22 @@ class JobSqlTest {
     }
 
     private static RefreshPlan plan(UpsertKey key) {
-        return new RefreshPlan(
-                "default_catalog.s.t",
-                1,
-                RefreshPlan.Status.ACTIVE,
-                RefreshPlan.Mode.CONTINUOUS,
-                new RefreshPlan.Freshness(5, "SECOND"),
-                true,
-                Duration.ofSeconds(5),
-                null,
-                Map.of(),
-                "[I,UB,UA,D]",
-                key,
-                List.of(),
-                List.of("test"),
-                List.of(),
-                Instant.EPOCH);
+        return RefreshPlanBuilder.builder()
+                .table("default_catalog.s.t")
+                .definitionVersion(1)
+                .status(RefreshPlan.Status.ACTIVE)
+                .mode(RefreshPlan.Mode.CONTINUOUS)
+                .freshness(new RefreshPlan.Freshness(5, "SECOND"))
+                .freshnessDeclared(true)
+                .checkpointInterval(Duration.ofSeconds(5))
+                .cron(null)
+                .partitionFormatters(Map.of())
+                .changelogMode("[I,UB,UA,D]")
+                .upsertKey(key)
+                .upstreamTables(List.of())
+                .reasons(List.of("test"))
+                .warnings(List.of())
+                .plannedAt(Instant.EPOCH)
+                .build();
     }
 }

@@ -20,6 +20,7 @@ import io.mtables.jobmanager.jobs.QueryState;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import io.mtables.schemas.refresh.JobQueued;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.LoadProgress;
@@ -575,22 +576,23 @@ public class PipelineManagerTest {
     }
 
     private static RefreshPlan plan(long version, RefreshPlan.Status status) {
-        return new RefreshPlan(
-                TABLE,
-                version,
-                status,
-                RefreshPlan.Mode.CONTINUOUS,
-                new RefreshPlan.Freshness(5, "SECOND"),
-                true,
-                Duration.ofSeconds(2),
-                null,
-                Map.of(),
-                "[I,UA,UB,D]",
-                null,
-                List.of(),
-                List.of("hand-made"),
-                List.of(),
-                Instant.now());
+        return RefreshPlanBuilder.builder()
+                .table(TABLE)
+                .definitionVersion(version)
+                .status(status)
+                .mode(RefreshPlan.Mode.CONTINUOUS)
+                .freshness(new RefreshPlan.Freshness(5, "SECOND"))
+                .freshnessDeclared(true)
+                .checkpointInterval(Duration.ofSeconds(2))
+                .cron(null)
+                .partitionFormatters(Map.of())
+                .changelogMode("[I,UA,UB,D]")
+                .upsertKey(null)
+                .upstreamTables(List.of())
+                .reasons(List.of("hand-made"))
+                .warnings(List.of())
+                .plannedAt(Instant.now())
+                .build();
     }
 
     /**

@@ -8,6 +8,7 @@ import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import io.mtables.schemas.tick.RefreshTick;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -118,24 +119,27 @@ class RefreshScopesTest {
                         .requestId(null)
                         .build();
         pipeline.plan =
-                new RefreshPlan(
-                        TABLE,
-                        1,
-                        RefreshPlan.Status.ACTIVE,
-                        RefreshPlan.Mode.FULL,
-                        new RefreshPlan.Freshness(1, "HOUR"),
-                        true,
-                        null,
-                        "0 0 0/1 * * ? *",
-                        Map.of(),
-                        "[I,UA]",
-                        null,
-                        List.of(),
-                        List.of("hand-made"),
-                        List.of(),
-                        Instant.now(),
-                        new RefreshPlan.Incremental(
-                                RefreshPlan.Incremental.Level.UNCHANGED_INPUTS, "hand-made"));
+                RefreshPlanBuilder.builder()
+                        .table(TABLE)
+                        .definitionVersion(1)
+                        .status(RefreshPlan.Status.ACTIVE)
+                        .mode(RefreshPlan.Mode.FULL)
+                        .freshness(new RefreshPlan.Freshness(1, "HOUR"))
+                        .freshnessDeclared(true)
+                        .checkpointInterval(null)
+                        .cron("0 0 0/1 * * ? *")
+                        .partitionFormatters(Map.of())
+                        .changelogMode("[I,UA]")
+                        .upsertKey(null)
+                        .upstreamTables(List.of())
+                        .reasons(List.of("hand-made"))
+                        .warnings(List.of())
+                        .plannedAt(Instant.now())
+                        .incremental(
+                                new RefreshPlan.Incremental(
+                                        RefreshPlan.Incremental.Level.UNCHANGED_INPUTS,
+                                        "hand-made"))
+                        .build();
         pipeline.lastInputs.put(Map.of(), new Pipeline.InputsRead(1, Map.of(INPUT, 5L), READ_AT));
         return pipeline;
     }

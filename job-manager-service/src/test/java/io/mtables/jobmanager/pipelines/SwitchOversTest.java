@@ -20,6 +20,7 @@ import io.mtables.jobmanager.jobs.QueryState;
 import io.mtables.planning.Warehouse;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import io.mtables.schemas.refresh.JobStarted;
 import io.mtables.schemas.refresh.LoadProgress;
 import io.mtables.schemas.refresh.RefreshFailed;
@@ -487,21 +488,22 @@ class SwitchOversTest {
     }
 
     private static RefreshPlan plan(long version) {
-        return new RefreshPlan(
-                TABLE,
-                version,
-                RefreshPlan.Status.ACTIVE,
-                RefreshPlan.Mode.CONTINUOUS,
-                new RefreshPlan.Freshness(5, "SECOND"),
-                true,
-                Duration.ofSeconds(2),
-                null,
-                Map.of(),
-                "[I,UA,UB,D]",
-                null,
-                List.of(),
-                List.of("hand-made"),
-                List.of(),
-                Instant.now());
+        return RefreshPlanBuilder.builder()
+                .table(TABLE)
+                .definitionVersion(version)
+                .status(RefreshPlan.Status.ACTIVE)
+                .mode(RefreshPlan.Mode.CONTINUOUS)
+                .freshness(new RefreshPlan.Freshness(5, "SECOND"))
+                .freshnessDeclared(true)
+                .checkpointInterval(Duration.ofSeconds(2))
+                .cron(null)
+                .partitionFormatters(Map.of())
+                .changelogMode("[I,UA,UB,D]")
+                .upsertKey(null)
+                .upstreamTables(List.of())
+                .reasons(List.of("hand-made"))
+                .warnings(List.of())
+                .plannedAt(Instant.now())
+                .build();
     }
 }

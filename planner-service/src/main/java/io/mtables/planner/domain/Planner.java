@@ -6,6 +6,7 @@ import io.mtables.planning.RefreshModeRules;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDropped;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -91,23 +92,25 @@ public class Planner {
             return Optional.empty();
         }
         return Optional.of(
-                new RefreshPlan(
-                        dropped.table(),
-                        dropped.version(),
-                        RefreshPlan.Status.DROPPED,
-                        null,
-                        null,
-                        false,
-                        null,
-                        null,
-                        Map.of(),
-                        null,
-                        null,
-                        List.of(),
-                        List.of(
-                                "Dropped: the pipeline stops first, then the table's data is"
-                                        + " removed."),
-                        List.of(),
-                        now));
+                RefreshPlanBuilder.builder()
+                        .table(dropped.table())
+                        .definitionVersion(dropped.version())
+                        .status(RefreshPlan.Status.DROPPED)
+                        .mode(null)
+                        .freshness(null)
+                        .freshnessDeclared(false)
+                        .checkpointInterval(null)
+                        .cron(null)
+                        .partitionFormatters(Map.of())
+                        .changelogMode(null)
+                        .upsertKey(null)
+                        .upstreamTables(List.of())
+                        .reasons(
+                                List.of(
+                                        "Dropped: the pipeline stops first, then the table's data"
+                                                + " is removed."))
+                        .warnings(List.of())
+                        .plannedAt(now)
+                        .build());
     }
 }

@@ -8,6 +8,7 @@ import io.mtables.planning.RefreshModeRules;
 import io.mtables.schemas.catalog.TableDefinition;
 import io.mtables.schemas.catalog.TableDefinitionBuilder;
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,22 +130,23 @@ class PlannerTest {
     }
 
     private static RefreshPlan upstreamPlan(long version) {
-        return new RefreshPlan(
-                UPSTREAM,
-                version,
-                RefreshPlan.Status.ACTIVE,
-                RefreshPlan.Mode.CONTINUOUS,
-                new RefreshPlan.Freshness(1, "MINUTE"),
-                true,
-                null,
-                null,
-                Map.of(),
-                "[I,UA,D]",
-                null,
-                List.of(),
-                List.of(),
-                List.of(),
-                ACCEPTED);
+        return RefreshPlanBuilder.builder()
+                .table(UPSTREAM)
+                .definitionVersion(version)
+                .status(RefreshPlan.Status.ACTIVE)
+                .mode(RefreshPlan.Mode.CONTINUOUS)
+                .freshness(new RefreshPlan.Freshness(1, "MINUTE"))
+                .freshnessDeclared(true)
+                .checkpointInterval(null)
+                .cron(null)
+                .partitionFormatters(Map.of())
+                .changelogMode("[I,UA,D]")
+                .upsertKey(null)
+                .upstreamTables(List.of())
+                .reasons(List.of())
+                .warnings(List.of())
+                .plannedAt(ACCEPTED)
+                .build();
     }
 
     private static TableDefinition definition(long version) {

@@ -3,6 +3,7 @@ package io.mtables.refreshscheduler.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mtables.schemas.plan.RefreshPlan;
+import io.mtables.schemas.plan.RefreshPlanBuilder;
 import io.mtables.schemas.tick.RefreshTick;
 import io.mtables.schemas.tick.RefreshTick.Reason;
 import java.time.Duration;
@@ -87,24 +88,18 @@ class TickScheduleTest {
         TickSchedule schedule = new TickSchedule(UTC, Duration.ZERO);
         RefreshPlan utcPlan = full(TABLE, 1, 1, "DAY", "0 0 0 * * ? *", Map.of("ds", "yyyy-MM-dd"));
         RefreshPlan plan =
-                new RefreshPlan(
-                        utcPlan.table(),
-                        1,
-                        utcPlan.status(),
-                        utcPlan.mode(),
-                        utcPlan.freshness(),
-                        true,
-                        null,
-                        utcPlan.cron(),
-                        utcPlan.partitionFormatters(),
-                        utcPlan.changelogMode(),
-                        null,
-                        List.of(),
-                        utcPlan.reasons(),
-                        List.of(),
-                        Instant.EPOCH,
-                        null,
-                        "Asia/Tokyo");
+                RefreshPlanBuilder.builder(utcPlan)
+                        .definitionVersion(1)
+                        .freshnessDeclared(true)
+                        .checkpointInterval(null)
+                        .upsertKey(null)
+                        .upstreamTables(List.of())
+                        .warnings(List.of())
+                        .plannedAt(Instant.EPOCH)
+                        .incremental(null)
+                        .timeZone("Asia/Tokyo")
+                        .miniBatch(null)
+                        .build();
         schedule.rememberFired(
                 tick(TABLE, Instant.parse("2026-11-28T15:00:00Z"))); // midnight in Tokyo
 
@@ -320,22 +315,17 @@ class TickScheduleTest {
     }
 
     private static RefreshPlan reading(RefreshPlan p, String... upstream) {
-        return new RefreshPlan(
-                p.table(),
-                p.definitionVersion(),
-                p.status(),
-                p.mode(),
-                p.freshness(),
-                true,
-                null,
-                p.cron(),
-                p.partitionFormatters(),
-                p.changelogMode(),
-                null,
-                List.of(upstream),
-                p.reasons(),
-                List.of(),
-                Instant.EPOCH);
+        return RefreshPlanBuilder.builder(p)
+                .freshnessDeclared(true)
+                .checkpointInterval(null)
+                .upsertKey(null)
+                .upstreamTables(List.of(upstream))
+                .warnings(List.of())
+                .plannedAt(Instant.EPOCH)
+                .incremental(null)
+                .timeZone(null)
+                .miniBatch(null)
+                .build();
     }
 
     private static Instant latestBefore(String cron, Instant now) {
@@ -355,40 +345,38 @@ class TickScheduleTest {
             String unit,
             String cron,
             Map<String, String> formatters) {
-        return new RefreshPlan(
-                table,
-                version,
-                RefreshPlan.Status.ACTIVE,
-                RefreshPlan.Mode.FULL,
-                new RefreshPlan.Freshness(interval, unit),
-                true,
-                null,
-                cron,
-                formatters,
-                "[I]",
-                null,
-                List.of(),
-                List.of("test"),
-                List.of(),
-                Instant.EPOCH);
+        return RefreshPlanBuilder.builder()
+                .table(table)
+                .definitionVersion(version)
+                .status(RefreshPlan.Status.ACTIVE)
+                .mode(RefreshPlan.Mode.FULL)
+                .freshness(new RefreshPlan.Freshness(interval, unit))
+                .freshnessDeclared(true)
+                .checkpointInterval(null)
+                .cron(cron)
+                .partitionFormatters(formatters)
+                .changelogMode("[I]")
+                .upsertKey(null)
+                .upstreamTables(List.of())
+                .reasons(List.of("test"))
+                .warnings(List.of())
+                .plannedAt(Instant.EPOCH)
+                .build();
     }
 
     private static RefreshPlan withStatus(RefreshPlan p, long version, RefreshPlan.Status status) {
-        return new RefreshPlan(
-                p.table(),
-                version,
-                status,
-                status == RefreshPlan.Status.ACTIVE ? p.mode() : null,
-                p.freshness(),
-                true,
-                null,
-                p.cron(),
-                p.partitionFormatters(),
-                p.changelogMode(),
-                null,
-                p.upstreamTables(),
-                p.reasons(),
-                List.of(),
-                Instant.EPOCH);
+        return RefreshPlanBuilder.builder(p)
+                .definitionVersion(version)
+                .status(status)
+                .mode(status == RefreshPlan.Status.ACTIVE ? p.mode() : null)
+                .freshnessDeclared(true)
+                .checkpointInterval(null)
+                .upsertKey(null)
+                .warnings(List.of())
+                .plannedAt(Instant.EPOCH)
+                .incremental(null)
+                .timeZone(null)
+                .miniBatch(null)
+                .build();
     }
 }

@@ -2,6 +2,7 @@ package io.mtables.schemas.plan;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -9,7 +10,9 @@ import java.util.Map;
 
 /**
  * How a materialized table is kept fresh, and why ({@code RefreshPlanned.v1} on {@code
- * mt.refresh.plans}, compacted, keyed by {@link #table}). One plan per definition version.
+ * mt.refresh.plans}, compacted, keyed by {@link #table}). One plan per definition version. Made
+ * with {@link RefreshPlanBuilder} (generated) and changed with its withers ({@code
+ * withPlannedAt(...)}).
  *
  * @param table the fully qualified identifier
  * @param definitionVersion the definition version this plan was made for; consumers ignore plans
@@ -46,6 +49,7 @@ import java.util.Map;
  *     batched); null for a FULL plan, in plans written before it, and in those written before
  *     2026-12-04 for a query with a regular join
  */
+@RecordBuilder
 public record RefreshPlan(
         String table,
         long definitionVersion,
@@ -64,145 +68,8 @@ public record RefreshPlan(
         Instant plannedAt,
         Incremental incremental,
         String timeZone,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Duration miniBatch) {
-
-    /** A plan without {@link #miniBatch}. */
-    public RefreshPlan(
-            String table,
-            long definitionVersion,
-            Status status,
-            Mode mode,
-            Freshness freshness,
-            boolean freshnessDeclared,
-            Duration checkpointInterval,
-            String cron,
-            Map<String, String> partitionFormatters,
-            String changelogMode,
-            UpsertKey upsertKey,
-            List<String> upstreamTables,
-            List<String> reasons,
-            List<Warning> warnings,
-            Instant plannedAt,
-            Incremental incremental,
-            String timeZone) {
-        this(
-                table,
-                definitionVersion,
-                status,
-                mode,
-                freshness,
-                freshnessDeclared,
-                checkpointInterval,
-                cron,
-                partitionFormatters,
-                changelogMode,
-                upsertKey,
-                upstreamTables,
-                reasons,
-                warnings,
-                plannedAt,
-                incremental,
-                timeZone,
-                null);
-    }
-
-    /** A plan without {@link #timeZone}. */
-    public RefreshPlan(
-            String table,
-            long definitionVersion,
-            Status status,
-            Mode mode,
-            Freshness freshness,
-            boolean freshnessDeclared,
-            Duration checkpointInterval,
-            String cron,
-            Map<String, String> partitionFormatters,
-            String changelogMode,
-            UpsertKey upsertKey,
-            List<String> upstreamTables,
-            List<String> reasons,
-            List<Warning> warnings,
-            Instant plannedAt,
-            Incremental incremental) {
-        this(
-                table,
-                definitionVersion,
-                status,
-                mode,
-                freshness,
-                freshnessDeclared,
-                checkpointInterval,
-                cron,
-                partitionFormatters,
-                changelogMode,
-                upsertKey,
-                upstreamTables,
-                reasons,
-                warnings,
-                plannedAt,
-                incremental,
-                null);
-    }
-
-    /** A plan without {@link #incremental}. */
-    public RefreshPlan(
-            String table,
-            long definitionVersion,
-            Status status,
-            Mode mode,
-            Freshness freshness,
-            boolean freshnessDeclared,
-            Duration checkpointInterval,
-            String cron,
-            Map<String, String> partitionFormatters,
-            String changelogMode,
-            UpsertKey upsertKey,
-            List<String> upstreamTables,
-            List<String> reasons,
-            List<Warning> warnings,
-            Instant plannedAt) {
-        this(
-                table,
-                definitionVersion,
-                status,
-                mode,
-                freshness,
-                freshnessDeclared,
-                checkpointInterval,
-                cron,
-                partitionFormatters,
-                changelogMode,
-                upsertKey,
-                upstreamTables,
-                reasons,
-                warnings,
-                plannedAt,
-                null,
-                null);
-    }
-
-    /** The same plan, made at {@code at}. */
-    public RefreshPlan withPlannedAt(Instant at) {
-        return new RefreshPlan(
-                table,
-                definitionVersion,
-                status,
-                mode,
-                freshness,
-                freshnessDeclared,
-                checkpointInterval,
-                cron,
-                partitionFormatters,
-                changelogMode,
-                upsertKey,
-                upstreamTables,
-                reasons,
-                warnings,
-                at,
-                incremental,
-                timeZone,
-                miniBatch);
-    }
+        @JsonInclude(JsonInclude.Include.NON_NULL) Duration miniBatch)
+        implements RefreshPlanBuilder.With {
 
     /**
      * What a FULL refresh may leave out.
