@@ -427,8 +427,7 @@ final class MaterializedTableStatements {
                 .createdAt(createdAt)
                 .updatedAt(updatedAt)
                 .requestId(requestId)
-                // Added once the version is made: its owner (Authorization) and its query's
-                // change (StatementRouter); ddl-service's plan of it comes with its preview.
+                // Added later: the owner (Authorization), the query's change (StatementRouter).
                 .queryChange(null)
                 .previewedPlan(null)
                 .owner(null)
